@@ -1,0 +1,130 @@
+"""API test harness: starts the real server against the throwaway PostgreSQL that
+pg_virtualenv provides (libpq PG* variables), and talks HTTP to it.
+
+    with Server() as s:
+        st, hd, body = s.request("GET", "/api/v1/health")
+        st, hd, obj = s.json("POST", "/api/v1/er/score", {...})
+"""
+import http.client, json, os, socket, subprocess, tempfile, time, signal
+
+SERVER_BIN = os.environ.get("SERVER_BIN", "build/server")
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def make_database(name):
+    """Creates (or recreates) a database and returns a conninfo for it."""
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-d", "postgres", "-c",
+                    f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', "-c",
+                    f'CREATE DATABASE "{name}"'], check=True, capture_output=True)
+    return f"dbname={name}"
+
+
+class Server:
+    def __init__(self, env=None, args=(), port=None, database=None, wait=True):
+        self.port = port or free_port()
+        self.env = dict(os.environ)
+        self.env.update({"PORT": str(self.port), "STATIC_DIR": os.path.join(ROOT, "static"),
+                         "TEMPLATES_DIR": os.path.join(ROOT, "templates"),
+                         "MIGRATIONS_DIR": os.path.join(ROOT, "migrations")})
+        if database:
+            self.env["DATABASE_URL"] = database
+        self.env.update(env or {})
+        self.args = list(args)
+        self.wait = wait
+        self.proc = None
+        self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
+
+    def start(self):
+        self.proc = subprocess.Popen([os.path.join(ROOT, SERVER_BIN)] + self.args, env=self.env,
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        if self.wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout=20):
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited {self.proc.returncode}: {self.output()}")
+            try:
+                c = socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
+                c.close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start: " + self.output())
+
+    def output(self):
+        with open(self.log.name, errors="replace") as f:
+            return f.read()
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode if self.proc else None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        rc = self.stop()
+        # A sanitizer report or a crash is a failure of whatever test ran the server.
+        out = self.output()
+        os.unlink(self.log.name)
+        if "ERROR: AddressSanitizer" in out or "runtime error:" in out or "LeakSanitizer" in out:
+            raise AssertionError("sanitizer report:\n" + out[-4000:])
+        if exc[0] is None and rc not in (0, None, -signal.SIGKILL):
+            raise AssertionError(f"server exited {rc}:\n" + out[-2000:])
+
+    def conn(self, timeout=10):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def request(self, method, path, body=None, headers=None, timeout=10):
+        c = self.conn(timeout)
+        h = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+            h.setdefault("Content-Type", "application/json")
+        c.request(method, path, body=body, headers=h)
+        r = c.getresponse()
+        data = r.read()
+        hd = {k.lower(): v for k, v in r.getheaders()}
+        c.close()
+        return r.status, hd, data
+
+    def json(self, method, path, body=None, headers=None, token=None):
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = "Bearer " + token
+        st, hd, data = self.request(method, path, body, h)
+        try:
+            obj = json.loads(data) if data else None
+        except ValueError:
+            obj = data
+        return st, hd, obj
+
+
+def problem(testcase_status, hd, obj, status, rule=None, field=None):
+    """Asserts a problem+json reply."""
+    assert testcase_status == status, f"status {testcase_status} != {status}: {obj}"
+    assert hd.get("content-type", "").startswith("application/problem+json"), hd
+    for k in ("type", "title", "status", "detail"):
+        assert k in obj, f"problem without {k}: {obj}"
+    assert obj["status"] == status
+    if rule is not None:
+        assert obj.get("rule") == rule, f"rule {obj.get('rule')} != {rule}: {obj}"
+    if field is not None:
+        assert obj.get("field") == field, f"field {obj.get('field')} != {field}: {obj}"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# The whole suite: format, gcc and clang builds, unit tests, API tests against a throwaway
+# PostgreSQL (pg_virtualenv), the same under AddressSanitizer + UBSan, fuzz corpora, browser.
+# Every suite prints "PASS name" / "FAIL name" lines; the last line here is "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+LOG=build/test-logs
+rm -rf "$LOG"; mkdir -p "$LOG"
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+step() { # step NAME COMMAND… : one PASS/FAIL line for a command, its output in the log
+	name=$1; shift
+	if "$@" >"$LOG/$name.log" 2>&1; then echo "PASS $name"; else echo "FAIL $name"; tail -n 30 "$LOG/$name.log" | sed 's/^/  | /'; fi
+}
+
+suite() { # suite NAME COMMAND… : a command that prints its own PASS/FAIL lines
+	name=$1; shift
+	"$@" >"$LOG/$name.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL) ' "$LOG/$name.log" | sed "s|^\(PASS\|FAIL\) |\1 $name: |"
+	grep -A12 -E '^FAIL ' "$LOG/$name.log" | grep -E '^  ' | head -n 40
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$LOG/$name.log"; then
+		echo "FAIL $name: exited $rc"; tail -n 30 "$LOG/$name.log" | sed 's/^/  | /'
+	fi
+}
+
+run_unit() { # run_unit BUILD_DIR
+	for t in "$1"/tests/test_*; do [ -x "$t" ] && "$t"; done
+}
+
+{
+	step format-check make -s format-check
+	step build-gcc make -s -j"$JOBS" CC=gcc all
+	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
+	suite unit run_unit build
+	suite api pg_virtualenv python3 tests/api/run.py build/server
+	step build-asan make -s -j"$JOBS" asan
+	suite unit-asan run_unit build/asan
+	suite api-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		pg_virtualenv python3 tests/api/run.py build/asan/server
+	suite fuzz sh tests/fuzz/run.sh
+	[ -f tests/e2e/run.sh ] && suite e2e pg_virtualenv sh tests/e2e/run.sh
+} | tee "$LOG/summary.log"
+
+pass=$(grep -c '^PASS ' "$LOG/summary.log")
+fail=$(grep -c '^FAIL ' "$LOG/summary.log")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
