@@ -28,7 +28,7 @@ DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf
 
-.PHONY: all run stop deps migrate test unit bench format format-check clean fuzz asan
+.PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -53,6 +53,9 @@ $(UNIT_APP:tests/unit/%.c=$(BUILD)/tests/%): $(BUILD)/libapp.a
 
 deps:
 	@sh src/scripts/deps.sh $(DEB_PKGS)
+
+print-deps: # the package list, for .ci/run and docker/
+	@echo $(DEB_PKGS)
 
 # Serves on http://localhost:$(PORT); with no DATABASE_URL, a private cluster under var/.
 run: deps $(BUILD)/server

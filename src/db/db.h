@@ -42,6 +42,17 @@ db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg);
  * (connection lost), DB_FAIL. */
 db_status db_result_status(db_conn *c, const PGresult *r);
 
+/* The statement table (statements.c): every statement db_exec can run, prepared under its name
+ * on every new connection. Static data; db_statement_find returns a row of it or NULL. */
+typedef struct {
+	const char *name; /* "resource_action", unique */
+	const char *sql;  /* parameters $1…$nparams, all sent as text */
+	int nparams;
+} db_statement;
+extern const db_statement db_statements[];
+extern const size_t db_nstatements;
+const db_statement *db_statement_find(const char *name);
+
 /* Applies migrations/NNNN_*.sql not yet in schema_migrations, each in one transaction, under
  * an advisory lock so concurrent servers apply each exactly once. Returns 0 or -1 (logged). */
 int db_migrate(const char *conninfo, const char *dir);

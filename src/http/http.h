@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct json_object;
 struct MHD_Connection;
@@ -37,6 +38,17 @@ typedef struct http_resp {
 	const char *content_type; /* static string */
 	int nheaders;
 	char *headers[HTTP_MAX_HEADERS][2]; /* malloc'ed name/value pairs */
+	/* Optional streaming body (server-sent events, big downloads): when stream is set, body
+	 * is ignored and the layer answers with a chunked response whose bytes come from
+	 * stream(stream_cls, pos, buf, max) — same contract as libmicrohttpd's
+	 * MHD_ContentReaderCallback: bytes written, or -1 at the end, -2 on error. Ownership of
+	 * stream_cls passes to the layer, which calls stream_free(stream_cls) (when not NULL)
+	 * once the response is done or could not be sent. Runs on the connection's thread: a
+	 * stream that has to wait for data must not return 0 in a loop (it would spin); SSE will
+	 * add connection suspension here. */
+	ssize_t (*stream)(void *cls, uint64_t pos, char *buf, size_t max);
+	void *stream_cls;
+	void (*stream_free)(void *cls);
 } http_resp;
 
 /* A handler always fills resp (status + body) and returns 0; a non-zero return is a bug and
@@ -69,12 +81,17 @@ const char *http_query(const http_req *req, const char *name);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);
+/* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
+int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 
 /* ---- router (router.c) ---- */
 typedef enum { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD } route_match;
 /* Matches path against the table; on ROUTE_FOUND *route and params are set (params point into
  * buf, a caller scratch buffer of HTTP_MAX_URL bytes); on ROUTE_BAD_METHOD allow receives the
- * comma-separated allowed methods. */
+ * comma-separated allowed methods. path is the raw (percent-encoded) path without the query:
+ * segments are split on '/' first, then decoded, so a parameter never contains '/' (a segment
+ * that decodes to one, a NUL, or a malformed escape matches no route). HEAD matches GET
+ * routes. */
 route_match router_match(const http_route *routes, size_t nroutes, const char *method,
                          const char *path, const http_route **route, const char **params,
                          int *nparams, char *buf, size_t buflen, char *allow, size_t allowlen);
@@ -95,5 +112,20 @@ typedef struct http_server http_server;
 http_server *http_start(const http_config *cfg);
 /* Stops accepting, lets in-flight requests finish, closes connections, frees. */
 void http_stop(http_server *srv);
+/* The port the server listens on (useful with cfg.port = 0: any free port). */
+uint16_t http_port(const http_server *srv);
+
+/* ---- internals shared by server.c, router.c, static.c (not for handlers) ---- */
+struct MHD_Response;
+/* Percent-decodes src[0..len) into dst (room for dstlen bytes with the NUL). Returns the
+ * decoded length, or -1 on a malformed escape, a decoded NUL byte, or too little room. */
+long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen);
+/* Is this Content-Type application/json (parameters such as ;charset=utf-8 allowed)? */
+bool http_content_type_is_json(const char *content_type);
+/* Serves a file for GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute,
+ * resolved directory). Returns the status: 200/304 with *out set (the caller queues and
+ * destroys it), or an error status with *out NULL and a problem filled into err. */
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn,
+                http_resp *err, struct MHD_Response **out);
 
 #endif

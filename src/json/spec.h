@@ -44,6 +44,11 @@ typedef struct {
 	void *out;
 	bool *present; /* optional: set true when the field was present (and not null) */
 } js_field;
+/* Bounds: min = max = 0 means unbounded (JS_INT: any integer in ±2^53, the range JSON numbers
+ * carry exactly; JS_F_INT32 narrows it to int). A null member of a JS_F_NULLABLE field leaves
+ * present false and sets pointer outs (string, object, array) to NULL; without JS_F_NULLABLE,
+ * null is rejected. Error details are sentences about the field: "must be a string of 1 to 64
+ * bytes", "is required", "is not an allowed field". */
 
 /* Checks that obj is an object, that it has no member outside fields[], that required fields
  * are present and every present field has the right type and bounds, and fills the outs.
@@ -53,5 +58,11 @@ int js_fields(struct json_object *obj, const char *at, const js_field *fields, s
 
 /* Same checks for one value (an array element, say). */
 int js_value(struct json_object *v, const char *at, const js_field *spec, js_error *err);
+
+/* JSON pointer of member key under at, escaping '~' and '/' (RFC 6901) into buf; returns 0, or
+ * -1 when truncated (buf still NUL-terminated). */
+int js_path(char *buf, size_t len, const char *at, const char *key);
+/* JSON pointer of array element index under at ("/players" → "/players/0"). */
+int js_path_index(char *buf, size_t len, const char *at, size_t index);
 
 #endif

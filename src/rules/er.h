@@ -205,6 +205,10 @@ typedef struct {
 #define ER_RULE_SHEET_LEDGER   "sheet-ledger-impossible"
 #define ER_RULE_SHEET_NURSES   "sheet-nurses-impossible"
 #define ER_RULE_SHEET_MORGUE   "sheet-morgue-impossible"
+#define ER_RULE_SHEET_CARDIO   "sheet-cardiologist-impossible"
+/* a structurally malformed move or turn (unknown step kind/patient, ward outside 0..6,
+ * recolour not a die colour, too many steps): normally caught by the JSON layer as 400 */
+#define ER_RULE_INVALID_MOVE "invalid-move"
 
 /* ALICAT difficulty modifiers (ER rulebook "ADJUSTING THE DIFFICULTY"), a bit set. */
 enum {

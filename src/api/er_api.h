@@ -1,0 +1,26 @@
+/* ER game data shared by every ER endpoint: loaded once from templates/er/ at start
+ * (er_api_init), read-only afterwards, so worker threads share it without locks. */
+#ifndef ER_API_H
+#define ER_API_H
+
+#include "http/http.h"
+#include "json/spec.h"
+#include "rules/er.h"
+
+int er_api_init(const char *templates_dir);
+void er_api_shutdown(void);
+const er_data *er_api_data(void);
+
+/* Replies 400 (err names the field) when rc == -1, or 422 with rule when rc == -2. */
+int er_api_reply_parse_error(http_resp *resp, int rc, const char *rule, const js_error *err);
+/* Replies 422 problem+json for a broken rule. */
+int er_api_reply_rule(http_resp *resp, const er_result *r);
+
+/* Handlers (er_rules.c) */
+int api_er_data(const http_req *req, http_resp *resp);
+int api_er_score(const http_req *req, http_resp *resp);
+int api_er_moves_apply(const http_req *req, http_resp *resp);
+int api_er_moves_options(const http_req *req, http_resp *resp);
+int api_er_alicat_move(const http_req *req, http_resp *resp);
+
+#endif

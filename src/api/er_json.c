@@ -1,0 +1,499 @@
+/* JSON ↔ ER rules structs. See er_json.h for the return conventions and ownership. */
+#include "api/er_json.h"
+
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const colour_names[] = {"red", "yellow", "green", NULL};
+static const char *const patient_names[] = {"die", "extra", NULL};
+static const char *const modifier_names[] = {"preparation", "equipment", "isolation", "capacity",
+                                             NULL};
+
+/* Writes a JSON pointer (truncated if absurdly long: it only names a field in an error). */
+__attribute__((format(printf, 3, 4))) static void jptr(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+}
+
+static void set_err(js_error *err, const char *field, const char *detail)
+{
+	snprintf(err->field, sizeof err->field, "%s", field);
+	snprintf(err->detail, sizeof err->detail, "%s", detail);
+}
+
+static int parse_patient(json_object *p, const char *at, er_patient *out, const char **rule,
+                         js_error *err)
+{
+	int64_t value = 0;
+	bool critical = false, screen = false;
+	const js_field f[] = {
+	    {"value", JS_INT, JS_F_REQUIRED, -1000, 1000, NULL, &value, NULL},
+	    {"critical", JS_BOOL, 0, 0, 0, NULL, &critical, NULL},
+	    {"screen", JS_BOOL, 0, 0, 0, NULL, &screen, NULL},
+	};
+	if (js_fields(p, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	if (value < 1 || value > 6) {
+		char field[256];
+		jptr(field, sizeof field, "%s/value", at);
+		set_err(err, field, "a patient value must be 1 to 6");
+		*rule = ER_RULE_SHEET_VALUE;
+		return -2;
+	}
+	out->value = (int8_t)value;
+	out->critical = critical;
+	out->screen = screen;
+	return 0;
+}
+
+static int parse_ledger(json_object *o, const char *at, int16_t *circled, int16_t *used,
+                        js_error *err)
+{
+	int64_t c = *circled, u = *used;
+	const js_field f[] = {
+	    {"circled", JS_INT, JS_F_REQUIRED, 0, 999, NULL, &c, NULL},
+	    {"used", JS_INT, JS_F_REQUIRED, 0, 999, NULL, &u, NULL},
+	};
+	if (js_fields(o, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	*circled = (int16_t)c;
+	*used = (int16_t)u;
+	return 0;
+}
+
+static int parse_wards(json_object *wards, const char *at, er_sheet *out, const char **rule,
+                       js_error *err)
+{
+	char field[256];
+	for (int w = 0; w < ER_WARDS; w++) {
+		json_object *ward = json_object_array_get_idx(wards, (size_t)w);
+		jptr(field, sizeof field, "%s/%d", at, w);
+		const js_field spec = {"", JS_ARRAY, JS_F_REQUIRED, 0, 100, NULL, NULL, NULL};
+		if (js_value(ward, field, &spec, err) != 0)
+			return -1;
+		size_t n = json_object_array_length(ward);
+		if (n > ER_MAX_BEDS) {
+			set_err(err, field, "more patients than beds in this ward");
+			*rule = ER_RULE_SHEET_TOO_MANY;
+			return -2;
+		}
+		out->count[w] = (int8_t)n;
+		for (size_t i = 0; i < n; i++) {
+			char pf[256];
+			jptr(pf, sizeof pf, "%s/%zu", field, i);
+			int rc = parse_patient(json_object_array_get_idx(ward, i), pf,
+			                       &out->ward[w][i], rule, err);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int parse_nurses(json_object *arr, const char *at, er_sheet *out, js_error *err)
+{
+	char field[256];
+	size_t n = json_object_array_length(arr);
+	for (size_t i = 0; i < n; i++) {
+		int64_t ward = 0;
+		jptr(field, sizeof field, "%s/%zu", at, i);
+		const js_field spec = {"", JS_INT, JS_F_REQUIRED, 1, ER_WARDS, NULL, &ward, NULL};
+		if (js_value(json_object_array_get_idx(arr, i), field, &spec, err) != 0)
+			return -1;
+		if (out->nurse_crossed[ward - 1]) {
+			set_err(err, field, "a ward's nurse is listed twice");
+			return -1;
+		}
+		out->nurse_crossed[ward - 1] = true;
+	}
+	return 0;
+}
+
+static int parse_cardiologists(json_object *arr, const char *at, er_sheet *out, js_error *err)
+{
+	char field[256];
+	for (size_t i = 0; i < 2; i++) {
+		int64_t pts = 0;
+		jptr(field, sizeof field, "%s/%zu", at, i);
+		const js_field spec = {"", JS_INT, JS_F_REQUIRED, 0, 99, NULL, &pts, NULL};
+		if (js_value(json_object_array_get_idx(arr, i), field, &spec, err) != 0)
+			return -1;
+		out->cardiologists[i] = (int16_t)pts;
+	}
+	return 0;
+}
+
+int er_json_sheet_parse(const er_data *d, json_object *obj, const char *at, bool alicat,
+                        unsigned modifiers, er_sheet *out, const char **rule, js_error *err)
+{
+	json_object *wards = NULL, *nurses = NULL, *steth = NULL, *blood = NULL, *cardio = NULL;
+	int64_t nurse_track = 0, morgue = 0;
+	bool has_track = false;
+	char field[256];
+	const js_field f[] = {
+	    {"wards", JS_ARRAY, JS_F_REQUIRED, ER_WARDS, ER_WARDS, NULL, &wards, NULL},
+	    {"nurses_crossed", JS_ARRAY, 0, 0, ER_WARDS, NULL, &nurses, NULL},
+	    {"nurse_track", JS_INT, 0, 0, ER_NURSE_SPACES, NULL, &nurse_track, &has_track},
+	    {"stethoscopes", JS_OBJECT, 0, 0, 0, NULL, &steth, NULL},
+	    {"blood_bags", JS_OBJECT, 0, 0, 0, NULL, &blood, NULL},
+	    {"morgue", JS_INT, 0, 0, 99, NULL, &morgue, NULL},
+	    {"cardiologists", JS_ARRAY, 0, 2, 2, NULL, &cardio, NULL},
+	};
+	*rule = NULL;
+	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	/* Defaults are those of a fresh sheet (1 stethoscope, ALICAT's nurses and preparation). */
+	er_sheet_init(out, d, alicat, modifiers);
+	jptr(field, sizeof field, "%s/wards", at);
+	int rc = parse_wards(wards, field, out, rule, err);
+	if (rc != 0)
+		return rc;
+	jptr(field, sizeof field, "%s/nurses_crossed", at);
+	if (nurses && parse_nurses(nurses, field, out, err) != 0)
+		return -1;
+	int crossed = 0;
+	for (int w = 0; w < ER_WARDS; w++)
+		crossed += out->nurse_crossed[w];
+	out->nurse_track = (int8_t)(has_track ? nurse_track : out->nurse_track + crossed);
+	jptr(field, sizeof field, "%s/stethoscopes", at);
+	if (steth && parse_ledger(steth, field, &out->steth_circled, &out->steth_used, err) != 0)
+		return -1;
+	jptr(field, sizeof field, "%s/blood_bags", at);
+	if (blood && parse_ledger(blood, field, &out->blood_circled, &out->blood_used, err) != 0)
+		return -1;
+	out->morgue = (int8_t)morgue;
+	jptr(field, sizeof field, "%s/cardiologists", at);
+	if (cardio && parse_cardiologists(cardio, field, out, err) != 0)
+		return -1;
+	er_result r = er_sheet_validate(d, out, alicat, modifiers);
+	if (r.rule) {
+		*rule = r.rule;
+		set_err(err, at, r.detail);
+		return -2;
+	}
+	return 0;
+}
+
+json_object *er_json_sheet(const er_data *d, const er_sheet *s)
+{
+	(void)d;
+	json_object *o = json_object_new_object();
+	json_object *wards = json_object_new_array();
+	for (int w = 0; w < ER_WARDS; w++) {
+		json_object *ward = json_object_new_array();
+		for (int i = 0; i < s->count[w]; i++) {
+			const er_patient *p = &s->ward[w][i];
+			json_object *po = json_object_new_object();
+			json_object_object_add(po, "value", json_object_new_int(p->value));
+			json_object_object_add(po, "critical",
+			                       json_object_new_boolean(p->critical));
+			json_object_object_add(po, "screen", json_object_new_boolean(p->screen));
+			json_object_array_add(ward, po);
+		}
+		json_object_array_add(wards, ward);
+	}
+	json_object_object_add(o, "wards", wards);
+	json_object *nurses = json_object_new_array();
+	for (int w = 0; w < ER_WARDS; w++)
+		if (s->nurse_crossed[w])
+			json_object_array_add(nurses, json_object_new_int(w + 1));
+	json_object_object_add(o, "nurses_crossed", nurses);
+	json_object_object_add(o, "nurse_track", json_object_new_int(s->nurse_track));
+	json_object *st = json_object_new_object();
+	json_object_object_add(st, "circled", json_object_new_int(s->steth_circled));
+	json_object_object_add(st, "used", json_object_new_int(s->steth_used));
+	json_object_object_add(o, "stethoscopes", st);
+	json_object *bb = json_object_new_object();
+	json_object_object_add(bb, "circled", json_object_new_int(s->blood_circled));
+	json_object_object_add(bb, "used", json_object_new_int(s->blood_used));
+	json_object_object_add(o, "blood_bags", bb);
+	json_object_object_add(o, "morgue", json_object_new_int(s->morgue));
+	json_object *cardio = json_object_new_array();
+	json_object_array_add(cardio, json_object_new_int(s->cardiologists[0]));
+	json_object_array_add(cardio, json_object_new_int(s->cardiologists[1]));
+	json_object_object_add(o, "cardiologists", cardio);
+	return o;
+}
+
+static int parse_dice(json_object *obj, const char *at, er_turn *out, js_error *err)
+{
+	int64_t v[ER_DICE] = {0, 0, 0};
+	const js_field f[] = {
+	    {"red", JS_INT, JS_F_REQUIRED, 1, 6, NULL, &v[ER_RED], NULL},
+	    {"yellow", JS_INT, JS_F_REQUIRED, 1, 6, NULL, &v[ER_YELLOW], NULL},
+	    {"green", JS_INT, JS_F_REQUIRED, 1, 6, NULL, &v[ER_GREEN], NULL},
+	};
+	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	for (int i = 0; i < ER_DICE; i++)
+		out->dice[i] = (int8_t)v[i];
+	return 0;
+}
+
+int er_json_turn_parse(json_object *obj, const char *at, er_turn *out, js_error *err)
+{
+	int64_t card = 0;
+	json_object *dice = NULL;
+	bool chief = false, has_chief_die = false;
+	int chief_die = -1;
+	char field[256];
+	const js_field f[] = {
+	    {"card", JS_INT, JS_F_REQUIRED, 1, ER_CARDS, NULL, &card, NULL},
+	    {"dice", JS_OBJECT, JS_F_REQUIRED, 0, 0, NULL, &dice, NULL},
+	    {"chief", JS_BOOL, 0, 0, 0, NULL, &chief, NULL},
+	    {"chief_die", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &chief_die, &has_chief_die},
+	};
+	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->card = (int)card;
+	out->chief = chief;
+	out->chief_die = has_chief_die ? (er_colour)chief_die : ER_NO_COLOUR;
+	jptr(field, sizeof field, "%s/dice", at);
+	if (parse_dice(dice, field, out, err) != 0)
+		return -1;
+	if (chief && out->chief_die != ER_NO_COLOUR) {
+		jptr(field, sizeof field, "%s/chief_die", at);
+		set_err(err, field, "the Chief Physician has no chief's die to avoid: use null");
+		return -1;
+	}
+	return 0;
+}
+
+json_object *er_json_turn(const er_turn *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "card", json_object_new_int(t->card));
+	json_object *dice = json_object_new_object();
+	for (int c = 0; c < ER_DICE; c++)
+		json_object_object_add(dice, colour_names[c], json_object_new_int(t->dice[c]));
+	json_object_object_add(o, "dice", dice);
+	json_object_object_add(o, "chief", json_object_new_boolean(t->chief));
+	json_object_object_add(o, "chief_die",
+	                       t->chief_die == ER_NO_COLOUR
+	                           ? NULL
+	                           : json_object_new_string(colour_names[t->chief_die]));
+	return o;
+}
+
+static int parse_step(json_object *obj, const char *at, er_step *out, js_error *err)
+{
+	int admit = -1, morgue = -1, recolour = -1;
+	int64_t screen = 0, ward = 0, value = 0;
+	bool has_screen = false, has_admit = false, has_morgue = false, has_ward = false,
+	     has_value = false;
+	const js_field f[] = {
+	    {"screen", JS_INT, 0, 1, ER_WARDS, NULL, &screen, &has_screen},
+	    {"admit", JS_ENUM, 0, 0, 0, patient_names, &admit, &has_admit},
+	    {"morgue", JS_ENUM, 0, 0, 0, patient_names, &morgue, &has_morgue},
+	    {"ward", JS_INT, 0, 1, ER_WARDS, NULL, &ward, &has_ward},
+	    {"value", JS_INT, 0, -99, 99, NULL, &value, &has_value},
+	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, NULL},
+	};
+	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	if (has_screen + has_admit + has_morgue != 1) {
+		set_err(err, at,
+		        "a step is exactly one of {\"screen\": ward}, {\"admit\": …}, "
+		        "{\"morgue\": \"die\"|\"extra\"}");
+		return -1;
+	}
+	memset(out, 0, sizeof *out);
+	out->recolour = ER_NO_COLOUR;
+	if (has_screen) {
+		out->kind = ER_STEP_SCREEN;
+		out->ward = (int8_t)(screen - 1);
+		return 0;
+	}
+	if (has_morgue) {
+		out->kind = ER_STEP_MORGUE;
+		out->patient = (er_pt)morgue;
+		return 0;
+	}
+	if (!has_ward || !has_value) {
+		char field[256];
+		jptr(field, sizeof field, "%s/%s", at, has_ward ? "value" : "ward");
+		set_err(err, field, "an admission needs \"ward\" (1–7) and \"value\"");
+		return -1;
+	}
+	out->kind = ER_STEP_ADMIT;
+	out->patient = (er_pt)admit;
+	out->ward = (int8_t)(ward - 1);
+	out->value = (int8_t)value;
+	out->recolour = recolour < 0 ? ER_NO_COLOUR : (er_colour)recolour;
+	return 0;
+}
+
+int er_json_move_parse(json_object *obj, const char *at, er_move *out, js_error *err)
+{
+	int die = -1;
+	json_object *steps = NULL;
+	char field[256];
+	const js_field f[] = {
+	    {"die", JS_ENUM, JS_F_REQUIRED, 0, 0, colour_names, &die, NULL},
+	    {"steps", JS_ARRAY, JS_F_REQUIRED, 0, ER_MAX_STEPS, NULL, &steps, NULL},
+	};
+	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->die = (er_colour)die;
+	out->nsteps = (int)json_object_array_length(steps);
+	for (int i = 0; i < out->nsteps; i++) {
+		jptr(field, sizeof field, "%s/steps/%d", at, i);
+		if (parse_step(json_object_array_get_idx(steps, (size_t)i), field, &out->steps[i],
+		               err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+json_object *er_json_move(const er_move *m)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "die", json_object_new_string(colour_names[m->die]));
+	json_object *steps = json_object_new_array();
+	for (int i = 0; i < m->nsteps; i++) {
+		const er_step *s = &m->steps[i];
+		json_object *so = json_object_new_object();
+		switch (s->kind) {
+		case ER_STEP_SCREEN:
+			json_object_object_add(so, "screen", json_object_new_int(s->ward + 1));
+			break;
+		case ER_STEP_MORGUE:
+			json_object_object_add(so, "morgue",
+			                       json_object_new_string(patient_names[s->patient]));
+			break;
+		case ER_STEP_ADMIT:
+			json_object_object_add(so, "admit",
+			                       json_object_new_string(patient_names[s->patient]));
+			json_object_object_add(so, "ward", json_object_new_int(s->ward + 1));
+			json_object_object_add(so, "value", json_object_new_int(s->value));
+			json_object_object_add(
+			    so, "recolour",
+			    s->recolour == ER_NO_COLOUR
+			        ? NULL
+			        : json_object_new_string(colour_names[s->recolour]));
+			break;
+		}
+		json_object_array_add(steps, so);
+	}
+	json_object_object_add(o, "steps", steps);
+	return o;
+}
+
+int er_json_modifiers_parse(json_object *arr, const char *at, unsigned *out, js_error *err)
+{
+	char field[256];
+	*out = 0;
+	size_t n = json_object_array_length(arr);
+	for (size_t i = 0; i < n; i++) {
+		int idx = -1;
+		jptr(field, sizeof field, "%s/%zu", at, i);
+		const js_field spec = {"", JS_ENUM,        JS_F_REQUIRED, 0,
+		                       0,  modifier_names, &idx,          NULL};
+		if (js_value(json_object_array_get_idx(arr, i), field, &spec, err) != 0)
+			return -1;
+		if (*out & (1u << idx)) {
+			set_err(err, field, "a modifier is listed twice");
+			return -1;
+		}
+		*out |= 1u << idx;
+	}
+	return 0;
+}
+
+json_object *er_json_modifiers(unsigned mods)
+{
+	json_object *a = json_object_new_array();
+	for (int i = 0; modifier_names[i]; i++)
+		if (mods & (1u << i))
+			json_object_array_add(a, json_object_new_string(modifier_names[i]));
+	return a;
+}
+
+json_object *er_json_breakdown(const er_breakdown *b)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "filled_wards", json_object_new_int(b->filled_wards));
+	json_object_object_add(o, "critical", json_object_new_int(b->critical));
+	json_object_object_add(o, "nurses", json_object_new_int(b->nurses));
+	json_object_object_add(o, "cardiologists", json_object_new_int(b->cardiologists));
+	json_object_object_add(o, "radiologist", json_object_new_int(b->radiologist));
+	json_object_object_add(o, "epidemiologist", json_object_new_int(b->epidemiologist));
+	json_object_object_add(o, "morgue", json_object_new_int(b->morgue));
+	json_object_object_add(o, "modifiers", json_object_new_int(b->modifiers));
+	return o;
+}
+
+static json_object *bed_list(const er_data *d, uint32_t mask)
+{
+	json_object *a = json_object_new_array();
+	for (int b = 0; b < ER_BEDS; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "ward", json_object_new_int(d->beds[b].ward + 1));
+		json_object_object_add(o, "bed", json_object_new_int(d->beds[b].pos + 1));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+json_object *er_json_details(const er_data *d, const er_details *det)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "filled_wards", bed_list(d, det->filled_wards));
+	json_object_object_add(o, "critical", bed_list(d, det->critical));
+	json_object_object_add(o, "radiologist", bed_list(d, det->radiologist));
+	json_object_object_add(o, "epidemiologist", bed_list(d, det->epidemiologist));
+	json_object_object_add(o, "nurse_space",
+	                       det->nurse_space < 0 ? NULL
+	                                            : json_object_new_int(det->nurse_space + 1));
+	return o;
+}
+
+json_object *er_json_option(const er_option *op)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "die", json_object_new_string(colour_names[op->die]));
+	json_object_object_add(o, "patient", json_object_new_string(patient_names[op->patient]));
+	json_object_object_add(o, "ward", json_object_new_int(op->ward + 1));
+	json_object_object_add(o, "value", json_object_new_int(op->value));
+	json_object_object_add(o, "stethoscopes", json_object_new_int(op->stethoscopes));
+	json_object_object_add(o, "blood_bags", json_object_new_int(op->blood_bags));
+	json_object_object_add(o, "recolour",
+	                       op->recolour == ER_NO_COLOUR
+	                           ? NULL
+	                           : json_object_new_string(colour_names[op->recolour]));
+	json_object_object_add(o, "screen_first", json_object_new_boolean(op->screen_first));
+	return o;
+}
+
+int er_json_specialist(const er_data *d, json_object *v, const char *at, er_spec_kind kind,
+                       er_spec_id *out, js_error *err)
+{
+	*out = ER_SPEC_NONE;
+	if (v == NULL || json_object_is_type(v, json_type_null))
+		return 0;
+	if (!json_object_is_type(v, json_type_string)) {
+		set_err(err, at, "must be a specialist id (a string) or null");
+		return -1;
+	}
+	er_spec_id id = er_spec_from_code(d, json_object_get_string(v));
+	if (id == ER_SPEC_NONE || d->specialists[id].kind != kind) {
+		static const char *const kinds[] = {"Cardiologist", "Radiologist",
+		                                    "Epidemiologist"};
+		char detail[256];
+		snprintf(detail, sizeof detail, "is not a %s id (see GET /api/v1/er/data)",
+		         kinds[kind]);
+		set_err(err, at, detail);
+		return -1;
+	}
+	*out = id;
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* JSON ↔ ER rules structs (api.md "The sheet", "A move", stateless endpoints).
+ *
+ * Parsers borrow the json_object they read and fill caller-owned structs. They return 0, or
+ * -1 for malformed input (400: err names the field) or -2 for well-formed input that breaks a
+ * rule (422: *rule is set to a static rule id, err->detail explains). Builders return a new
+ * json_object the caller owns. */
+#ifndef ER_JSON_H
+#define ER_JSON_H
+
+#include "json/spec.h"
+#include "rules/er.h"
+
+struct json_object;
+
+int er_json_sheet_parse(const er_data *d, struct json_object *obj, const char *at, bool alicat,
+                        unsigned modifiers, er_sheet *out, const char **rule, js_error *err);
+struct json_object *er_json_sheet(const er_data *d, const er_sheet *s);
+
+int er_json_turn_parse(struct json_object *obj, const char *at, er_turn *out, js_error *err);
+struct json_object *er_json_turn(const er_turn *t);
+
+int er_json_move_parse(struct json_object *obj, const char *at, er_move *out, js_error *err);
+struct json_object *er_json_move(const er_move *m);
+
+/* "alicat_modifiers": ["preparation", …] → bit set */
+int er_json_modifiers_parse(struct json_object *arr, const char *at, unsigned *out, js_error *err);
+struct json_object *er_json_modifiers(unsigned mods);
+
+struct json_object *er_json_breakdown(const er_breakdown *b);
+struct json_object *er_json_details(const er_data *d, const er_details *det);
+struct json_object *er_json_option(const er_option *o);
+
+/* Specialist id string → enum of the wanted kind; ER_SPEC_NONE and a 400 error otherwise. */
+int er_json_specialist(const er_data *d, struct json_object *v, const char *at, er_spec_kind kind,
+                       er_spec_id *out, js_error *err);
+
+#endif

@@ -1,0 +1,600 @@
+/* PostgreSQL connections: one per thread, the availability flag and its health thread, the
+ * statement runner and the transaction runner. See db.h for the interface.
+ *
+ * Ownership and lifetime:
+ *   - g_conninfo is a copy made by db_init and freed by db_shutdown; it is written only while no
+ *     other thread uses the module (before the server starts, after it stopped).
+ *   - Each thread's db_conn (and its PGconn) belongs to that thread: created by db_thread_conn,
+ *     freed by db_thread_release or, for threads that simply exit (libmicrohttpd's pool), by the
+ *     pthread key destructor. A db_conn pointer must never be handed to another thread.
+ *   - The health thread owns its own PGconn, closed when db_shutdown stops it.
+ *
+ * Availability: g_available starts true; it turns false when a connection attempt or a query finds
+ * the database gone, and true again when a connection succeeds. While it is false (and the health
+ * thread runs), db_thread_conn fails fast instead of stalling a request thread for the connect
+ * timeout: the health thread alone probes the database (every 1 s while down, every 5 s while up,
+ * at once when a request thread reports a failure) and lifts the flag. */
+#include "db/db.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct db_conn {
+	PGconn *pg;
+	bool broken;        /* connection failure seen: reconnect before the next use */
+	bool saw_retryable; /* a statement of the current transaction got 40001 / 40P01 */
+	bool fatal_notice;  /* the server announced it is closing this connection */
+	unsigned seed;      /* backoff jitter */
+};
+
+enum {
+	HEALTH_UP_INTERVAL_S = 5,
+	HEALTH_DOWN_INTERVAL_S = 1,
+};
+#define CONNECT_TIMEOUT_S "2"
+
+static char *g_conninfo; /* NULL or "": libpq's PG* environment */
+static atomic_bool g_available = true;
+
+static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t g_key;
+static bool g_key_ok;
+static _Thread_local db_conn *t_conn;
+
+static pthread_mutex_t g_health_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_health_cv;
+static pthread_t g_health_thread;
+static bool g_health_running; /* guarded by g_health_mu */
+static bool g_health_stop;    /* guarded by g_health_mu */
+static bool g_health_kick;    /* guarded by g_health_mu */
+
+/* ---- logging ---- */
+
+/* Copies libpq's message without its trailing newline. */
+static void one_line(char *buf, size_t len, const char *msg)
+{
+	snprintf(buf, len, "%s", msg && *msg ? msg : "(no message)");
+	size_t n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+}
+
+static void log_result_error(const char *what, const PGresult *r)
+{
+	char msg[512];
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	one_line(msg, sizeof msg, PQresultErrorMessage(r));
+	/* Classes the server's code can produce with correct SQL and valid input are plain errors;
+	 * syntax, undefined objects, data exceptions and unknown statements are our bugs. */
+	bool bug = !state || strncmp(state, "42", 2) == 0 || strncmp(state, "26", 2) == 0 ||
+	           strncmp(state, "22", 2) == 0 || strncmp(state, "0A", 2) == 0;
+	fprintf(stderr, "db: %s%s failed: SQLSTATE %s: %s\n", bug ? "BUG: " : "", what,
+	        state ? state : "-----", msg);
+}
+
+/* ---- availability ---- */
+
+static void health_kick(void)
+{
+	pthread_mutex_lock(&g_health_mu);
+	if (g_health_running) {
+		g_health_kick = true;
+		pthread_cond_signal(&g_health_cv);
+	}
+	pthread_mutex_unlock(&g_health_mu);
+}
+
+static void mark_unavailable(const char *why)
+{
+	if (atomic_exchange(&g_available, false)) {
+		char msg[512];
+		one_line(msg, sizeof msg, why);
+		fprintf(stderr, "db: database unavailable: %s\n", msg);
+		health_kick();
+	}
+}
+
+static void mark_available(void)
+{
+	if (!atomic_exchange(&g_available, true))
+		fprintf(stderr, "db: database available again\n");
+}
+
+bool db_available(void)
+{
+	return atomic_load(&g_available);
+}
+
+static bool health_running(void)
+{
+	pthread_mutex_lock(&g_health_mu);
+	bool running = g_health_running;
+	pthread_mutex_unlock(&g_health_mu);
+	return running;
+}
+
+/* ---- connections ---- */
+
+/* Notices and warnings go to stderr with our prefix. A FATAL message that arrives while the
+ * connection is idle (the server shutting down or terminating the backend: 57P01 …) comes through
+ * here too: it marks the connection for replacement before a request stumbles on it. */
+static void notice_receiver(void *arg, const PGresult *r)
+{
+	db_conn *c = arg;
+	const char *sev = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
+	if (c && sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0))
+		c->fatal_notice = true;
+	char msg[512];
+	one_line(msg, sizeof msg, PQresultErrorMessage(r));
+	fprintf(stderr, "db: server says: %s\n", msg);
+}
+
+/* A new connection (caller owns it, PQfinish), or NULL with the flag lowered. connect_timeout and
+ * the application name come first so that the conninfo string can override them. */
+static PGconn *connect_pg(const char *conninfo)
+{
+	const char *keys[4], *vals[4];
+	int n = 0;
+	keys[n] = "connect_timeout";
+	vals[n++] = CONNECT_TIMEOUT_S;
+	keys[n] = "fallback_application_name";
+	vals[n++] = "dicehospital";
+	if (conninfo && *conninfo) {
+		keys[n] = "dbname";
+		vals[n++] = conninfo;
+	}
+	keys[n] = NULL;
+	vals[n] = NULL;
+	PGconn *pg = PQconnectdbParams(keys, vals, 1);
+	if (!pg) {
+		mark_unavailable("out of memory");
+		return NULL;
+	}
+	if (PQstatus(pg) != CONNECTION_OK) {
+		mark_unavailable(PQerrorMessage(pg));
+		PQfinish(pg);
+		return NULL;
+	}
+	PQsetNoticeReceiver(pg, notice_receiver, NULL);
+	return pg;
+}
+
+/* Prepares every statement of the table; -1 when the connection failed meanwhile. A statement
+ * that does not prepare (an SQL bug) is logged and skipped: it fails when used. */
+static int prepare_all(PGconn *pg)
+{
+	for (size_t i = 0; i < db_nstatements; i++) {
+		const db_statement *s = &db_statements[i];
+		PGresult *r = PQprepare(pg, s->name, s->sql, s->nparams, NULL);
+		if (PQstatus(pg) != CONNECTION_OK) {
+			PQclear(r);
+			return -1;
+		}
+		if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+			char what[160];
+			snprintf(what, sizeof what, "preparing statement \"%s\"", s->name);
+			if (r)
+				log_result_error(what, r);
+			else
+				fprintf(stderr, "db: %s failed: out of memory\n", what);
+		}
+		PQclear(r);
+	}
+	return 0;
+}
+
+static void conn_close(db_conn *c)
+{
+	if (c->pg)
+		PQfinish(c->pg);
+	c->pg = NULL;
+	c->broken = false;
+	c->fatal_notice = false;
+}
+
+static void conn_destroy(void *p)
+{
+	db_conn *c = p;
+	if (c) {
+		conn_close(c);
+		free(c);
+	}
+}
+
+static void make_key(void)
+{
+	g_key_ok = pthread_key_create(&g_key, conn_destroy) == 0;
+}
+
+/* Makes c usable: checks the cached connection without a round trip (PQconsumeInput reads a
+ * termination notice or EOF the server left on an idle socket), reconnects when needed. Without
+ * force, fails fast while the database is known to be down and the health thread watches it. */
+static bool conn_ensure(db_conn *c, bool force)
+{
+	if (c->pg && !c->broken) {
+		/* read and parse whatever arrived while idle; a second read finds the EOF that
+		 * follows a FATAL message */
+		if (PQconsumeInput(c->pg) && !PQisBusy(c->pg) && !c->fatal_notice &&
+		    PQconsumeInput(c->pg) && PQstatus(c->pg) == CONNECTION_OK && !c->fatal_notice) {
+			PGTransactionStatusType ts = PQtransactionStatus(c->pg);
+			if (ts == PQTRANS_IDLE)
+				return true;
+			if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
+				fprintf(stderr, "db: BUG: connection left inside a transaction, "
+				                "rolling back\n");
+				PQclear(PQexec(c->pg, "ROLLBACK"));
+				if (PQstatus(c->pg) == CONNECTION_OK &&
+				    PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+					return true;
+			}
+		}
+		c->broken = true;
+	}
+	conn_close(c);
+	if (!force && !db_available() && health_running())
+		return false; /* the health thread lifts the flag once the database is back */
+	c->pg = connect_pg(g_conninfo);
+	if (!c->pg)
+		return false;
+	PQsetNoticeReceiver(c->pg, notice_receiver, c);
+	if (prepare_all(c->pg) != 0) {
+		mark_unavailable(PQerrorMessage(c->pg));
+		conn_close(c);
+		return false;
+	}
+	mark_available();
+	return true;
+}
+
+db_conn *db_thread_conn(void)
+{
+	db_conn *c = t_conn;
+	if (!c) {
+		c = calloc(1, sizeof *c);
+		if (!c) {
+			fprintf(stderr, "db: out of memory\n");
+			return NULL;
+		}
+		c->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)c;
+		pthread_once(&g_key_once, make_key);
+		/* Without the key the connection is still closed by db_thread_release. */
+		if (g_key_ok)
+			pthread_setspecific(g_key, c);
+		t_conn = c;
+	}
+	return conn_ensure(c, false) ? c : NULL;
+}
+
+void db_thread_release(void)
+{
+	db_conn *c = t_conn;
+	if (!c)
+		return;
+	t_conn = NULL;
+	if (g_key_ok)
+		pthread_setspecific(g_key, NULL);
+	conn_destroy(c);
+}
+
+PGconn *db_pg(db_conn *c)
+{
+	return c ? c->pg : NULL;
+}
+
+/* ---- results ---- */
+
+static void mark_broken(db_conn *c, const char *why)
+{
+	if (c)
+		c->broken = true;
+	mark_unavailable(why);
+}
+
+db_status db_result_status(db_conn *c, const PGresult *r)
+{
+	PGconn *pg = c ? c->pg : NULL;
+	if (!r) {
+		if (pg && PQstatus(pg) == CONNECTION_OK)
+			return DB_FAIL; /* out of memory */
+		mark_broken(c, pg ? PQerrorMessage(pg) : "no connection");
+		return DB_UNAVAILABLE;
+	}
+	switch (PQresultStatus(r)) {
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+	case PGRES_EMPTY_QUERY:
+		return DB_OK;
+	case PGRES_FATAL_ERROR:
+		break;
+	default:
+		return DB_FAIL;
+	}
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	if ((pg && PQstatus(pg) != CONNECTION_OK) ||
+	    (state && (strncmp(state, "08", 2) == 0 || strcmp(state, "57P01") == 0 ||
+	               strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0))) {
+		mark_broken(c, PQresultErrorMessage(r));
+		return DB_UNAVAILABLE;
+	}
+	if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)) {
+		if (c)
+			c->saw_retryable = true;
+		return DB_RETRY;
+	}
+	return DB_FAIL;
+}
+
+PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params)
+{
+	if (!c || !c->pg || c->broken)
+		return NULL;
+	const db_statement *s = db_statement_find(stmt);
+	if (!s || s->nparams != nparams) {
+		if (!s)
+			fprintf(stderr, "db: BUG: unknown statement \"%s\"\n",
+			        stmt ? stmt : "(null)");
+		else
+			fprintf(stderr, "db: BUG: statement \"%s\" takes %d parameters, got %d\n",
+			        stmt, s->nparams, nparams);
+		/* A failed result (not NULL, which would mean "database down"): the caller's
+		 * DB_FAIL path answers 500. */
+		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
+	}
+	PGresult *r = PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
+	switch (db_result_status(c, r)) {
+	case DB_UNAVAILABLE:
+		PQclear(r);
+		return NULL;
+	case DB_FAIL:
+		if (r) {
+			/* Constraint violations (class 23) are expected outcomes handlers map to
+			 * 409 / 422; anything else is logged. */
+			const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+			if (!state || strncmp(state, "23", 2) != 0) {
+				char what[160];
+				snprintf(what, sizeof what, "statement \"%s\"", stmt);
+				log_result_error(what, r);
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+/* ---- transactions ---- */
+
+/* Runs a command of our own (BEGIN, COMMIT, ROLLBACK); *tag receives its command tag. */
+static db_status run_cmd(db_conn *c, const char *sql, char *tag, size_t taglen)
+{
+	PGresult *r = PQexec(c->pg, sql);
+	db_status st = db_result_status(c, r);
+	if (tag)
+		snprintf(tag, taglen, "%s", r ? PQcmdStatus(r) : "");
+	if (st == DB_FAIL)
+		log_result_error(sql, r);
+	PQclear(r);
+	return st;
+}
+
+static void rollback(db_conn *c)
+{
+	if (!c->broken && PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+		run_cmd(c, "ROLLBACK", NULL, 0);
+}
+
+/* One attempt. *commit_sent tells whether the outcome of a lost connection is unknown. */
+static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, bool *commit_sent)
+{
+	*commit_sent = false;
+	c->saw_retryable = false;
+	db_status st =
+	    run_cmd(c, serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN", NULL, 0);
+	if (st != DB_OK)
+		return st == DB_UNAVAILABLE ? DB_UNAVAILABLE : DB_FAIL;
+	st = fn(c, arg);
+	if (c->broken)
+		return DB_UNAVAILABLE;
+	if (st == DB_OK) {
+		char tag[32];
+		*commit_sent = true;
+		st = run_cmd(c, "COMMIT", tag, sizeof tag);
+		if (st == DB_OK && strcmp(tag, "COMMIT") != 0) {
+			/* The server answers ROLLBACK to a COMMIT of a failed transaction: fn
+			 * ignored an error of one of its statements. */
+			if (!c->saw_retryable)
+				fprintf(stderr,
+				        "db: BUG: transaction function returned DB_OK after "
+				        "a failed statement; rolled back\n");
+			st = c->saw_retryable ? DB_RETRY : DB_FAIL;
+		}
+		return st;
+	}
+	rollback(c);
+	if (c->broken)
+		return DB_UNAVAILABLE;
+	switch (st) {
+	case DB_ABORT:
+	case DB_RETRY:
+	case DB_UNAVAILABLE:
+		return st;
+	default:
+		/* fn may report a serialization failure as a plain failure */
+		return c->saw_retryable ? DB_RETRY : DB_FAIL;
+	}
+}
+
+static void backoff(db_conn *c, int attempt)
+{
+	/* 1, 2, 4 … 64 ms (capped), each scaled by a random factor in [0.5, 1.5) */
+	long base_us = 1000L << (attempt < 6 ? attempt : 6);
+	long us = base_us / 2 + (long)(rand_r(&c->seed) % (unsigned)base_us);
+	struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
+{
+	if (!fn)
+		return DB_FAIL;
+	if (!c)
+		return DB_UNAVAILABLE;
+	bool reconnected = false;
+	int retries = 0;
+	for (;;) {
+		if ((!c->pg || c->broken) && !conn_ensure(c, reconnected))
+			return DB_UNAVAILABLE;
+		bool commit_sent;
+		db_status st = tx_once(c, serializable, fn, arg, &commit_sent);
+		switch (st) {
+		case DB_UNAVAILABLE:
+			/* Nothing was committed unless COMMIT went out: one more try on a fresh
+			 * connection (the common case: the server restarted while we were idle). */
+			if (commit_sent || reconnected)
+				return DB_UNAVAILABLE;
+			reconnected = true;
+			c->broken = true;
+			continue;
+		case DB_RETRY:
+			if (retries >= DB_TX_RETRIES) {
+				fprintf(stderr,
+				        "db: transaction still failing after %d retries "
+				        "(serialization failure / deadlock)\n",
+				        retries);
+				return DB_RETRY;
+			}
+			backoff(c, retries++);
+			continue;
+		default:
+			return st;
+		}
+	}
+}
+
+/* ---- health thread ---- */
+
+/* Connects if needed and runs SELECT 1; true when the database answered. */
+static bool probe(PGconn **pg)
+{
+	for (int fresh = 0; fresh < 2; fresh++) {
+		if (!*pg || PQstatus(*pg) != CONNECTION_OK) {
+			if (*pg)
+				PQfinish(*pg);
+			*pg = connect_pg(g_conninfo);
+			if (!*pg)
+				return false;
+			fresh = 1;
+		}
+		PGresult *r = PQexec(*pg, "SELECT 1");
+		bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK;
+		if (!ok && fresh)
+			mark_unavailable(r ? PQresultErrorMessage(r) : PQerrorMessage(*pg));
+		PQclear(r);
+		if (ok)
+			return true;
+		/* an old connection may have died with the previous server: retry once fresh */
+		PQfinish(*pg);
+		*pg = NULL;
+	}
+	return false;
+}
+
+static void *health_main(void *arg)
+{
+	(void)arg;
+	PGconn *pg = NULL;
+	pthread_mutex_lock(&g_health_mu);
+	while (!g_health_stop) {
+		g_health_kick = false;
+		pthread_mutex_unlock(&g_health_mu);
+		bool ok = probe(&pg);
+		if (ok)
+			mark_available();
+		pthread_mutex_lock(&g_health_mu);
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += ok ? HEALTH_UP_INTERVAL_S : HEALTH_DOWN_INTERVAL_S;
+		while (!g_health_stop && !g_health_kick) {
+			if (pthread_cond_timedwait(&g_health_cv, &g_health_mu, &until) == ETIMEDOUT)
+				break;
+		}
+	}
+	pthread_mutex_unlock(&g_health_mu);
+	if (pg)
+		PQfinish(pg);
+	return NULL;
+}
+
+int db_init(const char *conninfo)
+{
+	pthread_mutex_lock(&g_health_mu);
+	bool running = g_health_running;
+	pthread_mutex_unlock(&g_health_mu);
+	if (running) {
+		fprintf(stderr, "db: db_init called twice\n");
+		return -1;
+	}
+	free(g_conninfo);
+	g_conninfo = NULL;
+	if (conninfo && !(g_conninfo = strdup(conninfo))) {
+		fprintf(stderr, "db: out of memory\n");
+		return -1;
+	}
+	atomic_store(&g_available, true);
+
+	pthread_condattr_t attr;
+	if (pthread_condattr_init(&attr) != 0)
+		goto fail;
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	int rc = pthread_cond_init(&g_health_cv, &attr);
+	pthread_condattr_destroy(&attr);
+	if (rc != 0)
+		goto fail;
+	g_health_stop = false;
+	g_health_kick = false;
+	pthread_mutex_lock(&g_health_mu);
+	rc = pthread_create(&g_health_thread, NULL, health_main, NULL);
+	g_health_running = rc == 0;
+	pthread_mutex_unlock(&g_health_mu);
+	if (rc != 0) {
+		pthread_cond_destroy(&g_health_cv);
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "db: cannot start the health thread\n");
+	free(g_conninfo);
+	g_conninfo = NULL;
+	return -1;
+}
+
+void db_shutdown(void)
+{
+	pthread_mutex_lock(&g_health_mu);
+	bool running = g_health_running;
+	g_health_stop = true;
+	if (running)
+		pthread_cond_signal(&g_health_cv);
+	pthread_mutex_unlock(&g_health_mu);
+	if (running) {
+		pthread_join(g_health_thread, NULL);
+		pthread_mutex_lock(&g_health_mu);
+		g_health_running = false;
+		pthread_mutex_unlock(&g_health_mu);
+		pthread_cond_destroy(&g_health_cv);
+	}
+	db_thread_release();
+	free(g_conninfo);
+	g_conninfo = NULL;
+}

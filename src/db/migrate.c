@@ -1,0 +1,364 @@
+/* The migration runner: applies dir/NNNN_name.sql files not yet recorded in schema_migrations,
+ * in version order, each in its own transaction together with its schema_migrations row.
+ *
+ * Concurrency: the whole run holds a session advisory lock, so servers starting together apply
+ * each migration exactly once (the second one waits, then finds everything applied).
+ *
+ * Migration files are our own trusted files, sent as one simple-protocol query inside
+ * BEGIN … COMMIT; they must not contain transaction control (BEGIN/COMMIT/ROLLBACK) nor statements
+ * that cannot run in a transaction block (CREATE INDEX CONCURRENTLY, VACUUM …). */
+#include "db/db.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pg_advisory_lock key: "DHER" read as a big-endian int32 (0x44484552). */
+#define MIGRATE_LOCK_KEY "1145587026"
+enum { MIGRATION_MAX_BYTES = 8 * 1024 * 1024, MIGRATION_MAX_FILES = 9999 };
+
+typedef struct {
+	int version;
+	char *name; /* file name, owned */
+} migration;
+
+/* NNNN_[a-z0-9_]+.sql with NNNN ≥ 0001; *version receives NNNN. */
+static bool valid_name(const char *name, int *version)
+{
+	size_t n = strlen(name);
+	if (n < 10 || n > 128 || strcmp(name + n - 4, ".sql") != 0)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return false;
+	if (name[4] != '_')
+		return false;
+	for (size_t i = 5; i < n - 4; i++) {
+		char ch = name[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'))
+			return false;
+	}
+	*version =
+	    (name[0] - '0') * 1000 + (name[1] - '0') * 100 + (name[2] - '0') * 10 + (name[3] - '0');
+	return *version > 0;
+}
+
+static int cmp_migration(const void *a, const void *b)
+{
+	const migration *x = a, *y = b;
+	return (x->version > y->version) - (x->version < y->version);
+}
+
+static void free_list(migration *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i].name);
+	free(list);
+}
+
+/* Lists dir's migrations sorted by version into *out (caller frees with free_list). Any other
+ * *.sql name, or two files of one version, is an error: a misnamed file would silently not
+ * apply. Other files (README, dotfiles) are ignored. */
+static int list_migrations(const char *dir, migration **out, size_t *count)
+{
+	*out = NULL;
+	*count = 0;
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "migrate: cannot open %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	migration *list = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		size_t len = strlen(name);
+		if (name[0] == '.' || len < 4 || strcmp(name + len - 4, ".sql") != 0)
+			continue;
+		int version;
+		if (!valid_name(name, &version)) {
+			fprintf(
+			    stderr,
+			    "migrate: %s/%s: bad migration file name (want NNNN_[a-z0-9_]+.sql)\n",
+			    dir, name);
+			rc = -1;
+			break;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			migration *grown =
+			    ncap <= MIGRATION_MAX_FILES ? realloc(list, ncap * sizeof *list) : NULL;
+			if (!grown) {
+				fprintf(stderr, "migrate: too many files or out of memory\n");
+				rc = -1;
+				break;
+			}
+			list = grown;
+			cap = ncap;
+		}
+		list[n].version = version;
+		list[n].name = strdup(name);
+		if (!list[n].name) {
+			fprintf(stderr, "migrate: out of memory\n");
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc == 0 && n > 1) {
+		qsort(list, n, sizeof *list, cmp_migration);
+		for (size_t i = 1; i < n; i++)
+			if (list[i].version == list[i - 1].version) {
+				fprintf(stderr, "migrate: %s and %s have the same version\n",
+				        list[i - 1].name, list[i].name);
+				rc = -1;
+				break;
+			}
+	}
+	if (rc != 0) {
+		free_list(list, n);
+		return -1;
+	}
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+/* Reads dir/name into a NUL-terminated buffer (caller frees). */
+static char *read_file(const char *dir, const char *name)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+		fprintf(stderr, "migrate: path too long: %s/%s\n", dir, name);
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "migrate: cannot open %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = malloc(MIGRATION_MAX_BYTES + 1);
+	if (!buf) {
+		fprintf(stderr, "migrate: out of memory\n");
+		fclose(f);
+		return NULL;
+	}
+	size_t len = fread(buf, 1, MIGRATION_MAX_BYTES + 1, f);
+	bool err = ferror(f) != 0;
+	fclose(f);
+	if (err || len > MIGRATION_MAX_BYTES || memchr(buf, '\0', len)) {
+		fprintf(stderr, "migrate: %s: %s\n", path,
+		        err                         ? "read error"
+		        : len > MIGRATION_MAX_BYTES ? "too large"
+		                                    : "contains NUL");
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Line number of the 1-based character position pos (as the server counts characters). */
+static int line_of(const char *sql, long pos)
+{
+	int line = 1;
+	long chars = 0;
+	for (const unsigned char *p = (const unsigned char *)sql; *p; p++) {
+		if ((*p & 0xC0) != 0x80 && ++chars >= pos)
+			break;
+		if (*p == '\n')
+			line++;
+	}
+	return line;
+}
+
+static void log_error(const char *what, PGconn *pg, const PGresult *r, const char *sql)
+{
+	const char *primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *msg = primary ? primary : r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *hint = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_HINT) : NULL;
+	const char *pos = r ? PQresultErrorField(r, PG_DIAG_STATEMENT_POSITION) : NULL;
+	char clean[1024];
+	snprintf(clean, sizeof clean, "%s", msg && *msg ? msg : "unknown error");
+	for (char *p = clean; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	char line[32] = "";
+	if (sql && pos)
+		snprintf(line, sizeof line, " at line %d", line_of(sql, strtol(pos, NULL, 10)));
+	fprintf(stderr, "migrate: %s failed%s: %s%s%s%s\n", what, line, clean,
+	        state ? " (SQLSTATE " : "", state ? state : "", state ? ")" : "");
+	if (hint)
+		fprintf(stderr, "migrate: hint: %s\n", hint);
+}
+
+/* Runs a command of ours; 0 or -1 (logged). */
+static int exec_ok(PGconn *pg, const char *sql, const char *what)
+{
+	PGresult *r = PQexec(pg, sql);
+	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : -1;
+	if (rc)
+		log_error(what, pg, r, NULL);
+	PQclear(r);
+	return rc;
+}
+
+/* Applies one file in its own transaction; 0 or -1 (rolled back, logged). */
+static int apply_one(PGconn *pg, const char *dir, const migration *m)
+{
+	char *sql = read_file(dir, m->name);
+	if (!sql)
+		return -1;
+	if (exec_ok(pg, "BEGIN", "BEGIN") != 0) {
+		free(sql);
+		return -1;
+	}
+	int rc = -1;
+	PGresult *r = PQexec(pg, sql);
+	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+		/* an empty or comment-only file gives PGRES_EMPTY_QUERY: nothing to apply, fine;
+		 * a trailing SELECT gives TUPLES_OK: accepted too */
+		ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+		if (st != PGRES_EMPTY_QUERY && st != PGRES_TUPLES_OK) {
+			log_error(m->name, pg, r, sql);
+			PQclear(r);
+			goto out;
+		}
+	}
+	PQclear(r);
+	if (PQtransactionStatus(pg) != PQTRANS_INTRANS) {
+		fprintf(stderr, "migrate: %s: must not contain BEGIN/COMMIT/ROLLBACK\n", m->name);
+		goto out;
+	}
+	char version[16];
+	snprintf(version, sizeof version, "%d", m->version);
+	const char *params[2] = {version, m->name};
+	r = PQexecParams(pg, "INSERT INTO schema_migrations (version, name) VALUES ($1::int, $2)",
+	                 2, NULL, params, NULL, NULL, 0);
+	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+		log_error("recording the migration", pg, r, NULL);
+		PQclear(r);
+		goto out;
+	}
+	PQclear(r);
+	r = PQexec(pg, "COMMIT");
+	if (r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0)
+		rc = 0;
+	else
+		log_error("COMMIT", pg, r, NULL);
+	PQclear(r);
+out:
+	if (rc != 0 && PQstatus(pg) == CONNECTION_OK && PQtransactionStatus(pg) != PQTRANS_IDLE)
+		PQclear(PQexec(pg, "ROLLBACK"));
+	free(sql);
+	if (rc == 0)
+		fprintf(stderr, "migrate: applied %s\n", m->name);
+	return rc;
+}
+
+/* Is version recorded? Applied versions come from one query; the list is small. */
+static bool applied(const PGresult *done, int version)
+{
+	for (int i = 0; i < PQntuples(done); i++)
+		if (atoi(PQgetvalue(done, i, 0)) == version)
+			return true;
+	return false;
+}
+
+static int migrate_locked(PGconn *pg, const char *dir, const migration *list, size_t n)
+{
+	if (exec_ok(pg,
+	            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+	            " version int PRIMARY KEY,"
+	            " name text NOT NULL,"
+	            " applied_at timestamptz NOT NULL DEFAULT now())",
+	            "creating schema_migrations") != 0)
+		return -1;
+	PGresult *done = PQexec(pg, "SELECT version, name FROM schema_migrations ORDER BY version");
+	if (!done || PQresultStatus(done) != PGRES_TUPLES_OK) {
+		log_error("reading schema_migrations", pg, done, NULL);
+		PQclear(done);
+		return -1;
+	}
+	/* Versions the database has but this directory lacks: a newer server migrated it. */
+	for (int i = 0; i < PQntuples(done); i++) {
+		int v = atoi(PQgetvalue(done, i, 0));
+		bool known = false;
+		for (size_t j = 0; j < n && !known; j++) {
+			known = list[j].version == v;
+			if (known && strcmp(list[j].name, PQgetvalue(done, i, 1)) != 0)
+				fprintf(stderr,
+				        "migrate: warning: version %d applied as %s, now %s\n", v,
+				        PQgetvalue(done, i, 1), list[j].name);
+		}
+		if (!known)
+			fprintf(stderr,
+			        "migrate: warning: database has migration %s unknown here\n",
+			        PQgetvalue(done, i, 1));
+	}
+	int rc = 0, count = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (applied(done, list[i].version))
+			continue;
+		rc = apply_one(pg, dir, &list[i]);
+		count += rc == 0;
+	}
+	PQclear(done);
+	if (rc == 0)
+		fprintf(stderr, "migrate: %d applied, schema at %04d\n", count,
+		        n ? list[n - 1].version : 0);
+	return rc;
+}
+
+int db_migrate(const char *conninfo, const char *dir)
+{
+	if (!dir) {
+		fprintf(stderr, "migrate: no migrations directory\n");
+		return -1;
+	}
+	migration *list;
+	size_t n;
+	if (list_migrations(dir, &list, &n) != 0)
+		return -1;
+
+	const char *keys[4] = {"connect_timeout", "fallback_application_name", NULL, NULL};
+	const char *vals[4] = {"5", "dicehospital-migrate", NULL, NULL};
+	if (conninfo && *conninfo) {
+		keys[2] = "dbname";
+		vals[2] = conninfo;
+	}
+	PGconn *pg = PQconnectdbParams(keys, vals, 1);
+	int rc = -1;
+	if (!pg || PQstatus(pg) != CONNECTION_OK) {
+		log_error("connecting", pg, NULL, NULL);
+		goto out;
+	}
+	/* "relation already exists, skipping" and the like are not news */
+	if (exec_ok(pg, "SET client_min_messages TO warning", "SET") != 0)
+		goto out;
+	PGresult *r = PQexec(pg, "SELECT pg_advisory_lock(" MIGRATE_LOCK_KEY ")");
+	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		log_error("taking the migration lock", pg, r, NULL);
+		PQclear(r);
+		goto out;
+	}
+	PQclear(r);
+	rc = migrate_locked(pg, dir, list, n);
+	/* closing the session releases the lock too; unlocking says so explicitly */
+	if (PQstatus(pg) == CONNECTION_OK &&
+	    exec_ok(pg, "SELECT pg_advisory_unlock(" MIGRATE_LOCK_KEY ")", "unlocking") != 0)
+		rc = -1;
+out:
+	if (pg)
+		PQfinish(pg);
+	free_list(list, n);
+	return rc;
+}

@@ -1,0 +1,203 @@
+/* Replies (JSON, problem+json) and request helpers (http.h).
+ *
+ * Ownership: http_reply_json / http_reply_problem_ex take the json_object they are given and
+ * free it whatever happens; the serialised body is malloc'ed and owned by resp until the server
+ * hands it to libmicrohttpd (or http_resp_clear frees it). */
+#include "http/http.h"
+#include "json/spec.h"
+
+#include <json-c/json.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char CT_JSON[] = "application/json";
+static const char CT_PROBLEM[] = "application/problem+json";
+
+/* Replaces resp's body with a copy of obj's serialisation. Frees obj. */
+static int set_json_body(http_resp *resp, int status, struct json_object *obj, const char *ct)
+{
+	if (!resp) {
+		json_object_put(obj);
+		return -1;
+	}
+	size_t len = 0;
+	const char *s = json_object_to_json_string_length(
+	    obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	char *copy = s ? malloc(len + 1) : NULL;
+	if (!copy) {
+		json_object_put(obj);
+		return -1;
+	}
+	memcpy(copy, s, len + 1);
+	json_object_put(obj); /* s belonged to obj */
+	free(resp->body);
+	resp->body = copy;
+	resp->body_len = len;
+	resp->status = status;
+	resp->content_type = ct;
+	return 0;
+}
+
+int http_reply_json(http_resp *resp, int status, struct json_object *obj)
+{
+	if (!obj) { /* a json_object NULL is JSON null */
+		if (!resp)
+			return -1;
+		char *copy = strdup("null");
+		if (!copy)
+			return -1;
+		free(resp->body);
+		resp->body = copy;
+		resp->body_len = 4;
+		resp->status = status;
+		resp->content_type = CT_JSON;
+		return 0;
+	}
+	return set_json_body(resp, status, obj, CT_JSON);
+}
+
+static int add_str(struct json_object *o, const char *k, const char *v)
+{
+	struct json_object *s = json_object_new_string(v);
+	if (!s || json_object_object_add(o, k, s) != 0) {
+		json_object_put(s);
+		return -1;
+	}
+	return 0;
+}
+
+int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const char *rule,
+                          const char *field, struct json_object *extra)
+{
+	const char *title = MHD_get_reason_phrase_for((unsigned)status);
+	char type[160];
+	if (!title || !*title)
+		title = status >= 500 ? "Server error" : "Error";
+	if (rule && *rule)
+		snprintf(type, sizeof type, "urn:dice-hospital:rule:%s", rule);
+	else
+		snprintf(type, sizeof type, "about:blank");
+	struct json_object *o = json_object_new_object();
+	struct json_object *st = o ? json_object_new_int(status) : NULL;
+	if (!o || !st || add_str(o, "type", type) || add_str(o, "title", title) ||
+	    json_object_object_add(o, "status", st) != 0 ||
+	    add_str(o, "detail", detail ? detail : title) || (rule && add_str(o, "rule", rule)) ||
+	    (field && add_str(o, "field", field))) {
+		if (o && st && !json_object_object_get_ex(o, "status", NULL))
+			json_object_put(st);
+		json_object_put(o);
+		json_object_put(extra);
+		return -1;
+	}
+	if (json_object_is_type(extra, json_type_object) && extra) {
+		json_object_object_foreach(extra, k, v)
+		{
+			if (json_object_object_add(o, k, json_object_get(v)) != 0) {
+				json_object_put(v);
+				json_object_put(o);
+				json_object_put(extra);
+				return -1;
+			}
+		}
+	}
+	json_object_put(extra);
+	return set_json_body(resp, status, o, CT_PROBLEM);
+}
+
+int http_reply_problem(http_resp *resp, int status, const char *detail, const char *rule,
+                       const char *field)
+{
+	return http_reply_problem_ex(resp, status, detail, rule, field, NULL);
+}
+
+int http_reply_invalid(http_resp *resp, const char *field, const char *detail)
+{
+	char sentence[600];
+	if (field && *field)
+		snprintf(sentence, sizeof sentence, "%s %s", field, detail ? detail : "is invalid");
+	else
+		snprintf(sentence, sizeof sentence, "The request body %s",
+		         detail ? detail : "is invalid");
+	return http_reply_problem(resp, 400, sentence, NULL, field ? field : "");
+}
+
+int http_resp_header(http_resp *resp, const char *name, const char *value)
+{
+	if (!resp || !name || !value || resp->nheaders >= HTTP_MAX_HEADERS)
+		return -1;
+	char *n = strdup(name), *v = strdup(value);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return -1;
+	}
+	resp->headers[resp->nheaders][0] = n;
+	resp->headers[resp->nheaders][1] = v;
+	resp->nheaders++;
+	return 0;
+}
+
+void http_resp_clear(http_resp *resp)
+{
+	if (!resp)
+		return;
+	free(resp->body);
+	for (int i = 0; i < resp->nheaders && i < HTTP_MAX_HEADERS; i++) {
+		free(resp->headers[i][0]);
+		free(resp->headers[i][1]);
+	}
+	if (resp->stream && resp->stream_free)
+		resp->stream_free(resp->stream_cls);
+	memset(resp, 0, sizeof *resp);
+}
+
+const char *http_header(const http_req *req, const char *name)
+{
+	if (!req || !req->conn || !name)
+		return NULL;
+	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(const http_req *req, const char *name)
+{
+	if (!req || !req->conn || !name)
+		return NULL;
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+bool http_content_type_is_json(const char *ct)
+{
+	static const char want[] = "application/json";
+	if (!ct)
+		return false;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	if (strncasecmp(ct, want, sizeof want - 1) != 0)
+		return false;
+	ct += sizeof want - 1;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	return *ct == '\0' || *ct == ';';
+}
+
+int http_body_json(const http_req *req, http_resp *resp, struct json_object **out)
+{
+	js_error err;
+	if (out)
+		*out = NULL;
+	if (!req || !resp || !out)
+		return -1;
+	if (!http_content_type_is_json(http_header(req, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+		http_reply_problem(resp, 415, "The request body must be application/json.", NULL,
+		                   NULL);
+		return -1;
+	}
+	if (js_parse(req->body, req->body ? req->body_len : 0, out, &err) != 0) {
+		http_reply_problem(resp, 400, err.detail, NULL, err.field);
+		return -1;
+	}
+	return 0;
+}

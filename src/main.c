@@ -1,0 +1,192 @@
+/* The server: configuration from the environment, migrations, serving, graceful stop.
+ *
+ *   server            serve (applies pending migrations first)
+ *   server migrate    apply pending migrations and exit
+ *   server routes     print "METHOD PATTERN" per route (no database needed)
+ *
+ * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
+ * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
+ * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start).
+ *
+ * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
+ * then stops the server gracefully (in-flight requests finish) and exits 0. */
+#include "api/api.h"
+#include "db/db.h"
+#include "http/http.h"
+
+#include <errno.h>
+#include <libpq-fe.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+	const char *conninfo, *static_dir, *templates_dir, *migrations_dir;
+	unsigned port, threads, conn_timeout, conn_limit, db_wait;
+} config;
+
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : def;
+}
+
+/* Unsigned from the environment within [lo, hi]; -1 (logged) when malformed. */
+static int env_uint(const char *name, unsigned def, unsigned lo, unsigned hi, unsigned *out)
+{
+	const char *v = getenv(name);
+	if (!v || !*v) {
+		*out = def;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long x = strtoul(v, &end, 10);
+	if (errno || *end || end == v || v[0] == '-' || x < lo || x > hi) {
+		fprintf(stderr, "config: %s=%s is not a number from %u to %u\n", name, v, lo, hi);
+		return -1;
+	}
+	*out = (unsigned)x;
+	return 0;
+}
+
+static int load_config(config *c)
+{
+	c->conninfo = env_or("DATABASE_URL", "");
+	c->static_dir = env_or("STATIC_DIR", "static");
+	c->templates_dir = env_or("TEMPLATES_DIR", "templates");
+	c->migrations_dir = env_or("MIGRATIONS_DIR", "migrations");
+	if (env_uint("PORT", 8080, 0, 65535, &c->port) || env_uint("THREADS", 4, 1, 256, &c->threads) ||
+	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
+	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
+	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
+		return -1;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Waits up to c->db_wait seconds for the database and applies migrations. 0 or -1. */
+static int migrate(const config *c)
+{
+	double deadline = now_s() + c->db_wait;
+	bool said = false;
+	for (;;) {
+		PGPing ping = PQping(c->conninfo);
+		if (ping == PQPING_OK) {
+			if (db_migrate(c->conninfo, c->migrations_dir) == 0)
+				return 0;
+		} else if (ping == PQPING_NO_ATTEMPT) {
+			fprintf(stderr, "server: DATABASE_URL is not a valid connection string\n");
+			return -1;
+		} else if (!said) {
+			fprintf(stderr, "server: waiting up to %u s for the database…\n", c->db_wait);
+			said = true;
+		}
+		if (now_s() >= deadline)
+			break;
+		sleep(1);
+	}
+	fprintf(stderr,
+	        "server: could not reach the database or apply the migrations in %s within %u s; "
+	        "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above\n",
+	        c->migrations_dir, c->db_wait);
+	return -1;
+}
+
+static void print_routes(void)
+{
+	for (size_t i = 0; i < api_nroutes; i++)
+		printf("%s %s\n", api_routes[i].method, api_routes[i].pattern);
+}
+
+int main(int argc, char **argv)
+{
+	config c;
+	const char *cmd = argc > 1 ? argv[1] : "serve";
+	if (argc > 2 || (strcmp(cmd, "serve") != 0 && strcmp(cmd, "migrate") != 0 &&
+	                 strcmp(cmd, "routes") != 0)) {
+		fprintf(stderr, "usage: %s [serve|migrate|routes]\n", argv[0]);
+		return 2;
+	}
+	if (strcmp(cmd, "routes") == 0) {
+		print_routes();
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (load_config(&c) != 0)
+		return 1;
+
+	/* Before any thread exists (db_init starts one, MHD its pool): every thread inherits the
+	 * blocked set, so only sigwait() below receives these signals. */
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	if (pthread_sigmask(SIG_BLOCK, &sigs, NULL) != 0) {
+		fprintf(stderr, "server: cannot block signals\n");
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	if (strcmp(cmd, "migrate") == 0) {
+		int rc = migrate(&c);
+		if (rc == 0)
+			fprintf(stderr, "server: migrations applied\n");
+		return rc == 0 ? 0 : 1;
+	}
+
+	if (db_init(c.conninfo) != 0) {
+		fprintf(stderr, "server: database setup failed\n");
+		return 1;
+	}
+	if (migrate(&c) != 0) {
+		db_shutdown();
+		return 1;
+	}
+	if (api_init(c.templates_dir) != 0 || api_openapi_init(c.static_dir) != 0) {
+		fprintf(stderr, "server: cannot load the game data from %s\n", c.templates_dir);
+		api_openapi_shutdown();
+		api_shutdown();
+		db_shutdown();
+		return 1;
+	}
+	http_config hc = {
+	    .port = (uint16_t)c.port,
+	    .threads = c.threads,
+	    .conn_limit = c.conn_limit,
+	    .conn_timeout_s = c.conn_timeout,
+	    .static_dir = c.static_dir,
+	    .routes = api_routes,
+	    .nroutes = api_nroutes,
+	    .api_available = db_available,
+	};
+	http_server *srv = http_start(&hc);
+	if (!srv) {
+		fprintf(stderr, "server: cannot listen on port %u\n", c.port);
+		api_openapi_shutdown();
+		api_shutdown();
+		db_shutdown();
+		return 1;
+	}
+	fprintf(stderr, "server: listening on port %u (%u threads, static files from %s)\n",
+	        (unsigned)http_port(srv), c.threads, c.static_dir);
+
+	int sig = 0;
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	fprintf(stderr, "server: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	http_stop(srv);
+	api_openapi_shutdown();
+	api_shutdown();
+	db_shutdown();
+	fprintf(stderr, "server: stopped\n");
+	return 0;
+}

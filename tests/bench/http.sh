@@ -1,0 +1,131 @@
+#!/bin/sh
+# HTTP throughput and latency of our server against nginx, same machine, same client:
+#   GET /api/v1/health  (our server; one prepared SELECT 1 per request)
+#   GET /app.css        (a static file, our server)
+#   GET /app.css        (the same file from nginx: the baseline; target: ours ≥ 50 % of it)
+# Client: wrk -t2 -c32 -d10s --latency (fixed concurrency; BENCH_DURATION overrides -d).
+# Server: SERVER (default build/server) with its default THREADS (4) unless THREADS is set;
+# nginx: worker_processes auto (one per CPU), config tests/bench/nginx.conf.
+# Database: DATABASE_URL if set, else the development cluster (started, and stopped again if it
+# was not running). Work files: build/bench/.
+set -eu
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+SERVER=${SERVER:-build/server}
+DURATION=${BENCH_DURATION:-10s}
+WRK="wrk -t2 -c32 -d$DURATION --latency"
+DIR=$ROOT/build/bench
+STATIC=$ROOT/static
+FILE=/app.css
+
+for tool in wrk nginx curl python3; do
+	command -v "$tool" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin
+	command -v "$tool" >/dev/null 2>&1 || {
+		echo "bench: $tool missing (make deps)" >&2
+		exit 1
+	}
+done
+[ -x "$SERVER" ] || {
+	echo "bench: $SERVER not built" >&2
+	exit 1
+}
+[ -f "$STATIC$FILE" ] || {
+	echo "bench: $STATIC$FILE missing" >&2
+	exit 1
+}
+
+rm -rf "$DIR"
+mkdir -p "$DIR/tmp"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+NGINX_PORT=$(free_port)
+
+SERVER_PID=
+NGINX_PID=
+STOP_DB=
+cleanup() {
+	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+	[ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
+	[ -n "$STOP_DB" ] && sh src/scripts/devdb.sh stop 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "${DATABASE_URL:-}" ]; then
+	sh src/scripts/devdb.sh status >/dev/null 2>&1 || STOP_DB=1
+	sh src/scripts/devdb.sh start
+	DATABASE_URL=$(sh src/scripts/devdb.sh url)
+fi
+
+DATABASE_URL=$DATABASE_URL PORT=$PORT STATIC_DIR=$STATIC TEMPLATES_DIR=$ROOT/templates \
+	MIGRATIONS_DIR=$ROOT/migrations "$SERVER" >"$DIR/server.log" 2>&1 &
+SERVER_PID=$!
+
+sed -e "s|@DIR@|$DIR|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@STATIC@|$STATIC|g" \
+	tests/bench/nginx.conf >"$DIR/nginx.conf"
+nginx -p "$DIR" -c "$DIR/nginx.conf" -g 'daemon off;' >"$DIR/nginx.out" 2>&1 &
+NGINX_PID=$!
+
+wait_for() { # URL: up to 30 s for a 200
+	i=0
+	until curl -fsS -o /dev/null "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 150 ]; then
+			echo "bench: $1 did not answer; logs in $DIR" >&2
+			tail -n 20 "$DIR/server.log" "$DIR/error.log" "$DIR/nginx.out" >&2 2>/dev/null
+			exit 1
+		fi
+		sleep 0.2
+	done
+}
+wait_for "http://127.0.0.1:$PORT/api/v1/health"
+wait_for "http://127.0.0.1:$NGINX_PORT$FILE"
+curl -fsS "http://127.0.0.1:$PORT$FILE" -o "$DIR/ours.css"
+cmp -s "$STATIC$FILE" "$DIR/ours.css" || {
+	echo "bench: our server serves a different $FILE" >&2
+	exit 1
+}
+
+# run NAME URL: wrk's output in $DIR/NAME.txt; prints "req/s p50 p99" (latencies in ms)
+run() {
+	$WRK "$2" >"$DIR/$1.txt" 2>&1
+	awk '
+	function ms(v) {
+		if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0
+		if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v
+	}
+	$1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
+	$1 == "Requests/sec:" { rps = $2 }
+	/Non-2xx|Socket errors/ { bad = bad $0 " " }
+	END { printf "%.0f %.2f %.2f\n", rps, p50, p99; if (bad != "") print bad > "/dev/stderr" }
+	' "$DIR/$1.txt"
+}
+
+RUNS=${BENCH_RUNS:-3}
+echo "command: $WRK URL   x$RUNS rounds, medians (server THREADS=${THREADS:-4}, nginx worker_processes auto)"
+# rounds interleave the three measurements so that drift of a noisy machine hits them alike
+: >"$DIR/results"
+i=0
+while [ $i -lt "$RUNS" ]; do
+	i=$((i + 1))
+	echo "health $(run health$i "http://127.0.0.1:$PORT/api/v1/health")" >>"$DIR/results"
+	echo "ours $(run ours$i "http://127.0.0.1:$PORT$FILE")" >>"$DIR/results"
+	echo "nginx $(run nginx$i "http://127.0.0.1:$NGINX_PORT$FILE")" >>"$DIR/results"
+done
+# median of column $2 over the rows named $1
+median() {
+	awk -v k="$1" -v c="$2" '$1 == k { print $c }' "$DIR/results" | sort -n |
+		awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+row() { printf '%-28s %12s %10s %10s\n' "$1" "$(median "$2" 2)" "$(median "$2" 3)" "$(median "$2" 4)"; }
+printf '%-28s %12s %10s %10s\n' "request" "requests/s" "p50 ms" "p99 ms"
+row "ours  GET /api/v1/health" health
+row "ours  GET $FILE" ours
+row "nginx GET $FILE" nginx
+awk '{ v[$1] = v[$1] " " $2 } END { print "req/s of each round:"; for (k in v) print "  " k ":" v[k] }' \
+	"$DIR/results"
+awk -v o="$(median ours 2)" -v n="$(median nginx 2)" 'BEGIN {
+	r = n > 0 ? 100 * o / n : 0
+	printf "static file, ours/nginx: %.0f %% (target >= 50 %%: %s)\n", r, (r >= 50 ? "met" : "NOT met")
+}'
