@@ -81,7 +81,7 @@ fuzz:
 	@sh tests/fuzz/build.sh
 
 bench: deps $(BUILD)/server
-	@sh tests/bench/run.sh
+	@SERVER=$(BUILD)/server sh tests/bench/run.sh
 
 FMT_FILES = $(shell find src tests -name '*.[ch]')
 format:

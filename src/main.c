@@ -11,6 +11,7 @@
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
 #include "api/api.h"
+#include "api/live.h"
 #include "db/db.h"
 #include "http/http.h"
 
@@ -59,7 +60,8 @@ static int load_config(config *c)
 	c->static_dir = env_or("STATIC_DIR", "static");
 	c->templates_dir = env_or("TEMPLATES_DIR", "templates");
 	c->migrations_dir = env_or("MIGRATIONS_DIR", "migrations");
-	if (env_uint("PORT", 8080, 0, 65535, &c->port) || env_uint("THREADS", 4, 1, 256, &c->threads) ||
+	if (env_uint("PORT", 8080, 0, 65535, &c->port) ||
+	    env_uint("THREADS", 4, 1, 256, &c->threads) ||
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
 	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
 	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
@@ -88,7 +90,8 @@ static int migrate(const config *c)
 			fprintf(stderr, "server: DATABASE_URL is not a valid connection string\n");
 			return -1;
 		} else if (!said) {
-			fprintf(stderr, "server: waiting up to %u s for the database…\n", c->db_wait);
+			fprintf(stderr, "server: waiting up to %u s for the database…\n",
+			        c->db_wait);
 			said = true;
 		}
 		if (now_s() >= deadline)
@@ -167,6 +170,9 @@ int main(int argc, char **argv)
 	    .routes = api_routes,
 	    .nroutes = api_nroutes,
 	    .api_available = db_available,
+	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
+	     * calls it again) */
+	    .on_quiesce = live_shutdown,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {

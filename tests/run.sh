@@ -33,13 +33,13 @@ run_unit() { # run_unit BUILD_DIR
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build
-	suite api pg_virtualenv python3 tests/api/run.py build/server
+	suite api pg_virtualenv -t python3 tests/api/run.py build/server
 	step build-asan make -s -j"$JOBS" asan
 	suite unit-asan run_unit build/asan
 	suite api-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		pg_virtualenv python3 tests/api/run.py build/asan/server
+		pg_virtualenv -t python3 tests/api/run.py build/asan/server
 	suite fuzz sh tests/fuzz/run.sh
-	[ -f tests/e2e/run.sh ] && suite e2e pg_virtualenv sh tests/e2e/run.sh
+	[ -f tests/e2e/run.sh ] && suite e2e pg_virtualenv -t sh tests/e2e/run.sh
 } | tee "$LOG/summary.log"
 
 pass=$(grep -c '^PASS ' "$LOG/summary.log")

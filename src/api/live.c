@@ -48,11 +48,10 @@ static void wake_locked(const char *game, bool heartbeat)
 			continue;
 		if (heartbeat)
 			s->heartbeat = true;
+		s->pending = true;
 		if (s->suspended) {
 			s->suspended = false;
 			MHD_resume_connection(s->conn);
-		} else {
-			s->pending = true;
 		}
 	}
 }
@@ -146,12 +145,12 @@ int live_stream(const http_req *req, http_resp *resp, const char *game_id, int f
 		return http_reply_problem(resp, 500, "out of memory", NULL, NULL);
 	s->conn = req->conn;
 	snprintf(s->game, sizeof s->game, "%s", game_id);
-	/* Without Last-Event-ID the stream starts now: a hello names the current version. */
+	/* Without Last-Event-ID the stream starts now: a hello names the current version (and is
+	 * its id, so a reconnect resumes from there). */
 	s->last = from > 0 ? from : current;
-	s->len = (size_t)snprintf(s->buf, SUB_BUF,
-	                          "retry: 2000\n%sevent: hello\ndata: {\"version\":%d}\n\n",
-	                          from > 0 ? "" : "id: ", current);
-	if (from <= 0) /* "id: " needs the number after it */
+	if (from > 0)
+		s->len = (size_t)snprintf(s->buf, SUB_BUF, "retry: 2000\n\n");
+	else
 		s->len =
 		    (size_t)snprintf(s->buf, SUB_BUF,
 		                     "retry: 2000\nid: %d\nevent: hello\ndata: {\"version\":%d}"
@@ -185,6 +184,12 @@ db_status live_notify(db_conn *c, const char *game_id, int version)
 
 /* ---- the listener thread ---- */
 
+static void listen_notice(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "live: listener: %s", message);
+}
+
 static PGconn *listen_connect(void)
 {
 	PGconn *pg = PQconnectdb(g_conninfo);
@@ -192,6 +197,7 @@ static PGconn *listen_connect(void)
 		PQfinish(pg);
 		return NULL;
 	}
+	PQsetNoticeProcessor(pg, listen_notice, NULL);
 	PGresult *r = PQexec(pg, "LISTEN game_events");
 	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	PQclear(r);

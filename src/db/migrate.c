@@ -190,6 +190,8 @@ static void log_error(const char *what, PGconn *pg, const PGresult *r, const cha
 	for (char *p = clean; *p; p++)
 		if (*p == '\n' || *p == '\t')
 			*p = ' ';
+	for (size_t n = strlen(clean); n > 0 && clean[n - 1] == ' '; n--)
+		clean[n - 1] = '\0';
 	char line[32] = "";
 	if (sql && pos)
 		snprintf(line, sizeof line, " at line %d", line_of(sql, strtol(pos, NULL, 10)));

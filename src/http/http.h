@@ -106,6 +106,10 @@ typedef struct {
 	const http_route *routes;
 	size_t nroutes;
 	bool (*api_available)(void); /* false → 503 + Retry-After for api routes */
+	/* Optional: called by http_stop once no new connection is accepted and before it waits
+	 * for in-flight requests, to end long-lived responses (server-sent events) so the drain
+	 * can finish. Suspended connections must be resumed here (libmicrohttpd requires it). */
+	void (*on_quiesce)(void);
 } http_config;
 
 typedef struct http_server http_server;
@@ -125,7 +129,7 @@ bool http_content_type_is_json(const char *content_type);
 /* Serves a file for GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute,
  * resolved directory). Returns the status: 200/304 with *out set (the caller queues and
  * destroys it), or an error status with *out NULL and a problem filled into err. */
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn,
-                http_resp *err, struct MHD_Response **out);
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, http_resp *err,
+                struct MHD_Response **out);
 
 #endif

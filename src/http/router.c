@@ -30,7 +30,8 @@ long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen)
 		if (c == '%') {
 			if (len - i < 3)
 				return -1;
-			int h = hexval((unsigned char)src[i + 1]), l = hexval((unsigned char)src[i + 2]);
+			int h = hexval((unsigned char)src[i + 1]),
+			    l = hexval((unsigned char)src[i + 2]);
 			if (h < 0 || l < 0)
 				return -1;
 			c = (unsigned char)(h << 4 | l);

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 enum {
-	MEMORY_LIMIT = 32 * 1024,           /* per connection: request line, headers, write buffer */
+	MEMORY_LIMIT = 32 * 1024, /* per connection: request line, headers, write buffer */
 	DISCARD_LIMIT = 16 * HTTP_MAX_BODY, /* read past the cap before we hang up on a client */
 	DRAIN_S = 10,                       /* http_stop waits this long for in-flight requests */
 	NOTE_LEN = 300,
@@ -93,9 +93,8 @@ static void sanitize(char *dst, size_t dstlen, const char *s, size_t max)
 {
 	size_t n = 0;
 	for (; s && *s && n + 1 < dstlen && n < max; s++)
-		dst[n++] = (*s < 0x20 || *s == 0x7f || (unsigned char)*s >= 0x80 || *s == '"')
-		               ? '?'
-		               : *s;
+		dst[n++] =
+		    (*s < 0x20 || *s == 0x7f || (unsigned char)*s >= 0x80 || *s == '"') ? '?' : *s;
 	dst[n] = '\0';
 }
 
@@ -143,7 +142,8 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 		if (r)
 			resp->stream = NULL; /* MHD calls stream_free now */
 	} else if (resp->body && resp->body_len) {
-		r = MHD_create_response_from_buffer(resp->body_len, resp->body, MHD_RESPMEM_MUST_FREE);
+		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
+		                                    MHD_RESPMEM_MUST_FREE);
 		if (r)
 			resp->body = NULL; /* MHD frees it */
 	} else {
@@ -158,7 +158,8 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) ==
 		     MHD_YES;
 	for (int i = 0; ok && i < resp->nheaders; i++)
-		ok = MHD_add_response_header(r, resp->headers[i][0], resp->headers[i][1]) == MHD_YES;
+		ok =
+		    MHD_add_response_header(r, resp->headers[i][0], resp->headers[i][1]) == MHD_YES;
 	if (ok && atomic_load(&c->srv->stopping))
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
 	int status = resp->status;
@@ -217,8 +218,8 @@ static bool header_present(struct MHD_Connection *conn, const char *name)
 /* A body is coming (or may: chunked). */
 static bool expects_body(struct MHD_Connection *conn)
 {
-	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-	                                             MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *cl =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	return (cl && strcmp(cl, "0") != 0) ||
 	       MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 	                                   MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL;
@@ -250,8 +251,8 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 	if (c->raw[0] != '/')
 		return early(c, conn, 400, "The request target must be a path.", NULL, NULL);
 
-	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-	                                             MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *cl =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	unsigned long long clen = 0;
 	if (cl) {
 		char *end;
@@ -265,18 +266,18 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		                     NULL, NULL);
 
 	char allow[64];
-	route_match m = router_match(srv->cfg.routes, srv->cfg.nroutes, method, c->raw, &c->route,
-	                             c->params, &c->nparams, c->pbuf, sizeof c->pbuf, allow,
-	                             sizeof allow);
+	route_match m =
+	    router_match(srv->cfg.routes, srv->cfg.nroutes, method, c->raw, &c->route, c->params,
+	                 &c->nparams, c->pbuf, sizeof c->pbuf, allow, sizeof allow);
 	if (m == ROUTE_BAD_METHOD)
 		return early(c, conn, 405, "This method is not allowed on this resource.",
-		                     MHD_HTTP_HEADER_ALLOW, allow);
+		             MHD_HTTP_HEADER_ALLOW, allow);
 	if (m == ROUTE_NOT_FOUND) {
 		if (is_api_path(c->raw))
 			return early(c, conn, 404, "No such resource.", NULL, NULL);
 		if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 			return early(c, conn, 405, "Static files are read-only.",
-			                     MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+			             MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 		c->is_static = true;
 		return MHD_YES;
 	}
@@ -291,7 +292,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		                     NULL, NULL);
 	if (c->route->api && srv->cfg.api_available && !srv->cfg.api_available())
 		return early(c, conn, 503, "The database is unavailable; try again shortly.",
-		                     MHD_HTTP_HEADER_RETRY_AFTER, "5");
+		             MHD_HTTP_HEADER_RETRY_AFTER, "5");
 	return MHD_YES;
 }
 
@@ -335,9 +336,9 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 	if (c->is_static) {
 		http_resp err = {0};
 		struct MHD_Response *r = NULL;
-		int st = srv->root[0] ? http_static(srv->root, c->raw, conn, &err, &r)
-		                      : (http_reply_problem(&err, 404, "No such file.", NULL, NULL),
-		                         404);
+		int st = srv->root[0]
+		             ? http_static(srv->root, c->raw, conn, &err, &r)
+		             : (http_reply_problem(&err, 404, "No such file.", NULL, NULL), 404);
 		if (!r)
 			return err.body ? queue_resp(c, conn, &err) : MHD_NO;
 		http_resp_clear(&err);
@@ -378,9 +379,8 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
 	req_ctx *c = *con_cls;
 	(void)cls;
@@ -414,14 +414,14 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	long long us = (long long)(t1.tv_sec - c->t0.tv_sec) * 1000000 +
-	               (t1.tv_nsec - c->t0.tv_nsec) / 1000;
+	long long us =
+	    (long long)(t1.tv_sec - c->t0.tv_sec) * 1000000 + (t1.tv_nsec - c->t0.tv_nsec) / 1000;
 	char path[256];
 	sanitize(path, sizeof path, c->raw ? c->raw : "", 200);
 	const char *method = c->method[0] ? c->method : "-";
 	if (c->status == 0 || toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
-		static const char *const why[] = {"ok",       "error",       "timeout",
-		                                  "shutdown", "read-error",  "client-abort"};
+		static const char *const why[] = {"ok",       "error",      "timeout",
+		                                  "shutdown", "read-error", "client-abort"};
 		log_line("access %s %s %d %lldus aborted: %s", method, path, c->status, us,
 		         (unsigned)toe < sizeof why / sizeof why[0] ? why[toe] : "?");
 	} else if (c->status >= 500) {
@@ -484,7 +484,9 @@ http_server *http_start(const http_config *cfg)
 	}
 	atomic_init(&srv->stopping, false);
 
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
+	/* ITC: needed by MHD_quiesce_daemon; suspend/resume: server-sent events (http_resp.stream
+	 * callbacks suspend their connection while they wait for data). */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
 	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
 		flags |= MHD_USE_EPOLL;
 	else if (MHD_is_feature_supported(MHD_FEATURE_POLL) == MHD_YES)
@@ -523,6 +525,8 @@ void http_stop(http_server *srv)
 	MHD_socket ls = MHD_quiesce_daemon(srv->d);
 	if (ls != MHD_INVALID_SOCKET)
 		close(ls);
+	if (srv->cfg.on_quiesce)
+		srv->cfg.on_quiesce();
 	struct timespec deadline;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += DRAIN_S;

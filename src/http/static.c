@@ -59,8 +59,8 @@ static bool etag_matches(const char *inm, const char *etag)
 			return true;
 		if (p[0] == 'W' && p[1] == '/')
 			p += 2;
-		if (strncmp(p, etag, el) == 0 && (p[el] == '\0' || p[el] == ',' || p[el] == ' ' ||
-		                                  p[el] == '\t'))
+		if (strncmp(p, etag, el) == 0 &&
+		    (p[el] == '\0' || p[el] == ',' || p[el] == ' ' || p[el] == '\t'))
 			return true;
 		p = strchr(p, ',');
 	}
@@ -100,8 +100,8 @@ static int add_headers(struct MHD_Response *r, const char *ct, const char *etag,
 	return 0;
 }
 
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn,
-                http_resp *err, struct MHD_Response **out)
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, http_resp *err,
+                struct MHD_Response **out)
 {
 	char path[HTTP_MAX_URL + 16], full[PATH_MAX], real[PATH_MAX];
 	*out = NULL;

@@ -289,15 +289,16 @@ static int v_container(vstate *s, unsigned char close)
 		if (close == '}') {
 			v_ws(s);
 			if (s->p >= s->end || *s->p != '"')
-				return vfail(s, s->p >= s->end ? "unexpected end of input"
-				                                : "expected a member name in quotes");
+				return vfail(s, s->p >= s->end
+				                    ? "unexpected end of input"
+				                    : "expected a member name in quotes");
 			if (v_string(s))
 				return -1;
 			s->members++;
 			v_ws(s);
 			if (s->p >= s->end || *s->p != ':')
 				return vfail(s, s->p >= s->end ? "unexpected end of input"
-				                                : "expected ':'");
+				                               : "expected ':'");
 			s->p++;
 		}
 		if (v_value(s))
@@ -311,7 +312,8 @@ static int v_container(vstate *s, unsigned char close)
 			return 0;
 		}
 		if (*s->p != ',')
-			return vfail(s, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+			return vfail(s,
+			             close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
 		s->p++;
 	}
 }
@@ -371,8 +373,12 @@ int js_parse(const char *buf, size_t len, struct json_object **out, js_error *er
 	}
 	if (len > INT_MAX / 2)
 		return fail(err, "", "the body is too large");
-	vstate s = {(const unsigned char *)buf, (const unsigned char *)buf,
-	            (const unsigned char *)buf + len, 0, 0, NULL};
+	vstate s = {(const unsigned char *)buf,
+	            (const unsigned char *)buf,
+	            (const unsigned char *)buf + len,
+	            0,
+	            0,
+	            NULL};
 	v_ws(&s);
 	if (s.p == s.end)
 		return fail(err, "", "the body is empty: expected a JSON value");
@@ -384,8 +390,9 @@ int js_parse(const char *buf, size_t len, struct json_object **out, js_error *er
 	if (s.why) {
 		size_t at = (size_t)(s.p - s.start);
 		if (strcmp(s.why, "nested too deep") == 0)
-			return fail(err, "", "malformed JSON at byte %zu: nested deeper than %d levels",
-			            at, JS_MAX_DEPTH);
+			return fail(err, "",
+			            "malformed JSON at byte %zu: nested deeper than %d levels", at,
+			            JS_MAX_DEPTH);
 		return fail(err, "", "malformed JSON at byte %zu: %s", at, s.why);
 	}
 
@@ -463,7 +470,8 @@ static int fail_enum(js_error *err, const char *at, const js_field *f)
 	size_t n = 0;
 	list[0] = '\0';
 	for (size_t i = 0; f->choices && f->choices[i]; i++) {
-		int w = snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->choices[i]);
+		int w =
+		    snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "", f->choices[i]);
 		if (w < 0 || (size_t)w >= sizeof list - n) {
 			snprintf(list + (sizeof list - 5), 5, "…");
 			break;
@@ -506,7 +514,8 @@ int js_value(struct json_object *v, const char *at, const js_field *f, js_error 
 		break;
 	}
 	case JS_NUMBER: {
-		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		if (!json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_double))
 			goto bad_number;
 		double d = json_object_get_double(v);
 		if (!isfinite(d))

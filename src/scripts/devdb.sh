@@ -17,6 +17,7 @@
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd / # absolute paths from here on; as root, the postgres user may not be able to enter $ROOT
 PORT=${DEVDB_PORT:-55432}
 DB=dicehospital
 ROLE=dicehospital

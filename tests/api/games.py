@@ -118,6 +118,16 @@ def morgue_move(card, die):
     return {"die": die, "steps": steps}
 
 
+def first_option_move(s, state_obj, seat):
+    """The first free option of the seat now (or the morgue)."""
+    t = turn_for(state_obj, seat)
+    dice = free_dice(t)
+    for o in options(s, seat_of(state_obj, seat)["sheet"], t):
+        if o["die"] in dice and o["blood_bags"] == 0:
+            return move_from_option(t["card"], o)
+    return morgue_move(t["card"], dice[0])
+
+
 def free_dice(turn):
     """The dice a seat may take without paying a blood bag for the chief's die."""
     return [c for c in COLOURS if turn["chief"] or c != turn["chief_die"]]

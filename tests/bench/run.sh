@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")/../.."
 export SERVER="${SERVER:-build/server}"
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
-	"$(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ)"
+	"$(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d" " -f1-3 /proc/loadavg)"
 rc=0
 for b in tests/bench/*.sh; do
 	[ "$b" = tests/bench/run.sh ] && continue

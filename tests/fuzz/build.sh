@@ -16,9 +16,10 @@ mkdir -p "$OUT/obj"
 # Application objects: instrumented for coverage, without libFuzzer's main.
 SRCS=$(find src -name '*.c' ! -path src/main.c | sort)
 for f in $SRCS; do
-	o="$OUT/obj/$(echo "${f#src/}" | tr / _).o"
+	o="$OUT/obj/$(echo "${f#src/}" | sed "s|/|_|g; s|\.c$||").o"
 	if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find src -name '*.h' -newer "$o" | head -n 1)" ]; then
 		echo "$CC -c $f"
+		rm -f "$o" # a failed compile must not leave a stale object behind
 		# shellcheck disable=SC2086
 		$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$f" -o "$o" &
 		while [ "$(jobs -p | wc -l)" -ge "$JOBS" ]; do sleep 0.1; done
@@ -27,7 +28,7 @@ done
 wait
 # Objects of sources that no longer exist must not linger in the archive.
 rm -f "$OUT/libapp-fuzz.a"
-ar rcs "$OUT/libapp-fuzz.a" $(for f in $SRCS; do echo "$OUT/obj/$(echo "${f#src/}" | tr / _).o"; done)
+ar rcs "$OUT/libapp-fuzz.a" $(for f in $SRCS; do echo "$OUT/obj/$(echo "${f#src/}" | sed "s|/|_|g; s|\.c$||").o"; done)
 
 status=0
 for t in tests/fuzz/fuzz_*.c; do

@@ -53,7 +53,8 @@ static void fields(struct json_object *o)
 	for (size_t i = 0; players && i < json_object_array_length(players); i++) {
 		char at[64];
 		const char *pname = NULL;
-		const js_field pf[] = {{"name", JS_STRING, JS_F_REQUIRED, 1, 64, NULL, &pname, NULL}};
+		const js_field pf[] = {
+		    {"name", JS_STRING, JS_F_REQUIRED, 1, 64, NULL, &pname, NULL}};
 		js_path_index(at, sizeof at, "/players", i);
 		if (js_fields(json_object_array_get_idx(players, i), at, pf, 1, &err) != 0) {
 			check(strncmp(err.field, "/players/", 9) == 0);
@@ -67,7 +68,8 @@ static void fields(struct json_object *o)
 		{
 			char at[300];
 			int x = 0;
-			const js_field one = {k, JS_INT, JS_F_INT32 | JS_F_NULLABLE, -5, 5, NULL, &x, NULL};
+			const js_field one = {k,  JS_INT, JS_F_INT32 | JS_F_NULLABLE, -5, 5, NULL,
+			                      &x, NULL};
 			js_path(at, sizeof at, "/move", k);
 			if (js_value(v, at, &one, &err) == 0)
 				check(x >= -5 && x <= 5);

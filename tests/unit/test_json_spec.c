@@ -16,8 +16,18 @@ static int parse(const char *s, js_error *err)
 static void t_parse_ok(void)
 {
 	static const char *const ok[] = {
-	    "{}", "[]", "0", "-0", "1.5e3", "true", "null", "\"\"", " {\"a\": [1, 2, {\"b\": null}]} \n",
-	    "\"\\u00e9\\ud83d\\ude00\"", "\"caf\xc3\xa9\"", "{\"a\":1}\r\n\t ",
+	    "{}",
+	    "[]",
+	    "0",
+	    "-0",
+	    "1.5e3",
+	    "true",
+	    "null",
+	    "\"\"",
+	    " {\"a\": [1, 2, {\"b\": null}]} \n",
+	    "\"\\u00e9\\ud83d\\ude00\"",
+	    "\"caf\xc3\xa9\"",
+	    "{\"a\":1}\r\n\t ",
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		js_error err = {0};
@@ -31,12 +41,38 @@ static void t_parse_ok(void)
 static void t_parse_bad(void)
 {
 	static const char *const bad[] = {
-	    "",          "   ",           "{",        "{\"a\":1,}", "[1,]",      "{'a':1}",
-	    "NaN",       "Infinity",      "01",       "1.",         ".5",        "+1",
-	    "1e",        "tru",           "nul",      "\"abc",      "[1]]",      "{\"a\" 1}",
-	    "/*c*/1",    "// c\n1",       "\"a\tb\"", "\"\\x41\"",  "\"\\u12\"", "\"\\ud800\"",
-	    "\"\\udc00\"", "\"\\u0000\"", "{\"a\":1,\"a\":2}",      "[{\"x\":1,\"x\":1}]",
-	    "{\"a\":1} x", "1 2",         "{} {}",    "[1] ,",
+	    "",
+	    "   ",
+	    "{",
+	    "{\"a\":1,}",
+	    "[1,]",
+	    "{'a':1}",
+	    "NaN",
+	    "Infinity",
+	    "01",
+	    "1.",
+	    ".5",
+	    "+1",
+	    "1e",
+	    "tru",
+	    "nul",
+	    "\"abc",
+	    "[1]]",
+	    "{\"a\" 1}",
+	    "/*c*/1",
+	    "// c\n1",
+	    "\"a\tb\"",
+	    "\"\\x41\"",
+	    "\"\\u12\"",
+	    "\"\\ud800\"",
+	    "\"\\udc00\"",
+	    "\"\\u0000\"",
+	    "{\"a\":1,\"a\":2}",
+	    "[{\"x\":1,\"x\":1}]",
+	    "{\"a\":1} x",
+	    "1 2",
+	    "{} {}",
+	    "[1] ,",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		js_error err = {{0}, {0}};
@@ -267,8 +303,8 @@ static void t_fields_bad(void)
 /* Nested specs: the pointer of the offending input goes down through arrays and objects. */
 static void t_nested_pointers(void)
 {
-	struct json_object *o =
-	    J("{\"players\":[{\"name\":\"Ann\"},{\"name\":\"\"}],\"move\":{\"steps\":[{\"ward\":9}]}}");
+	struct json_object *o = J("{\"players\":[{\"name\":\"Ann\"},{\"name\":\"\"}],\"move\":{"
+	                          "\"steps\":[{\"ward\":9}]}}");
 	struct json_object *players = NULL, *move = NULL;
 	js_error err;
 	const js_field top[] = {
@@ -296,7 +332,7 @@ static void t_nested_pointers(void)
 	CHECK_EQ_INT(js_fields(move, "/move", mf, 1, &err), 0);
 	int ward = 0;
 	const js_field ward_spec = {"ward", JS_INT, JS_F_REQUIRED | JS_F_INT32, 1, 7, NULL,
-	                            &ward, NULL};
+	                            &ward,  NULL};
 	struct json_object *step0 = json_object_array_get_idx(steps, 0), *w = NULL;
 	json_object_object_get_ex(step0, "ward", &w);
 	js_path(at, sizeof at, "/move/steps/0", "ward");

@@ -162,7 +162,8 @@ static int h_things(const http_req *req, http_resp *resp)
 		return 0;
 	const char *name = NULL;
 	js_error err;
-	const js_field f[] = {{"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL}};
+	const js_field f[] = {
+	    {"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL}};
 	if (js_fields(body, "", f, 1, &err) != 0) {
 		json_object_put(body);
 		return http_reply_invalid(resp, err.field, err.detail);
@@ -230,10 +231,8 @@ static int h_stream(const http_req *req, http_resp *resp)
 }
 
 static const http_route SR[] = {
-    {"POST", "/api/v1/things", h_things, true},
-    {"GET", "/api/v1/things/{id}", h_thing, true},
-    {"GET", "/api/v1/fail", h_fail, false},
-    {"GET", "/api/v1/slow", h_slow, false},
+    {"POST", "/api/v1/things", h_things, true}, {"GET", "/api/v1/things/{id}", h_thing, true},
+    {"GET", "/api/v1/fail", h_fail, false},     {"GET", "/api/v1/slow", h_slow, false},
     {"GET", "/api/v1/stream", h_stream, false},
 };
 
@@ -276,17 +275,16 @@ static int xfer(const char *req, size_t len, char *out, size_t outlen)
 	return st;
 }
 
-static int get(const char *method, const char *target, const char *extra, char *out,
-               size_t outlen)
+static int get(const char *method, const char *target, const char *extra, char *out, size_t outlen)
 {
 	char req[8192];
-	int n = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: t\r\nConnection: close\r\n%s\r\n",
-	                 method, target, extra ? extra : "");
+	int n =
+	    snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: t\r\nConnection: close\r\n%s\r\n",
+	             method, target, extra ? extra : "");
 	return xfer(req, (size_t)n, out, outlen);
 }
 
-static int post(const char *target, const char *ctype, const char *body, char *out,
-                size_t outlen)
+static int post(const char *target, const char *ctype, const char *body, char *out, size_t outlen)
 {
 	char req[8192];
 	int n = snprintf(req, sizeof req,
@@ -345,17 +343,17 @@ static char R1[200000];
 
 static void t_srv_json(void)
 {
-	CHECK_EQ_INT(post("/api/v1/things", "application/json", "{\"name\":\"Ann\"}", R1,
-	                  sizeof R1),
-	             201);
+	CHECK_EQ_INT(
+	    post("/api/v1/things", "application/json", "{\"name\":\"Ann\"}", R1, sizeof R1), 201);
 	CHECK_STR(hdr(R1, "Content-Type"), "application/json");
 	CHECK_STR(body_of(R1), "{\"name\":\"Ann\"}");
-	CHECK_EQ_INT(post("/api/v1/things", "Application/JSON; charset=utf-8",
-	                  "{\"name\":\"Ann\"}", R1, sizeof R1),
+	CHECK_EQ_INT(post("/api/v1/things", "Application/JSON; charset=utf-8", "{\"name\":\"Ann\"}",
+	                  R1, sizeof R1),
 	             201);
 	CHECK_EQ_INT(get("GET", "/api/v1/things/a%20b?q=x%20y", "X-Test: 1\r\n", R1, sizeof R1),
 	             200);
-	CHECK_STR(body_of(R1), "{\"id\":\"a b\",\"path\":\"/api/v1/things/a b\",\"q\":\"x y\",\"x\":\"1\"}");
+	CHECK_STR(body_of(R1),
+	          "{\"id\":\"a b\",\"path\":\"/api/v1/things/a b\",\"q\":\"x y\",\"x\":\"1\"}");
 	CHECK_STR(hdr(R1, "X-Reply"), "yes");
 }
 
@@ -363,9 +361,9 @@ static void t_srv_errors(void)
 {
 	CHECK_EQ_INT(post("/api/v1/things", "application/json", "{\"name\":", R1, sizeof R1), 400);
 	CHECK(is_problem(R1, 400, ""));
-	CHECK_EQ_INT(post("/api/v1/things", "application/json", "{\"name\":\"a\",\"x\":1}", R1,
-	                  sizeof R1),
-	             400);
+	CHECK_EQ_INT(
+	    post("/api/v1/things", "application/json", "{\"name\":\"a\",\"x\":1}", R1, sizeof R1),
+	    400);
 	CHECK(is_problem(R1, 400, "/x"));
 	CHECK(strstr(R1, "is not an allowed field") != NULL);
 	CHECK_EQ_INT(post("/api/v1/things", "application/json", "{\"name\":\"\"}", R1, sizeof R1),
@@ -480,9 +478,18 @@ static void t_srv_static(void)
 
 	/* traversal: nothing outside the static directory ever comes back */
 	static const char *const evil[] = {
-	    "/../secret.txt", "/%2e%2e/secret.txt", "/sub/..%2f..%2fsecret.txt",
-	    "/sub/%2E%2E/%2e%2e/secret.txt", "//secret.txt", "/..\\secret.txt", "/%5c../secret.txt",
-	    "/link.txt", "/sub/../../secret.txt", "/a%00.html", "/.hidden", "/sub/./app.js",
+	    "/../secret.txt",
+	    "/%2e%2e/secret.txt",
+	    "/sub/..%2f..%2fsecret.txt",
+	    "/sub/%2E%2E/%2e%2e/secret.txt",
+	    "//secret.txt",
+	    "/..\\secret.txt",
+	    "/%5c../secret.txt",
+	    "/link.txt",
+	    "/sub/../../secret.txt",
+	    "/a%00.html",
+	    "/.hidden",
+	    "/sub/./app.js",
 	    "/%zz",
 	};
 	for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++) {

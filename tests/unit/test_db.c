@@ -1,0 +1,86 @@
+/* The database layer without a database: the statement table's consistency (each row's nparams
+ * matches the highest $n of its SQL, names unique) and behaviour when PostgreSQL is unreachable.
+ * Tests that need PostgreSQL are in tests/api/test_db.py and test_migrate.py. */
+#include "db/db.h"
+#include "test.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int highest_param(const char *sql)
+{
+	int max = 0;
+	for (const char *p = sql; *p; p++)
+		if (*p == '$' && isdigit((unsigned char)p[1])) {
+			int n = atoi(p + 1);
+			if (n > max)
+				max = n;
+		}
+	return max;
+}
+
+static void statement_table(void)
+{
+	CHECK(db_nstatements > 0);
+	for (size_t i = 0; i < db_nstatements; i++) {
+		const db_statement *s = &db_statements[i];
+		CHECK(s->name && *s->name && s->sql && *s->sql);
+		if (highest_param(s->sql) != s->nparams)
+			printf("  statement %s: nparams %d, SQL uses $%d\n", s->name, s->nparams,
+			       highest_param(s->sql));
+		CHECK_EQ_INT(highest_param(s->sql), s->nparams);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(db_statements[j].name, s->name) == 0) {
+				printf("  statement %s listed twice\n", s->name);
+				CHECK(0);
+			}
+		CHECK(db_statement_find(s->name) == s);
+	}
+	CHECK(db_statement_find("no_such_statement") == NULL);
+	CHECK(db_statement_find(NULL) == NULL);
+	CHECK(db_statement_find("health_ping") != NULL);
+}
+
+static void no_connection(void)
+{
+	CHECK(db_exec(NULL, "health_ping", 0, NULL) == NULL);
+	CHECK_EQ_INT(db_result_status(NULL, NULL), DB_UNAVAILABLE);
+	CHECK(db_pg(NULL) == NULL);
+	CHECK_EQ_INT(db_tx(NULL, false, NULL, NULL), DB_FAIL);
+}
+
+static db_status never_called(db_conn *c, void *arg)
+{
+	(void)c;
+	*(int *)arg = 1;
+	return DB_OK;
+}
+
+/* A socket directory that does not exist: connecting fails at once, no server needed. */
+static void unreachable(void)
+{
+	CHECK_EQ_INT(db_init("host=/nonexistent/socket/dir dbname=x"), 0);
+	CHECK(db_thread_conn() == NULL);
+	CHECK(!db_available());
+	int called = 0;
+	CHECK_EQ_INT(db_tx(db_thread_conn(), true, never_called, &called), DB_UNAVAILABLE);
+	CHECK_EQ_INT(called, 0);
+	/* still down a little later: the health thread keeps probing without lifting the flag */
+	usleep(300 * 1000);
+	CHECK(!db_available());
+	CHECK_EQ_INT(db_init("dbname=x"), -1); /* twice */
+	db_shutdown();
+	/* migrations: unreachable database, missing directory */
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "migrations"), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "/nonexistent"), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL), -1);
+}
+
+int main(void)
+{
+	TEST("db statement table", statement_table);
+	TEST("db without a connection", no_connection);
+	TEST("db unreachable", unreachable);
+	TEST_MAIN_END();
+}
