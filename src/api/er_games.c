@@ -9,6 +9,7 @@
 
 #include "api/er_api.h"
 #include "api/er_json.h"
+#include "api/game_cache.h"
 #include "api/live.h"
 #include "api/tokens.h"
 #include "db/db.h"
@@ -355,12 +356,75 @@ static int ctx_apply(const er_data *d, game_ctx *x, const er_event *ev, er_resul
 	return 0;
 }
 
-/* Reads the game (locking its row when `lock`), its seats and replays its log. The token hash
- * may be NULL (join). Replies (404 / 401 / 503 / 500) and returns -1 on failure. */
+/* A fresh state: the configuration, the seats and an empty replay. */
+static int ctx_fresh(db_conn *c, const char *id, const char *config, game_ctx *x, http_resp *resp)
+{
+	const er_data *d = er_api_data();
+	er_game_config cfg;
+	const char *p[1] = {id};
+	memset(x, 0, sizeof *x);
+	snprintf(x->id, sizeof x->id, "%s", id);
+	if (config_parse(d, config, &cfg) != 0) {
+		fprintf(stderr, "bug: game %s has an unreadable configuration\n", id);
+		return http_reply_problem(resp, 500, "the stored game is unreadable", NULL, NULL),
+		       -1;
+	}
+	PGresult *r = db_exec(c, "seats_list", 1, p);
+	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		PQclear(r);
+		return reply_db(resp), -1;
+	}
+	for (int i = 0; i < PQntuples(r); i++) {
+		int seat = atoi(PQgetvalue(r, i, 0));
+		if (seat < 1 || seat > ER_MAX_SEATS)
+			continue;
+		snprintf(x->names[seat - 1], sizeof x->names[0], "%s", PQgetvalue(r, i, 1));
+		x->bot[seat - 1] = strcmp(PQgetvalue(r, i, 2), "t") == 0;
+	}
+	PQclear(r);
+	er_game_init(&x->g, d, &cfg);
+	return 0;
+}
+
+/* Replays the events after x's version. */
+static int ctx_replay(db_conn *c, game_ctx *x, http_resp *resp)
+{
+	const er_data *d = er_api_data();
+	char after[16];
+	snprintf(after, sizeof after, "%d", x->g.version);
+	const char *p[2] = {x->id, after};
+	PGresult *r = db_exec(c, "events_after", 2, p);
+	int rc = -1;
+	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		reply_db(resp);
+		goto out;
+	}
+	for (int i = 0; i < PQntuples(r); i++) {
+		er_event ev;
+		er_result er;
+		if (event_parse(PQgetvalue(r, i, 1), atoi(PQgetvalue(r, i, 2)),
+		                atoi(PQgetvalue(r, i, 3)), PQgetvalue(r, i, 4), &ev) != 0 ||
+		    ctx_apply(d, x, &ev, &er) != 0) {
+			fprintf(stderr, "bug: game %s event %s does not replay\n", x->id,
+			        PQgetvalue(r, i, 0));
+			http_reply_problem(resp, 500, "the stored game does not replay", NULL,
+			                   NULL);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	PQclear(r);
+	return rc;
+}
+
+/* Reads the game row (locking it when `lock`) and the state at its version: from the cache
+ * when it holds that version, else the cached state plus the newer events, else a full replay.
+ * The token hash may be NULL (no authentication). Replies (404 / 401 / 503 / 500) and returns
+ * -1 on failure. */
 static int ctx_load(db_conn *c, const char *id, const char *hash, bool lock, game_ctx *x,
                     http_resp *resp)
 {
-	const er_data *d = er_api_data();
 	const char *p[2] = {id, hash ? hash : ""};
 	PGresult *r = db_exec(c, lock ? "game_lock" : "game_get", 2, p);
 	int rc = -1;
@@ -372,63 +436,32 @@ static int ctx_load(db_conn *c, const char *id, const char *hash, bool lock, gam
 		http_reply_problem(resp, 404, "no such game", NULL, NULL);
 		goto out;
 	}
-	memset(x, 0, sizeof *x);
-	snprintf(x->id, sizeof x->id, "%s", id);
-	er_game_config cfg;
-	if (config_parse(d, PQgetvalue(r, 0, 1), &cfg) != 0) {
-		fprintf(stderr, "bug: game %s has an unreadable configuration\n", id);
-		http_reply_problem(resp, 500, "the stored game is unreadable", NULL, NULL);
-		goto out;
-	}
-	x->db_version = atoi(PQgetvalue(r, 0, 2));
-	x->is_host = strcmp(PQgetvalue(r, 0, 3), "t") == 0;
-	x->token_seat = PQgetisnull(r, 0, 4) ? 0 : atoi(PQgetvalue(r, 0, 4));
-	snprintf(x->code, sizeof x->code, "%s", PQgetvalue(r, 0, 5));
-	snprintf(x->league, sizeof x->league, "%s", PQgetvalue(r, 0, 6));
-	if (hash && !x->is_host && x->token_seat == 0) {
+	bool is_host = strcmp(PQgetvalue(r, 0, 3), "t") == 0;
+	int token_seat = PQgetisnull(r, 0, 4) ? 0 : atoi(PQgetvalue(r, 0, 4));
+	if (hash && !is_host && token_seat == 0) {
 		http_reply_problem(resp, 401, "this token does not belong to this game", NULL,
 		                   NULL);
 		goto out;
 	}
-	PQclear(r);
-	r = db_exec(c, "seats_list", 1, p);
-	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
-		reply_db(resp);
+	int version = atoi(PQgetvalue(r, 0, 2));
+	int cached = game_cache_get(id, x, sizeof *x);
+	if ((cached < 0 || cached > version) && ctx_fresh(c, id, PQgetvalue(r, 0, 1), x, resp) != 0)
 		goto out;
-	}
-	for (int i = 0; i < PQntuples(r) && i < ER_MAX_SEATS; i++) {
-		int seat = atoi(PQgetvalue(r, i, 0));
-		if (seat < 1 || seat > ER_MAX_SEATS)
-			continue;
-		snprintf(x->names[seat - 1], sizeof x->names[0], "%s", PQgetvalue(r, i, 1));
-		x->bot[seat - 1] = strcmp(PQgetvalue(r, i, 2), "t") == 0;
-	}
-	PQclear(r);
-	er_game_init(&x->g, d, &cfg);
-	r = db_exec(c, "events_list", 1, p);
-	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
-		reply_db(resp);
+	if (x->g.version < version && ctx_replay(c, x, resp) != 0)
 		goto out;
-	}
-	for (int i = 0; i < PQntuples(r); i++) {
-		er_event ev;
-		er_result er;
-		if (event_parse(PQgetvalue(r, i, 1), atoi(PQgetvalue(r, i, 2)),
-		                atoi(PQgetvalue(r, i, 3)), PQgetvalue(r, i, 4), &ev) != 0 ||
-		    ctx_apply(d, x, &ev, &er) != 0) {
-			fprintf(stderr, "bug: game %s event %s does not replay\n", id,
-			        PQgetvalue(r, i, 0));
-			http_reply_problem(resp, 500, "the stored game does not replay", NULL,
-			                   NULL);
-			goto out;
-		}
-	}
-	if (x->g.version != x->db_version) {
-		fprintf(stderr, "bug: game %s at version %d replays to %d\n", id, x->db_version,
+	if (x->g.version != version) {
+		fprintf(stderr, "bug: game %s at version %d replays to %d\n", id, version,
 		        x->g.version);
 		http_reply_problem(resp, 500, "the stored game does not replay", NULL, NULL);
 		goto out;
 	}
+	if (cached != version)
+		game_cache_put(id, version, x, sizeof *x);
+	x->db_version = version;
+	x->is_host = is_host;
+	x->token_seat = token_seat;
+	snprintf(x->code, sizeof x->code, "%s", PQgetvalue(r, 0, 5));
+	snprintf(x->league, sizeof x->league, "%s", PQgetvalue(r, 0, 6));
 	rc = 0;
 out:
 	PQclear(r);
@@ -569,12 +602,11 @@ static db_status mutate_tx(db_conn *c, void *arg)
 	json_object *result = x->g.finished ? result_json(d, x) : NULL;
 	const char *p[4] = {x->id, version, x->g.finished ? "finished" : "playing",
 	                    result ? json_object_to_json_string(result) : NULL};
-	PGresult *res = db_exec(c, "game_update", 4, p);
+	/* one statement: the new version, and NOTIFY "id:version" for live updates (live.c) */
+	PGresult *res = db_exec(c, "game_update_notify", 4, p);
 	st = res ? db_result_status(c, res) : DB_UNAVAILABLE;
 	PQclear(res);
 	json_object_put(result);
-	if (st == DB_OK)
-		st = live_notify(c, x->id, x->g.version);
 	if (st == DB_OK)
 		http_reply_json(a->resp, 200, state_json(d, x));
 	return st;
@@ -596,7 +628,9 @@ static int run_mutation(mutate_arg *a, const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 500, "out of memory", NULL, NULL);
 	db_conn *c = db_thread_conn();
 	db_status st = c ? db_tx(c, false, mutate_tx, a) : DB_UNAVAILABLE;
-	if (st != DB_OK && st != DB_ABORT)
+	if (st == DB_OK) /* committed: this state is the game at its new version */
+		game_cache_put(a->x->id, a->x->g.version, a->x, sizeof *a->x);
+	else if (st != DB_ABORT)
 		reply_db(resp);
 	free(a->x);
 	return 0;

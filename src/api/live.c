@@ -171,17 +171,6 @@ int live_stream(const http_req *req, http_resp *resp, const char *game_id, int f
 	return 0;
 }
 
-db_status live_notify(db_conn *c, const char *game_id, int version)
-{
-	char payload[96];
-	snprintf(payload, sizeof payload, "%s:%d", game_id, version);
-	const char *p[1] = {payload};
-	PGresult *r = db_exec(c, "live_notify", 1, p);
-	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE;
-	PQclear(r);
-	return st;
-}
-
 /* ---- the listener thread ---- */
 
 static void listen_notice(void *arg, const char *message)

@@ -1,8 +1,8 @@
 /* Live updates (api.md "Live updates"): every committed change to a game NOTIFYs
- * "game_events" with "id:version" inside its transaction; one listener thread per server
- * process LISTENs and wakes the server-sent-event streams of that game, so two servers on one
- * database stay in step. Streams read what they send from the events table, so a stream that
- * missed a notification (listener reconnecting) catches up on its next wake-up. */
+ * "game_events" with "id:version" inside its transaction (statement game_update_notify); one
+ * listener thread per server process LISTENs and wakes the server-sent-event streams of that game,
+ * so two servers on one database stay in step. Streams read what they send from the events table,
+ * so a stream that missed a notification (listener reconnecting) catches up on its next wake-up. */
 #ifndef LIVE_H
 #define LIVE_H
 
@@ -14,9 +14,6 @@ int live_start(const char *conninfo);
 /* Ends every stream (resuming suspended connections, as libmicrohttpd requires before
  * stopping) and stops the listener. Call before http_stop(). */
 void live_shutdown(void);
-
-/* Inside a transaction: NOTIFY game_events 'id:version'. */
-db_status live_notify(db_conn *c, const char *game_id, int version);
 
 /* Turns resp into a text/event-stream for game_id on req's connection, starting after
  * version `from` (Last-Event-ID); `current` is the game's version now. */

@@ -26,9 +26,9 @@ const db_statement db_statements[] = {
 	{"events_list", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 ORDER BY version", 1},
 	{"events_since", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT 64", 2},
 	{"event_insert", "INSERT INTO events (game_id, version, kind, seat, turn, payload) VALUES ($1, $2::int, $3, $4::int, $5::int, $6::jsonb)", 6},
-	{"game_update", "UPDATE games SET version = $2::int, status = $3, result = $4::jsonb, updated_at = now() WHERE id = $1", 4},
+	{"events_after", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version", 2},
+	{"game_update_notify", "WITH u AS (UPDATE games SET version = $2::int, status = $3, result = $4::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $2) FROM u", 4},
 	{"seat_join", "UPDATE seats s SET token_hash = decode($3, 'hex') FROM games g WHERE g.id = s.game_id AND g.code = $1 AND s.seat = $2::int AND NOT s.bot RETURNING g.id, g.kind, s.name", 3},
-	{"live_notify", "SELECT pg_notify('game_events', $1)", 1},
 };
 // clang-format on
 

@@ -1,0 +1,88 @@
+/* A small fixed-size cache (GAME_CACHE_SLOTS entries, evicting the least recently used) behind
+ * one mutex: lookups are a string compare over a few hundred slots and a memcpy. */
+#include "api/game_cache.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { GAME_CACHE_SLOTS = 256, GAME_ID_MAX = 64 };
+
+typedef struct {
+	char id[GAME_ID_MAX];
+	int version;
+	uint64_t used; /* last use, for eviction */
+	void *value;   /* owned copy */
+	size_t size;
+} slot;
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static slot g_slots[GAME_CACHE_SLOTS];
+static uint64_t g_clock;
+
+static slot *find_locked(const char *id)
+{
+	for (int i = 0; i < GAME_CACHE_SLOTS; i++)
+		if (g_slots[i].value && strcmp(g_slots[i].id, id) == 0)
+			return &g_slots[i];
+	return NULL;
+}
+
+int game_cache_get(const char *id, void *out, size_t size)
+{
+	int version = -1;
+	pthread_mutex_lock(&g_lock);
+	slot *s = find_locked(id);
+	if (s && s->size == size) {
+		memcpy(out, s->value, size);
+		s->used = ++g_clock;
+		version = s->version;
+	}
+	pthread_mutex_unlock(&g_lock);
+	return version;
+}
+
+void game_cache_put(const char *id, int version, const void *value, size_t size)
+{
+	if (strlen(id) >= GAME_ID_MAX)
+		return;
+	pthread_mutex_lock(&g_lock);
+	slot *s = find_locked(id);
+	if (s && s->version > version)
+		goto out; /* a newer state is already here */
+	if (s == NULL) {
+		s = &g_slots[0];
+		for (int i = 0; i < GAME_CACHE_SLOTS; i++) {
+			if (g_slots[i].value == NULL) {
+				s = &g_slots[i];
+				break;
+			}
+			if (g_slots[i].used < s->used)
+				s = &g_slots[i];
+		}
+	}
+	if (s->value == NULL || s->size != size) {
+		void *v = realloc(s->value, size);
+		if (v == NULL)
+			goto out;
+		s->value = v;
+	}
+	memcpy(s->value, value, size);
+	s->size = size;
+	s->version = version;
+	s->used = ++g_clock;
+	memcpy(s->id, id, strlen(id) + 1);
+out:
+	pthread_mutex_unlock(&g_lock);
+}
+
+void game_cache_clear(void)
+{
+	pthread_mutex_lock(&g_lock);
+	for (int i = 0; i < GAME_CACHE_SLOTS; i++) {
+		free(g_slots[i].value);
+		memset(&g_slots[i], 0, sizeof g_slots[i]);
+	}
+	pthread_mutex_unlock(&g_lock);
+}
