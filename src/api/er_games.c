@@ -233,7 +233,10 @@ static json_object *turn_json(const er_game *g)
 	for (int c = 0; c < ER_DICE; c++)
 		json_object_object_add(dice, colour_names[c], json_object_new_int(g->dice[c]));
 	json_object_object_add(o, "dice", dice);
-	json_object_object_add(o, "chief_seat", json_object_new_int(g->chief_seat));
+	/* Seat 1 leads turn 1 and the card passes clockwise every turn (seed 003, END OF TURN),
+	 * so this is the turn's chief even after it closed (g->chief_seat is the next one). */
+	json_object_object_add(o, "chief_seat",
+	                       json_object_new_int((g->turn - 1) % g->cfg.nseats + 1));
 	json_object_object_add(o, "chief_die",
 	                       g->chief_die == ER_NO_COLOUR
 	                           ? NULL
@@ -827,7 +830,6 @@ int api_er_game_log(const http_req *req, http_resp *resp)
 			json_object_object_add(so, "total", json_object_new_int(scores[s].total));
 			json_object_array_add(sheets, so);
 		}
-		/* turn_json shows the next chief once the turn closed: name the one who led it. */
 		json_object_object_add(t, "moves", moves);
 		json_object_object_add(t, "seats", sheets);
 		json_object_array_add(turns, t);

@@ -114,6 +114,10 @@ typedef struct {
 	int16_t neighbour_even[6], neighbour_odd[6];
 	int nurse_track[ER_NURSE_SPACES];
 	int start_stethoscopes;      /* 1: the pre-circled one */
+	int steth_per_bonus;         /* 2: a stethoscope bonus circles a pair */
+	int blood_per_bonus;         /* 1 */
+	int alicat_prep_steth;       /* preparation modifier: +2 stethoscopes */
+	int alicat_prep_blood;       /* preparation modifier: +2 blood bags */
 	int morgue_boxes;            /* 4 */
 	int alicat_start_nurses;     /* 2 */
 	int alicat_max_extra_nurses; /* 5 */
@@ -217,6 +221,9 @@ enum {
 	ER_MOD_ISOLATION = 1u << 2,
 	ER_MOD_CAPACITY = 1u << 3,
 };
+
+/* A failed result: rule (static) and a printf-style detail (er_result.c). */
+er_result er_fail(const char *rule, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- data (er_data.c, er_geom.c) ---- */
 

@@ -41,10 +41,6 @@
 
 #include "rules/er.h"
 
-/* ER rulebook "STETHOSCOPE", "BLOOD BAG" (templates/er/sheet.json per_bonus; er_data carries
- * no field for them, as in er_move.c). */
-enum { STETH_PER_BONUS = 2, BLOOD_PER_BONUS = 1 };
-
 typedef struct {
 	int ward;
 	int value;
@@ -216,10 +212,10 @@ er_result er_alicat_move(const er_data *d, const er_sheet *s, const er_turn *t, 
 				int c = cand[i];
 				bool via_chief = !t->chief && c == (int)t->chief_die;
 				er_bonus_kind b = card->bay[c].kind;
-				int st =
-				    held_steth + (b == ER_BONUS_STETHOSCOPES ? STETH_PER_BONUS : 0);
+				int st = held_steth +
+				         (b == ER_BONUS_STETHOSCOPES ? d->steth_per_bonus : 0);
 				int bl = held_blood - (via_chief ? 1 : 0) +
-				         (b == ER_BONUS_BLOOD_BAG ? BLOOD_PER_BONUS : 0);
+				         (b == ER_BONUS_BLOOD_BAG ? d->blood_per_bonus : 0);
 				bool found = pass == 0 ? fits_any(d, s, order[wi], t->dice[c],
 				                                  (er_colour)c, st, bl, &reg)
 				                       : protocol(d, s, t->dice[c], (er_colour)c,
@@ -240,8 +236,8 @@ er_result er_alicat_move(const er_data *d, const er_sheet *s, const er_turn *t, 
 	} else {
 		die = avail[0];
 		er_bonus_kind b = card->bay[die].kind;
-		steth_left = held_steth + (b == ER_BONUS_STETHOSCOPES ? STETH_PER_BONUS : 0);
-		blood_left = held_blood + (b == ER_BONUS_BLOOD_BAG ? BLOOD_PER_BONUS : 0);
+		steth_left = held_steth + (b == ER_BONUS_STETHOSCOPES ? d->steth_per_bonus : 0);
+		blood_left = held_blood + (b == ER_BONUS_BLOOD_BAG ? d->blood_per_bonus : 0);
 		out->steps[out->nsteps++] = (er_step){
 		    .kind = ER_STEP_MORGUE, .patient = ER_PT_DIE, .recolour = ER_NO_COLOUR};
 	}

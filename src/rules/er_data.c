@@ -260,12 +260,20 @@ static int load_sheet(er_data *d, json_object *sheet, errbuf *e)
 	}
 
 	json_object *st = get_obj(e, sheet, "sheet", "stethoscopes");
-	json_object *mg = st ? get_obj(e, sheet, "sheet", "morgue") : NULL;
+	json_object *bb = st ? get_obj(e, sheet, "sheet", "blood_bags") : NULL;
+	json_object *mg = bb ? get_obj(e, sheet, "sheet", "morgue") : NULL;
 	json_object *tu = mg ? get_obj(e, sheet, "sheet", "turns") : NULL;
 	json_object *al = tu ? get_obj(e, sheet, "sheet", "alicat") : NULL;
-	if (!al)
+	json_object *prep = al ? get_obj(e, al, "sheet/alicat", "preparation") : NULL;
+	if (!prep)
 		return -1;
 	if (get_int(e, st, "sheet/stethoscopes", "start", 0, 100, &d->start_stethoscopes) ||
+	    get_int(e, st, "sheet/stethoscopes", "per_bonus", 1, 100, &d->steth_per_bonus) ||
+	    get_int(e, bb, "sheet/blood_bags", "per_bonus", 1, 100, &d->blood_per_bonus) ||
+	    get_int(e, prep, "sheet/alicat/preparation", "stethoscopes", 0, 100,
+	            &d->alicat_prep_steth) ||
+	    get_int(e, prep, "sheet/alicat/preparation", "blood_bags", 0, 100,
+	            &d->alicat_prep_blood) ||
 	    get_int(e, mg, "sheet/morgue", "boxes", 0, 100, &d->morgue_boxes) ||
 	    get_int(e, tu, "sheet/turns", "default", 1, 1000, &d->turns_default) ||
 	    get_int(e, tu, "sheet/turns", "five_players", 1, 1000, &d->turns_five_players) ||

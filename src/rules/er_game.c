@@ -17,7 +17,6 @@
  * - App deck ("GETTING READY" step 2): the 27 cards are shuffled once from the seed; the deck is
  *   the first nturns of them (3 returned unseen, 2 with 5 players). Each turn's dice are rolled
  *   from (seed, turn), so revealing is reproducible and independent of the order of requests. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,18 +31,6 @@ static const char RULE_MODIFIERS[] = "modifiers-invalid";
 enum { ALICAT_SEAT = 2, SOLO_CARDIO_POINTS = 5, MAX_MODIFIERS = 2 };
 
 /* ---- helpers ---- */
-
-static er_result fail(const char *rule, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static er_result fail(const char *rule, const char *fmt, ...)
-{
-	er_result r;
-	va_list ap;
-	r.rule = rule;
-	va_start(ap, fmt);
-	vsnprintf(r.detail, sizeof r.detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 static er_result ok(void)
 {
@@ -185,33 +172,33 @@ er_result er_game_config_finish(const er_data *d, er_game_config *cfg)
 {
 	/* "1-6 PLAYERS" (box); engineering.md: ≤ 6 players at an ER table. */
 	if (cfg->nseats < 1 || cfg->nseats > ER_MAX_SEATS)
-		return fail(RULE_PLAYERS, "an ER game has 1-%d players, not %d", ER_MAX_SEATS,
-		            cfg->nseats);
+		return er_fail(RULE_PLAYERS, "an ER game has 1-%d players, not %d", ER_MAX_SEATS,
+		               cfg->nseats);
 	/* "SOLO MODE": one human against ALICAT, set up as a 2-player game. */
 	if (cfg->solo && cfg->nseats != 2)
-		return fail(RULE_PLAYERS, "a solo game has 2 seats (you and ALICAT), not %d",
-		            cfg->nseats);
+		return er_fail(RULE_PLAYERS, "a solo game has 2 seats (you and ALICAT), not %d",
+		               cfg->nseats);
 	/* "GETTING READY" step 4: 2 Cardiologists, 1 Radiologist, 1 Epidemiologist. */
 	for (int k = 0; k < 2; k++)
 		if (!spec_of_kind(d, cfg->cardio[k], ER_KIND_CARDIOLOGIST))
-			return fail(RULE_SPECIALIST, "Cardiologist %d is not a Cardiologist",
-			            k + 1);
+			return er_fail(RULE_SPECIALIST, "Cardiologist %d is not a Cardiologist",
+			               k + 1);
 	if (cfg->cardio[0] == cfg->cardio[1])
-		return fail(RULE_CARDIO_SAME, "the two Cardiologists must be different cards");
+		return er_fail(RULE_CARDIO_SAME, "the two Cardiologists must be different cards");
 	if (!spec_of_kind(d, cfg->radiologist, ER_KIND_RADIOLOGIST))
-		return fail(RULE_SPECIALIST, "the Radiologist is not a Radiologist");
+		return er_fail(RULE_SPECIALIST, "the Radiologist is not a Radiologist");
 	if (!spec_of_kind(d, cfg->epidemiologist, ER_KIND_EPIDEMIOLOGIST))
-		return fail(RULE_SPECIALIST, "the Epidemiologist is not an Epidemiologist");
+		return er_fail(RULE_SPECIALIST, "the Epidemiologist is not an Epidemiologist");
 	/* "ADJUSTING THE DIFFICULTY": "pick 1 or 2 of the following modifiers" — solo only. */
 	unsigned known = ER_MOD_PREPARATION | ER_MOD_EQUIPMENT | ER_MOD_ISOLATION | ER_MOD_CAPACITY;
 	if (cfg->modifiers & ~known)
-		return fail(RULE_MODIFIERS, "unknown ALICAT modifier bits 0x%x",
-		            cfg->modifiers & ~known);
+		return er_fail(RULE_MODIFIERS, "unknown ALICAT modifier bits 0x%x",
+		               cfg->modifiers & ~known);
 	if (cfg->modifiers && !cfg->solo)
-		return fail(RULE_MODIFIERS, "ALICAT's modifiers apply to solo games only");
+		return er_fail(RULE_MODIFIERS, "ALICAT's modifiers apply to solo games only");
 	if (popcount4(cfg->modifiers) > MAX_MODIFIERS)
-		return fail(RULE_MODIFIERS, "pick 1 or 2 ALICAT modifiers, not %d",
-		            popcount4(cfg->modifiers));
+		return er_fail(RULE_MODIFIERS, "pick 1 or 2 ALICAT modifiers, not %d",
+		               popcount4(cfg->modifiers));
 	/* "HOW TO PLAY": 24 turns (5 players: 25). */
 	cfg->nturns = cfg->nseats == 5 ? d->turns_five_players : d->turns_default;
 	return ok();
@@ -371,8 +358,8 @@ static void close_turn(er_game *g, const er_data *d)
 static er_result check_seat(const er_game *g, int seat)
 {
 	if (seat < 1 || seat > g->cfg.nseats)
-		return fail(ER_RULE_NO_SUCH_SEAT, "seat %d does not exist (1-%d)", seat,
-		            g->cfg.nseats);
+		return er_fail(ER_RULE_NO_SUCH_SEAT, "seat %d does not exist (1-%d)", seat,
+		               g->cfg.nseats);
 	return ok();
 }
 
@@ -383,31 +370,32 @@ static er_result apply_reveal(er_game *g, const er_event *ev)
 	if (r.rule)
 		return r;
 	if (ev->turn == g->turn + 1 && !turn_closed(g))
-		return fail(ER_RULE_TURN_ALREADY_REVEALED,
-		            "turn %d is still being played: turn %d cannot be revealed yet",
-		            g->turn, ev->turn);
+		return er_fail(ER_RULE_TURN_ALREADY_REVEALED,
+		               "turn %d is still being played: turn %d cannot be revealed yet",
+		               g->turn, ev->turn);
 	if (ev->turn == g->turn && g->revealed)
-		return fail(ER_RULE_TURN_ALREADY_REVEALED, "turn %d is already revealed", g->turn);
+		return er_fail(ER_RULE_TURN_ALREADY_REVEALED, "turn %d is already revealed",
+		               g->turn);
 	if (ev->turn != g->turn + 1)
-		return fail(ER_RULE_TURN_STALE, "the next turn to reveal is %d, not %d",
-		            g->turn + 1, ev->turn);
+		return er_fail(ER_RULE_TURN_STALE, "the next turn to reveal is %d, not %d",
+		               g->turn + 1, ev->turn);
 	if (ev->turn > g->cfg.nturns) /* unreachable: the game finishes after nturns */
-		return fail(ER_RULE_GAME_FINISHED, "the game has %d turns", g->cfg.nturns);
+		return er_fail(ER_RULE_GAME_FINISHED, "the game has %d turns", g->cfg.nturns);
 	/* "FLIP & ROLL": the Chief Physician. Solo: the human also flips and rolls for ALICAT
 	 * ("SOLO MODE / HOW TO PLAY": "When you take ALICAT's actions, …"). */
 	if (ev->seat != g->chief_seat && !(g->cfg.solo && ev->seat == 1))
-		return fail(ER_RULE_NOT_CHIEF, "seat %d is the Chief Physician, not seat %d",
-		            g->chief_seat, ev->seat);
+		return er_fail(ER_RULE_NOT_CHIEF, "seat %d is the Chief Physician, not seat %d",
+		               g->chief_seat, ev->seat);
 	if (ev->card < 1 || ev->card > ER_CARDS)
-		return fail(ER_RULE_UNKNOWN_CARD, "card %d is not an ambulance card (1-%d)",
-		            ev->card, ER_CARDS);
+		return er_fail(ER_RULE_UNKNOWN_CARD, "card %d is not an ambulance card (1-%d)",
+		               ev->card, ER_CARDS);
 	if (g->card_used[ev->card])
-		return fail(ER_RULE_CARD_USED, "card %d was already flipped in this game",
-		            ev->card);
+		return er_fail(ER_RULE_CARD_USED, "card %d was already flipped in this game",
+		               ev->card);
 	for (int c = 0; c < ER_DICE; c++)
 		if (ev->dice[c] < 1 || ev->dice[c] > 6)
-			return fail(ER_RULE_DIE_OUT_OF_RANGE, "the %s die shows %d, outside 1-6",
-			            er_colour_name((er_colour)c), ev->dice[c]);
+			return er_fail(ER_RULE_DIE_OUT_OF_RANGE, "the %s die shows %d, outside 1-6",
+			               er_colour_name((er_colour)c), ev->dice[c]);
 
 	g->turn = ev->turn;
 	g->revealed = true;
@@ -433,26 +421,26 @@ static er_result apply_move(er_game *g, const er_data *d, const er_event *ev)
 		return r;
 	int seat = ev->seat;
 	if (ev->turn != g->turn)
-		return fail(ER_RULE_TURN_STALE, "the current turn is %d, not %d", g->turn,
-		            ev->turn);
+		return er_fail(ER_RULE_TURN_STALE, "the current turn is %d, not %d", g->turn,
+		               ev->turn);
 	if (!g->revealed)
-		return fail(ER_RULE_TURN_NOT_REVEALED, "turn %d has not been revealed yet",
-		            ev->turn);
+		return er_fail(ER_RULE_TURN_NOT_REVEALED, "turn %d has not been revealed yet",
+		               ev->turn);
 	if (g->moved[seat - 1])
-		return fail(ER_RULE_ALREADY_MOVED, "seat %d has already moved in turn %d", seat,
-		            g->turn);
+		return er_fail(ER_RULE_ALREADY_MOVED, "seat %d has already moved in turn %d", seat,
+		               g->turn);
 	/* "CHOOSE PATIENT": the others choose from the dice the chief left (api.md: "the chief's
 	 * move comes first"; "SOLO MODE / HOW TO PLAY": "Complete the actions of the player with
 	 * the Chief Physician's card first"). */
 	if (seat != g->chief_seat && !g->moved[g->chief_seat - 1])
-		return fail(ER_RULE_CHIEF_FIRST,
-		            "the Chief Physician (seat %d) chooses a die before seat %d",
-		            g->chief_seat, seat);
+		return er_fail(ER_RULE_CHIEF_FIRST,
+		               "the Chief Physician (seat %d) chooses a die before seat %d",
+		               g->chief_seat, seat);
 	bool human_solo = g->cfg.solo && seat == 1;
 	if (human_solo && (ev->alicat_discard < -1 || ev->alicat_discard > 1))
-		return fail(ER_RULE_INVALID_MOVE,
-		            "alicat_discard names Cardiologist 0 or 1 (or -1), not %d",
-		            ev->alicat_discard);
+		return er_fail(ER_RULE_INVALID_MOVE,
+		               "alicat_discard names Cardiologist 0 or 1 (or -1), not %d",
+		               ev->alicat_discard);
 	er_turn t;
 	er_game_turn_for(g, seat, &t);
 	r = er_move_apply(d, &t, &ev->move, is_alicat(g, seat), &g->sheets[seat - 1]);
@@ -478,22 +466,24 @@ static er_result apply_undo(er_game *g, const er_event *ev)
 		return r;
 	int seat = ev->seat;
 	if (is_alicat(g, seat))
-		return fail(ER_RULE_BOT_SEAT, "ALICAT's moves cannot be undone");
+		return er_fail(ER_RULE_BOT_SEAT, "ALICAT's moves cannot be undone");
 	if (ev->turn != g->turn)
-		return fail(ER_RULE_TURN_STALE, "the current turn is %d, not %d", g->turn,
-		            ev->turn);
+		return er_fail(ER_RULE_TURN_STALE, "the current turn is %d, not %d", g->turn,
+		               ev->turn);
 	if (!g->moved[seat - 1])
-		return fail(ER_RULE_NOTHING_TO_UNDO, "seat %d has not moved in turn %d", seat,
-		            g->turn);
+		return er_fail(ER_RULE_NOTHING_TO_UNDO, "seat %d has not moved in turn %d", seat,
+		               g->turn);
 	/* The others chose their dice knowing the chief's: the chief's choice stands once any
 	 * other seat has moved. Checked before "closed" so that the solo human chief, whose turn
 	 * ALICAT's move closes, hears the reason that applies (ALICAT acted on the die). */
 	if (seat == turn_chief(g) && others_moved(g, seat))
-		return fail(ER_RULE_UNDO_AFTER_OTHERS,
-		            "the Chief Physician cannot take back the die once others have chosen");
+		return er_fail(
+		    ER_RULE_UNDO_AFTER_OTHERS,
+		    "the Chief Physician cannot take back the die once others have chosen");
 	/* Closing ran the Cardiologist check and passed the chief on: a closed turn stands. */
 	if (all_moved(g))
-		return fail(ER_RULE_TURN_STALE, "turn %d is closed: every seat has moved", g->turn);
+		return er_fail(ER_RULE_TURN_STALE, "turn %d is closed: every seat has moved",
+		               g->turn);
 
 	g->sheets[seat - 1] = g->before[seat - 1];
 	g->moved[seat - 1] = false;
@@ -508,8 +498,8 @@ static er_result apply_undo(er_game *g, const er_event *ev)
 er_result er_game_apply(er_game *g, const er_data *d, const er_event *ev)
 {
 	if (g->finished)
-		return fail(ER_RULE_GAME_FINISHED, "the game is over after %d turns",
-		            g->cfg.nturns);
+		return er_fail(ER_RULE_GAME_FINISHED, "the game is over after %d turns",
+		               g->cfg.nturns);
 	er_result r;
 	switch (ev->kind) {
 	case ER_EV_REVEAL:
@@ -522,7 +512,7 @@ er_result er_game_apply(er_game *g, const er_data *d, const er_event *ev)
 		r = apply_undo(g, ev);
 		break;
 	default:
-		return fail(ER_RULE_INVALID_MOVE, "unknown event kind %d", (int)ev->kind);
+		return er_fail(ER_RULE_INVALID_MOVE, "unknown event kind %d", (int)ev->kind);
 	}
 	if (!r.rule)
 		g->version++;

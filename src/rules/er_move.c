@@ -7,26 +7,10 @@
  * (the chosen die's own bonus is only gained by choosing it, so it cannot pay for the choice);
  * then the chosen die's bonus stethoscopes/blood bag are circled at once and may be spent on
  * this turn's patients, even if the patient goes to the morgue. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "rules/er.h"
-
-/* ER rulebook "STETHOSCOPE" / "BLOOD BAG": per bonus (sheet.json per_bonus). */
-enum { STETH_PER_BONUS = 2, BLOOD_PER_BONUS = 1 };
-
-static er_result fail(const char *rule, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static er_result fail(const char *rule, const char *fmt, ...)
-{
-	er_result r;
-	va_list ap;
-	r.rule = rule;
-	va_start(ap, fmt);
-	vsnprintf(r.detail, sizeof r.detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 static const char *cname(er_colour c)
 {
@@ -43,15 +27,15 @@ static er_result check_turn(const er_turn *t)
 {
 	er_result ok = {NULL, ""};
 	if (t->card < 1 || t->card > ER_CARDS)
-		return fail(ER_RULE_UNKNOWN_CARD, "card %d is not an ambulance card (1-%d)",
-		            t->card, ER_CARDS);
+		return er_fail(ER_RULE_UNKNOWN_CARD, "card %d is not an ambulance card (1-%d)",
+		               t->card, ER_CARDS);
 	for (int c = 0; c < ER_DICE; c++)
 		if (t->dice[c] < 1 || t->dice[c] > 6)
-			return fail(ER_RULE_DIE_OUT_OF_RANGE, "the %s die shows %d, outside 1-6",
-			            cname((er_colour)c), t->dice[c]);
+			return er_fail(ER_RULE_DIE_OUT_OF_RANGE, "the %s die shows %d, outside 1-6",
+			               cname((er_colour)c), t->dice[c]);
 	if (!t->chief && t->chief_die != ER_NO_COLOUR && !is_die_colour(t->chief_die))
-		return fail(ER_RULE_DIE_OUT_OF_RANGE,
-		            "the Chief Physician's die is not a die colour");
+		return er_fail(ER_RULE_DIE_OUT_OF_RANGE,
+		               "the Chief Physician's die is not a die colour");
 	return ok;
 }
 
@@ -91,25 +75,26 @@ static er_result admit(const er_data *d, const er_turn *t, er_colour die, const 
 	const char *who = st->patient == ER_PT_DIE ? "die" : "extra";
 	int w = st->ward, v = st->value;
 	if (w < 0 || w >= ER_WARDS)
-		return fail(ER_RULE_INVALID_MOVE, "ward %d does not exist (1-%d)", w + 1, ER_WARDS);
+		return er_fail(ER_RULE_INVALID_MOVE, "ward %d does not exist (1-%d)", w + 1,
+		               ER_WARDS);
 	/* "ADMIT PATIENT / Bed space": the next bed from the lobby. */
 	if (c->count[w] >= d->wards[w].nbeds)
-		return fail(ER_RULE_WARD_FULL, "ward %d is full (%d beds)", w + 1,
-		            d->wards[w].nbeds);
+		return er_fail(ER_RULE_WARD_FULL, "ward %d is full (%d beds)", w + 1,
+		               d->wards[w].nbeds);
 	/* "USING STETHOSCOPES": never below 1 or above 6. */
 	if (v < 1 || v > 6)
-		return fail(ER_RULE_VALUE_OUT_OF_RANGE,
-		            "value %d for the %s patient is outside 1-6", v, who);
+		return er_fail(ER_RULE_VALUE_OUT_OF_RANGE,
+		               "value %d for the %s patient is outside 1-6", v, who);
 	int avail = c->steth_circled - c->steth_used;
 	int cost = steth_cost(t, die, b, st->patient, v);
 	if (cost > avail) {
 		if (st->patient == ER_PT_EXTRA)
-			return fail(
+			return er_fail(
 			    ER_RULE_EXTRA_VALUE,
 			    "the extra patient is %d or %d: writing %d needs %d stethoscope(s), "
 			    "%d available",
 			    b->extra_values[0], b->extra_values[1], v, cost, avail);
-		return fail(
+		return er_fail(
 		    ER_RULE_NOT_ENOUGH_STETHOSCOPES,
 		    "the %s die rolled %d: writing %d needs %d stethoscope(s), %d available",
 		    cname(die), t->dice[die], v, cost, avail);
@@ -119,23 +104,26 @@ static er_result admit(const er_data *d, const er_turn *t, er_colour die, const 
 	er_colour colour = st->patient == ER_PT_DIE ? die : b->extra_colour;
 	if (st->recolour != ER_NO_COLOUR) {
 		if (!is_die_colour(st->recolour))
-			return fail(ER_RULE_INVALID_MOVE, "recolour must be red, yellow or green");
+			return er_fail(ER_RULE_INVALID_MOVE,
+			               "recolour must be red, yellow or green");
 		if (c->blood_circled - c->blood_used < 1)
-			return fail(ER_RULE_NOT_ENOUGH_BLOOD_BAGS,
-			            "recolouring the %s patient needs a blood bag, none left", who);
+			return er_fail(ER_RULE_NOT_ENOUGH_BLOOD_BAGS,
+			               "recolouring the %s patient needs a blood bag, none left",
+			               who);
 		c->blood_used++;
 		colour = st->recolour;
 	}
 	int bed = d->wards[w].first_bed + c->count[w];
 	er_colour bc = d->beds[bed].colour;
 	if (bc != ER_WILD && bc != colour)
-		return fail(ER_RULE_COLOUR_MISMATCH, "ward %d bed %d is %s, the %s patient is %s",
-		            w + 1, c->count[w] + 1, cname(bc), who, cname(colour));
+		return er_fail(ER_RULE_COLOUR_MISMATCH,
+		               "ward %d bed %d is %s, the %s patient is %s", w + 1, c->count[w] + 1,
+		               cname(bc), who, cname(colour));
 	if (!value_fits(c, w, v, alicat))
-		return fail(ER_RULE_VALUE_NOT_INCREASING,
-		            "ward %d: %d is not %s the previous patient %d (no screen)", w + 1, v,
-		            alicat ? "equal to or higher than" : "higher than",
-		            c->ward[w][c->count[w] - 1].value);
+		return er_fail(ER_RULE_VALUE_NOT_INCREASING,
+		               "ward %d: %d is not %s the previous patient %d (no screen)", w + 1,
+		               v, alicat ? "equal to or higher than" : "higher than",
+		               c->ward[w][c->count[w] - 1].value);
 	er_patient *p = &c->ward[w][c->count[w]++];
 	p->value = (int8_t)v;
 	p->screen = false;
@@ -158,22 +146,22 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 	if (r.rule)
 		return r;
 	if (!is_die_colour(m->die))
-		return fail(ER_RULE_INVALID_MOVE, "the chosen die is not red, yellow or green");
+		return er_fail(ER_RULE_INVALID_MOVE, "the chosen die is not red, yellow or green");
 	if (m->nsteps < 0 || m->nsteps > ER_MAX_STEPS)
-		return fail(ER_RULE_INVALID_MOVE, "a move has 0-%d steps, not %d", ER_MAX_STEPS,
-		            m->nsteps);
+		return er_fail(ER_RULE_INVALID_MOVE, "a move has 0-%d steps, not %d", ER_MAX_STEPS,
+		               m->nsteps);
 	for (int w = 0; w < ER_WARDS; w++)
 		if (s->count[w] < 0 || s->count[w] > d->wards[w].nbeds)
-			return fail(ER_RULE_SHEET_TOO_MANY,
-			            "ward %d holds %d patients but has %d beds", w + 1, s->count[w],
-			            d->wards[w].nbeds);
+			return er_fail(ER_RULE_SHEET_TOO_MANY,
+			               "ward %d holds %d patients but has %d beds", w + 1,
+			               s->count[w], d->wards[w].nbeds);
 
 	er_sheet c = *s;
 	er_colour die = m->die;
 	/* "CHOOSE PATIENT", "USING BLOOD BAGS": the chief's die costs a blood bag held before. */
 	if (!t->chief && t->chief_die == die) {
 		if (c.blood_circled - c.blood_used < 1)
-			return fail(
+			return er_fail(
 			    ER_RULE_CHIEF_DIE,
 			    "the Chief Physician took the %s die: choosing it needs a blood bag "
 			    "held before this turn",
@@ -183,9 +171,9 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 	/* "AMBULANCE BONUS": gained on choosing, usable at once ("STETHOSCOPE", "BLOOD BAG"). */
 	const er_bonus *b = &d->cards[t->card - 1].bay[die];
 	if (b->kind == ER_BONUS_STETHOSCOPES)
-		c.steth_circled += STETH_PER_BONUS;
+		c.steth_circled += d->steth_per_bonus;
 	else if (b->kind == ER_BONUS_BLOOD_BAG)
-		c.blood_circled += BLOOD_PER_BONUS;
+		c.blood_circled += d->blood_per_bonus;
 
 	bool resolved[2] = {false, false}, screened = false;
 	for (int i = 0; i < m->nsteps; i++) {
@@ -194,19 +182,19 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 		case ER_STEP_SCREEN: {
 			/* "SCREEN": once, on the last patient of any ward, before or after. */
 			if (b->kind != ER_BONUS_SCREEN)
-				return fail(ER_RULE_SCREEN_NOT_OFFERED,
-				            "the %s die's bonus is %s, not a screen", cname(die),
-				            er_bonus_name(b->kind));
+				return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
+				               "the %s die's bonus is %s, not a screen", cname(die),
+				               er_bonus_name(b->kind));
 			if (screened)
-				return fail(ER_RULE_SCREEN_NOT_OFFERED,
-				            "the screen bonus gives one screen");
+				return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
+				               "the screen bonus gives one screen");
 			int w = st->ward;
 			if (w < 0 || w >= ER_WARDS)
-				return fail(ER_RULE_INVALID_MOVE, "ward %d does not exist (1-%d)",
-				            w + 1, ER_WARDS);
+				return er_fail(ER_RULE_INVALID_MOVE,
+				               "ward %d does not exist (1-%d)", w + 1, ER_WARDS);
 			if (c.count[w] == 0)
-				return fail(ER_RULE_SCREEN_EMPTY_WARD,
-				            "ward %d has no patient to screen", w + 1);
+				return er_fail(ER_RULE_SCREEN_EMPTY_WARD,
+				               "ward %d has no patient to screen", w + 1);
 			c.ward[w][c.count[w] - 1].screen = true;
 			screened = true;
 			break;
@@ -214,15 +202,16 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 		case ER_STEP_ADMIT:
 		case ER_STEP_MORGUE: {
 			if (st->patient != ER_PT_DIE && st->patient != ER_PT_EXTRA)
-				return fail(ER_RULE_INVALID_MOVE,
-				            "a step names the die or extra patient");
+				return er_fail(ER_RULE_INVALID_MOVE,
+				               "a step names the die or extra patient");
 			if (st->patient == ER_PT_EXTRA && b->kind != ER_BONUS_EXTRA)
-				return fail(ER_RULE_BONUS_NOT_OFFERED,
-				            "the %s die's bonus is %s, not an extra patient",
-				            cname(die), er_bonus_name(b->kind));
+				return er_fail(ER_RULE_BONUS_NOT_OFFERED,
+				               "the %s die's bonus is %s, not an extra patient",
+				               cname(die), er_bonus_name(b->kind));
 			if (resolved[st->patient])
-				return fail(ER_RULE_PATIENT_TWICE, "the %s patient is placed twice",
-				            st->patient == ER_PT_DIE ? "die" : "extra");
+				return er_fail(ER_RULE_PATIENT_TWICE,
+				               "the %s patient is placed twice",
+				               st->patient == ER_PT_DIE ? "die" : "extra");
 			resolved[st->patient] = true;
 			if (st->kind == ER_STEP_MORGUE) {
 				/* "MORGUE": once full, no further penalty; "AMBULANCE BONUS": the
@@ -237,17 +226,18 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 			break;
 		}
 		default:
-			return fail(ER_RULE_INVALID_MOVE, "step %d has an unknown kind", i + 1);
+			return er_fail(ER_RULE_INVALID_MOVE, "step %d has an unknown kind", i + 1);
 		}
 	}
 	if (!resolved[ER_PT_DIE])
-		return fail(ER_RULE_UNRESOLVED_PATIENT,
-		            "the %s die's patient must be admitted or sent to the morgue",
-		            cname(die));
+		return er_fail(ER_RULE_UNRESOLVED_PATIENT,
+		               "the %s die's patient must be admitted or sent to the morgue",
+		               cname(die));
 	if (b->kind == ER_BONUS_EXTRA && !resolved[ER_PT_EXTRA])
-		return fail(ER_RULE_UNRESOLVED_PATIENT,
-		            "the extra patient (%s %d/%d) must be admitted or sent to the morgue",
-		            cname(b->extra_colour), b->extra_values[0], b->extra_values[1]);
+		return er_fail(
+		    ER_RULE_UNRESOLVED_PATIENT,
+		    "the extra patient (%s %d/%d) must be admitted or sent to the morgue",
+		    cname(b->extra_colour), b->extra_values[0], b->extra_values[1]);
 	*s = c;
 	r.rule = NULL;
 	r.detail[0] = '\0';
@@ -279,9 +269,9 @@ int er_move_options(const er_data *d, const er_turn *t, const er_sheet *s, bool 
 		}
 		const er_bonus *b = &d->cards[t->card - 1].bay[die];
 		if (b->kind == ER_BONUS_STETHOSCOPES)
-			steth += STETH_PER_BONUS;
+			steth += d->steth_per_bonus;
 		else if (b->kind == ER_BONUS_BLOOD_BAG)
-			blood += BLOOD_PER_BONUS;
+			blood += d->blood_per_bonus;
 		int npt = b->kind == ER_BONUS_EXTRA ? 2 : 1;
 		for (int pi = 0; pi < npt; pi++) {
 			er_pt p = (er_pt)pi;

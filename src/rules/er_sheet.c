@@ -1,29 +1,10 @@
 /* ER sheet: a fresh sheet, and the check that a sheet could have arisen in play.
  *
  * Rulebook: seed 003 (cited by section heading). Pure: no I/O, no allocation. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/er.h"
-
-/* ER rulebook "ADJUSTING THE DIFFICULTY / Preparation": 2 extra stethoscopes and 2 blood bags
- * (templates/er/sheet.json alicat.preparation; er_data carries no field for them). */
-enum { PREP_STETHOSCOPES = 2, PREP_BLOOD_BAGS = 2 };
-/* ER rulebook "STETHOSCOPE": a bonus circles 2 stethoscopes (sheet.json stethoscopes.per_bonus). */
-enum { STETH_PER_BONUS = 2 };
-
-static er_result fail(const char *rule, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static er_result fail(const char *rule, const char *fmt, ...)
-{
-	er_result r;
-	va_list ap;
-	r.rule = rule;
-	va_start(ap, fmt);
-	vsnprintf(r.detail, sizeof r.detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 void er_sheet_init(er_sheet *s, const er_data *d, bool alicat, unsigned modifiers)
 {
@@ -34,8 +15,8 @@ void er_sheet_init(er_sheet *s, const er_data *d, bool alicat, unsigned modifier
 		/* "SOLO MODE / GETTING READY" 3: circle the first two nurses in ALICAT's ledger. */
 		s->nurse_track = (int8_t)d->alicat_start_nurses;
 		if (modifiers & ER_MOD_PREPARATION) {
-			s->steth_circled += PREP_STETHOSCOPES;
-			s->blood_circled += PREP_BLOOD_BAGS;
+			s->steth_circled += d->alicat_prep_steth;
+			s->blood_circled += d->alicat_prep_blood;
 		}
 	}
 }
@@ -59,23 +40,24 @@ er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, un
 {
 	er_result ok = {NULL, ""};
 	bool prep = alicat && (modifiers & ER_MOD_PREPARATION);
-	int prep_steth = prep ? PREP_STETHOSCOPES : 0, prep_blood = prep ? PREP_BLOOD_BAGS : 0;
+	int prep_steth = prep ? d->alicat_prep_steth : 0,
+	    prep_blood = prep ? d->alicat_prep_blood : 0;
 
 	/* "ADMIT PATIENT / Bed space": wards fill in order, at most nbeds patients. */
 	for (int w = 0; w < ER_WARDS; w++) {
 		if (s->count[w] < 0 || s->count[w] > d->wards[w].nbeds)
-			return fail(ER_RULE_SHEET_TOO_MANY,
-			            "ward %d holds %d patients but has %d beds", w + 1, s->count[w],
-			            d->wards[w].nbeds);
+			return er_fail(ER_RULE_SHEET_TOO_MANY,
+			               "ward %d holds %d patients but has %d beds", w + 1,
+			               s->count[w], d->wards[w].nbeds);
 	}
 	/* "USING STETHOSCOPES": values are 1..6. */
 	for (int w = 0; w < ER_WARDS; w++) {
 		for (int i = 0; i < s->count[w]; i++) {
 			int v = s->ward[w][i].value;
 			if (v < 1 || v > 6)
-				return fail(ER_RULE_SHEET_VALUE,
-				            "ward %d bed %d holds value %d, outside 1-6", w + 1,
-				            i + 1, v);
+				return er_fail(ER_RULE_SHEET_VALUE,
+				               "ward %d bed %d holds value %d, outside 1-6", w + 1,
+				               i + 1, v);
 		}
 	}
 	/* "ADMIT PATIENT / Value" and "SCREEN"; ALICAT: "higher than or equal to". */
@@ -85,27 +67,27 @@ er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, un
 			if (prev->screen)
 				continue;
 			if (alicat ? p->value < prev->value : p->value <= prev->value)
-				return fail(ER_RULE_SHEET_ORDER,
-				            "ward %d bed %d: %d follows %d without a screen", w + 1,
-				            i + 1, p->value, prev->value);
+				return er_fail(ER_RULE_SHEET_ORDER,
+				               "ward %d bed %d: %d follows %d without a screen",
+				               w + 1, i + 1, p->value, prev->value);
 		}
 	}
 	/* Ledger: "USING STETHOSCOPES", "STETHOSCOPE" (gained in pairs), "USING BLOOD BAGS",
 	 * "ADJUSTING THE DIFFICULTY / Preparation". */
 	int start = d->start_stethoscopes + prep_steth;
 	if (s->steth_used < 0 || s->steth_used > s->steth_circled)
-		return fail(ER_RULE_SHEET_LEDGER, "%d stethoscopes used but %d circled",
-		            s->steth_used, s->steth_circled);
-	if (s->steth_circled < start || (s->steth_circled - start) % STETH_PER_BONUS != 0)
-		return fail(ER_RULE_SHEET_LEDGER,
-		            "%d stethoscopes circled: must be %d plus a multiple of %d",
-		            s->steth_circled, start, STETH_PER_BONUS);
+		return er_fail(ER_RULE_SHEET_LEDGER, "%d stethoscopes used but %d circled",
+		               s->steth_used, s->steth_circled);
+	if (s->steth_circled < start || (s->steth_circled - start) % d->steth_per_bonus != 0)
+		return er_fail(ER_RULE_SHEET_LEDGER,
+		               "%d stethoscopes circled: must be %d plus a multiple of %d",
+		               s->steth_circled, start, d->steth_per_bonus);
 	if (s->blood_used < 0 || s->blood_used > s->blood_circled)
-		return fail(ER_RULE_SHEET_LEDGER, "%d blood bags used but %d circled",
-		            s->blood_used, s->blood_circled);
+		return er_fail(ER_RULE_SHEET_LEDGER, "%d blood bags used but %d circled",
+		               s->blood_used, s->blood_circled);
 	if (s->blood_circled < prep_blood)
-		return fail(ER_RULE_SHEET_LEDGER, "%d blood bags circled: at least %d",
-		            s->blood_circled, prep_blood);
+		return er_fail(ER_RULE_SHEET_LEDGER, "%d blood bags circled: at least %d",
+		               s->blood_circled, prep_blood);
 	/* "NURSE": a nurse is crossed in the ward where the patient was written; each crossing
 	 * circles the next track space. "SOLO MODE": ALICAT starts with 2, gains at most 5. */
 	int crossed = 0;
@@ -114,32 +96,32 @@ er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, un
 			continue;
 		crossed++;
 		if (s->count[w] < 1)
-			return fail(ER_RULE_SHEET_NURSES,
-			            "ward %d has its nurse crossed but no patient", w + 1);
+			return er_fail(ER_RULE_SHEET_NURSES,
+			               "ward %d has its nurse crossed but no patient", w + 1);
 	}
 	if (alicat) {
 		if (crossed > d->alicat_max_extra_nurses)
-			return fail(ER_RULE_SHEET_NURSES, "ALICAT crossed %d nurses, at most %d",
-			            crossed, d->alicat_max_extra_nurses);
+			return er_fail(ER_RULE_SHEET_NURSES, "ALICAT crossed %d nurses, at most %d",
+			               crossed, d->alicat_max_extra_nurses);
 		if (s->nurse_track != d->alicat_start_nurses + crossed)
-			return fail(
+			return er_fail(
 			    ER_RULE_SHEET_NURSES,
 			    "ALICAT's nurse track has %d spaces circled, expected %d + %d crossed",
 			    s->nurse_track, d->alicat_start_nurses, crossed);
 	} else if (s->nurse_track != crossed) {
-		return fail(ER_RULE_SHEET_NURSES,
-		            "nurse track has %d spaces circled but %d nurses are crossed",
-		            s->nurse_track, crossed);
+		return er_fail(ER_RULE_SHEET_NURSES,
+		               "nurse track has %d spaces circled but %d nurses are crossed",
+		               s->nurse_track, crossed);
 	}
 	/* "MORGUE": 4 boxes; once full, no more circles. */
 	if (s->morgue < 0 || s->morgue > d->morgue_boxes)
-		return fail(ER_RULE_SHEET_MORGUE, "morgue has %d boxes circled, 0-%d possible",
-		            s->morgue, d->morgue_boxes);
+		return er_fail(ER_RULE_SHEET_MORGUE, "morgue has %d boxes circled, 0-%d possible",
+		               s->morgue, d->morgue_boxes);
 	/* "CARDIOLOGISTS": 8 (first), 5 (second, 2 players, solo: 5 per card). */
 	for (int k = 0; k < 2; k++) {
 		int c = s->cardiologists[k];
 		if (c != 0 && c != 5 && c != 8)
-			return fail(
+			return er_fail(
 			    ER_RULE_SHEET_CARDIO,
 			    "Cardiologist %d records %d points: only 0, 5 or 8 are possible", k + 1,
 			    c);

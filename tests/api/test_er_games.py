@@ -45,6 +45,10 @@ def _full_game(s, nplayers, seed):
     assert len(lg["events"]) == final["version"] == g["turns"] * (nplayers + 1)
     assert [e["version"] for e in lg["events"]] == list(range(1, final["version"] + 1))
     assert len(lg["turns"]) == g["turns"]
+    # each turn of the log names the chief who led it, its card, and every seat's move
+    assert [t["chief_seat"] for t in lg["turns"]] == chiefs
+    assert [t["number"] for t in lg["turns"]] == list(range(1, g["turns"] + 1))
+    assert all(len(t["moves"]) == nplayers and t["closed"] for t in lg["turns"])
     last = lg["turns"][-1]["seats"]
     assert {x["seat"]: x["total"] for x in last} == totals, (last, totals)
     return g, final
@@ -318,6 +322,17 @@ def test_bad_input_400_422():
         problem(st, hd, obj, 400, field="/colour")
         st, hd, obj = s.json("POST", GAMES, {"players": [{"name": 5}]})
         problem(st, hd, obj, 400, field="/players/0/name")
+        # engineering.md limits: names ≤ 64 bytes, ≤ 6 players at an ER table — each side
+        st, hd, obj = s.json("POST", GAMES, {"players": [{"name": "n" * 65}]})
+        problem(st, hd, obj, 400, field="/players/0/name")
+        st, hd, obj = s.json("POST", GAMES, {"players": [{"name": "n" * 64}]})
+        assert st == 201, obj
+        st, hd, obj = s.json("POST", GAMES, {"players": [{"name": f"p{i}"} for i in range(7)]})
+        problem(st, hd, obj, 400, field="/players")
+        st, hd, obj = s.json("POST", GAMES, {"players": [{"name": f"p{i}"} for i in range(6)]})
+        assert st == 201 and len(obj["seats"]) == 6, obj
+        st, hd, obj = s.json("POST", GAMES, {"players": []})
+        problem(st, hd, obj, 400, field="/players")
         # not JSON at all
         st, hd, body = s.request("POST", f"{GAMES}/{gid}/seats/2/moves", "{not json",
                                  {"Authorization": "Bearer " + toks[2],

@@ -1,0 +1,16 @@
+/* The shared failure builder of the rules code. */
+#include "rules/er.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+er_result er_fail(const char *rule, const char *fmt, ...)
+{
+	er_result r;
+	va_list ap;
+	r.rule = rule;
+	va_start(ap, fmt);
+	vsnprintf(r.detail, sizeof r.detail, fmt, ap);
+	va_end(ap);
+	return r;
+}
