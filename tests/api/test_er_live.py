@@ -126,3 +126,29 @@ def test_sse_across_servers():
         evs = s2.events(lambda e: last + 1 in _versions(e))
         assert _versions(evs) == [last + 1], evs
         s2.close()
+
+
+def test_sigterm_with_open_streams_exits_cleanly():
+    """Graceful stop (issue 2) with live streams open: SIGTERM ends every stream (suspended
+    connections are resumed first, as libmicrohttpd requires) and the server exits 0."""
+    import signal
+    s = Server(database=make_database("er_live_stop")).start()
+    try:
+        g = create(s, 2, deck="app")
+        streams = [Stream(s, g["id"], token=g["host_token"]) for _ in range(3)]
+        for st in streams:
+            assert st.status == 200
+            st.events(lambda evs: any(e.get("event") == "hello" for e in evs))
+        t0 = time.time()
+        rc = s.stop(signal.SIGTERM, timeout=10)
+        assert rc == 0, (rc, s.output()[-2000:])
+        assert time.time() - t0 < 8, "stop waited for the streams to time out"
+        for st in streams:  # each stream was ended by the server
+            st.c.sock.settimeout(2)
+            try:
+                rest = st.r.read()
+            except Exception:
+                rest = b""
+            assert isinstance(rest, bytes)
+    finally:
+        s.__exit__(None, None, None)
