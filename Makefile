@@ -26,7 +26,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Debian packages the build, the suite and `make run` need.
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
-            python3 curl wrk nginx-light poppler-utils qpdf
+            python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN)

@@ -141,7 +141,9 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	snprintf(etag, sizeof etag, "\"%jx-%jx-%jx\"", (uintmax_t)sb.st_ino, (uintmax_t)sb.st_size,
 	         (uintmax_t)sb.st_mtim.tv_sec * 1000000000u + (uintmax_t)sb.st_mtim.tv_nsec);
 	const char *ct = content_type(real);
-	const char *cc = strncmp(ct, "text/html", 9) == 0 ? "no-cache" : "public, max-age=3600";
+	/* Every file revalidates (ETag → 304): a phone never runs a new page with old modules
+	 * after an upgrade. */
+	const char *cc = "no-cache";
 
 	const char *inm =
 	    conn ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH)

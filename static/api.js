@@ -1,0 +1,95 @@
+// The REST API (shared/api.md): JSON in and out, problem+json errors raised as ApiError.
+const BASE = "/api/v1";
+
+export class ApiError extends Error {
+	constructor(status, problem) {
+		super(problem.detail || problem.title || `HTTP ${status}`);
+		this.status = status;
+		this.problem = problem;
+		this.rule = problem.rule || null;
+	}
+}
+
+export async function request(method, path, body, token) {
+	const headers = { Accept: "application/json" };
+	if (body !== undefined) headers["Content-Type"] = "application/json";
+	if (token) headers.Authorization = `Bearer ${token}`;
+	let r;
+	try {
+		r = await fetch(BASE + path, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			cache: "no-store",
+		});
+	} catch (e) {
+		throw new ApiError(0, { title: "network", detail: "" });
+	}
+	const text = await r.text();
+	let data = null;
+	try {
+		data = text ? JSON.parse(text) : null;
+	} catch {
+		data = { detail: text };
+	}
+	if (!r.ok) throw new ApiError(r.status, data || {});
+	return data;
+}
+
+let dataPromise = null;
+/** The sheet layout, the 27 cards and the 16 specialists (fetched once). */
+export function gameData() {
+	if (!dataPromise) dataPromise = request("GET", "/er/data").catch((e) => ((dataPromise = null), Promise.reject(e)));
+	return dataPromise;
+}
+
+export const createGame = (body) => request("POST", "/er/games", body);
+export const join = (code, seat) => request("POST", "/join", { code, seat });
+export const getGame = (id, token) => request("GET", `/er/games/${encodeURIComponent(id)}`, undefined, token);
+export const reveal = (id, token, body) => request("POST", `/er/games/${encodeURIComponent(id)}/turns`, body, token);
+export const sendMove = (id, token, seat, body) =>
+	request("POST", `/er/games/${encodeURIComponent(id)}/seats/${seat}/moves`, body, token);
+export const undoMove = (id, token, seat, turn) =>
+	request("DELETE", `/er/games/${encodeURIComponent(id)}/seats/${seat}/moves/${turn}`, undefined, token);
+export const moveOptions = (sheet, turn) => request("POST", "/er/moves/options", { sheet, turn });
+export const applyMove = (sheet, turn, move) => request("POST", "/er/moves/apply", { sheet, turn, move });
+
+/** Live updates: calls onChange(version) for each server-sent event of the game. */
+export function liveEvents(id, token, onChange, onState) {
+	const url = `${BASE}/er/games/${encodeURIComponent(id)}/events?token=${encodeURIComponent(token)}`;
+	const es = new EventSource(url);
+	const handler = (ev) => {
+		let v = null;
+		try {
+			v = JSON.parse(ev.data).version;
+		} catch {}
+		onChange(v, ev.type);
+	};
+	for (const kind of ["hello", "reveal", "move", "undo", "message"]) es.addEventListener(kind, handler);
+	es.onopen = () => onState && onState(true);
+	es.onerror = () => onState && onState(false);
+	return es;
+}
+
+// ---- this phone's seats, per game (a reload keeps the seat) ----
+const STORE = "dh.er.games";
+
+export function savedGames() {
+	try {
+		return JSON.parse(localStorage.getItem(STORE)) || {};
+	} catch {
+		return {};
+	}
+}
+
+export function saveGame(id, entry) {
+	const all = savedGames();
+	all[id] = { ...(all[id] || {}), ...entry, at: new Date().toISOString() };
+	localStorage.setItem(STORE, JSON.stringify(all));
+}
+
+export function forgetGame(id) {
+	const all = savedGames();
+	delete all[id];
+	localStorage.setItem(STORE, JSON.stringify(all));
+}

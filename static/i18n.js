@@ -1,0 +1,63 @@
+// Translations: static/i18n/{en,fr}.json, English as the fallback for any missing key.
+const LANGS = ["en", "fr"];
+const STORE = "dh.lang";
+let dict = {};
+let fallback = {};
+let current = "en";
+const listeners = [];
+
+async function load(lang) {
+	const r = await fetch(`i18n/${lang}.json`);
+	if (!r.ok) throw new Error(`i18n/${lang}.json: ${r.status}`);
+	return r.json();
+}
+
+export function languages() {
+	return LANGS;
+}
+
+export function lang() {
+	return current;
+}
+
+/** The stored choice, else the browser's language, else English. */
+export function preferredLang() {
+	const stored = localStorage.getItem(STORE);
+	if (LANGS.includes(stored)) return stored;
+	for (const l of navigator.languages || [navigator.language || "en"]) {
+		const base = String(l).toLowerCase().slice(0, 2);
+		if (LANGS.includes(base)) return base;
+	}
+	return "en";
+}
+
+export async function setLang(l, remember = true) {
+	if (!LANGS.includes(l)) l = "en";
+	if (!Object.keys(fallback).length) fallback = await load("en");
+	dict = l === "en" ? fallback : await load(l);
+	current = l;
+	document.documentElement.lang = l;
+	if (remember) localStorage.setItem(STORE, l);
+	translate(document);
+	for (const f of listeners) f(l);
+}
+
+export function onLangChange(f) {
+	listeners.push(f);
+}
+
+/** t("game.turn", {n: 3, total: 24}) */
+export function t(key, vars) {
+	let s = dict[key] ?? fallback[key] ?? key;
+	if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+	return s;
+}
+
+/** Fills [data-i18n] (text), [data-i18n-label] (aria-label) and [data-i18n-ph] (placeholder). */
+export function translate(root) {
+	for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+	for (const el of root.querySelectorAll("[data-i18n-label]"))
+		el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+	for (const el of root.querySelectorAll("[data-i18n-ph]"))
+		el.setAttribute("placeholder", t(el.dataset.i18nPh));
+}
