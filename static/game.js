@@ -1,10 +1,40 @@
 // The game screen: the turn (card, dice), revealing it, drafting and sending this seat's move,
 // the sheet, the table, live updates, the end of the game.
 import * as api from "./api.js";
-import { t, lang } from "./i18n.js";
+import { t, lang, has } from "./i18n.js";
 import { h, COLOURS, bonusBadge, bonusText, die, miniCard, renderSheet, renderBreakdown } from "./sheet.js";
 
 const BONUSES = ["stethoscopes", "blood_bag", "screen", "critical", "nurse", "extra"];
+
+/** An error as data, worded at render time (the language may change): {key, vars} for the app's
+ * own messages, {status, rule, detail} for a server refusal (problem+json), {detail} otherwise. */
+export function errorOf(e) {
+	if (e instanceof api.ApiError)
+		return e.status === 0 ? { key: "error.network" } : { status: e.status, rule: e.rule, detail: e.message };
+	console.error(e);
+	return { detail: String(e && e.message ? e.message : e) };
+}
+
+/** The error box. A refusal whose rule id has a message ("rule.<id>" in static/i18n) reads in the
+ * current language, headed by the status and the rule id; the server's own detail (English, with
+ * the specifics: ward, values…) follows as a second line in English, as a tooltip otherwise.
+ * An unknown rule falls back to the server's detail. */
+export function errorBox(err, attrs = {}) {
+	const box = h("div", { class: "error", role: "alert", ...attrs });
+	if (err.key) {
+		box.append(t(err.key, err.vars));
+		return box;
+	}
+	const known = !!err.rule && has(`rule.${err.rule}`);
+	if (err.status) box.append(h("strong", {}, `${t("error.title")} (${err.status}${err.rule ? ` · ${err.rule}` : ""}) `));
+	box.append(known ? t(`rule.${err.rule}`) : err.detail || "");
+	if (known && err.detail) {
+		box.dataset.detail = err.detail;
+		if (lang() === "en") box.append(h("div", { class: "muted detail" }, err.detail));
+		else box.title = err.detail;
+	}
+	return box;
+}
 
 export function openGame(root, { id, token, seat }) {
 	const S = {
@@ -43,12 +73,7 @@ export function openGame(root, { id, token, seat }) {
 
 	// ---- errors and messages ----
 	function fail(e) {
-		if (e instanceof api.ApiError) {
-			S.err = e.status === 0 ? { detail: t("error.network") } : { detail: e.message, rule: e.rule, status: e.status };
-		} else {
-			S.err = { detail: String(e && e.message ? e.message : e) };
-			console.error(e);
-		}
+		S.err = errorOf(e);
 		render();
 	}
 	/** say("game.accepted", {…}): a message translated at render time (the language may change). */
@@ -317,7 +342,7 @@ export function openGame(root, { id, token, seat }) {
 		if (g().deck === "table") {
 			const r = S.reveal;
 			if (!r.card || COLOURS.some((c) => !r.dice[c])) {
-				S.err = { detail: t("game.reveal_need") };
+				S.err = { key: "game.reveal_need" };
 				return render();
 			}
 			body.card = r.card;
@@ -509,8 +534,7 @@ export function openGame(root, { id, token, seat }) {
 		const st = g();
 		const dock = h("div", { class: "dock" });
 		if (S.err)
-			dock.append(h("div", { class: "error", role: "alert", id: "error" },
-				h("strong", {}, S.err.status ? `${t("error.title")} (${S.err.status}${S.err.rule ? ` · ${S.err.rule}` : ""}) ` : ""), S.err.detail));
+			dock.append(errorBox(S.err, { id: "error", "data-rule": S.err.rule }));
 		dock.append(h("p", { class: "status", role: "status", id: "status" }, S.msg ? `${t(S.msg[0], S.msg[1])} ` : "", statusText()));
 		if (S.picker) {
 			dock.append(renderPicker());
@@ -573,7 +597,7 @@ export function openGame(root, { id, token, seat }) {
 			return;
 		}
 		if (!S.game) {
-			if (S.err) root.append(h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, S.err.detail), h("a", { class: "button", href: "#" }, t("nav.home"))));
+			if (S.err) root.append(h("section", { class: "panel" }, errorBox(S.err), h("a", { class: "button", href: "#" }, t("nav.home"))));
 			return;
 		}
 		const main = h("div", { class: "game" },

@@ -53,6 +53,11 @@ export function t(key, vars) {
 	return s;
 }
 
+/** Whether key has a translation, in the current language or the English fallback. */
+export function has(key) {
+	return key in dict || key in fallback;
+}
+
 /** Fills [data-i18n] (text), [data-i18n-label] (aria-label) and [data-i18n-ph] (placeholder). */
 export function translate(root) {
 	for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

@@ -2,7 +2,7 @@
 // (new game, join, this phone's games).
 import * as api from "./api.js";
 import { t, setLang, preferredLang, lang, onLangChange } from "./i18n.js";
-import { openGame } from "./game.js";
+import { openGame, errorOf, errorBox } from "./game.js";
 import { h } from "./sheet.js";
 
 const app = document.getElementById("app");
@@ -19,8 +19,8 @@ const form = {
 	specs: { c1: "", c2: "", radiologist: "", epidemiologist: "" },
 	code: "",
 	seat: "2",
-	error: "",
-	joinError: "",
+	error: null, // errorOf() data, worded at render time
+	joinError: null,
 	busy: false,
 };
 
@@ -131,7 +131,7 @@ async function renderHome() {
 
 	const newGame = h("form", { class: "panel", id: "new-game", onsubmit: (e) => { e.preventDefault(); create(); } },
 		h("h2", {}, t("home.new")), players, solo, mods, deck, specChoice,
-		form.error ? h("p", { class: "error", role: "alert" }, form.error) : null,
+		form.error ? errorBox(form.error, { id: "create-error", "data-rule": form.error.rule }) : null,
 		h("button", { type: "submit", class: "primary wide", id: "create", disabled: form.busy }, t("new.create")));
 
 	const joinForm = h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); doJoin(); } },
@@ -144,7 +144,7 @@ async function renderHome() {
 			})),
 			field("join.seat", h("select", { id: "join-seat", onchange: (e) => (form.seat = e.target.value) },
 				[1, 2, 3, 4, 5, 6].map((n) => h("option", { value: n, selected: String(n) === form.seat }, n))))),
-		form.joinError ? h("p", { class: "error", role: "alert" }, form.joinError) : null,
+		form.joinError ? errorBox(form.joinError, { id: "join-error", "data-rule": form.joinError.rule }) : null,
 		h("button", { type: "submit", class: "primary wide", id: "join-go", disabled: form.busy }, t("join.go")));
 
 	const saved = Object.entries(api.savedGames()).sort((a, b) => (b[1].at || "").localeCompare(a[1].at || ""));
@@ -161,7 +161,7 @@ async function renderHome() {
 async function create() {
 	const names = form.players.slice(0, form.solo ? 1 : form.players.length).map((n) => n.trim());
 	if (names.some((n) => !n)) {
-		form.error = t("new.name_needed");
+		form.error = { key: "new.name_needed" };
 		return renderHome();
 	}
 	const body = { players: names.map((name) => ({ name })), solo: form.solo, deck: form.deck };
@@ -169,7 +169,7 @@ async function create() {
 	if (form.chooseSpecs)
 		body.specialists = { cardiologists: [form.specs.c1, form.specs.c2], radiologist: form.specs.radiologist, epidemiologist: form.specs.epidemiologist };
 	form.busy = true;
-	form.error = "";
+	form.error = null;
 	try {
 		created = await api.createGame(body);
 		api.saveGame(created.id, { token: created.host_token, code: created.code, label: names.join(", ") });
@@ -177,14 +177,14 @@ async function create() {
 		location.hash = "created";
 	} catch (e) {
 		form.busy = false;
-		form.error = e.status === 0 ? t("error.network") : e.message;
+		form.error = errorOf(e);
 		renderHome();
 	}
 }
 
 async function doJoin() {
 	form.busy = true;
-	form.joinError = "";
+	form.joinError = null;
 	try {
 		const r = await api.join(form.code.trim().toUpperCase(), Number(form.seat));
 		api.saveGame(r.game, { token: r.seat_token, code: form.code.trim().toUpperCase(), label: r.name });
@@ -192,7 +192,7 @@ async function doJoin() {
 		location.hash = `game=${encodeURIComponent(r.game)}`;
 	} catch (e) {
 		form.busy = false;
-		form.joinError = e.status === 0 ? t("error.network") : e.message;
+		form.joinError = errorOf(e);
 		renderHome();
 	}
 }

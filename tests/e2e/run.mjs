@@ -2,10 +2,14 @@
 // Started by tests/e2e/run.sh with BASE_URL (a running server) and SHOTS (screenshot folder).
 // Prints "PASS name" / "FAIL name" (+ indented details) per test; exits 1 on any failure.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 
 const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
 const SHOTS = process.env.SHOTS || "build/e2e";
+const ROOT = new URL("../../", import.meta.url);
+const readJson = (path) => JSON.parse(readFileSync(new URL(path, ROOT), "utf8"));
+const EN = readJson("static/i18n/en.json");
+const FR = readJson("static/i18n/fr.json");
 mkdirSync(SHOTS, { recursive: true });
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -193,10 +197,27 @@ await test("c-illegal-move-refused", async () => {
 	assert(/blood bag/.test(err) && /chief-die|Chief Physician/.test(err), `the rule's message: ${err}`);
 	await shot(A, "game-refused");
 	assert((await A.locator("#submit[disabled]").count()) === 1, "submit stays disabled");
-	// the server refuses it too (problem+json detail and rule shown)
+	// the server's detail (ward, values…) as a second line, in English only
+	assert((await A.locator('#error[data-rule="chief-die"] .detail').innerText()).includes("blood bag"), "server detail line");
+	// in French the refusal reads in French: the same one, reworded when the language changes…
+	await A.selectOption("#lang", "fr");
+	await A.locator("#error", { hasText: FR["rule.chief-die"] }).waitFor();
+	// …and the server's own refusal (problem+json rule chief-die), asked in French
 	await A.evaluate(() => document.querySelector("#submit").removeAttribute("disabled"));
-	await A.click("#submit");
-	await A.locator("#error", { hasText: "422" }).waitFor();
+	const [res] = await Promise.all([
+		A.waitForResponse((r) => r.request().method() === "POST" && /\/seats\/\d+\/moves$/.test(new URL(r.url()).pathname)),
+		A.click("#submit"),
+	]);
+	const problem = await res.json();
+	assert(res.status() === 422 && problem.rule === "chief-die", `server: ${res.status()} ${JSON.stringify(problem)}`);
+	const box = A.locator('#error[data-rule="chief-die"]');
+	const fr = await box.innerText();
+	assert(fr.startsWith("Refusé") && fr.includes("422 · chief-die") && fr.includes(FR["rule.chief-die"]), `French refusal: ${fr}`);
+	assert(!fr.includes(problem.detail) && !/blood bag|Chief Physician/.test(fr), `English in the French refusal: ${fr}`);
+	assert((await box.getAttribute("title")) === problem.detail, "the server's detail kept as a tooltip");
+	await shot(A, "game-refused-fr");
+	await A.selectOption("#lang", "en");
+	await A.locator("#error .detail", { hasText: problem.detail }).waitFor();
 
 	// reset and take a legal die: the turn closes, Alice is Chief Physician again
 	await A.click("#reset");
@@ -222,6 +243,20 @@ await test("d-french", async () => {
 	await F.goto(BASE + "/");
 	await F.locator("#create", { hasText: "Créer la partie" }).waitFor();
 	await shot(F, "home-fr");
+	// a refused new game reads in French too: the same Cardiologist twice (rule cardiologists-same)
+	await F.fill('input[name="player1"]', "Léa");
+	await F.fill('input[name="player2"]', "Hugo");
+	await F.check('input[name="specs"][value="choose"]');
+	await F.selectOption('[data-spec="c2"]', await F.inputValue('[data-spec="c1"]'));
+	// sent with the keyboard's Go key: with the specialist selects open the form is wider than the
+	// phone (their long option texts), which keeps the Create button from a plain tap here
+	await F.press('input[name="player2"]', "Enter");
+	const refused = F.locator('#create-error[data-rule="cardiologists-same"]');
+	await refused.waitFor();
+	const msg = await refused.innerText();
+	assert(msg.includes(FR["rule.cardiologists-same"]) && msg.includes("cardiologists-same"), `French refusal: ${msg}`);
+	await refused.scrollIntoViewIfNeeded();
+	await shot(F, "home-refused-fr");
 	await F.context().close();
 }, ["b-turn-live"]);
 
@@ -300,6 +335,30 @@ await test("g-end-of-game", async () => {
 	assert((await P.locator(".results .breakdown").count()) === 2, "breakdowns");
 	await shot(P, "game-end");
 	await P.context().close();
+});
+
+await test("h-rule-messages", async () => {
+	// every rule id the server can send (src: ER_RULE_* defines, RULE_* constants, ids passed to
+	// http_reply_problem) has a message in both languages, and no message names an unknown rule
+	const ids = new Set();
+	const src = (dir) => readdirSync(new URL(dir, ROOT)).filter((f) => /\.[ch]$/.test(f)).map((f) => readFileSync(new URL(dir + f, ROOT), "utf8"));
+	for (const c of [...src("src/rules/"), ...src("src/api/")]) {
+		for (const m of c.matchAll(/^#define\s+ER_RULE_\w+\s+"([^"]+)"/gm)) ids.add(m[1]);
+		for (const m of c.matchAll(/\bRULE_\w+\[\]\s*=\s*"([^"]+)"/g)) ids.add(m[1]);
+		for (const call of c.matchAll(/http_reply_problem(?:_ex)?\(([\s\S]*?)\);/g))
+			for (const m of call[1].matchAll(/"([a-z]+(?:-[a-z0-9]+)+)"/g)) ids.add(m[1]);
+	}
+	assert(ids.size >= 40 && ids.has("value-not-increasing") && ids.has("solo-one-player"), `rule ids found: ${[...ids]}`);
+	const rules = (dict) => Object.keys(dict).filter((k) => k.startsWith("rule.")).map((k) => k.slice(5));
+	const en = new Set(rules(EN)), fr = new Set(rules(FR));
+	const problems = [
+		...[...en].filter((r) => !fr.has(r)).map((r) => `rule.${r} in en.json, not in fr.json`),
+		...[...fr].filter((r) => !en.has(r)).map((r) => `rule.${r} in fr.json, not in en.json`),
+		...[...ids].filter((r) => !en.has(r)).map((r) => `server rule ${r} has no rule.${r} message`),
+		...[...en].filter((r) => !ids.has(r)).map((r) => `rule.${r}: the server sends no such rule`),
+		...[...en].filter((r) => !EN[`rule.${r}`].trim() || (fr.has(r) && !FR[`rule.${r}`].trim())).map((r) => `rule.${r} is empty`),
+	];
+	assert(problems.length === 0, problems.join("\n"));
 });
 
 await test("no-script-errors", async () => {
