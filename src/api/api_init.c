@@ -3,6 +3,7 @@
 #include "api/api.h"
 
 #include "api/er_api.h"
+#include "api/er_games.h"
 #include "api/live.h"
 #include "api/tokens.h"
 
@@ -17,11 +18,16 @@ int api_init(const char *templates_dir)
 	}
 	if (er_api_init(templates_dir) != 0)
 		return -1;
+	if (er_games_init() != 0) {
+		er_api_shutdown();
+		return -1;
+	}
 	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
+		er_games_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -31,5 +37,6 @@ int api_init(const char *templates_dir)
 void api_shutdown(void)
 {
 	live_shutdown();
+	er_games_shutdown();
 	er_api_shutdown();
 }

@@ -11,6 +11,7 @@
 #include "api/er_json.h"
 #include "api/game_cache.h"
 #include "api/live.h"
+#include "api/ratelimit.h"
 #include "api/tokens.h"
 #include "db/db.h"
 #include "rules/er_game.h"
@@ -24,6 +25,23 @@
 enum { ER_MAX_TURNS = 25, NAME_MAX_BYTES = 64 };
 
 static const char *const deck_names[] = {"table", "app", NULL};
+
+/* POST /join guesses a 6-character code: each client address gets JOIN_BURST attempts, then
+ * one every JOIN_EVERY_S seconds (429 beyond). A table joining needs a handful. */
+enum { JOIN_BURST = 20, JOIN_EVERY_S = 2 };
+static ratelimit *g_join_limit;
+
+int er_games_init(void)
+{
+	g_join_limit = ratelimit_new(JOIN_BURST, 1.0 / JOIN_EVERY_S);
+	return g_join_limit ? 0 : -1;
+}
+
+void er_games_shutdown(void)
+{
+	ratelimit_free(g_join_limit);
+	g_join_limit = NULL;
+}
 static const char *const colour_names[] = {"red", "yellow", "green", NULL};
 
 /* A game as loaded for one request. Lives on the heap (it holds the replayed state). */
@@ -1076,6 +1094,8 @@ int api_join(const http_req *req, http_resp *resp)
 	    {"code", JS_STRING, JS_F_REQUIRED, CODE_LEN, CODE_LEN, NULL, &code, NULL},
 	    {"seat", JS_INT, JS_F_REQUIRED, 1, ER_MAX_SEATS, NULL, &seat, NULL},
 	};
+	if (ratelimit_reply(g_join_limit, req, resp))
+		return 0;
 	if (http_body_json(req, resp, &root) != 0)
 		return 0;
 	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0) {

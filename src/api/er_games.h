@@ -4,6 +4,10 @@
 
 #include "http/http.h"
 
+/* Start/stop of the games resource (the /join rate limiter). */
+int er_games_init(void);
+void er_games_shutdown(void);
+
 int api_er_game_create(const http_req *req, http_resp *resp);
 int api_join(const http_req *req, http_resp *resp);
 int api_er_game_get(const http_req *req, http_resp *resp);

@@ -2,7 +2,7 @@
 "CARDIOLOGISTS", "END OF TURN", "END OF THE GAME", "SOLO MODE"): full games played by every
 seat with its own token, every error path of the game flow, undo, idempotent and concurrent
 submissions, the Cardiologist race, and a pinned solo game against ALICAT."""
-import copy, json, random, threading
+import copy, json, random, threading, time
 
 from harness import Server, make_database, problem
 from games import (GAMES, COLOURS, auth, bay, check_final, create, deck, log, lowest_die_policy,
@@ -591,3 +591,25 @@ def test_solo_game_app_deck():
         assert [x["sheet"] for x in final2["seats"]] == [x["sheet"] for x in final["seats"]]
         assert [x["score"] for x in final2["seats"]] == [x["score"] for x in final["seats"]]
         assert (human, alicat) == (SOLO_HUMAN_TOTAL, SOLO_ALICAT_TOTAL), (human, alicat)
+
+
+def test_join_rate_limited_429():
+    """api.md 429: guessing join codes is limited per client address (20 attempts, then one
+    every 2 s); the reply is problem+json with Retry-After, and a right code still works once
+    the client has waited."""
+    with Server(database=_db()) as s:
+        g = create(s, 2, deck="table")
+        statuses = []
+        for i in range(22):
+            st, hd, obj = s.json("POST", "/api/v1/join", {"code": "ZZZZZ" + "23456789"[i % 8], "seat": 1})
+            statuses.append(st)
+            if st == 429:
+                problem(st, hd, obj, 429)
+                assert int(hd["retry-after"]) >= 1, hd
+        assert statuses[:20] == [404] * 20, statuses
+        assert statuses[20:] == [429, 429], statuses
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 2})
+        assert st == 429, (st, obj)  # even a right code waits its turn
+        time.sleep(2.2)
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 2})
+        assert st == 200 and obj["seat"] == 2, (st, obj)
