@@ -48,7 +48,6 @@ static const char *const colour_names[] = {"red", "yellow", "green", NULL};
 typedef struct {
 	char id[ID_LEN + 1];
 	er_game g;
-	int db_version;
 	bool is_host;
 	int token_seat; /* the seat the token belongs to, 0 if none */
 	char code[CODE_LEN + 1];
@@ -478,7 +477,6 @@ static int ctx_load(db_conn *c, const char *id, const char *hash, bool lock, gam
 	}
 	if (cached != version)
 		game_cache_put(id, version, x, sizeof *x);
-	x->db_version = version;
 	x->is_host = is_host;
 	x->token_seat = token_seat;
 	snprintf(x->code, sizeof x->code, "%s", PQgetvalue(r, 0, 5));

@@ -273,6 +273,10 @@ typedef struct {
  * (≤ max); a move built from any option (other patient to the morgue) is accepted by apply. */
 int er_move_options(const er_data *d, const er_turn *t, const er_sheet *s, bool alicat,
                     er_option *out, int max);
+/* The move of one option: its screen first when it needs one, the admission, and — when the
+ * die's bay is an extra patient — the other patient to the morgue. Accepted by er_move_apply on
+ * the sheet the option was computed for. */
+void er_move_from_option(const er_data *d, const er_turn *t, const er_option *o, er_move *m);
 
 /* ---- scoring (er_score.c) ---- */
 

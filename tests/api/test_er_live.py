@@ -142,13 +142,8 @@ def test_sigterm_with_open_streams_exits_cleanly():
         t0 = time.time()
         rc = s.stop(signal.SIGTERM, timeout=10)
         assert rc == 0, (rc, s.output()[-2000:])
+        # A suspended stream that was not resumed would hold the drain for its full 10 s
+        # (or abort libmicrohttpd): a prompt exit 0 means every stream was ended.
         assert time.time() - t0 < 8, "stop waited for the streams to time out"
-        for st in streams:  # each stream was ended by the server
-            st.c.sock.settimeout(2)
-            try:
-                rest = st.r.read()
-            except Exception:
-                rest = b""
-            assert isinstance(rest, bytes)
     finally:
         s.__exit__(None, None, None)

@@ -170,29 +170,21 @@ static int play_solo(uint64_t seed)
 			int n = er_move_options(&D, &t, &g.sheets[0], false, opts, ER_MAX_OPTIONS);
 			er_event mv = {
 			    .kind = ER_EV_MOVE, .seat = 1, .turn = g.turn, .alicat_discard = -1};
-			er_option o =
-			    n > 0
-			        ? opts[rnd() % (uint64_t)n]
-			        : (er_option){.die = t.chief ? ER_RED
-			                                     : (er_colour)((t.chief_die + 1) % 3)};
-			mv.move.die = o.die;
-			int s = 0;
 			if (n > 0) {
-				if (o.screen_first)
-					mv.move.steps[s++] = (er_step){ER_STEP_SCREEN, ER_PT_DIE,
-					                               o.ward, 0, ER_NO_COLOUR};
-				mv.move.steps[s++] = (er_step){ER_STEP_ADMIT, o.patient, o.ward,
-				                               o.value, o.recolour};
-			} else {
-				mv.move.steps[s++] =
-				    (er_step){ER_STEP_MORGUE, ER_PT_DIE, 0, 0, ER_NO_COLOUR};
+				er_move_from_option(&D, &t, &opts[rnd() % (uint64_t)n], &mv.move);
+			} else { /* nothing fits: a die the human may take, to the morgue */
+				er_colour die =
+				    t.chief ? ER_RED : (er_colour)((t.chief_die + 1) % 3);
+				mv.move = (er_move){.die = die, .nsteps = 1};
+				mv.move.steps[0] = (er_step){.kind = ER_STEP_MORGUE,
+				                             .patient = ER_PT_DIE,
+				                             .recolour = ER_NO_COLOUR};
+				if (D.cards[t.card - 1].bay[die].kind == ER_BONUS_EXTRA)
+					mv.move.steps[mv.move.nsteps++] =
+					    (er_step){.kind = ER_STEP_MORGUE,
+					              .patient = ER_PT_EXTRA,
+					              .recolour = ER_NO_COLOUR};
 			}
-			if (D.cards[t.card - 1].bay[o.die].kind == ER_BONUS_EXTRA)
-				mv.move.steps[s++] = (er_step){
-				    ER_STEP_MORGUE,
-				    o.patient == ER_PT_EXTRA && n > 0 ? ER_PT_DIE : ER_PT_EXTRA, 0,
-				    0, ER_NO_COLOUR};
-			mv.move.nsteps = s;
 			if (er_game_apply(&g, &D, &mv).rule)
 				return -1;
 		}

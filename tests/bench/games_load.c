@@ -490,21 +490,7 @@ static int choose_move(table *t, int seat)
 	er_move m = {.die = ER_NO_COLOUR};
 	const er_card *card = &G.d.cards[tu.card - 1];
 	if (n > 0) {
-		const er_option *o = &opts[rnd_below(&t->rng, n)];
-		m.die = o->die;
-		if (o->screen_first)
-			m.steps[m.nsteps++] = (er_step){
-			    .kind = ER_STEP_SCREEN, .ward = o->ward, .recolour = ER_NO_COLOUR};
-		m.steps[m.nsteps++] = (er_step){.kind = ER_STEP_ADMIT,
-		                                .patient = o->patient,
-		                                .ward = o->ward,
-		                                .value = o->value,
-		                                .recolour = o->recolour};
-		if (card->bay[o->die].kind == ER_BONUS_EXTRA)
-			m.steps[m.nsteps++] =
-			    (er_step){.kind = ER_STEP_MORGUE,
-			              .patient = o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE,
-			              .recolour = ER_NO_COLOUR};
+		er_move_from_option(&G.d, &tu, &opts[rnd_below(&t->rng, n)], &m);
 	} else {
 		er_colour free[ER_DICE];
 		int nf = 0;

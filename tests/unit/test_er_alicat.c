@@ -368,22 +368,7 @@ static bool random_option_move(const er_sheet *s, const er_turn *t, er_move *m)
 	int n = er_move_options(&D, t, s, true, opts, ER_MAX_OPTIONS);
 	if (n == 0)
 		return false;
-	const er_option *o = &opts[rnd((unsigned)n)];
-	const er_bonus *b = &D.cards[t->card - 1].bay[o->die];
-	memset(m, 0, sizeof *m);
-	m->die = o->die;
-	if (o->screen_first)
-		m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_SCREEN, .ward = o->ward};
-	m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_ADMIT,
-	                                  .patient = o->patient,
-	                                  .ward = o->ward,
-	                                  .value = o->value,
-	                                  .recolour = o->recolour};
-	if (b->kind == ER_BONUS_EXTRA)
-		m->steps[m->nsteps++] =
-		    (er_step){.kind = ER_STEP_MORGUE,
-		              .patient = o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE,
-		              .recolour = ER_NO_COLOUR};
+	er_move_from_option(&D, t, &opts[rnd((unsigned)n)], m);
 	return true;
 }
 

@@ -117,21 +117,8 @@ static er_event random_move(const er_game *g, int seat, uint64_t *rng)
 	ev.turn = g->turn;
 	ev.alicat_discard = -1;
 	er_move *m = &ev.move;
-	m->die = o->die;
+	er_move_from_option(&D, &t, o, m);
 	const er_bonus *b = &D.cards[g->card - 1].bay[o->die];
-	if (o->screen_first)
-		m->steps[m->nsteps++] =
-		    (er_step){.kind = ER_STEP_SCREEN, .ward = o->ward, .recolour = ER_NO_COLOUR};
-	m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_ADMIT,
-	                                  .patient = o->patient,
-	                                  .ward = o->ward,
-	                                  .value = o->value,
-	                                  .recolour = o->recolour};
-	if (b->kind == ER_BONUS_EXTRA)
-		m->steps[m->nsteps++] =
-		    (er_step){.kind = ER_STEP_MORGUE,
-		              .patient = o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE,
-		              .recolour = ER_NO_COLOUR};
 	if (b->kind == ER_BONUS_SCREEN && !o->screen_first && rng_below(rng, 2))
 		m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_SCREEN,
 		                                  .ward = (int8_t)rng_below(rng, ER_WARDS),

@@ -555,6 +555,46 @@ static void test_options_extra(void)
 	CHECK(find_opt(o, n, ER_YELLOW, ER_PT_EXTRA, 1, 1) == NULL); /* W2 green bed */
 }
 
+/* er_move_from_option: exactly the steps an option stands for (seed003 SCREEN "before or after";
+ * EXTRA PATIENT "you must also admit" — here the other patient goes to the morgue). */
+static bool moves_equal(const er_move *a, const er_move *b)
+{
+	if (a->die != b->die || a->nsteps != b->nsteps)
+		return false;
+	for (int i = 0; i < a->nsteps; i++) {
+		const er_step *x = &a->steps[i], *y = &b->steps[i];
+		if (x->kind != y->kind || x->ward != y->ward || x->recolour != y->recolour ||
+		    (x->kind != ER_STEP_SCREEN && x->patient != y->patient) ||
+		    (x->kind == ER_STEP_ADMIT && x->value != y->value))
+			return false;
+	}
+	return true;
+}
+
+static void test_move_from_option(void)
+{
+	/* card 1: yellow bay = extra red 1/2 */
+	er_turn t = {.card = 1, .dice = {3, 4, 5}, .chief = true, .chief_die = ER_NO_COLOUR};
+	er_option extra = {.die = ER_YELLOW,
+	                   .patient = ER_PT_EXTRA,
+	                   .ward = 2,
+	                   .value = 2,
+	                   .recolour = ER_NO_COLOUR,
+	                   .screen_first = true};
+	er_move m, want = {.die = ER_YELLOW,
+	                   .nsteps = 3,
+	                   .steps = {SCREEN(3), ADMIT(ER_PT_EXTRA, 3, 2), MORGUE(ER_PT_DIE)}};
+	er_move_from_option(&D, &t, &extra, &m);
+	CHECK(moves_equal(&m, &want));
+	/* card 1: red bay = critical, no extra: the admission alone, its recolour kept */
+	er_option plain = {
+	    .die = ER_RED, .patient = ER_PT_DIE, .ward = 1, .value = 4, .recolour = ER_GREEN};
+	er_move want2 = {
+	    .die = ER_RED, .nsteps = 1, .steps = {ADMIT_RC(ER_PT_DIE, 2, 4, ER_GREEN)}};
+	er_move_from_option(&D, &t, &plain, &m);
+	CHECK(moves_equal(&m, &want2));
+}
+
 /* ---- property test ---- */
 
 static uint64_t rng_state;
@@ -581,20 +621,6 @@ static void random_turn(er_turn *t)
 	t->chief_die = t->chief ? ER_NO_COLOUR : (er_colour)(rnd_below(4) - 1);
 }
 
-/* The move an option stands for: screen first if needed, the admission, the other patient (if
- * any) to the morgue. */
-static void option_move(const er_data *d, const er_turn *t, const er_option *o, er_move *m)
-{
-	const er_bonus *b = &d->cards[t->card - 1].bay[o->die];
-	*m = (er_move){.die = o->die};
-	if (o->screen_first)
-		m->steps[m->nsteps++] = (er_step)SCREEN(o->ward + 1);
-	m->steps[m->nsteps++] = (er_step)ADMIT_RC(o->patient, o->ward + 1, o->value, o->recolour);
-	if (b->kind == ER_BONUS_EXTRA)
-		m->steps[m->nsteps++] =
-		    (er_step)MORGUE(o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE);
-}
-
 static long prop_positions, prop_moves, prop_accepted;
 
 /* One admission variant (die, patient, ward, value, recolour, screen first or not): accepted
@@ -605,7 +631,7 @@ static void check_variant(const er_sheet *s, const er_turn *t, bool alicat, cons
 {
 	er_move m;
 	er_sheet c = *s;
-	option_move(&D, t, want, &m);
+	er_move_from_option(&D, t, want, &m);
 	er_result r = er_move_apply(&D, t, &m, alicat, &c);
 	prop_moves++;
 	const er_option *cover = NULL;
@@ -645,7 +671,7 @@ static void check_position(const er_sheet *s, const er_turn *t, bool alicat, uns
 	for (int i = 0; i < n; i++) {
 		er_move m;
 		er_sheet c = *s;
-		option_move(&D, t, &o[i], &m);
+		er_move_from_option(&D, t, &o[i], &m);
 		er_result r = er_move_apply(&D, t, &m, alicat, &c);
 		if (r.rule) {
 			printf("  option rejected: die %d pt %d ward %d value %d sf %d: %s (%s)\n",
@@ -702,7 +728,7 @@ static void property_games(bool alicat)
 			er_move m;
 			if (n > 0) {
 				const er_option *pick = &o[rnd_below(n)];
-				option_move(&D, &t, pick, &m);
+				er_move_from_option(&D, &t, pick, &m);
 				const er_bonus *b = &D.cards[t.card - 1].bay[pick->die];
 				/* a screen after the admission, on a random non-empty ward */
 				if (b->kind == ER_BONUS_SCREEN && !pick->screen_first &&
@@ -763,6 +789,8 @@ int main(void)
 	TEST("seed003 SCREEN: options with screen_first only where the screen is needed",
 	     test_options_screen_first);
 	TEST("seed003 EXTRA PATIENT: options for the extra patient", test_options_extra);
+	TEST("er_move_from_option: screen first, the admission, the other patient to the morgue",
+	     test_move_from_option);
 	TEST("property: options and apply agree over 2880 random human positions",
 	     test_property_human);
 	TEST("property: options and apply agree over 2880 random ALICAT positions",

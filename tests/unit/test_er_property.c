@@ -41,24 +41,6 @@ static bool sheets_equal(const er_sheet *a, const er_sheet *b)
 	return memcmp(a, b, sizeof *a) == 0;
 }
 
-/* Builds the move of one option: a screen first when it needs one, the admission, the other
- * patient (if the bay is an extra) to the morgue. */
-static void move_from_option(const er_turn *t, const er_option *o, er_move *m)
-{
-	memset(m, 0, sizeof *m);
-	m->die = o->die;
-	int n = 0;
-	if (o->screen_first)
-		m->steps[n++] = (er_step){ER_STEP_SCREEN, ER_PT_DIE, o->ward, 0, ER_NO_COLOUR};
-	m->steps[n++] = (er_step){ER_STEP_ADMIT, o->patient, o->ward, o->value, o->recolour};
-	const er_bonus *b = &D.cards[t->card - 1].bay[o->die];
-	if (o->patient == ER_PT_EXTRA)
-		m->steps[n++] = (er_step){ER_STEP_MORGUE, ER_PT_DIE, 0, 0, ER_NO_COLOUR};
-	else if (b->kind == ER_BONUS_EXTRA)
-		m->steps[n++] = (er_step){ER_STEP_MORGUE, ER_PT_EXTRA, 0, 0, ER_NO_COLOUR};
-	m->nsteps = n;
-}
-
 static bool option_lists(int nopts, er_colour die, int ward, int value)
 {
 	for (int i = 0; i < nopts; i++)
@@ -99,7 +81,7 @@ static er_colour play_seat(const er_turn *t, er_sheet *s, bool alicat)
 	check_random_admission(t, s, alicat, nopts);
 	er_move m;
 	if (nopts > 0 && rnd_below(20) != 0) {
-		move_from_option(t, &opts[rnd_below(nopts)], &m);
+		er_move_from_option(&D, t, &opts[rnd_below(nopts)], &m);
 	} else {
 		/* nothing fits, or a deliberate morgue: a die the seat may take */
 		er_colour die;
