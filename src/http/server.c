@@ -14,6 +14,8 @@
  * completed(); http_resp contents move into the MHD_Response when queued (queue_resp). */
 #include "http/http.h"
 
+#include "base/log.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -70,24 +72,6 @@ typedef struct {
 
 /* ---- logging ---- */
 
-/* Writes one line to stderr in a single write(2), so threads never interleave. */
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof buf - 2)
-		n = (int)sizeof buf - 2;
-	buf[n++] = '\n';
-	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
-	(void)w;
-}
-
 /* Copies s into dst with control and non-ASCII bytes replaced, at most max bytes. */
 static void sanitize(char *dst, size_t dstlen, const char *s, size_t max)
 {
@@ -106,7 +90,7 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 	size_t n = strlen(buf);
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
-	log_line("mhd: %s", buf);
+	log_warn("mhd: %s", buf);
 }
 
 /* ---- queueing a reply ---- */
@@ -370,8 +354,8 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 	if (rc != 0 || resp.status < 100 || resp.status > 599) {
 		char p[128];
 		sanitize(p, sizeof p, c->raw, 120);
-		log_line("BUG: handler for %s %s returned %d with status %d", c->method, p, rc,
-		         resp.status);
+		log_bug("handler for %s %s returned %d with status %d", c->method, p, rc,
+		        resp.status);
 		http_resp_clear(&resp);
 		return reply_problem(c, conn, 500, "Internal server error.", NULL, NULL);
 	}
@@ -422,16 +406,14 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (c->status == 0 || toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
 		static const char *const why[] = {"ok",       "error",      "timeout",
 		                                  "shutdown", "read-error", "client-abort"};
-		log_line("access %s %s %d %lldus aborted: %s", method, path, c->status, us,
-		         (unsigned)toe < sizeof why / sizeof why[0] ? why[toe] : "?");
+		log_access("%s %s %d %lldus aborted: %s", method, path, c->status, us,
+		           (unsigned)toe < sizeof why / sizeof why[0] ? why[toe] : "?");
 	} else if (c->status >= 500) {
-		log_line("access %s %s %d %lldus SERVER-ERROR %s", method, path, c->status, us,
-		         c->note);
+		log_access("%s %s %d %lldus SERVER-ERROR %s", method, path, c->status, us, c->note);
 	} else if (c->status >= 400) {
-		log_line("access %s %s %d %lldus client-error %s", method, path, c->status, us,
-		         c->note);
+		log_access("%s %s %d %lldus client-error %s", method, path, c->status, us, c->note);
 	} else {
-		log_line("access %s %s %d %lldus", method, path, c->status, us);
+		log_access("%s %s %d %lldus", method, path, c->status, us);
 	}
 	free(c->body);
 	free(c->raw);
@@ -461,7 +443,7 @@ http_server *http_start(const http_config *cfg)
 	if (srv->cfg.conn_limit == 0)
 		srv->cfg.conn_limit = 1024;
 	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
-		log_line("http: static dir %s unusable (%s); static files answer 404",
+		log_warn("http: static dir %s unusable (%s); static files answer 404",
 		         cfg->static_dir, strerror(errno));
 		srv->root[0] = '\0';
 	}
@@ -505,7 +487,7 @@ http_server *http_start(const http_config *cfg)
 	    MHD_OPTION_URI_LOG_CALLBACK, uri_log, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, srv,
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1, MHD_OPTION_END);
 	if (!srv->d) {
-		log_line("http: cannot listen on port %u", (unsigned)srv->cfg.port);
+		log_warn("http: cannot listen on port %u", (unsigned)srv->cfg.port);
 		pthread_mutex_destroy(&srv->mu);
 		pthread_cond_destroy(&srv->cv);
 		free(srv);
@@ -538,7 +520,7 @@ void http_stop(http_server *srv)
 	pthread_mutex_lock(&srv->mu);
 	while (srv->active > 0) {
 		if (pthread_cond_timedwait(&srv->cv, &srv->mu, &deadline) == ETIMEDOUT) {
-			log_line("http: %u request(s) still in flight after %d s; closing them",
+			log_warn("http: %u request(s) still in flight after %d s; closing them",
 			         srv->active, (int)DRAIN_S);
 			break;
 		}

@@ -1,0 +1,69 @@
+/* Building JSON replies under the out-of-memory policy (base/oom.h): every constructor and
+ * every add aborts on an allocation failure instead of returning NULL or -1, so reply code is
+ * a straight line. json-c ownership stays as it is: jx_set and jx_push steal the value;
+ * a NULL value is JSON null on purpose (jx_null() says so at the call site). */
+#ifndef JSON_JX_H
+#define JSON_JX_H
+
+#include "base/oom.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline json_object *jx_obj(void)
+{
+	return oom_check(json_object_new_object());
+}
+static inline json_object *jx_arr(void)
+{
+	return oom_check(json_object_new_array());
+}
+static inline json_object *jx_int(int64_t v)
+{
+	return oom_check(json_object_new_int64(v));
+}
+static inline json_object *jx_double(double v)
+{
+	return oom_check(json_object_new_double(v));
+}
+static inline json_object *jx_bool(bool v)
+{
+	return oom_check(json_object_new_boolean(v));
+}
+static inline json_object *jx_str(const char *s)
+{
+	return oom_check(json_object_new_string(s));
+}
+static inline json_object *jx_strn(const char *s, size_t n)
+{
+	return oom_check(json_object_new_string_len(s, (int)n));
+}
+static inline json_object *jx_null(void)
+{
+	return NULL;
+}
+/* A string or JSON null. */
+static inline json_object *jx_str_or_null(const char *s)
+{
+	return s ? jx_str(s) : NULL;
+}
+/* Sets o[key] = v (stealing v). */
+static inline void jx_set(json_object *o, const char *key, json_object *v)
+{
+	if (json_object_object_add(o, key, v) != 0)
+		oom_abort();
+}
+/* Appends v to the array a (stealing v). */
+static inline void jx_push(json_object *a, json_object *v)
+{
+	if (json_object_array_add(a, v) != 0)
+		oom_abort();
+}
+/* The object's compact text (owned by o). */
+static inline const char *jx_text(json_object *o)
+{
+	return oom_check((void *)json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+}
+
+#endif
