@@ -1,6 +1,7 @@
 /* Start and stop hooks of the API layer: game data from templates/, credentials (libsodium),
  * and the live-update listener. */
 #include "api/api.h"
+#include "api/accounts.h"
 
 #include "api/er_api.h"
 #include "api/er_games.h"
@@ -22,11 +23,19 @@ int api_init(const char *templates_dir)
 		er_api_shutdown();
 		return -1;
 	}
+	/* accounts and leagues (issue 10) */
+	if (accounts_init() != 0) {
+		fprintf(stderr, "cannot set up accounts\n");
+		er_games_shutdown();
+		er_api_shutdown();
+		return -1;
+	}
 	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
+		accounts_shutdown(); /* issue 10 */
 		er_games_shutdown();
 		er_api_shutdown();
 		return -1;
@@ -37,6 +46,7 @@ int api_init(const char *templates_dir)
 void api_shutdown(void)
 {
 	live_shutdown();
+	accounts_shutdown(); /* issue 10 */
 	er_games_shutdown();
 	er_api_shutdown();
 }

@@ -3,6 +3,7 @@
  * patterns that could match the same path (the first match wins): list literals first.
  * Keep static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
+#include "api/accounts.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
 
@@ -27,6 +28,12 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/games/{id}/turns", api_er_turn_reveal, true},
     {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", api_er_move, true},
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true},
+
+    /* accounts and sessions (accounts.c, issue 10) */
+    {"POST", "/api/v1/accounts", api_account_create, true},
+    {"GET", "/api/v1/accounts/me", api_account_me, true},
+    {"POST", "/api/v1/sessions", api_session_create, true},
+    {"DELETE", "/api/v1/sessions/current", api_session_delete, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -29,6 +29,14 @@ const db_statement db_statements[] = {
 	{"events_after", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version", 2},
 	{"game_update_notify", "WITH u AS (UPDATE games SET version = $2::int, status = $3, result = $4::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $2) FROM u", 4},
 	{"seat_join", "UPDATE seats s SET token_hash = decode($3, 'hex') FROM games g WHERE g.id = s.game_id AND g.code = $1 AND s.seat = $2::int AND NOT s.bot RETURNING g.id, g.kind, s.name", 3},
+
+	/* accounts and sessions (migrations/0004_leagues.sql; src/api/accounts.c, issue 10) */
+	{"account_insert", "INSERT INTO accounts (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id", 4},
+	{"account_by_email", "SELECT id, display_name, password_hash FROM accounts WHERE email = $1", 1},
+	{"session_insert", "INSERT INTO sessions (token_hash, account_id) VALUES (decode($1, 'hex'), $2)", 2},
+	{"session_delete", "DELETE FROM sessions WHERE token_hash = decode($1, 'hex')", 1},
+	{"session_purge", "DELETE FROM sessions WHERE account_id = $1 AND (last_seen <= now() - $2::float8 * interval '1 second' OR created_at <= now() - $3::float8 * interval '1 second')", 3},
+	{"session_get", "WITH s AS (SELECT token_hash, account_id, last_seen, (clock_timestamp() < last_seen + $2::float8 * interval '1 second' AND clock_timestamp() < created_at + $3::float8 * interval '1 second') AS valid FROM sessions WHERE token_hash = decode($1, 'hex')), u AS (UPDATE sessions t SET last_seen = clock_timestamp() FROM s WHERE t.token_hash = s.token_hash AND s.valid AND s.last_seen < clock_timestamp() - $4::float8 * interval '1 second' RETURNING 1) SELECT s.valid, a.id, a.email, a.display_name FROM s JOIN accounts a ON a.id = s.account_id", 4},
 };
 // clang-format on
 
