@@ -53,7 +53,8 @@ CREATE TABLE seasons (
 );
 
 -- A play. source: 'table' (a finished game of ours, game_id set, at most once), 'hand',
--- 'bgstats' / 'bggxml' (source_id = the BG Stats uuid / BGG play id, imported at most once).
+-- 'bgstats', 'bggxml' (a backup keeps each play's source). uuid: the play's identity across exports and imports (a BG
+-- Stats play's uuid, "bgg-<id>" for a BGG play, else generated), imported at most once.
 CREATE TABLE plays (
     id           text PRIMARY KEY,
     league_id    text NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
@@ -66,11 +67,11 @@ CREATE TABLE plays (
     cooperative  boolean NOT NULL DEFAULT false,
     location     text NOT NULL DEFAULT '',
     source       text NOT NULL DEFAULT 'hand' CHECK (source IN ('hand', 'table', 'bgstats', 'bggxml')),
-    source_id    text,
+    uuid         text NOT NULL CHECK (length(uuid) BETWEEN 1 AND 128),
     game_id      text UNIQUE REFERENCES games (id),
     created_by   text REFERENCES accounts (id) ON DELETE SET NULL,
     created_at   timestamptz NOT NULL DEFAULT now(),
-    UNIQUE (league_id, source, source_id)
+    UNIQUE (league_id, uuid)
 );
 CREATE INDEX plays_league_order ON plays (league_id, played_at, seq);
 

@@ -4,6 +4,7 @@
  * Keep static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
 #include "api/accounts.h"
+#include "api/leagues.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
 
@@ -34,6 +35,25 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/accounts/me", api_account_me, true},
     {"POST", "/api/v1/sessions", api_session_create, true},
     {"DELETE", "/api/v1/sessions/current", api_session_delete, true},
+
+    /* leagues and history (leagues.c, league_io.c, issue 10) */
+    {"POST", "/api/v1/leagues", api_league_create, true},
+    {"GET", "/api/v1/leagues", api_league_list, true},
+    {"GET", "/api/v1/leagues/{id}", api_league_get, true},
+    {"POST", "/api/v1/leagues/{id}/members", api_league_member_add, true},
+    {"DELETE", "/api/v1/leagues/{id}/members/{member}", api_league_member_delete, true},
+    {"POST", "/api/v1/leagues/{id}/members/{member}/link", api_league_member_link, true},
+    {"POST", "/api/v1/leagues/{id}/owners", api_league_owner_add, true},
+    {"POST", "/api/v1/leagues/{id}/seasons", api_league_season_add, true},
+    {"POST", "/api/v1/leagues/{id}/plays", api_league_play_add, true},
+    {"GET", "/api/v1/leagues/{id}/plays", api_league_play_list, true},
+    {"GET", "/api/v1/leagues/{id}/plays/{play}", api_league_play_get, true},
+    {"PUT", "/api/v1/leagues/{id}/plays/{play}", api_league_play_edit, true},
+    {"DELETE", "/api/v1/leagues/{id}/plays/{play}", api_league_play_delete, true},
+    {"GET", "/api/v1/leagues/{id}/log", api_league_log, true},
+    {"GET", "/api/v1/leagues/{id}/standings", api_league_standings, true},
+    {"GET", "/api/v1/leagues/{id}/head-to-head", api_league_head_to_head, true},
+    {"GET", "/api/v1/players/{id}/history", api_player_history, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

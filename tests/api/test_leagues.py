@@ -1,0 +1,305 @@
+"""Leagues (api.md "Leagues and history"; issue 10): leagues, owners, members (accounts and
+guests), seasons, plays by hand with edit/delete logged and recomputed, standings with the
+Weng-Lin Plackett-Luce rating (checked against values computed by hand, see
+tests/unit/test_rating.c), head-to-head, player history, every 401/403, a finished ER game
+recorded exactly once, export/import (BG Stats JSON, CSV, backup round trip, BGG XML)."""
+import json, os
+
+from harness import Server, make_database, problem
+from league_util import Client, user
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _db():
+    return make_database("h_leagues")
+
+
+def _league(owner, name="Tuesday club", guests=("Bea", "Cid", "Dot")):
+    st, hd, lg = owner.post("/api/v1/leagues", {"name": name})
+    assert st == 201, (st, lg)
+    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
+    for g in guests:
+        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
+        assert st == 201 and m["guest"], (st, m)
+        ids[g] = m["id"]
+    return lg, ids
+
+
+def test_league_life_cycle_and_permissions():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann)
+        lid = lg["id"]
+        assert lg["you"]["owner"] and lg["you"]["member"] == ids["Ann"], lg
+        assert [o["display_name"] for o in lg["owners"]] == ["Ann"]
+        st, hd, o = ann.get("/api/v1/leagues")
+        assert st == 200 and [x["id"] for x in o["leagues"]] == [lid], o
+        # without a session: 401 everywhere
+        anon = Client(s)
+        for method, path, body in [("GET", f"/api/v1/leagues/{lid}", None),
+                                   ("GET", "/api/v1/leagues", None),
+                                   ("POST", "/api/v1/leagues", {"name": "x"}),
+                                   ("POST", f"/api/v1/leagues/{lid}/members", {"name": "x"}),
+                                   ("POST", f"/api/v1/leagues/{lid}/plays", {"game": "x", "results": []}),
+                                   ("GET", f"/api/v1/leagues/{lid}/standings", None),
+                                   ("GET", f"/api/v1/players/{ids['Bea']}/history", None),
+                                   ("DELETE", f"/api/v1/leagues/{lid}/members/{ids['Bea']}", None)]:
+            st, hd, o = anon.call(method, path, body)
+            problem(st, hd, o, 401, rule="no-session")
+        # a stranger: 403 for reading and writing
+        eve = user(s, "eve@example.org", "Eve")
+        st, hd, o = eve.get(f"/api/v1/leagues/{lid}")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.get(f"/api/v1/leagues/{lid}/standings")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.get(f"/api/v1/players/{ids['Bea']}/history")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.post(f"/api/v1/leagues/{lid}/members", {"name": "Mallory"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = eve.get("/api/v1/leagues")
+        assert o["leagues"] == []
+        st, hd, o = eve.get("/api/v1/leagues/nope")
+        problem(st, hd, o, 404)
+        # a member with an account (added by e-mail): reads, records plays, cannot manage
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Bob", "account": "BOB@example.org"})
+        assert st == 201 and m["account"] == bob.account["id"] and not m["guest"], m
+        st, hd, o = bob.get(f"/api/v1/leagues/{lid}")
+        assert st == 200 and not o["you"]["owner"] and o["you"]["member"] == m["id"], o
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/members", {"name": "Zed"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/seasons",
+                             {"name": "S", "starts": "2026-01-01", "ends": "2026-12-31"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/owners", {"account": bob.account["id"]})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/members/{ids['Bea']}")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, play = bob.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-03-01",
+            "results": [{"player": m["id"], "score": 50}, {"player": ids["Bea"], "score": 40}]})
+        assert st == 201, (st, play)
+        # members edit their own plays; only owners delete results
+        st, hd, o = bob.call("PUT", f"/api/v1/leagues/{lid}/plays/{play['id']}", {
+            "game": "Azul", "date": "2026-03-01", "notes": "typo fixed",
+            "results": [{"player": m["id"], "score": 52}, {"player": ids["Bea"], "score": 40}]})
+        assert st == 200 and o["notes"] == "typo fixed", (st, o)
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/plays/{play['id']}")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, other = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 1},
+                                        {"player": ids["Bea"], "rank": 2}]})
+        assert st == 201
+        st, hd, o = bob.call("PUT", f"/api/v1/leagues/{lid}/plays/{other['id']}", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 2},
+                                        {"player": ids["Bea"], "rank": 1}]})
+        problem(st, hd, o, 403, rule="not-owner")
+        # co-owner
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "bob@example.org"})
+        assert st == 201, o
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/plays/{play['id']}")
+        assert st == 204, (st, o)
+        # CSRF applies to league writes too
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Q"}, origin=False)
+        problem(st, hd, o, 403, rule="origin-mismatch")
+        # membership: duplicates, deletion of a member with plays
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
+        problem(st, hd, o, 409, rule="member-exists")
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/members/{ids['Bea']}")
+        problem(st, hd, o, 409, rule="member-has-plays")
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/members/{ids['Dot']}")
+        assert st == 204
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Q", "account": "nobody@x.y"})
+        problem(st, hd, o, 422, rule="unknown-account", field="/account")
+
+
+def test_guest_linked_to_account():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Cid",))
+        lid = lg["id"]
+        st, hd, p1 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-01-05",
+            "results": [{"player": ids["Ann"], "score": 10}, {"player": ids["Cid"], "score": 20}]})
+        assert st == 201
+        # Cid signs up; the owner adds his account as a member; he links the guest entry
+        cid = user(s, "cid@example.org", "Cid S.")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Cid S.", "account": "cid@example.org"})
+        assert st == 201
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{ids['Cid']}/link")
+        assert st == 200 and o["id"] == m["id"] and o["merged"] == ids["Cid"], (st, o)
+        st, hd, h = cid.get(f"/api/v1/players/{m['id']}/history")
+        assert st == 200 and [x["play"] for x in h["history"]] == [p1["id"]], h
+        assert h["history"][0]["winner"] and h["history"][0]["score"] == 20
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{m['id']}/link")
+        problem(st, hd, o, 409, rule="not-a-guest")
+        eve = user(s, "eve@example.org")
+        st, hd, o = eve.post(f"/api/v1/leagues/{lid}/members/{ids['Ann']}/link")
+        problem(st, hd, o, 403, rule="not-member")
+
+
+def _rating_close(got, mu, sigma):
+    assert abs(got["mu"] - mu) < 1e-9 and abs(got["sigma"] - sigma) < 1e-9, (got, mu, sigma)
+    assert abs(got["ordinal"] - (mu - 3 * sigma)) < 1e-9
+
+
+def test_standings_ratings_and_recompute_after_edit():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann)
+        lid = lg["id"]
+        A, B, C, D = ids["Ann"], ids["Bea"], ids["Cid"], ids["Dot"]
+        # play 1: two new players, Ann wins (tests/unit/test_rating.c two_new_players)
+        st, hd, p1 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-01", "duration_min": 40,
+            "results": [{"player": A, "score": 60}, {"player": B, "score": 45}]})
+        assert st == 201, p1
+        assert [r["rank"] for r in p1["results"]] == [1, 2] and p1["results"][0]["winner"]
+        _rating_close(p1["results"][0]["rating_after"], 27.635389493140497, 8.06590141354368)
+        _rating_close(p1["results"][1]["rating_after"], 22.364610506859503, 8.06590141354368)
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert st == 200, o
+        rows = {r["name"]: r for r in o["standings"]}
+        assert set(rows) == {"Ann", "Bea"}
+        assert rows["Ann"]["games"] == 1 and rows["Ann"]["wins"] == 1 and rows["Ann"]["win_rate"] == 1
+        assert rows["Bea"]["average_score"] == 45 and rows["Bea"]["best_score"] == 45
+        assert rows["Bea"]["average_rank"] == 2 and rows["Ann"]["rating"]["provisional"]
+        _rating_close(rows["Ann"]["rating"], 27.635389493140497, 8.06590141354368)
+        assert o["standings"][0]["name"] == "Ann"
+        # a 4-player play with a tie (scores 30, 20, 20, 10) and a cooperative and a solo play
+        st, hd, p2 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-08",
+            "results": [{"player": A, "score": 30}, {"player": B, "score": 20},
+                        {"player": C, "score": 20}, {"player": D, "score": 10}]})
+        assert [r["rank"] for r in p2["results"]] == [1, 2, 2, 4], p2
+        st, hd, coop = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Pandemic", "date": "2026-02-09", "cooperative": True,
+            "results": [{"player": A, "winner": True}, {"player": C}]})
+        assert st == 201 and all(r["winner"] and r["rank"] == 1 for r in coop["results"]), coop
+        assert all("rating_after" not in r for r in coop["results"]), "cooperative: not rated"
+        st, hd, solo = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Onirim", "date": "2026-02-10", "results": [{"player": D, "winner": True}]})
+        assert st == 201 and "rating_after" not in solo["results"][0], solo
+        # ratings equal a replay of the rated plays in order (the model: tests/unit/test_rating.c)
+        import math
+        def rate(rs, ranks):
+            beta, tau = 25 / 6, 25 / 300
+            s2 = [sg * sg + tau * tau for _, sg in rs]
+            c = math.sqrt(sum(x + beta * beta for x in s2))
+            e = [math.exp(mu / c) for mu, _ in rs]
+            n = len(rs)
+            sq = [sum(e[i] for i in range(n) if ranks[i] >= ranks[q]) for q in range(n)]
+            a = [sum(1 for i in range(n) if ranks[i] == ranks[q]) for q in range(n)]
+            out = []
+            for i in range(n):
+                om = de = 0
+                for q in range(n):
+                    if ranks[q] <= ranks[i]:
+                        p = e[i] / sq[q]
+                        de += p * (1 - p) / a[q]
+                        om += ((1 - p) if q == i else -p) / a[q]
+                om *= s2[i] / c
+                de *= s2[i] / c ** 2 * math.sqrt(s2[i]) / c
+                out.append((rs[i][0] + om, math.sqrt(s2[i]) * math.sqrt(max(1 - de, 1e-4))))
+            return out
+        d = (25.0, 25 / 3)
+        r1 = rate([d, d], [1, 2])
+        r2 = rate([r1[0], r1[1], d, d], [1, 2, 2, 4])
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), r2):
+            _rating_close(rows[name]["rating"], mu, sg)
+        assert rows["Dot"]["games"] == 2 and rows["Dot"]["wins"] == 1, rows["Dot"]
+        assert rows["Cid"]["games"] == 2 and rows["Cid"]["wins"] == 1
+        # filters: game, season
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?game=pandemic")
+        assert sorted(r["name"] for r in o["standings"]) == ["Ann", "Cid"], o
+        assert all(not r["rated"] and r["rating"]["mu"] == 25 for r in o["standings"])
+        st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
+                                  {"name": "Feb 8+", "starts": "2026-02-08", "ends": "2026-03-31"})
+        assert st == 201, season
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season={season['id']}&game=Azul")
+        rows = {r["name"]: r for r in o["standings"]}
+        fresh = rate([d, d, d, d], [1, 2, 2, 4])
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), fresh):
+            _rating_close(rows[name]["rating"], mu, sg)
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season=nope")
+        problem(st, hd, o, 404)
+        # head-to-head
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head")
+        h = {(x["name"], x["opponent_name"]): x for x in o["head_to_head"]}
+        assert h[("Ann", "Bea")]["games"] == 2 and h[("Ann", "Bea")]["wins"] == 2
+        assert h[("Bea", "Cid")]["ties"] == 1 and h[("Bea", "Ann")]["losses"] == 2
+        assert ("Ann", "Cid") in h and h[("Ann", "Cid")]["games"] == 1, "coop not counted"
+        # edit the FIRST play: Bea won it after all → everything after is recomputed
+        st, hd, o = ann.call("PUT", f"/api/v1/leagues/{lid}/plays/{p1['id']}", {
+            "game": "Azul", "date": "2026-02-01", "duration_min": 40,
+            "results": [{"player": A, "score": 40}, {"player": B, "score": 45}]})
+        assert st == 200, o
+        r1 = rate([d, d], [2, 1])
+        r2 = rate([r1[0], r1[1], d, d], [1, 2, 2, 4])
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), r2):
+            _rating_close(rows[name]["rating"], mu, sg)
+        st, hd, hist = ann.get(f"/api/v1/players/{B}/history")
+        assert [x["play"] for x in hist["history"]] == [p1["id"], p2["id"]]
+        _rating_close(hist["history"][0]["rating"], *r1[1])
+        _rating_close(hist["history"][1]["rating"], *r2[1])
+        assert hist["history"][1]["players"][0]["name"] == "Ann"
+        # delete the first play: the second is now everyone's first
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/plays/{p1['id']}")
+        assert st == 204
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), fresh):
+            _rating_close(rows[name]["rating"], mu, sg)
+        # the log has create, edit and delete with before/after
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/log")
+        acts = [(x["play"], x["action"]) for x in o["log"]]
+        assert acts[0] == (p1["id"], "create") and (p1["id"], "edit") in acts
+        assert acts[-1] == (p1["id"], "delete"), acts
+        edit = [x for x in o["log"] if x["action"] == "edit"][0]
+        assert edit["before"]["results"][0]["score"] == 60 and edit["after"]["results"][0]["score"] == 40
+        assert edit["account"] == ann.account["id"]
+
+
+def test_play_validation():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        A, B = ids["Ann"], ids["Bea"]
+        url = f"/api/v1/leagues/{lid}/plays"
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A}, {"player": "x" * 24}]})
+        problem(st, hd, o, 400, field="/results")  # no rank, score or winner
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": "f" * 24, "rank": 2}]})
+        problem(st, hd, o, 422, rule="unknown-player", field="/results/1/player")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": A, "rank": 2}]})
+        problem(st, hd, o, 400, field="/results/1/player")
+        st, hd, o = ann.post(url, {"game": "Azul", "date": "2026-02-30",
+                                   "results": [{"player": A, "rank": 1}]})
+        problem(st, hd, o, 400, field="/date")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": B}]})
+        problem(st, hd, o, 400, field="/results")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "score": "45"}]})
+        problem(st, hd, o, 400, field="/results/0/score")
+        st, hd, o = ann.post(url, {"game": "", "results": [{"player": A, "rank": 1}]})
+        problem(st, hd, o, 400, field="/game")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1}], "x": 1})
+        problem(st, hd, o, 400, field="/x")
+        # winner flags alone rank the play; an RFC 3339 time is kept in UTC
+        st, hd, o = ann.post(url, {"game": "Hanabi", "bgg_id": 98778, "date": "2026-04-01T21:30:00+02:00",
+                                   "results": [{"player": A, "winner": False}, {"player": B, "winner": True}]})
+        assert st == 201 and [r["rank"] for r in o["results"]] == [2, 1], o
+        assert o["date"] == "2026-04-01T19:30:00Z" and o["bgg_id"] == 98778, o
+        st, hd, o2 = ann.get(f"{url}/{o['id']}")
+        assert o2 == o
+        st, hd, lst = ann.get(url)
+        assert [p["id"] for p in lst["plays"]] == [o["id"]] and lst["plays"][0]["players"][1]["name"] == "Bea"
