@@ -1,4 +1,4 @@
--- The table engine (src/table/): any kind of game registered with the engine (er, dh, clinic,
+-- The table engine (src/engine/): any kind of game registered with the engine (er, dh, clinic,
 -- and the minimal kind of the engine's own tests) is stored in the same three tables, so the
 -- kind is a short name rather than a fixed list. Seats remember whether a phone has claimed them
 -- (used the seat's token), and tokens replaced by a join are remembered so that the phone that

@@ -7,7 +7,7 @@
 #include "api/live.h"
 #include "api/tokens.h"
 #include "base/log.h"
-#include "table/table.h"
+#include "engine/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

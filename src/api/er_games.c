@@ -12,7 +12,7 @@
 #include "base/log.h"
 #include "json/jx.h"
 #include "rules/er_game.h"
-#include "table/table.h"
+#include "engine/table.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #define ER_GAMES_H
 
 #include "http/http.h"
-#include "table/table.h"
+#include "engine/table.h"
 
 extern const table_kind er_table_kind;
 

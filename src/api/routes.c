@@ -5,7 +5,7 @@
 #include "api/api.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
-#include "table/table.h"
+#include "engine/table.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */

@@ -1,4 +1,4 @@
-"""The table engine (src/table/): behaviour every kind of game shares, tested through ER games
+"""The table engine (src/engine/): behaviour every kind of game shares, tested through ER games
 and through the minimal kind that only the tests register (tests/engine/)."""
 import http.client, json, os, random, threading
 

@@ -6,7 +6,7 @@
  * "id:version" — all in one transaction, so an acknowledged change is committed and two
  * writers of one game are serialised. A read replays exactly the events up to the version of
  * the row it read (one snapshot), whatever commits meanwhile. */
-#include "table/table.h"
+#include "engine/table.h"
 
 #include "api/game_cache.h"
 #include "api/live.h"
