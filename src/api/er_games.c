@@ -1,4 +1,4 @@
-/* ER games at the table (api.md "Games"): the ER kind of the table engine (table/table.h).
+/* ER games at the table (api.md "Games"): the ER kind of the table engine (engine/table.h).
  *
  * Only what is ER lives here: the configuration (specialists, deck, seed, ALICAT's modifiers),
  * the events (reveal, move, undo) as JSON, who may send them, the state and result as JSON, the

@@ -1,5 +1,5 @@
 /* ER games at the table (api.md "Games"): the ER kind of the table engine, and the handlers of
- * its own mutations (create, read, log, events and join are the engine's: table/table.h). */
+ * its own mutations (create, read, log, events and join are the engine's: engine/table.h). */
 #ifndef ER_GAMES_H
 #define ER_GAMES_H
 

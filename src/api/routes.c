@@ -19,7 +19,7 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/moves/options", api_er_moves_options, false},
     {"POST", "/api/v1/er/alicat/move", api_er_alicat_move, false},
 
-    /* the table engine, shared by every kind of game (table/table.c) */
+    /* the table engine, shared by every kind of game (engine/table.c) */
     {"POST", "/api/v1/join", table_api_join, true},
     {"GET", "/api/v1/join/{code}", table_api_join_seats, true},
 
