@@ -2,11 +2,14 @@
  * and the live-update listener. */
 #include "api/api.h"
 #include "api/accounts.h"
+#include "api/leagues.h"
 
 #include "api/er_api.h"
 #include "api/er_games.h"
 #include "api/live.h"
 #include "api/tokens.h"
+#include "base/log.h"
+#include "engine/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +22,27 @@ int api_init(const char *templates_dir)
 	}
 	if (er_api_init(templates_dir) != 0)
 		return -1;
-	if (er_games_init() != 0) {
+	if (table_init() != 0 || table_register(&er_table_kind) != 0) {
+		log_bug("cannot start the table engine");
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
 	/* accounts and leagues (issue 10) */
 	if (accounts_init() != 0) {
 		fprintf(stderr, "cannot set up accounts\n");
-		er_games_shutdown();
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
+	table_set_finish_hook(leagues_table_hook); /* a finished game becomes a play (issue 10) */
 	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
 		accounts_shutdown(); /* issue 10 */
-		er_games_shutdown();
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -47,6 +53,6 @@ void api_shutdown(void)
 {
 	live_shutdown();
 	accounts_shutdown(); /* issue 10 */
-	er_games_shutdown();
+	table_shutdown();
 	er_api_shutdown();
 }

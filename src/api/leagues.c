@@ -1665,3 +1665,9 @@ int api_player_history(const http_req *req, http_resp *resp)
 	jx_set(o, "history", arr);
 	return http_reply_json(resp, 200, o);
 }
+
+int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
+                       const char *result_json)
+{
+	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
+}

@@ -27,6 +27,11 @@
 int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
                         const char *result_json);
 
+/* The same as a table_finish_hook (engine/table.h): 0, or -1 to roll back. api_init.c
+ * registers it with table_set_finish_hook. */
+int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
+                       const char *result_json);
+
 /* ---- shared with league_io.c ---- */
 
 /* The caller's rights in a league. */

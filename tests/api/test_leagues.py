@@ -303,3 +303,36 @@ def test_play_validation():
         assert o2 == o
         st, hd, lst = ann.get(url)
         assert [p["id"] for p in lst["plays"]] == [o["id"]] and lst["plays"][0]["players"][1]["name"] == "Bea"
+
+
+def test_finished_er_game_becomes_exactly_one_play():
+    import random
+    from games import create, deck, play_turn, random_policy, state
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        rng = random.Random(7)
+        g = create(s, names=["Ann", "Bea", "Newcomer"], deck="table", league=lid)
+        for card, dice in deck(rng, g["turns"]):
+            cur, _ = play_turn(s, g, random_policy(rng), card, dice)
+        fin = state(s, g["id"], g["host_token"])
+        assert fin["status"] == "finished", fin["status"]
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(o["plays"]) == 1, o
+        st, hd, play = ann.get(f"/api/v1/leagues/{lid}/plays/{o['plays'][0]['id']}")
+        assert play["source"] == "table" and play["game_id"] == g["id"], play
+        assert play["game"].startswith("Dice Hospital: ER"), play
+        totals = {x["name"]: x["score"]["total"] for x in fin["seats"]}
+        ranks = {x["name"]: x["rank"] for x in fin["seats"]}
+        assert [r["name"] for r in play["results"]] == ["Ann", "Bea", "Newcomer"]
+        for r in play["results"]:
+            assert r["player"] == ids.get(r["name"], r["player"])
+            assert r["score"] == totals[r["name"]] and r["rank"] == ranks[r["name"]], (r, totals)
+            assert "rating_after" in r
+        # the new name became a guest member
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert any(m["name"] == "Newcomer" and m["guest"] for m in lg2["members"]), lg2
+        # nothing more happens to a finished game: still exactly one play
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert sorted(r["games"] for r in o["standings"]) == [1, 1, 1], o
