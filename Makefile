@@ -12,8 +12,11 @@ CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-proto
 # Leagues (issue 10): route-table rows leave their optional trailing fields (max_body, any_type)
 # out, and zero is their default.
 CFLAGS   += -Wno-missing-field-initializers
+# Leagues (issue 10): libxml2 reads BoardGameGeek plays XML.
+CFLAGS   += -I/usr/include/libxml2
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
+LDLIBS   += -lxml2 # leagues (issue 10): BGG plays XML import
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -32,6 +35,8 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# leagues (issue 10): BoardGameGeek plays XML import
+DEB_PKGS += libxml2-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

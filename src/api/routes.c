@@ -58,6 +58,11 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/leagues/{id}/standings", api_league_standings, true},
     {"GET", "/api/v1/leagues/{id}/head-to-head", api_league_head_to_head, true},
     {"GET", "/api/v1/players/{id}/history", api_player_history, true},
+    {"GET", "/api/v1/leagues/{id}/export.json", api_league_export_json, true},
+    {"GET", "/api/v1/leagues/{id}/export.csv", api_league_export_csv, true},
+    {"GET", "/api/v1/leagues/{id}/backup.json", api_league_backup, true},
+    /* the one route with a larger body (16 MiB) of its own content types */
+    {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

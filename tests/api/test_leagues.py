@@ -336,3 +336,196 @@ def test_finished_er_game_becomes_exactly_one_play():
         # nothing more happens to a finished game: still exactly one play
         st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
         assert sorted(r["games"] for r in o["standings"]) == [1, 1, 1], o
+
+
+def _read(name):
+    with open(os.path.join(HERE, "data", name), "rb") as f:
+        return f.read()
+
+
+def _announce(s, c, path, length):
+    """Sends only the headers of a POST announcing length body bytes; returns the status line
+    the server answers before reading the body."""
+    import socket
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+    sock.sendall((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{s.port}\r\n"
+                  f"Origin: {c.origin}\r\nCookie: dh_session={c.cookie}\r\n"
+                  f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n").encode())
+    data = sock.recv(4096).decode(errors="replace")
+    sock.close()
+    return data
+
+
+def _import(c, lid, fmt, body, ctype):
+    return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
+                  headers={"Content-Type": ctype})
+
+
+def test_import_bgstats_sample():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        assert st == 200, (st, o)
+        assert o == {"imported": 3, "skipped": 0, "players_created": 1}, o  # Gus is new
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        byname = {p["game"]: p for p in plays["plays"]}
+        st, hd, azul = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Azul']['id']}")
+        assert azul["uuid"] == "c0ffee00-0000-4000-8000-000000000001" and azul["source"] == "bgstats"
+        assert azul["date"] == "2025-11-02T20:15:00Z" and azul["duration_min"] == 35
+        assert azul["location"] == "Café Meeple" and azul["notes"] == "first game of the night"
+        assert azul["bgg_id"] == 230802
+        assert [(r["name"], r["score"], r["rank"], r["winner"]) for r in azul["results"]] == \
+            [("Ann", 61, 1, True), ("Bea", 48, 2, False), ("Gus", 48, 2, False)], azul
+        assert azul["results"][1]["player"] == ids["Bea"], "matched to the member by name"
+        # Golf: highestWins false, the lowest score wins
+        st, hd, golf = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Golf']['id']}")
+        assert [(r["name"], r["rank"], r["winner"]) for r in golf["results"]] == \
+            [("Ann", 2, False), ("Bea", 1, True)], golf
+        st, hd, hanabi = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Hanabi']['id']}")
+        assert hanabi["cooperative"] and all(r["winner"] for r in hanabi["results"]), hanabi
+        # the same file again: everything skipped, nothing duplicated
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(plays["plays"]) == 3
+
+
+def test_import_bgg_xml_sample():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        for ctype in ("application/xml", "text/xml; charset=utf-8"):
+            st, hd, o = _import(ann, lid, "bggxml", _read("bgg-plays-sample.xml"), ctype)
+            assert st == 200, (st, o)
+        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o  # second time
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(plays["plays"]) == 3
+        byname = {p["game"]: p for p in plays["plays"]}
+        st, hd, dh = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Dice Hospital']['id']}")
+        assert dh["uuid"] == "bgg-87654321" and dh["source"] == "bggxml" and dh["bgg_id"] == 242302
+        assert dh["date"] == "2025-10-28T00:00:00Z" and dh["duration_min"] == 45
+        assert dh["notes"] == "Close game & a lot of dice" and dh["location"] == "Home"
+        assert [(r["name"], r["score"], r["rank"], r["winner"]) for r in dh["results"]] == \
+            [("Ann", 52, 1, True), ("Hal", 47, 2, False), ("Bea", 39, 3, False)], dh
+        # lowest score won (the win flags say so)
+        st, hd, golf = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Golf']['id']}")
+        assert [(r["name"], r["rank"], r["winner"]) for r in golf["results"]] == \
+            [("Ann", 1, True), ("Hal", 2, False)], golf
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert sorted(m["name"] for m in lg2["members"]) == ["Ann", "Bea", "Hal"]
+
+
+def test_import_errors_store_nothing():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        sample = json.loads(_read("bgstats-sample.json"))
+        bad = json.loads(json.dumps(sample))
+        bad["plays"][2]["playerScores"][1]["playerRefId"] = 99  # the LAST play is wrong
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
+        problem(st, hd, o, 400, rule="malformed-file", field="/plays/2/playerScores/1")
+        bad = json.loads(json.dumps(sample))
+        bad["plays"][0]["playerScores"][0]["score"] = "lots"
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
+        problem(st, hd, o, 400, field="/plays/0/playerScores/0")
+        st, hd, o = _import(ann, lid, "bgstats", b'{"games": [', "application/json")
+        problem(st, hd, o, 400)
+        st, hd, o = _import(ann, lid, "bggxml", b"<plays><play id='1'>", "application/xml")
+        problem(st, hd, o, 400, rule="malformed-file")
+        assert "line" in o["detail"], o
+        st, hd, o = _import(ann, lid, "bggxml", b"<games/>", "application/xml")
+        problem(st, hd, o, 400, rule="malformed-file")
+        # an external entity is not fetched nor expanded (XXE)
+        xxe = (b'<?xml version="1.0"?><!DOCTYPE plays [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+               b'<plays><play id="5" date="2025-01-01"><item name="&x;" objectid="1"/>'
+               b'<players><player name="Ann" win="1"/></players></play></plays>')
+        st, hd, o = _import(ann, lid, "bggxml", xxe, "application/xml")
+        if st == 200:
+            st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+            assert "root:" not in json.dumps(plays), plays
+            ann.delete(f"/api/v1/leagues/{lid}/plays/{plays['plays'][0]['id']}")
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/xml")
+        problem(st, hd, o, 415)
+        st, hd, o = _import(ann, lid, "csv", b"x", "text/csv")
+        problem(st, hd, o, 400)
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert plays["plays"] == [], "nothing half-imported"
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert [m["name"] for m in lg2["members"]] == ["Ann"], "no member created either"
+        # 16 MiB cap: 413 above it, and this route only (others keep 64 KiB)
+        assert _announce(s, ann, f"/api/v1/leagues/{lid}/import?format=bgstats",
+                         16 * 1024 * 1024 + 1).startswith("HTTP/1.1 413"), "over 16 MiB"
+        assert _announce(s, ann, f"/api/v1/leagues/{lid}/members",
+                         64 * 1024 + 1).startswith("HTTP/1.1 413"), "other routes: 64 KiB"
+        # just under the cap is read and parsed (a malformed 16 MiB file: 400, not 413)
+        big = b'{"x": "' + b"a" * (16 * 1024 * 1024 - 10) + b'"}'
+        st, hd, o = _import(ann, lid, "bgstats", big, "application/json")
+        problem(st, hd, o, 400, rule="malformed-file")
+        # importing is the owners' business; CSRF is checked as for every mutation
+        bob = user(s, "bob@example.org")
+        ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        st, hd, o = _import(bob, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
+                             _read("bgstats-sample.json"), raw=True, origin=False,
+                             headers={"Content-Type": "application/json"})
+        problem(st, hd, o, 403, rule="origin-mismatch")
+
+
+def test_export_import_round_trips():
+    import csv, io
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, name="Club", guests=("Bea", "Cid, \"the dice\"", "=cmd"))
+        lid = lg["id"]
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        st, hd, o = _import(ann, lid, "bggxml", _read("bgg-plays-sample.xml"), "application/xml")
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2025-12-01T20:00:00Z", "notes": "line one\nline two",
+            "results": [{"player": ids["Cid, \"the dice\""], "score": 12.5},
+                        {"player": ids["=cmd"], "score": 10}]})
+        assert st == 201, o
+        ann.post(f"/api/v1/leagues/{lid}/seasons", {"name": "Autumn", "starts": "2025-09-01",
+                                                    "ends": "2025-11-30"})
+        # backup → a new league → backup: identical
+        st, hd, b1 = ann.get(f"/api/v1/leagues/{lid}/backup.json")
+        assert st == 200 and "attachment" in hd["content-disposition"], hd
+        assert len(b1["plays"]) == 7 and b1["format"] == "dicehospital-league-backup"
+        st, hd, lg2 = ann.post("/api/v1/leagues", {"name": "Club"})
+        st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
+        assert st == 200 and o["imported"] == 7 and o["skipped"] == 0, o
+        st, hd, b2 = ann.get(f"/api/v1/leagues/{lg2['id']}/backup.json")
+        assert b2 == b1, "backup → import → backup is identical"
+        st, hd, s1 = ann.get(f"/api/v1/leagues/{lid}/standings")
+        st, hd, s2 = ann.get(f"/api/v1/leagues/{lg2['id']}/standings")
+        strip = lambda st_: [{k: v for k, v in r.items() if k != "player"} for r in st_["standings"]]
+        assert strip(s1) == strip(s2), "same ratings after the round trip"
+        st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
+        assert o == {"imported": 0, "skipped": 7, "players_created": 0}, o
+        # BG Stats export → import into a new league → export: the same plays
+        st, hd, e1 = ann.get(f"/api/v1/leagues/{lid}/export.json")
+        assert st == 200 and {"games", "players", "locations", "plays"} <= set(e1)
+        assert all(isinstance(x["score"], str) for p in e1["plays"] for x in p["playerScores"])
+        st, hd, lg3 = ann.post("/api/v1/leagues", {"name": "Club"})
+        st, hd, o = _import(ann, lg3["id"], "bgstats", json.dumps(e1), "application/json")
+        assert st == 200 and o["imported"] == 7, o
+        st, hd, e3 = ann.get(f"/api/v1/leagues/{lg3['id']}/export.json")
+        names = lambda e: {p["id"]: p["name"] for p in e["players"]}
+        norm = lambda e: [(p["uuid"], p["playDate"], p["durationMin"], p["comments"],
+                           [(names(e)[x["playerRefId"]], x["score"], x["winner"], x["rank"])
+                            for x in p["playerScores"]]) for p in e["plays"]]
+        assert norm(e3) == norm(e1)
+        assert [g["name"] for g in e3["games"]] == [g["name"] for g in e1["games"]]
+        # CSV: one row per player per play, quoted where needed, formulas neutralised
+        st, hd, text = ann.get(f"/api/v1/leagues/{lid}/export.csv")
+        assert st == 200 and hd["content-type"].startswith("text/csv"), hd
+        rows = list(csv.DictReader(io.StringIO(text.decode())))
+        assert len(rows) == sum(len(p["results"]) for p in b1["plays"]), len(rows)
+        azul = [r for r in rows if r["date"] == "2025-12-01T20:00:00Z"]
+        assert [r["player"] for r in azul] == ['Cid, "the dice"', "'=cmd"], azul
+        assert azul[0]["score"] == "12.5" and azul[0]["rank"] == "1" and azul[0]["winner"] == "true"
+        assert azul[0]["notes"] == "line one\nline two" and azul[0]["rating_mu"]
