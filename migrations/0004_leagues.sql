@@ -19,9 +19,11 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_account ON sessions (account_id);
 
+-- version: bumped by every change of the league's plays (the standings/history cache key).
 CREATE TABLE leagues (
     id         text PRIMARY KEY,
     name       text NOT NULL CHECK (length(name) BETWEEN 1 AND 256),
+    version    bigint NOT NULL DEFAULT 0,
     created_at timestamptz NOT NULL DEFAULT now()
 );
 

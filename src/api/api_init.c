@@ -53,6 +53,7 @@ void api_shutdown(void)
 {
 	live_shutdown();
 	accounts_shutdown(); /* issue 10 */
+	leagues_shutdown();  /* issue 10 */
 	table_shutdown();
 	er_api_shutdown();
 }

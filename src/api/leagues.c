@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,88 @@ static void run_tx(db_conn *c, db_tx_fn fn, void *arg, http_resp *resp)
 		reply_status(resp, st);
 }
 
+/* ---- the standings/history cache ----
+ * Standings and histories change only when the league's plays do, and every such change bumps
+ * leagues.version in the same transaction. So a reply computed at version v is valid for any
+ * request that finds the league at v (on any server): the per-process cache is keyed by
+ * (what was asked, version) and needs no invalidation. The version comes with the access
+ * check, so a cached reply costs the same two round trips as any league read. */
+enum { LCACHE_SLOTS = 64, LCACHE_KEY = 400 };
+
+typedef struct {
+	char key[LCACHE_KEY];
+	long long version;
+	char *text; /* owned */
+	size_t len;
+	unsigned long long used;
+} lcache_slot;
+
+static lcache_slot g_lcache[LCACHE_SLOTS];
+static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long g_lcache_tick;
+
+/* Answers from the cache when it holds key at version. */
+static bool lcache_reply(const char *key, long long version, http_resp *resp)
+{
+	bool hit = false;
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS && !hit; i++) {
+		lcache_slot *e = &g_lcache[i];
+		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
+			resp->body = xmalloc(e->len + 1);
+			memcpy(resp->body, e->text, e->len + 1);
+			resp->body_len = e->len;
+			e->used = ++g_lcache_tick;
+			hit = true;
+		}
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+	if (hit) {
+		resp->status = 200;
+		resp->content_type = "application/json";
+	}
+	return hit;
+}
+
+/* Replies o (taking it) and keeps its text under (key, version). */
+static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o)
+{
+	const char *text = jx_text(o);
+	size_t len = strlen(text);
+	if (strlen(key) < LCACHE_KEY) {
+		pthread_mutex_lock(&g_lcache_mu);
+		lcache_slot *victim = &g_lcache[0];
+		for (int i = 0; i < LCACHE_SLOTS; i++) {
+			lcache_slot *e = &g_lcache[i];
+			if (strcmp(e->key, key) == 0 || e->text == NULL) {
+				victim = e;
+				break;
+			}
+			if (e->used < victim->used)
+				victim = e;
+		}
+		free(victim->text);
+		snprintf(victim->key, sizeof victim->key, "%s", key);
+		victim->version = version;
+		victim->text = xmalloc(len + 1);
+		memcpy(victim->text, text, len + 1);
+		victim->len = len;
+		victim->used = ++g_lcache_tick;
+		pthread_mutex_unlock(&g_lcache_mu);
+	}
+	return http_reply_json(resp, 200, o);
+}
+
+void leagues_shutdown(void)
+{
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS; i++) {
+		free(g_lcache[i].text);
+		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+}
+
 /* ---- access ---- */
 
 bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
@@ -77,6 +160,7 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	} else {
 		a->owner = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
 		snprintf(a->member, sizeof a->member, "%s", PQgetvalue(r, 0, 1));
+		a->version = atoll(PQgetvalue(r, 0, 2));
 		if (!a->owner && (owner || a->member[0] == '\0'))
 			http_reply_problem(resp, 403,
 			                   owner ? "only the league's owners may do this"
@@ -405,7 +489,12 @@ static void sb_str(sbuf *s, const char *t)
 db_status league_recompute(db_conn *c, const char *league)
 {
 	lset s;
-	db_status st = lset_load(c, league, NULL, NULL, &s);
+	const char *bp[1] = {league};
+	db_status st;
+	PQclear(acct_exec(c, "league_bump", 1, bp, &st)); /* invalidates cached standings */
+	if (st != DB_OK)
+		return st;
+	st = lset_load(c, league, NULL, NULL, &s);
 	if (st != DB_OK)
 		return st;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
@@ -1490,6 +1579,11 @@ int api_league_standings(const http_req *req, http_resp *resp)
 	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
 	    !read_filters(req, resp, c, &season, &game))
 		return 0;
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	         game ? game : "");
+	if (lcache_reply(key, a.version, resp))
+		return 0;
 	lset s;
 	if (lset_load(c, req->params[0], season, game, &s) != DB_OK)
 		return acct_reply_db(resp);
@@ -1542,7 +1636,7 @@ int api_league_standings(const http_req *req, http_resp *resp)
 	free(t);
 	free(cur);
 	lset_free(&s);
-	return http_reply_json(resp, 200, o);
+	return lcache_reply_put(key, a.version, resp, o);
 }
 
 typedef struct {
@@ -1634,6 +1728,10 @@ int api_player_history(const http_req *req, http_resp *resp)
 	league_access a;
 	if (!league_access_check(req, resp, c, league, false, &a))
 		return 0;
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "history\n%s", req->params[0]);
+	if (lcache_reply(key, a.version, resp))
+		return 0;
 	if ((r = acct_exec(c, "player_history", 1, p, &st)) == NULL)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
@@ -1663,7 +1761,7 @@ int api_player_history(const http_req *req, http_resp *resp)
 	jx_set(o, "league", jx_str(league));
 	jx_set(o, "rating", rating_json(cur));
 	jx_set(o, "history", arr);
-	return http_reply_json(resp, 200, o);
+	return lcache_reply_put(key, a.version, resp, o);
 }
 
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,

@@ -39,7 +39,11 @@ typedef struct {
 	account acc;
 	bool owner;
 	char member[ID_LEN + 1]; /* the account's member entry, "" if none */
+	long long version;       /* the league's version (bumped by every change of its plays) */
 } league_access;
+
+/* Frees the standings/history cache (at shutdown). */
+void leagues_shutdown(void);
 
 /* Session + league lookup: true when the caller may read the league (owner or linked
  * member), with *a filled; else replies 401/403/404/503 and returns false. With owner, only

@@ -47,7 +47,8 @@ const db_statement db_statements[] = {
 	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/api/leagues.c, issue 10) */
 	{"league_insert", "INSERT INTO leagues (id, name) VALUES ($1, $2)", 2},
 	{"league_owner_insert", "INSERT INTO league_owners (league_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2},
-	{"league_access", "SELECT EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $2), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = $2), '') FROM leagues l WHERE l.id = $1", 2},
+	{"league_access", "SELECT EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $2), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = $2), ''), l.version FROM leagues l WHERE l.id = $1", 2},
+	{"league_bump", "UPDATE leagues SET version = version + 1 WHERE id = $1", 1},
 	{"league_lock", "SELECT id FROM leagues WHERE id = $1 FOR UPDATE", 1},
 	{"league_get", "SELECT name, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), (SELECT count(*) FROM plays WHERE league_id = $1) FROM leagues WHERE id = $1", 1},
 	{"league_list", "SELECT l.id, l.name, EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $1), (SELECT count(*) FROM plays p WHERE p.league_id = l.id) FROM leagues l WHERE EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $1) OR EXISTS (SELECT 1 FROM league_members m WHERE m.league_id = l.id AND m.account_id = $1) ORDER BY l.name, l.id", 1},
