@@ -377,7 +377,7 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 typedef struct {
 	const char *play, *member, *name;
 	int m; /* member index 0..nmembers-1 */
-	int rank, n;
+	int rank;
 	double score;
 	bool has_score, winner, coop;
 	bool has_stored;
@@ -398,6 +398,31 @@ static void lset_free(lset *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* Member index of id (0..), added when new: open addressing over the member ids (ids are
+ * random hex, so their first bytes hash well). */
+typedef struct {
+	const char **ids; /* borrowed */
+	int *idx;
+	size_t cap;
+	int n;
+} member_map;
+
+static int member_index(member_map *mm, const char *id)
+{
+	size_t h = 1469598103934665603ull;
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	for (size_t i = h & (mm->cap - 1);; i = (i + 1) & (mm->cap - 1)) {
+		if (mm->ids[i] == NULL) {
+			mm->ids[i] = id;
+			mm->idx[i] = mm->n++;
+			return mm->idx[i];
+		}
+		if (strcmp(mm->ids[i], id) == 0)
+			return mm->idx[i];
+	}
+}
+
 /* Loads the league's results in play order (season/game filters may be NULL). */
 static db_status lset_load(db_conn *c, const char *league, const char *season, const char *game,
                            lset *s)
@@ -411,6 +436,11 @@ static db_status lset_load(db_conn *c, const char *league, const char *season, c
 	const PGresult *r = s->res;
 	s->nrows = PQntuples(r);
 	s->rows = xcalloc((size_t)s->nrows, sizeof *s->rows);
+	member_map mm = {.cap = 64};
+	while (mm.cap < 2 * (size_t)s->nrows)
+		mm.cap *= 2;
+	mm.ids = xcalloc(mm.cap, sizeof *mm.ids);
+	mm.idx = xcalloc(mm.cap, sizeof *mm.idx);
 	for (int i = 0; i < s->nrows; i++) {
 		lrow *x = &s->rows[i];
 		x->play = PQgetvalue(r, i, 0);
@@ -421,15 +451,15 @@ static db_status lset_load(db_conn *c, const char *league, const char *season, c
 		x->score = x->has_score ? strtod(PQgetvalue(r, i, 4), NULL) : 0;
 		x->winner = PQgetvalue(r, i, 5)[0] == 't';
 		x->coop = PQgetvalue(r, i, 6)[0] == 't';
-		x->n = atoi(PQgetvalue(r, i, 7));
-		x->m = atoi(PQgetvalue(r, i, 8)) - 1;
-		x->has_stored = !PQgetisnull(r, i, 9);
+		x->m = member_index(&mm, x->member);
+		x->has_stored = !PQgetisnull(r, i, 7);
 		if (x->has_stored)
-			x->stored = (rating){strtod(PQgetvalue(r, i, 9), NULL),
-			                     strtod(PQgetvalue(r, i, 10), NULL)};
-		if (x->m + 1 > s->nmembers)
-			s->nmembers = x->m + 1;
+			x->stored = (rating){strtod(PQgetvalue(r, i, 7), NULL),
+			                     strtod(PQgetvalue(r, i, 8), NULL)};
 	}
+	s->nmembers = mm.n;
+	free(mm.ids);
+	free(mm.idx);
 	return DB_OK;
 }
 
@@ -1728,14 +1758,22 @@ int api_player_history(const http_req *req, http_resp *resp)
 	league_access a;
 	if (!league_access_check(req, resp, c, league, false, &a))
 		return 0;
+	/* ?limit=N: only the last N plays (the rating is still the one after all of them) */
+	const char *lim = http_query(req, "limit");
+	char *end = NULL;
+	long limit = lim ? strtol(lim, &end, 10) : 0;
+	if (lim && (*lim == '\0' || *end != '\0' || limit < 1 || limit > 1000000))
+		return http_reply_problem(resp, 400, "limit must be a whole number from 1", NULL,
+		                          NULL);
 	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "history\n%s", req->params[0]);
+	snprintf(key, sizeof key, "history\n%s\n%ld", req->params[0], limit);
 	if (lcache_reply(key, a.version, resp))
 		return 0;
 	if ((r = acct_exec(c, "player_history", 1, p, &st)) == NULL)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
 	rating cur = rating_default();
+	int first = limit && PQntuples(r) > limit ? PQntuples(r) - (int)limit : 0;
 	for (int i = 0; i < PQntuples(r); i++) {
 		json_object *o = jx_obj();
 		jx_set(o, "play", jx_str(PQgetvalue(r, i, 0)));
@@ -1751,8 +1789,11 @@ int api_player_history(const http_req *req, http_resp *resp)
 			               strtod(PQgetvalue(r, i, 8), NULL)};
 		jx_set(o, "rated", jx_bool(rated));
 		jx_set(o, "rating", rating_json(cur));
-		jx_set(o, "players", json_tokener_parse(PQgetvalue(r, i, 9)));
-		jx_push(arr, o);
+		jx_set(o, "players", jx_int(atoll(PQgetvalue(r, i, 9))));
+		if (i >= first)
+			jx_push(arr, o);
+		else
+			json_object_put(o);
 	}
 	PQclear(r);
 	json_object *o = jx_obj();

@@ -249,7 +249,11 @@ def test_standings_ratings_and_recompute_after_edit():
         assert [x["play"] for x in hist["history"]] == [p1["id"], p2["id"]]
         _rating_close(hist["history"][0]["rating"], *r1[1])
         _rating_close(hist["history"][1]["rating"], *r2[1])
-        assert hist["history"][1]["players"][0]["name"] == "Ann"
+        assert hist["history"][1]["players"] == 4 and hist["history"][1]["rank"] == 2
+        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1")
+        assert [x["play"] for x in last["history"]] == [p2["id"]] and last["rating"] == hist["rating"]
+        st, hd, o = ann.get(f"/api/v1/players/{B}/history?limit=0")
+        problem(st, hd, o, 400)
         # delete the first play: the second is now everyone's first
         st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/plays/{p1['id']}")
         assert st == 204
