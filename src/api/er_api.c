@@ -96,9 +96,13 @@ int er_api_reply_parse_error(http_resp *resp, int rc, const char *rule, const js
 	return http_reply_problem(resp, 400, err->detail, NULL, err->field);
 }
 
-int er_api_reply_rule(http_resp *resp, const er_result *r)
+int er_api_reply_rule(http_resp *resp, int status, const er_result *r, const char *at)
 {
-	return http_reply_problem(resp, 422, r->detail, r->rule, NULL);
+	char field[128];
+	if (at == NULL || r->step < 0)
+		return http_reply_problem(resp, status, r->detail, r->rule, at);
+	snprintf(field, sizeof field, "%s/steps/%d", at, r->step);
+	return http_reply_problem(resp, status, r->detail, r->rule, field);
 }
 
 int api_er_data(const http_req *req, http_resp *resp)

@@ -203,8 +203,8 @@ static int reply_db(http_resp *resp)
 
 static int reply_rule(http_resp *resp, const er_result *r)
 {
-	int status = er_game_rule_status(r->rule);
-	return http_reply_problem(resp, status, r->detail, r->rule, NULL);
+	return er_api_reply_rule(resp, er_game_rule_status(r->rule), r,
+	                         r->step >= 0 ? "/move" : NULL);
 }
 
 static json_object *specialists_json(const er_data *d, const game_ctx *x)
