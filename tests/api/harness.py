@@ -4,8 +4,13 @@ pg_virtualenv provides (libpq PG* variables), and talks HTTP to it.
     with Server() as s:
         st, hd, body = s.request("GET", "/api/v1/health")
         st, hd, obj = s.json("POST", "/api/v1/er/score", {...})
+
+Every response that Server.request receives is checked against static/openapi.json (contract.py):
+an undocumented status or a body that does not validate fails the test that made the request.
 """
 import http.client, json, os, socket, subprocess, tempfile, time, signal
+
+import contract
 
 SERVER_BIN = os.environ.get("SERVER_BIN", "build/server")
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -103,6 +108,7 @@ class Server:
         data = r.read()
         hd = {k.lower(): v for k, v in r.getheaders()}
         c.close()
+        contract.check_response(method, path, r.status, hd, data)
         return r.status, hd, data
 
     def json(self, method, path, body=None, headers=None, token=None):
