@@ -9,6 +9,9 @@ template, then the response by status (or "default"), and
 A request the document has no operation for (an unknown path, a method the path lacks) must be
 answered by a problem+json error that validates against Problem; outside /api/, paths the
 document does not list are static files and only their errors are checked.
+check_request(...) holds the document to the other side: a JSON request body the server accepted
+(2xx) validates against the operation's request schema, so the document takes what the server
+takes.
 Raises AssertionError naming the operation, the status and what does not match."""
 import json, os, re, sys
 
@@ -134,3 +137,20 @@ def check_response(method, path, status, headers, body):
     except ValueError as e:
         raise AssertionError(f"{what}: {ct} body is not JSON: {e}: {body[:200]!r}")
     validate((template, method.lower(), key, ct), schema, value, what)
+
+
+def check_request(method, path, status, request_body):
+    """A JSON body the server accepted (2xx) must validate against the documented request body."""
+    if not 200 <= status < 300 or request_body is None:
+        return
+    template, op = find_operation(method, path)
+    if op is None or "requestBody" not in op:
+        return
+    what = f"{method} {path.split('?', 1)[0]} → {status}"
+    try:
+        value = json.loads(request_body)
+    except (TypeError, ValueError):
+        return  # not JSON: the server would not have accepted it
+    schema = _resolve(op["requestBody"])["content"]["application/json"]["schema"]
+    validate((template, method.lower(), "request"), schema, value,
+             what + " (request body accepted by the server)")

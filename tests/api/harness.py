@@ -109,6 +109,7 @@ class Server:
         hd = {k.lower(): v for k, v in r.getheaders()}
         c.close()
         contract.check_response(method, path, r.status, hd, data)
+        contract.check_request(method, path, r.status, body)
         return r.status, hd, data
 
     def json(self, method, path, body=None, headers=None, token=None):

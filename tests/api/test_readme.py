@@ -5,6 +5,7 @@ line of a block is a fragment of what the block prints (a trailing "…" marks a
 appear in that block's output. So the quick start cannot rot."""
 import os, re, subprocess, tempfile
 
+import contract
 from harness import ROOT, Server, make_database
 
 SECTION = "## Quick start with curl"
@@ -51,3 +52,22 @@ def test_readme_quick_start_runs_as_written():
             for frag in fragments(b):
                 assert frag in out, (f"README quick start block {i + 1}: {frag!r} is not in what "
                                      f"it printed:\n{out[:3000]}")
+            check_against_document(b, out)
+
+
+def check_against_document(block, out):
+    """The block's curl call as the API tests' requests are checked: its reply (the last line
+    printed is the body) validates against static/openapi.json, and so does a body it sent that
+    the server accepted."""
+    m = re.search(re.escape(URL) + r"(/[^\s'\"]*)", block)
+    path = m.group(1).replace("$GAME", "g")
+    sent = re.search(r"-d '(.*?)'", block, flags=re.S)
+    body = out.strip().splitlines()[-1]
+    status = 201 if path == "/api/v1/er/games" else 200
+    st = re.search(r"^HTTP/1.1 (\d+)", out, flags=re.M)
+    if st:
+        status = int(st.group(1))
+    ct = "application/problem+json" if status >= 400 else "application/json"
+    contract.check_response("POST", path, status, {"content-type": ct}, body.encode())
+    if sent:
+        contract.check_request("POST", path, status, sent.group(1))
