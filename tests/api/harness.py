@@ -44,6 +44,9 @@ class Server:
         self.env.update(env or {})
         self.args = list(args)
         self.binary = binary or SERVER_BIN
+        # A server built with kinds only the tests register (tests/engine/) serves routes the
+        # document does not describe: those go unchecked; the documented ones are still checked.
+        self.extra_routes = self.binary != SERVER_BIN
         self.wait = wait
         self.proc = None
         self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
@@ -109,7 +112,8 @@ class Server:
         data = r.read()
         hd = {k.lower(): v for k, v in r.getheaders()}
         c.close()
-        contract.check_response(method, path, r.status, hd, data)
+        contract.check_response(method, path, r.status, hd, data,
+                                undocumented_ok=self.extra_routes)
         contract.check_request(method, path, r.status, body)
         return r.status, hd, data
 
