@@ -27,6 +27,21 @@ static void set_err(js_error *err, const char *field, const char *detail)
 	snprintf(err->detail, sizeof err->detail, "%s", detail);
 }
 
+/* Prepends a pointer to err->field: the items of a sheet are parsed with a relative pointer and
+ * their place is written only when one is bad (pointers cost more than the parse otherwise). */
+__attribute__((format(printf, 2, 3))) static void err_prefix(js_error *err, const char *fmt, ...)
+{
+	char rest[sizeof err->field];
+	va_list ap;
+	memcpy(rest, err->field, sizeof rest);
+	va_start(ap, fmt);
+	int n = vsnprintf(err->field, sizeof err->field, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof err->field)
+		memccpy(err->field + n, rest, '\0', sizeof err->field - (size_t)n);
+	err->field[sizeof err->field - 1] = '\0';
+}
+
 static int parse_patient(json_object *p, const char *at, er_patient *out, const char **rule,
                          js_error *err)
 {
@@ -70,27 +85,28 @@ static int parse_ledger(json_object *o, const char *at, int16_t *circled, int16_
 static int parse_wards(json_object *wards, const char *at, er_sheet *out, const char **rule,
                        js_error *err)
 {
-	char field[256];
 	for (int w = 0; w < ER_WARDS; w++) {
 		json_object *ward = json_object_array_get_idx(wards, (size_t)w);
-		jptr(field, sizeof field, "%s/%d", at, w);
 		const js_field spec = {"", JS_ARRAY, JS_F_REQUIRED, 0, 100, NULL, NULL, NULL};
-		if (js_value(ward, field, &spec, err) != 0)
+		if (js_value(ward, "", &spec, err) != 0) {
+			err_prefix(err, "%s/%d", at, w);
 			return -1;
+		}
 		size_t n = json_object_array_length(ward);
 		if (n > ER_MAX_BEDS) {
-			set_err(err, field, "more patients than beds in this ward");
+			set_err(err, "", "more patients than beds in this ward");
+			err_prefix(err, "%s/%d", at, w);
 			*rule = ER_RULE_SHEET_TOO_MANY;
 			return -2;
 		}
 		out->count[w] = (int8_t)n;
 		for (size_t i = 0; i < n; i++) {
-			char pf[256];
-			jptr(pf, sizeof pf, "%s/%zu", field, i);
-			int rc = parse_patient(json_object_array_get_idx(ward, i), pf,
+			int rc = parse_patient(json_object_array_get_idx(ward, i), "",
 			                       &out->ward[w][i], rule, err);
-			if (rc != 0)
+			if (rc != 0) {
+				err_prefix(err, "%s/%d/%zu", at, w, i);
 				return rc;
+			}
 		}
 	}
 	return 0;
