@@ -300,14 +300,14 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 	int admit = -1, morgue = -1, recolour = -1;
 	int64_t screen = 0, ward = 0, value = 0;
 	bool has_screen = false, has_admit = false, has_morgue = false, has_ward = false,
-	     has_value = false;
+	     has_value = false, has_recolour = false;
 	const js_field f[] = {
 	    {"screen", JS_INT, 0, 1, ER_WARDS, NULL, &screen, &has_screen},
 	    {"admit", JS_ENUM, 0, 0, 0, patient_names, &admit, &has_admit},
 	    {"morgue", JS_ENUM, 0, 0, 0, patient_names, &morgue, &has_morgue},
 	    {"ward", JS_INT, 0, 1, ER_WARDS, NULL, &ward, &has_ward},
 	    {"value", JS_INT, 0, -99, 99, NULL, &value, &has_value},
-	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, NULL},
+	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, &has_recolour},
 	};
 	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
 		return -1;
@@ -315,6 +315,16 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 		set_err(err, at,
 		        "a step is exactly one of {\"screen\": ward}, {\"admit\": …}, "
 		        "{\"morgue\": \"die\"|\"extra\"}");
+		return -1;
+	}
+	if (!has_admit && (has_ward || has_value || (has_recolour && recolour >= 0))) {
+		/* {"morgue": "die", "ward": 3} would silently drop the ward: refuse it */
+		char field[256];
+		jptr(field, sizeof field, "%s/%s", at,
+		     has_ward    ? "ward"
+		     : has_value ? "value"
+		                 : "recolour");
+		set_err(err, field, "belongs to an admission step ({\"admit\": …}) only");
 		return -1;
 	}
 	memset(out, 0, sizeof *out);
