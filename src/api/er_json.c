@@ -475,6 +475,50 @@ json_object *er_json_details(const er_data *d, const er_details *det)
 	return o;
 }
 
+/* Appends the beds of mask as [{"ward","bed"},…] (1-based, bed order) to buf at *n. */
+static void bed_list_text(const er_data *d, uint32_t mask, char *buf, size_t size, size_t *n)
+{
+	bool first = true;
+	buf[(*n)++] = '[';
+	for (int b = 0; b < ER_BEDS; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		*n += (size_t)snprintf(buf + *n, size - *n, "%s{\"ward\":%d,\"bed\":%d}",
+		                       first ? "" : ",", d->beds[b].ward + 1, d->beds[b].pos + 1);
+		first = false;
+	}
+	buf[(*n)++] = ']';
+}
+
+char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
+                         size_t *len)
+{
+	/* 32 beds in 4 lists of at most 19 bytes each, plus the numbers: well under 4 KiB */
+	enum { SIZE = 4096 };
+	char *buf = xmalloc(SIZE);
+	size_t n = (size_t)snprintf(
+	    buf, SIZE,
+	    "{\"total\":%d,\"breakdown\":{\"filled_wards\":%d,\"critical\":%d,\"nurses\":%d,"
+	    "\"cardiologists\":%d,\"radiologist\":%d,\"epidemiologist\":%d,\"morgue\":%d,"
+	    "\"modifiers\":%d},\"details\":{\"filled_wards\":",
+	    b->total, b->filled_wards, b->critical, b->nurses, b->cardiologists, b->radiologist,
+	    b->epidemiologist, b->morgue, b->modifiers);
+	bed_list_text(d, det->filled_wards, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"critical\":");
+	bed_list_text(d, det->critical, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"radiologist\":");
+	bed_list_text(d, det->radiologist, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"epidemiologist\":");
+	bed_list_text(d, det->epidemiologist, buf, SIZE, &n);
+	if (det->nurse_space < 0)
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":null}}");
+	else
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":%d}}",
+		                      det->nurse_space + 1);
+	*len = n;
+	return buf;
+}
+
 json_object *er_json_option(const er_option *op)
 {
 	json_object *o = jx_obj();
