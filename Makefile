@@ -35,13 +35,10 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
-<<<<<<< HEAD
-# leagues (issue 10): BoardGameGeek plays XML import
-DEB_PKGS += libxml2-dev
-=======
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
->>>>>>> 73d3046fb4a65184371f85870a8f425f8bf04782
+# leagues (issue 10): BoardGameGeek plays XML import
+DEB_PKGS += libxml2-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

@@ -1066,10 +1066,18 @@ int api_league_member_link(const http_req *req, http_resp *resp)
 {
 	link_arg x = {.league = req->params[0], .guest = req->params[1], .resp = resp};
 	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
+	if (acct_csrf_reply(req, resp, true) ||
 	    !league_access_check(req, resp, c, x.league, false, &x.a))
 		return 0;
-	run_tx(c, member_link_tx, &x, resp);
+	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
+	js_error err;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	if (js_fields(root, "", NULL, 0, &err) != 0)
+		http_reply_invalid(resp, err.field, err.detail);
+	else
+		run_tx(c, member_link_tx, &x, resp);
+	json_object_put(root);
 	return 0;
 }
 

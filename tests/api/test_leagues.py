@@ -136,6 +136,8 @@ def test_guest_linked_to_account():
         assert h["history"][0]["winner"] and h["history"][0]["score"] == 20
         st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{m['id']}/link")
         problem(st, hd, o, 409, rule="not-a-guest")
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{m['id']}/link", {"force": True})
+        problem(st, hd, o, 400, field="/force")
         eve = user(s, "eve@example.org")
         st, hd, o = eve.post(f"/api/v1/leagues/{lid}/members/{ids['Ann']}/link")
         problem(st, hd, o, 403, rule="not-member")
