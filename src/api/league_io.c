@@ -951,14 +951,22 @@ static db_status import_tx(db_conn *c, void *arg)
 		PQclear(acct_exec(c, "season_insert", 5, p, &st));
 	}
 	league_result res[IMPORT_MAX_RESULTS];
+	/* the uuids already in the league, in byte order (one query, then a binary search) */
+	const char *lp[1] = {im->league};
+	PGresult *known = st == DB_OK ? acct_exec(c, "league_uuids", 1, lp, &st) : NULL;
+	int nknown = known ? PQntuples(known) : 0;
 	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
 		imp_play *ip = &im->plays[i];
-		const char *p[2] = {im->league, ip->p.uuid};
-		PGresult *r = acct_exec(c, "play_uuid_exists", 2, p, &st);
-		if (r == NULL)
-			break;
-		bool exists = PQntuples(r) > 0;
-		PQclear(r);
+		bool exists = false;
+		for (int lo = 0, hi = nknown - 1; lo <= hi && !exists;) {
+			int mid = lo + (hi - lo) / 2,
+			    cmp = strcmp(PQgetvalue(known, mid, 0), ip->p.uuid);
+			exists = cmp == 0;
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
 		if (exists) {
 			im->skipped++;
 			continue;
@@ -981,6 +989,7 @@ static db_status import_tx(db_conn *c, void *arg)
 			im->imported++;
 		}
 	}
+	PQclear(known);
 	if (st == DB_OK)
 		st = league_recompute(c, im->league);
 	return st;

@@ -18,6 +18,44 @@ enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256 };
 
 /* ---- small helpers ---- */
 
+/* Appends text to a growing buffer. */
+typedef struct {
+	char *b;
+	size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *s, const char *t, size_t n)
+{
+	if (s->len + n + 1 > s->cap) {
+		s->cap = (s->len + n + 1) * 2;
+		s->b = xrealloc(s->b, s->cap);
+	}
+	memcpy(s->b + s->len, t, n);
+	s->len += n;
+	s->b[s->len] = '\0';
+}
+
+static void sb_str(sbuf *s, const char *t)
+{
+	sb_add(s, t, strlen(t));
+}
+
+/* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
+static void sb_elem(sbuf *s, const char *v)
+{
+	if (v == NULL) {
+		sb_str(s, "NULL");
+		return;
+	}
+	sb_str(s, "\"");
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_str(s, "\\");
+		sb_add(s, p, 1);
+	}
+	sb_str(s, "\"");
+}
+
 static const char *str_or_null(const PGresult *r, int row, int col)
 {
 	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
@@ -326,6 +364,32 @@ bool league_play_rank(league_play *p, const char **detail)
 
 /* ---- storing plays ---- */
 
+/* Stores a play's results in one statement (five arrays; seat = position). */
+static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
+{
+	sbuf a[5] = {{0}};
+	for (int i = 0; i < n; i++) {
+		const league_result *x = &res[i];
+		char score[40], rank[16];
+		snprintf(score, sizeof score, "%.17g", x->score);
+		snprintf(rank, sizeof rank, "%d", x->rank);
+		const char *v[5] = {x->member, x->has_score ? score : NULL, rank,
+		                    x->winner ? "t" : "f", x->breakdown};
+		for (int k = 0; k < 5; k++) {
+			sb_str(&a[k], i ? "," : "{");
+			sb_elem(&a[k], v[k]);
+		}
+	}
+	for (int k = 0; k < 5; k++)
+		sb_str(&a[k], n ? "}" : "{}");
+	const char *rp[6] = {play, a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
+	db_status st;
+	PQclear(acct_exec(c, "results_insert", 6, rp, &st));
+	for (int k = 0; k < 5; k++)
+		free(a[k].b);
+	return st;
+}
+
 db_status league_play_insert(db_conn *c, const char *league, const char *author,
                              const league_play *p, char id[ID_LEN + 1])
 {
@@ -354,22 +418,7 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 	PQclear(r);
 	if (!inserted)
 		return DB_ABORT;
-	for (int i = 0; i < p->nresults; i++) {
-		const league_result *x = &p->results[i];
-		char seat[16], score[40], rank[16];
-		snprintf(seat, sizeof seat, "%d", i + 1);
-		snprintf(score, sizeof score, "%.17g", x->score);
-		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *rp[7] = {id,          x->member,
-		                     seat,        x->has_score ? score : NULL,
-		                     rank,        x->winner ? "true" : "false",
-		                     x->breakdown};
-		r = acct_exec(c, "result_insert", 7, rp, &st);
-		if (r == NULL)
-			return st;
-		PQclear(r);
-	}
-	return DB_OK;
+	return results_store(c, id, p->results, p->nresults);
 }
 
 /* ---- the league's result rows (ratings, standings, head-to-head) ---- */
@@ -492,28 +541,6 @@ static void lset_rate(lset *s, rating *cur)
 		}
 		i = j;
 	}
-}
-
-/* Appends text to a growing buffer. */
-typedef struct {
-	char *b;
-	size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *s, const char *t, size_t n)
-{
-	if (s->len + n + 1 > s->cap) {
-		s->cap = (s->len + n + 1) * 2;
-		s->b = xrealloc(s->b, s->cap);
-	}
-	memcpy(s->b + s->len, t, n);
-	s->len += n;
-	s->b[s->len] = '\0';
-}
-
-static void sb_str(sbuf *s, const char *t)
-{
-	sb_add(s, t, strlen(t));
 }
 
 db_status league_recompute(db_conn *c, const char *league)
@@ -1449,19 +1476,8 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		PQclear(r);
 	if (st == DB_OK && (r = acct_exec(c, "results_delete", 1, dp, &st)) != NULL)
 		PQclear(r);
-	for (int i = 0; st == DB_OK && i < p->nresults; i++) {
-		const league_result *e = &p->results[i];
-		char seat[16], score[40], rank[16];
-		snprintf(seat, sizeof seat, "%d", i + 1);
-		snprintf(score, sizeof score, "%.17g", e->score);
-		snprintf(rank, sizeof rank, "%d", e->rank);
-		const char *rp[7] = {x->play, e->member,
-		                     seat,    e->has_score ? score : NULL,
-		                     rank,    e->winner ? "true" : "false",
-		                     NULL};
-		if ((r = acct_exec(c, "result_insert", 7, rp, &st)) != NULL)
-			PQclear(r);
-	}
+	if (st == DB_OK)
+		st = results_store(c, x->play, p->results, p->nresults);
 	if (st == DB_OK)
 		st = league_recompute(c, x->league);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)

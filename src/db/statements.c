@@ -67,7 +67,7 @@ const db_statement db_statements[] = {
 	{"season_insert", "INSERT INTO seasons (id, league_id, name, starts, ends) VALUES ($1, $2, $3, $4::date, $5::date) ON CONFLICT (league_id, name) DO NOTHING RETURNING id", 5},
 	{"season_get", "SELECT id FROM seasons WHERE league_id = $1 AND id = $2", 2},
 	{"play_insert", "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, cooperative, source, uuid, game_id, created_by) VALUES ($1, $2, $3, $4::int, $5::timestamptz, $6::int, $7, $8, $9::boolean, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING id", 13},
-	{"result_insert", "INSERT INTO play_results (play_id, member_id, seat, score, rank, winner, breakdown) VALUES ($1, $2, $3::int, $4::float8, $5::int, $6::boolean, $7::jsonb)", 7},
+	{"results_insert", "INSERT INTO play_results (play_id, member_id, seat, score, rank, winner, breakdown) SELECT $1, u.member, u.seat, u.score, u.rank, u.winner, u.breakdown FROM unnest($2::text[], $3::float8[], $4::int[], $5::boolean[], $6::jsonb[]) WITH ORDINALITY AS u(member, score, rank, winner, breakdown, seat)", 6},
 	{"play_get", "SELECT id, game, bgg_id, to_char(played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), duration_min, notes, location, cooperative, source, uuid, game_id FROM plays WHERE league_id = $1 AND id = $2", 2},
 	{"play_results", "SELECT r.member_id, m.name, r.seat, r.score, r.rank, r.winner, r.breakdown::text, r.mu, r.sigma FROM play_results r JOIN league_members m ON m.id = r.member_id WHERE r.play_id = $1 ORDER BY r.seat", 1},
 	{"play_created_by", "SELECT coalesce(created_by, '') FROM plays WHERE id = $1", 1},
@@ -80,7 +80,7 @@ const db_statement db_statements[] = {
 	{"league_rows", "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, r.mu, r.sigma FROM plays p JOIN play_results r ON r.play_id = p.id JOIN league_members m ON m.id = r.member_id LEFT JOIN seasons s ON s.id = $2 AND s.league_id = p.league_id WHERE p.league_id = $1 AND ($2::text IS NULL OR (p.played_at AT TIME ZONE 'UTC')::date BETWEEN s.starts AND s.ends) AND ($3::text IS NULL OR lower(p.game) = lower($3)) ORDER BY p.played_at, p.seq, r.seat", 3},
 	{"ratings_store", "UPDATE play_results r SET mu = u.mu, sigma = u.sigma FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[]) AS u(play_id, member_id, mu, sigma) WHERE r.play_id = u.play_id AND r.member_id = u.member_id", 4},
 	{"player_history", "SELECT p.id, p.game, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), p.cooperative, r.score, r.rank, r.winner, r.mu, r.sigma, (SELECT count(*) FROM play_results r2 WHERE r2.play_id = p.id) FROM play_results r JOIN plays p ON p.id = r.play_id WHERE r.member_id = $1 ORDER BY p.played_at, p.seq", 1},
-	{"play_uuid_exists", "SELECT 1 FROM plays WHERE league_id = $1 AND uuid = $2", 2},
+	{"league_uuids", "SELECT uuid FROM plays WHERE league_id = $1 ORDER BY uuid COLLATE \"C\"", 1},
 	{"league_export_rows", "SELECT p.id, p.uuid, p.game, p.bgg_id, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), p.duration_min, p.notes, p.location, p.cooperative, p.source, r.seat, m.name, m.id, r.score, r.rank, r.winner, r.breakdown::text, r.mu, r.sigma, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM plays p JOIN play_results r ON r.play_id = p.id JOIN league_members m ON m.id = r.member_id WHERE p.league_id = $1 ORDER BY p.played_at, p.seq, r.seat", 1},
 };
 // clang-format on

@@ -501,6 +501,8 @@ def test_export_import_round_trips():
         st, hd, b1 = ann.get(f"/api/v1/leagues/{lid}/backup.json")
         assert st == 200 and "attachment" in hd["content-disposition"], hd
         assert len(b1["plays"]) == 7 and b1["format"] == "dicehospital-league-backup"
+        # a score breakdown (what table games store) survives, quotes and backslashes included
+        b1["plays"][0]["results"][0]["breakdown"] = {"a\\b": 2, 'wards "x"': 3}
         st, hd, lg2 = ann.post("/api/v1/leagues", {"name": "Club"})
         st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
         assert st == 200 and o["imported"] == 7 and o["skipped"] == 0, o
