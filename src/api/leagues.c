@@ -1834,3 +1834,9 @@ int leagues_table_hook(void *c, const char *game_id, const char *league, const c
 {
 	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
 }
+
+bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
+{
+	league_access a;
+	return league_access_check(req, resp, c, league, false, &a);
+}
