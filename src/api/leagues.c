@@ -1625,22 +1625,12 @@ static int standing_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int api_league_standings(const http_req *req, http_resp *resp)
+json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                    const char *game, db_status *st)
 {
-	league_access a;
-	const char *season, *game;
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
-	    !read_filters(req, resp, c, &season, &game))
-		return 0;
-	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
-	         game ? game : "");
-	if (lcache_reply(key, a.version, resp))
-		return 0;
 	lset s;
-	if (lset_load(c, req->params[0], season, game, &s) != DB_OK)
-		return acct_reply_db(resp);
+	if ((*st = lset_load(c, league, season, game, &s)) != DB_OK)
+		return NULL;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
 	standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
 	lset_rate(&s, cur);
@@ -1683,13 +1673,33 @@ int api_league_standings(const http_req *req, http_resp *resp)
 		jx_push(arr, o);
 	}
 	json_object *o = jx_obj();
-	jx_set(o, "league", jx_str(req->params[0]));
+	jx_set(o, "league", jx_str(league));
 	jx_set(o, "season", jx_str_or_null(season));
 	jx_set(o, "game", jx_str_or_null(game));
 	jx_set(o, "standings", arr);
 	free(t);
 	free(cur);
 	lset_free(&s);
+	return o;
+}
+
+int api_league_standings(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
+	    !read_filters(req, resp, c, &season, &game))
+		return 0;
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	         game ? game : "");
+	if (lcache_reply(key, a.version, resp))
+		return 0;
+	db_status st;
+	json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+	if (o == NULL)
+		return acct_reply_db(resp);
 	return lcache_reply_put(key, a.version, resp, o);
 }
 

@@ -38,6 +38,12 @@ int leagues_table_hook(void *c, const char *game_id, const char *league, const c
  * creator who knows a league's id can name it. */
 bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league);
 
+/* The standings of a league (optionally one season and/or one game) as GET …/standings
+ * answers them: {"league","season","game","standings":[…]} (caller owns), or NULL with *st
+ * (for the league report PDF and any other reader; no access check here). */
+struct json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                           const char *game, db_status *st);
+
 /* ---- shared with league_io.c ---- */
 
 /* The caller's rights in a league. */
