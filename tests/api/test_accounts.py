@@ -75,10 +75,11 @@ def test_unknown_email_and_wrong_password_look_the_same():
                 problem(st, hd, o, 401, rule="bad-credentials")
                 answers.append((st, o["detail"], o["rule"]))
         assert len(set(answers)) == 1, answers
-        # both pay for one Argon2id verification: same order of time (medians within 3x)
+        # both pay for one Argon2id verification (~20-40 ms here; skipping it would answer an
+        # unknown e-mail in ~1 ms): same order of time, medians within 5x on a loaded machine
         med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
         assert med["unknown"] > 0.004 and med["wrong"] > 0.004, med
-        assert max(med.values()) < 3 * min(med.values()), med
+        assert max(med.values()) < 5 * min(med.values()), med
 
 
 def test_login_rotates_the_session():
