@@ -554,11 +554,111 @@ static json_object *by_id(json_object *arr, int64_t id)
 	return NULL;
 }
 
+/* The members of a BG Stats object this import reads, and their JSON types ('i' integer,
+ * 's' string, 'b' boolean, 'n' number or numeric string, 'a' array; upper case: required).
+ * Other members are ignored (BG Stats adds fields over versions); a read member of the wrong
+ * type is a 400 — so what the server takes, static/openapi.json's BGStatsExport describes. */
+typedef struct {
+	const char *name;
+	char type;
+} bgs_member;
+
+static bool bgs_type_ok(json_object *v, char type)
+{
+	switch (type) {
+	case 'i':
+		return json_object_is_type(v, json_type_int);
+	case 's':
+		return json_object_is_type(v, json_type_string);
+	case 'b':
+		return json_object_is_type(v, json_type_boolean);
+	case 'a':
+		return json_object_is_type(v, json_type_array);
+	default: /* 'n' */
+		return json_object_is_type(v, json_type_string) ||
+		       json_object_is_type(v, json_type_int) ||
+		       json_object_is_type(v, json_type_double);
+	}
+}
+
+static int bgs_shape(import *im, json_object *o, const char *at, const bgs_member *m, size_t n)
+{
+	char f[300];
+	if (!json_object_is_type(o, json_type_object))
+		return imp_fail(im, at, "must be an object");
+	for (size_t i = 0; i < n; i++) {
+		json_object *v;
+		bool required = m[i].type >= 'A' && m[i].type <= 'Z';
+		char type = (char)(required ? m[i].type - 'A' + 'a' : m[i].type);
+		snprintf(f, sizeof f, "%s/%s", at, m[i].name);
+		if (!json_object_object_get_ex(o, m[i].name, &v) || v == NULL) {
+			if (required)
+				return imp_fail(im, f, "is required");
+			continue;
+		}
+		if (!bgs_type_ok(v, type))
+			return imp_fail(im, f,
+			                type == 'i'   ? "must be an integer"
+			                : type == 's' ? "must be a string"
+			                : type == 'b' ? "must be a boolean"
+			                : type == 'a' ? "must be an array"
+			                              : "must be a number or a numeric string");
+	}
+	return 0;
+}
+
+/* Every element of the array member key of root (when present) has the shape m. */
+static int bgs_list(import *im, json_object *root, const char *key, const bgs_member *m, size_t n)
+{
+	json_object *a;
+	char at[300];
+	if (!json_object_object_get_ex(root, key, &a) || a == NULL)
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		snprintf(at, sizeof at, "/%s/%zu", key, i);
+		if (bgs_shape(im, json_object_array_get_idx(a, i), at, m, n) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int bgs_check(import *im, json_object *root)
+{
+	static const bgs_member top[] = {
+	    {"games", 'A'}, {"players", 'A'}, {"plays", 'A'}, {"locations", 'a'}};
+	static const bgs_member game[] = {
+	    {"id", 'I'}, {"name", 'S'}, {"bggId", 'i'}, {"cooperative", 'b'}, {"highestWins", 'b'}};
+	static const bgs_member named[] = {{"id", 'I'}, {"name", 'S'}};
+	static const bgs_member play[] = {
+	    {"uuid", 'S'},        {"playDate", 'S'},      {"gameRefId", 'I'}, {"playerScores", 'A'},
+	    {"durationMin", 'i'}, {"locationRefId", 'i'}, {"bggId", 'i'},     {"comments", 's'}};
+	static const bgs_member score[] = {
+	    {"playerRefId", 'I'}, {"score", 'n'}, {"winner", 'b'}, {"rank", 'i'}};
+	if (bgs_shape(im, root, "", top, 4) != 0 || bgs_list(im, root, "games", game, 5) != 0 ||
+	    bgs_list(im, root, "players", named, 2) != 0 ||
+	    bgs_list(im, root, "locations", named, 2) != 0 ||
+	    bgs_list(im, root, "plays", play, 8) != 0)
+		return -1;
+	json_object *plays = get_arr(root, "plays");
+	for (size_t i = 0; i < json_object_array_length(plays); i++) {
+		if (bgs_list(im, json_object_array_get_idx(plays, i), "playerScores", score, 4) !=
+		    0) {
+			char f[sizeof im->field];
+			memcpy(f, im->field, sizeof f); /* "/playerScores/k/…" under the play */
+			snprintf(im->field, sizeof im->field, "/plays/%zu%.360s", i, f);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_bgstats(import *im)
 {
 	json_object *root = im->root;
 	if (!json_object_is_type(root, json_type_object))
 		return imp_fail(im, "", "a BG Stats export is a JSON object");
+	if (bgs_check(im, root) != 0)
+		return -1;
 	json_object *players = get_arr(root, "players"), *games = get_arr(root, "games");
 	json_object *locations = get_arr(root, "locations"), *plays = get_arr(root, "plays");
 	if (!players || !games || !plays)

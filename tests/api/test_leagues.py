@@ -537,3 +537,53 @@ def test_export_import_round_trips():
         assert [r["player"] for r in azul] == ['Cid, "the dice"', "'=cmd"], azul
         assert azul[0]["score"] == "12.5" and azul[0]["rank"] == "1" and azul[0]["winner"] == "true"
         assert azul[0]["notes"] == "line one\nline two" and azul[0]["rating_mu"]
+
+
+def test_import_survives_mangled_files():
+    """Seeded mutations of the sample files (types swapped, members dropped, bytes cut): every
+    answer is 200 or a 400 problem, never a crash, and a 400 stores nothing."""
+    import random
+    rng = random.Random(1010)
+    sample = json.loads(_read("bgstats-sample.json"))
+    odd = [None, True, -1, 0, 2 ** 40, 1.5, "", "x" * 300, [], {}, [1, 2], {"id": 1}]
+
+    def mutate(node):
+        if isinstance(node, dict) and node:
+            k = rng.choice(list(node))
+            if rng.random() < 0.3:
+                del node[k]
+            elif rng.random() < 0.5:
+                node[k] = rng.choice(odd)
+            else:
+                mutate(node[k])
+        elif isinstance(node, list) and node:
+            i = rng.randrange(len(node))
+            if rng.random() < 0.3:
+                node.append(json.loads(json.dumps(node[i])))
+            elif rng.random() < 0.5:
+                node[i] = rng.choice(odd)
+            else:
+                mutate(node[i])
+
+    xml = _read("bgg-plays-sample.xml")
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        seen = {200: 0, 400: 0}
+        for n in range(60):
+            doc = json.loads(json.dumps(sample))
+            for _ in range(rng.randint(1, 3)):
+                mutate(doc)
+            before = len(ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"])
+            st, hd, o = _import(ann, lid, "bgstats", json.dumps(doc), "application/json")
+            assert st in (200, 400), (st, o, doc)
+            seen[st] += 1
+            if st == 400:
+                problem(st, hd, o, 400)
+                after = len(ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"])
+                assert after == before, "a refused file stored nothing"
+            cut = xml[: rng.randrange(len(xml))] if n % 2 else xml.replace(b'"', b"'", rng.randint(1, 9))
+            st, hd, o = _import(ann, lid, "bggxml", cut, "application/xml")
+            assert st in (200, 400), (st, o)
+        assert seen[200] and seen[400], seen
