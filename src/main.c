@@ -10,6 +10,7 @@
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
+#include "base/log.h"
 #include "api/api.h"
 #include "api/live.h"
 #include "db/db.h"
@@ -47,7 +48,7 @@ static int env_uint(const char *name, unsigned def, unsigned lo, unsigned hi, un
 	errno = 0;
 	unsigned long x = strtoul(v, &end, 10);
 	if (errno || *end || end == v || v[0] == '-' || x < lo || x > hi) {
-		fprintf(stderr, "config: %s=%s is not a number from %u to %u\n", name, v, lo, hi);
+		log_warn("config: %s=%s is not a number from %u to %u", name, v, lo, hi);
 		return -1;
 	}
 	*out = (unsigned)x;
@@ -87,21 +88,19 @@ static int migrate(const config *c)
 			if (db_migrate(c->conninfo, c->migrations_dir) == 0)
 				return 0;
 		} else if (ping == PQPING_NO_ATTEMPT) {
-			fprintf(stderr, "server: DATABASE_URL is not a valid connection string\n");
+			log_warn("server: DATABASE_URL is not a valid connection string");
 			return -1;
 		} else if (!said) {
-			fprintf(stderr, "server: waiting up to %u s for the database…\n",
-			        c->db_wait);
+			log_info("server: waiting up to %u s for the database…", c->db_wait);
 			said = true;
 		}
 		if (now_s() >= deadline)
 			break;
 		sleep(1);
 	}
-	fprintf(stderr,
-	        "server: could not reach the database or apply the migrations in %s within %u s; "
-	        "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above\n",
-	        c->migrations_dir, c->db_wait);
+	log_warn("server: could not reach the database or apply the migrations in %s within %u s; "
+	         "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above",
+	         c->migrations_dir, c->db_wait);
 	return -1;
 }
 
@@ -117,7 +116,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "serve";
 	if (argc > 2 || (strcmp(cmd, "serve") != 0 && strcmp(cmd, "migrate") != 0 &&
 	                 strcmp(cmd, "routes") != 0)) {
-		fprintf(stderr, "usage: %s [serve|migrate|routes]\n", argv[0]);
+		log_warn("usage: %s [serve|migrate|routes]", argv[0]);
 		return 2;
 	}
 	if (strcmp(cmd, "routes") == 0) {
@@ -134,7 +133,7 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
 	if (pthread_sigmask(SIG_BLOCK, &sigs, NULL) != 0) {
-		fprintf(stderr, "server: cannot block signals\n");
+		log_bug("server: cannot block signals");
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -142,12 +141,12 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "migrate") == 0) {
 		int rc = migrate(&c);
 		if (rc == 0)
-			fprintf(stderr, "server: migrations applied\n");
+			log_info("server: migrations applied");
 		return rc == 0 ? 0 : 1;
 	}
 
 	if (db_init(c.conninfo) != 0) {
-		fprintf(stderr, "server: database setup failed\n");
+		log_warn("server: database setup failed");
 		return 1;
 	}
 	if (migrate(&c) != 0) {
@@ -155,7 +154,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (api_init(c.templates_dir) != 0 || api_openapi_init(c.static_dir) != 0) {
-		fprintf(stderr, "server: cannot load the game data from %s\n", c.templates_dir);
+		log_warn("server: cannot load the game data from %s", c.templates_dir);
 		api_openapi_shutdown();
 		api_shutdown();
 		db_shutdown();
@@ -176,23 +175,23 @@ int main(int argc, char **argv)
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {
-		fprintf(stderr, "server: cannot listen on port %u\n", c.port);
+		log_warn("server: cannot listen on port %u", c.port);
 		api_openapi_shutdown();
 		api_shutdown();
 		db_shutdown();
 		return 1;
 	}
-	fprintf(stderr, "server: listening on port %u (%u threads, static files from %s)\n",
-	        (unsigned)http_port(srv), c.threads, c.static_dir);
+	log_info("server: listening on port %u (%u threads, static files from %s)",
+	         (unsigned)http_port(srv), c.threads, c.static_dir);
 
 	int sig = 0;
 	while (sigwait(&sigs, &sig) != 0)
 		;
-	fprintf(stderr, "server: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	log_info("server: %s received, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	http_stop(srv);
 	api_openapi_shutdown();
 	api_shutdown();
 	db_shutdown();
-	fprintf(stderr, "server: stopped\n");
+	log_info("server: stopped");
 	return 0;
 }

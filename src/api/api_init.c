@@ -1,5 +1,6 @@
 /* Start and stop hooks of the API layer: game data from templates/, credentials (libsodium),
  * and the live-update listener. */
+#include "base/log.h"
 #include "api/api.h"
 
 #include "api/er_api.h"
@@ -13,7 +14,7 @@
 int api_init(const char *templates_dir)
 {
 	if (tokens_init() != 0) {
-		fprintf(stderr, "libsodium failed to initialise\n");
+		log_warn("libsodium failed to initialise");
 		return -1;
 	}
 	if (er_api_init(templates_dir) != 0)
@@ -26,7 +27,7 @@ int api_init(const char *templates_dir)
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
-		fprintf(stderr, "cannot start the live-update listener\n");
+		log_warn("cannot start the live-update listener");
 		er_games_shutdown();
 		er_api_shutdown();
 		return -1;

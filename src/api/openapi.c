@@ -1,6 +1,7 @@
 /* GET /api/v1/openapi.json: the OpenAPI document kept in static/openapi.json, served as
  * application/json. The file is read on every request (it is small and rarely fetched), so an
  * edited document is served without a restart. */
+#include "base/log.h"
 #include "api/api.h"
 
 #include <errno.h>
@@ -72,8 +73,8 @@ int api_openapi(const http_req *req, http_resp *resp)
 	size_t len = 0;
 	char *doc = openapi_path ? slurp(openapi_path, &len) : NULL;
 	if (!doc) {
-		fprintf(stderr, "openapi: cannot read %s: %s\n",
-		        openapi_path ? openapi_path : "(unset)", strerror(errno));
+		log_warn("openapi: cannot read %s: %s", openapi_path ? openapi_path : "(unset)",
+		         strerror(errno));
 		return http_reply_problem(resp, 500, "The API description is missing.", NULL, NULL);
 	}
 	free(resp->body);
