@@ -6,7 +6,9 @@
  *
  * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
- * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start).
+ * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start);
+ * issue 12: LISTEN (every interface), CONN_PER_ADDR (64), REQUEST_DEADLINE (10 s), TRUST_PROXY
+ * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
@@ -28,6 +30,9 @@
 typedef struct {
 	const char *conninfo, *static_dir, *templates_dir, *migrations_dir;
 	unsigned port, threads, conn_timeout, conn_limit, db_wait;
+	/* issue 12 (README "Hostile and broken clients") */
+	const char *listen, *trust_proxy, *tls_cert, *tls_key;
+	unsigned per_addr, deadline, sse_per_game, sse_per_token;
 } config;
 
 static const char *env_or(const char *name, const char *def)
@@ -66,6 +71,16 @@ static int load_config(config *c)
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
 	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
 	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
+		return -1;
+	/* issue 12 */
+	c->listen = env_or("LISTEN", "");
+	c->trust_proxy = env_or("TRUST_PROXY", "");
+	c->tls_cert = env_or("TLS_CERT", "");
+	c->tls_key = env_or("TLS_KEY", "");
+	if (env_uint("CONN_PER_ADDR", 64, 1, 100000, &c->per_addr) ||
+	    env_uint("REQUEST_DEADLINE", 10, 1, 300, &c->deadline) ||
+	    env_uint("SSE_PER_GAME", 32, 1, 100000, &c->sse_per_game) ||
+	    env_uint("SSE_PER_TOKEN", 4, 1, 100000, &c->sse_per_token))
 		return -1;
 	return 0;
 }
@@ -172,6 +187,15 @@ int main(int argc, char **argv)
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
+	    /* issue 12 */
+	    .listen = c.listen,
+	    .per_addr = c.per_addr,
+	    .deadline_s = c.deadline,
+	    .trust_proxy = c.trust_proxy,
+	    .tls_cert = c.tls_cert,
+	    .tls_key = c.tls_key,
+	    .sse_per_topic = c.sse_per_game,
+	    .sse_per_owner = c.sse_per_token,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {
@@ -181,8 +205,9 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
-	log_info("server: listening on port %u (%u threads, static files from %s)",
-	         (unsigned)http_port(srv), c.threads, c.static_dir);
+	log_info("server: listening on %s port %u, %s (%u threads, static files from %s)",
+	         *c.listen ? c.listen : "every interface", (unsigned)http_port(srv),
+	         http_tls(srv) ? "HTTPS" : "HTTP", c.threads, c.static_dir);
 
 	int sig = 0;
 	while (sigwait(&sigs, &sig) != 0)

@@ -1135,9 +1135,25 @@ out:
 
 int api_er_game_events(const http_req *req, http_resp *resp)
 {
-	game_ctx *x = load_for_read(req, resp);
+	/* As load_for_read, but the token may also come as ?token= (EventSource cannot send
+	 * headers; token_for_stream): the only route that accepts one in the URL. */
+	char hash[TOKEN_HASH_HEX + 1];
+	const char *token = token_for_stream(req);
+	if (token == NULL)
+		return http_reply_problem(
+		    resp, 401, "send the game's token: Authorization: Bearer … or ?token=…", NULL,
+		    NULL);
+	token_hash_hex(token, hash);
+	db_conn *c = db_thread_conn();
+	if (c == NULL)
+		return reply_db(resp);
+	game_ctx *x = malloc(sizeof *x);
 	if (x == NULL)
+		return http_reply_problem(resp, 500, "out of memory", NULL, NULL);
+	if (ctx_load(c, req->params[0], hash, false, x, resp) != 0) {
+		free(x);
 		return 0;
+	}
 	int from = 0;
 	const char *last = http_header(req, "Last-Event-ID");
 	if (last == NULL)
