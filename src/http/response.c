@@ -69,6 +69,14 @@ static int add_str(struct json_object *o, const char *k, const char *v)
 	return 0;
 }
 
+static bool has_header(const http_resp *resp, const char *name)
+{
+	for (int i = 0; i < resp->nheaders && i < HTTP_MAX_HEADERS; i++)
+		if (strcasecmp(resp->headers[i][0], name) == 0)
+			return true;
+	return false;
+}
+
 int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const char *rule,
                           const char *field, struct json_object *extra)
 {
@@ -104,7 +112,13 @@ int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const
 		}
 	}
 	json_object_put(extra);
-	return set_json_body(resp, status, o, CT_PROBLEM);
+	if (set_json_body(resp, status, o, CT_PROBLEM) != 0)
+		return -1;
+	/* Every 401 names the scheme to use (RFC 9110 §11.6.1; Bearer tokens: RFC 6750). */
+	if (status == 401 && !has_header(resp, "WWW-Authenticate") &&
+	    http_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"dice-hospital\"") != 0)
+		return -1;
+	return 0;
 }
 
 int http_reply_problem(http_resp *resp, int status, const char *detail, const char *rule,
