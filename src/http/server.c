@@ -83,7 +83,8 @@ struct http_server {
 	unsigned nconns;
 	bool reaper_run;
 	pthread_t reaper;
-	struct in6_addr trusted[MAX_TRUSTED];
+	struct in6_addr trusted[MAX_TRUSTED]; /* networks (IPv4 as IPv4-mapped) */
+	unsigned trusted_bits[MAX_TRUSTED];   /* their prefix lengths (0–128) */
 	int ntrusted;
 	char *tls_cert, *tls_key; /* PEM contents */
 };
@@ -176,6 +177,18 @@ static bool addr_parse(const char *text, struct in6_addr *out)
 	return inet_pton(AF_INET6, text, out) == 1;
 }
 
+/* Is a inside the network net/bits? */
+static bool in_network(const struct in6_addr *a, const struct in6_addr *net, unsigned bits)
+{
+	unsigned whole = bits / 8, rest = bits % 8;
+	if (memcmp(a->s6_addr, net->s6_addr, whole) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	unsigned char mask = (unsigned char)(0xff << (8 - rest));
+	return (a->s6_addr[whole] & mask) == (net->s6_addr[whole] & mask);
+}
+
 static conn_slot *slot_of(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *i =
@@ -229,7 +242,7 @@ static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
 	addr_to_text(&sl->addr, sl->addr_text, sizeof sl->addr_text);
 	for (int i = 0; i < srv->ntrusted; i++)
 		sl->trusted =
-		    sl->trusted || memcmp(&srv->trusted[i], &sl->addr, sizeof sl->addr) == 0;
+		    sl->trusted || in_network(&sl->addr, &srv->trusted[i], srv->trusted_bits[i]);
 	sl->receiving = true;
 	sl->deadline_s = srv->cfg.deadline_s;
 	clock_gettime(CLOCK_MONOTONIC, &sl->since);
@@ -719,7 +732,8 @@ static char *read_pem(const char *path)
 	return buf;
 }
 
-/* Parses cfg.trust_proxy ("addr, addr …") into srv->trusted. -1 (logged) on a bad address. */
+/* Parses cfg.trust_proxy ("addr, addr/prefix …") into srv->trusted. -1 (logged) when an item
+ * is not an address or a network. */
 static int parse_trusted(http_server *srv, const char *list)
 {
 	char item[INET6_ADDRSTRLEN + 1];
@@ -734,10 +748,25 @@ static int parse_trusted(http_server *srv, const char *list)
 		}
 		memcpy(item, p, n);
 		item[n] = '\0';
-		if (!addr_parse(item, &srv->trusted[srv->ntrusted])) {
-			log_warn("http: TRUST_PROXY: %s is not an IP address", item);
+		char *slash = strchr(item, '/');
+		long bits = -1;
+		if (slash) {
+			char *end;
+			*slash = '\0';
+			bits = strtol(slash + 1, &end, 10);
+			if (end == slash + 1 || *end)
+				bits = 999;
+		}
+		struct in6_addr *net = &srv->trusted[srv->ntrusted];
+		bool v4 = strchr(item, ':') == NULL;
+		long max = v4 ? 32 : 128;
+		if (!addr_parse(item, net) || bits > max || (slash && bits < 0)) {
+			log_warn("http: TRUST_PROXY: %s is not an IP address or network", item);
 			return -1;
 		}
+		srv->trusted_bits[srv->ntrusted] = (unsigned)(bits < 0 ? 128
+		                                              : v4     ? 96 + bits
+		                                                       : bits);
 		srv->ntrusted++;
 		p += n;
 	}
