@@ -27,6 +27,9 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2
+# lets `make run` print the LAN address
+DEB_PKGS += openssl iproute2
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN)

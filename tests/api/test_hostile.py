@@ -537,3 +537,49 @@ def test_https_end_to_end_with_a_self_signed_certificate():
             assert b.proc.wait(20) != 0 and "TLS_KEY" in b.output(), b.output()
         finally:
             os.unlink(b.log.name)
+
+
+# ---- behind a reverse proxy ----
+
+
+def _join_until_429(s, xff):
+    """Wrong join codes from one forwarded address until 429: the attempts it took."""
+    for i in range(1, 40):
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                             headers={"X-Forwarded-For": xff})
+        if st == 429:
+            return i
+        assert st == 404, (st, obj)
+    return None
+
+
+def test_trust_proxy_forwarded_address():
+    """X-Forwarded-For names the client only when the peer is in TRUST_PROXY (its last entry,
+    the one the proxy appended): the join limit then counts per forwarded address, and the
+    proxy is not held to the per-address connection cap. Untrusted, the header is ignored."""
+    env = {"TRUST_PROXY": "10.9.9.9, 127.0.0.0/8", "CONN_PER_ADDR": "2"}
+    with Server(database=db(), env=env) as s:
+        assert _join_until_429(s, "203.0.113.7") == 21
+        # another client behind the same proxy has its own bucket; a forged first entry
+        # does not move a client into someone else's bucket
+        assert _join_until_429(s, "203.0.113.7, 198.51.100.1") == 21
+        st, _, _ = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                          headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.7"})
+        assert st == 429
+        # the proxy's own connections are not capped per address
+        held = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(4)]
+        for k in held:
+            k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert read_reply(k)[0] == 200
+        for k in held:
+            k.close()
+    with Server(database=db(), env={"TRUST_PROXY": "10.9.9.9"}) as s:
+        assert _join_until_429(s, "203.0.113.7") == 21
+        st, _, _ = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                          headers={"X-Forwarded-For": "198.51.100.1"})
+        assert st == 429, "an untrusted peer chose its bucket with X-Forwarded-For"
+    b = Server(database=db(), env={"TRUST_PROXY": "10.0.0.0/33"}, wait=False).start()
+    try:
+        assert b.proc.wait(20) != 0 and "TRUST_PROXY" in b.output()
+    finally:
+        os.unlink(b.log.name)
