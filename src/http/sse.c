@@ -13,6 +13,7 @@
 #include "base/oom.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -54,6 +55,7 @@ static struct {
 	pthread_cond_t cv;
 	sub *subs;
 	unsigned count;
+	unsigned long ended; /* streams freed so far */
 	sse_limits limits;
 	bool closing, running;
 	pthread_t prober;
@@ -110,6 +112,7 @@ static bool peer_gone(int fd)
 static void *prober(void *arg)
 {
 	(void)arg;
+	unsigned long trimmed = 0;
 	pthread_mutex_lock(&g.lock);
 	while (!g.closing) {
 		struct timespec until; /* g.cv is on CLOCK_REALTIME (static initialiser) */
@@ -119,6 +122,17 @@ static void *prober(void *arg)
 			;
 		if (g.closing)
 			break;
+		if (g.ended != trimmed) {
+			/* Streams ended since the last tick: hand their freed memory (buffers,
+			 * connection pools, spread over the worker threads' malloc arenas) back to
+			 * the system, so RSS follows the number of streams down again. */
+			trimmed = g.ended;
+			pthread_mutex_unlock(&g.lock);
+			malloc_trim(0);
+			pthread_mutex_lock(&g.lock);
+			if (g.closing)
+				break;
+		}
 		time_t now = mono_s();
 		for (sub *s = g.subs; s; s = s->next) {
 			if (!s->suspended)
@@ -190,6 +204,7 @@ static void sub_free(void *cls)
 		if (*pp == s) {
 			*pp = s->next;
 			g.count--;
+			g.ended++;
 			break;
 		}
 	}

@@ -75,6 +75,25 @@ def closed_by_peer(sock, timeout):
         return False
 
 
+def hold(port, n, timeout=10):
+    """n connections from 127.0.0.1 that each got a 200 (and stay open). A connection that the
+    server still counts (the harness's readiness probe, closed a moment ago) may make one of
+    them refused: it is closed and opened again until n are held."""
+    held, end = [], time.time() + timeout
+    while len(held) < n:
+        assert time.time() < end, f"could not hold {n} connections"
+        k = socket.create_connection(("127.0.0.1", port))
+        k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        st = read_reply(k)[0]
+        if st == 200:
+            held.append(k)
+        else:
+            assert st in (429, 503), st
+            k.close()
+            time.sleep(0.05)
+    return held
+
+
 def fd_count(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -202,11 +221,7 @@ def test_per_address_cap_429():
     """Over CONN_PER_ADDR, a connection's request gets 429 problem+json with Retry-After and
     Connection: close; the other address is not affected."""
     with Server(database=db(), env={"CONN_PER_ADDR": "3"}) as s:
-        idle = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(3)]
-        # the server has seen the three (a request on each proves it)
-        for k in idle:
-            k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert read_reply(k)[0] == 200
+        idle = hold(s.port, 3)
         k = socket.create_connection(("127.0.0.1", s.port))
         k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
         st, hd, body = read_reply(k)
@@ -227,12 +242,7 @@ def test_connection_limit_503():
     """Over CONN_LIMIT (every address together), a clear 503 problem+json, not a silent
     reset."""
     with Server(database=db(), env={"CONN_LIMIT": "4", "CONN_PER_ADDR": "100"}) as s:
-        held = []
-        for _ in range(4):
-            k = socket.create_connection(("127.0.0.1", s.port))
-            k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert read_reply(k)[0] == 200
-            held.append(k)
+        held = hold(s.port, 4)
         c = http.client.HTTPConnection("::1", s.port, timeout=5)
         c.request("GET", "/api/v1/health")
         r = c.getresponse()
@@ -475,7 +485,10 @@ def test_stream_churn_fds_and_rss_back_to_baseline():
         wait_until(lambda: fd_count(pid) <= base_fd, 10, "descriptors back to the baseline")
         grown = rss_kb(pid) - base_rss
         print(f"  churn: RSS {base_rss} kB -> {base_rss + grown} kB, descriptors {base_fd}")
-        assert grown < 8 * 1024, f"RSS grew {grown} kB over 1,000 streams"
+        # AddressSanitizer keeps freed memory in its quarantine (256 MB) on purpose: the RSS
+        # bound holds for the real build; the sanitizer build checks leaks at exit instead
+        if "asan" not in SERVER_BIN:
+            assert grown < 4 * 1024, f"RSS grew {grown} kB over 1,000 streams"
 
 
 # ---- HTTPS ----
