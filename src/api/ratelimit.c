@@ -1,5 +1,6 @@
 /* Token buckets keyed by the client's IP address. */
 #include "api/ratelimit.h"
+#include "base/oom.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -34,9 +35,7 @@ static double now_s(void)
 
 ratelimit *ratelimit_new(double burst, double per_second)
 {
-	ratelimit *rl = calloc(1, sizeof *rl);
-	if (rl == NULL)
-		return NULL;
+	ratelimit *rl = xcalloc(1, sizeof *rl);
 	if (pthread_mutex_init(&rl->lock, NULL) != 0) {
 		free(rl);
 		return NULL;

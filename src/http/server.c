@@ -448,13 +448,11 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	http_server *srv = cls;
 	(void)conn;
-	req_ctx *c = calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
+	req_ctx *c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->raw_len = strlen(uri);
-	c->raw = strndup(uri, HTTP_MAX_URL + 1);
+	c->raw = oom_check(strndup(uri, HTTP_MAX_URL + 1));
 	pthread_mutex_lock(&srv->mu);
 	srv->active++;
 	pthread_mutex_unlock(&srv->mu);
@@ -574,13 +572,7 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 			cap *= 2;
 		if (cap > HTTP_MAX_BODY + 1)
 			cap = HTTP_MAX_BODY + 1;
-		char *b = realloc(c->body, cap);
-		if (!b) {
-			c->too_large = true; /* out of memory: answered as too large */
-			c->discarded += n;
-			return;
-		}
-		c->body = b;
+		c->body = xrealloc(c->body, cap);
 		c->cap = cap;
 	}
 	memcpy(c->body + c->len, data, n);
