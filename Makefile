@@ -37,6 +37,9 @@ DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
+# issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2
+# lets `make run` print the LAN address
+DEB_PKGS += openssl iproute2
 # leagues (issue 10): BoardGameGeek plays XML import
 DEB_PKGS += libxml2-dev
 
