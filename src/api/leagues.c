@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256 };
+enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_MAX_PLAYERS = 1024 };
 
 /* ---- small helpers ---- */
 
@@ -1719,6 +1719,14 @@ int api_league_head_to_head(const http_req *req, http_resp *resp)
 	if (lset_load(c, req->params[0], season, game, &s) != DB_OK)
 		return acct_reply_db(resp);
 	size_t nm = (size_t)s.nmembers;
+	if (nm > H2H_MAX_PLAYERS) { /* the table is nm² cells: bounded memory */
+		lset_free(&s);
+		return http_reply_problem(
+		    resp, 422,
+		    "too many players for one head-to-head table: choose a game "
+		    "or a season",
+		    "too-many-players", NULL);
+	}
 	h2h *t = xcalloc(nm * nm, sizeof *t);
 	const char **names = xcalloc(nm, sizeof *names), **ids = xcalloc(nm, sizeof *ids);
 	for (int i = 0; i < s.nrows;) {

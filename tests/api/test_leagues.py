@@ -587,3 +587,30 @@ def test_import_survives_mangled_files():
             st, hd, o = _import(ann, lid, "bggxml", cut, "application/xml")
             assert st in (200, 400), (st, o)
         assert seen[200] and seen[400], seen
+
+
+def test_head_to_head_is_bounded():
+    """The head-to-head table is players² cells: above 1024 players in the selection it is a
+    422 asking for a filter, not an unbounded allocation; standings still answer."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        players = [{"id": i + 1, "name": f"P{i:04d}"} for i in range(1025)]
+        plays = []
+        for k in range(17):
+            who = range(k * 64, min(k * 64 + 64, 1025))
+            if len(who) < 2:
+                who = range(1023, 1025)
+            plays.append({"uuid": f"big-{k}", "playDate": f"2025-01-{k + 1:02d} 20:00:00",
+                          "gameRefId": 1, "playerScores": [{"playerRefId": i + 1, "score": str(i)}
+                                                           for i in who]})
+        doc = {"games": [{"id": 1, "name": "Crowd"}], "players": players, "plays": plays}
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(doc), "application/json")
+        assert st == 200 and o["players_created"] == 1025, o
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head")
+        problem(st, hd, o, 422, rule="too-many-players")
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert st == 200 and len(o["standings"]) == 1025
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head?game=nothing")
+        assert st == 200 and o["head_to_head"] == []
