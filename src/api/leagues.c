@@ -805,6 +805,13 @@ static json_object *league_json(db_conn *c, const char *league, const league_acc
 		jx_push(members, x);
 	}
 	PQclear(r);
+	if ((r = acct_exec(c, "league_games", 1, p, st)) == NULL)
+		goto fail;
+	json_object *games = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++)
+		jx_push(games, jx_str(PQgetvalue(r, i, 0)));
+	jx_set(o, "games", games);
+	PQclear(r);
 	if ((r = acct_exec(c, "league_seasons", 1, p, st)) == NULL)
 		goto fail;
 	for (int i = 0; i < PQntuples(r); i++) {
@@ -1389,9 +1396,22 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (!league_access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
-	const char *p[1] = {req->params[0]};
+	/* ?limit=N&offset=M: a page, newest first (default: every play) */
+	const char *lim = http_query(req, "limit"), *off = http_query(req, "offset");
+	char *e1 = NULL, *e2 = NULL;
+	long limit = lim ? strtol(lim, &e1, 10) : 0, offset = off ? strtol(off, &e2, 10) : 0;
+	if ((lim && (*lim == '\0' || *e1 != '\0' || limit < 1 || limit > 100000)) ||
+	    (off && (*off == '\0' || *e2 != '\0' || offset < 0 || offset > 100000000)))
+		return http_reply_problem(resp, 400,
+		                          "limit (1 to 100000) and offset (0 or more) are "
+		                          "whole numbers",
+		                          NULL, NULL);
+	char lb[24], ob[24];
+	snprintf(lb, sizeof lb, "%ld", limit);
+	snprintf(ob, sizeof ob, "%ld", offset);
+	const char *p[3] = {req->params[0], lim ? lb : NULL, ob};
 	db_status st;
-	PGresult *r = acct_exec(c, "play_list", 1, p, &st);
+	PGresult *r = acct_exec(c, "play_list", 3, p, &st);
 	if (r == NULL)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();

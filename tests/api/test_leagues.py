@@ -309,6 +309,16 @@ def test_play_validation():
         assert o2 == o
         st, hd, lst = ann.get(url)
         assert [p["id"] for p in lst["plays"]] == [o["id"]] and lst["plays"][0]["players"][1]["name"] == "Bea"
+        st, hd, o3 = ann.post(url, {"game": "Azul", "date": "2026-05-01",
+                                    "results": [{"player": A, "rank": 1}, {"player": B, "rank": 2}]})
+        st, hd, page = ann.get(url + "?limit=1")
+        assert [p["id"] for p in page["plays"]] == [o3["id"]], "newest first"
+        st, hd, page = ann.get(url + "?limit=1&offset=1")
+        assert [p["id"] for p in page["plays"]] == [o["id"]]
+        st, hd, e = ann.get(url + "?limit=0")
+        problem(st, hd, e, 400)
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert lg2["games"] == ["Azul", "Hanabi"], lg2["games"]
 
 
 def test_finished_er_game_becomes_exactly_one_play():
