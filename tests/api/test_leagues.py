@@ -624,3 +624,44 @@ def test_head_to_head_is_bounded():
         assert st == 200 and len(o["standings"]) == 1025
         st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head?game=nothing")
         assert st == 200 and o["head_to_head"] == []
+
+
+def test_every_league_route_401_and_403():
+    """Every league route the server serves (read from `server routes`, so a new one cannot be
+    forgotten): 401 no-session without a session; 403 for a logged-in stranger (not-member or
+    not-owner); and the owner-only ones 403 not-owner for a member."""
+    import subprocess
+    from harness import ROOT, SERVER_BIN
+    out = subprocess.run([os.path.join(ROOT, SERVER_BIN), "routes"], check=True,
+                         capture_output=True, text=True).stdout
+    routes = [tuple(l.split(" ", 1)) for l in out.splitlines()
+              if l.split(" ", 1)[1].startswith(("/api/v1/leagues/", "/api/v1/players/"))]
+    assert len(routes) >= 18, routes
+    OWNER_ONLY = {("POST", "/api/v1/leagues/{id}/members"),
+                  ("DELETE", "/api/v1/leagues/{id}/members/{member}"),
+                  ("POST", "/api/v1/leagues/{id}/owners"), ("POST", "/api/v1/leagues/{id}/seasons"),
+                  ("POST", "/api/v1/leagues/{id}/import")}
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        st, hd, play = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 1}, {"player": ids["Bea"], "rank": 2}]})
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        eve = user(s, "eve@example.org", "Eve")
+        anon = Client(s)
+        for method, pattern in routes:
+            path = (pattern.replace("{id}", ids["Bea"] if pattern.startswith("/api/v1/players/") else lid)
+                    .replace("{member}", ids["Bea"]).replace("{play}", play["id"]))
+            if pattern.endswith("/import"):
+                path += "?format=bgstats"
+            body = None if method in ("GET", "DELETE") else {}
+            st, hd, o = anon.call(method, path, body)
+            problem(st, hd, o, 401, rule="no-session")
+            st, hd, o = eve.call(method, path, body)
+            problem(st, hd, o, 403)
+            assert o["rule"] in ("not-member", "not-owner"), (method, pattern, o)
+            if (method, pattern) in OWNER_ONLY:
+                st, hd, o = bob.call(method, path, body)
+                problem(st, hd, o, 403, rule="not-owner")
