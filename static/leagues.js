@@ -182,13 +182,13 @@ async function logout() {
 
 const COLS = [
 	["name", "league.player"],
+	["ordinal", "league.rating"],
 	["games", "league.games"],
 	["wins", "league.wins"],
 	["win_rate", "league.win_rate"],
 	["average_score", "league.avg_score"],
 	["best_score", "league.best"],
 	["average_rank", "league.avg_rank"],
-	["ordinal", "league.rating"],
 ];
 
 function standingsTable(rows, sort, onSort) {
@@ -210,13 +210,13 @@ function standingsTable(rows, sort, onSort) {
 					"tr",
 					{},
 					h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name)),
+					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
 					h("td", {}, r.games),
 					h("td", {}, r.wins),
 					h("td", {}, `${Math.round(r.win_rate * 100)}`),
 					h("td", {}, fmt(r.average_score)),
 					h("td", {}, fmt(r.best_score)),
 					h("td", {}, fmt(r.average_rank, 2)),
-					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
 				),
 			),
 		),
