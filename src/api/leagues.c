@@ -1468,6 +1468,26 @@ static db_status play_for_change(db_conn *c, play_arg *x, bool owner_only, json_
 	return DB_OK;
 }
 
+/* An edit keeps the score breakdown (of a finished table game) of every player whose score it
+ * does not change; the text points into before, which outlives the store. */
+static void keep_breakdowns(json_object *before, league_result *res, int n)
+{
+	json_object *old = NULL;
+	if (before == NULL || !json_object_object_get_ex(before, "results", &old))
+		return;
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *o = json_object_array_get_idx(old, i), *pl, *bd, *sc;
+		if (!json_object_object_get_ex(o, "breakdown", &bd) ||
+		    !json_object_object_get_ex(o, "player", &pl) ||
+		    !json_object_object_get_ex(o, "score", &sc) || sc == NULL)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(res[k].member, json_object_get_string(pl)) == 0 &&
+			    res[k].has_score && res[k].score == json_object_get_double(sc))
+				res[k].breakdown = jx_text(bd);
+	}
+}
+
 static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
@@ -1496,8 +1516,10 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		PQclear(r);
 	if (st == DB_OK && (r = acct_exec(c, "results_delete", 1, dp, &st)) != NULL)
 		PQclear(r);
-	if (st == DB_OK)
+	if (st == DB_OK) {
+		keep_breakdowns(before, x->in->res, p->nresults);
 		st = results_store(c, x->play, p->results, p->nresults);
+	}
 	if (st == DB_OK)
 		st = league_recompute(c, x->league);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)

@@ -665,3 +665,28 @@ def test_every_league_route_401_and_403():
             if (method, pattern) in OWNER_ONLY:
                 st, hd, o = bob.call(method, path, body)
                 problem(st, hd, o, 403, rule="not-owner")
+
+
+def test_edit_keeps_unchanged_breakdowns():
+    """A finished game's per-player score breakdown survives an edit that leaves that player's
+    score alone (fixing the date, say), and goes when the score changes."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        backup = {"format": "dicehospital-league-backup", "version": 1, "members": [], "seasons": [],
+                  "plays": [{"uuid": "g-1", "game": "Dice Hospital: ER", "date": "2026-01-01T20:00:00Z",
+                             "source": "table", "results": [
+                                 {"name": "Ann", "score": 50, "rank": 1, "winner": True,
+                                  "breakdown": {"wards": 30, "specialists": 20}},
+                                 {"name": "Bea", "score": 40, "rank": 2, "winner": False,
+                                  "breakdown": {"wards": 40, "specialists": 0}}]}]}
+        st, hd, o = _import(ann, lid, "backup", json.dumps(backup), "application/json")
+        assert st == 200 and o["imported"] == 1, o
+        pid = ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"][0]["id"]
+        edit = {"game": "Dice Hospital: ER", "date": "2026-01-02", "notes": "date fixed",
+                "results": [{"player": ids["Ann"], "score": 50}, {"player": ids["Bea"], "score": 41}]}
+        st, hd, p = ann.put(f"/api/v1/leagues/{lid}/plays/{pid}", edit)
+        assert st == 200, p
+        assert p["results"][0]["breakdown"] == {"wards": 30, "specialists": 20}, p["results"][0]
+        assert "breakdown" not in p["results"][1], "Bea's score changed: her breakdown no longer adds up"
