@@ -9,8 +9,14 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wvla -fno-common -Isrc -I/usr/include/postgresql $(SAN)
+# Leagues (issue 10): route-table rows leave their optional trailing fields (max_body, any_type)
+# out, and zero is their default.
+CFLAGS   += -Wno-missing-field-initializers
+# Leagues (issue 10): libxml2 reads BoardGameGeek plays XML.
+CFLAGS   += -I/usr/include/libxml2
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
+LDLIBS   += -lxml2 # leagues (issue 10): BGG plays XML import
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -34,6 +40,8 @@ DEB_PKGS += python3-jsonschema
 # issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2
 # lets `make run` print the LAN address
 DEB_PKGS += openssl iproute2
+# leagues (issue 10): BoardGameGeek plays XML import
+DEB_PKGS += libxml2-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

@@ -1,6 +1,8 @@
 /* Start and stop hooks of the API layer: game data from templates/, credentials (libsodium),
  * and the live-update listener. */
 #include "api/api.h"
+#include "api/accounts.h"
+#include "api/leagues.h"
 
 #include "api/er_api.h"
 #include "api/er_games.h"
@@ -26,11 +28,20 @@ int api_init(const char *templates_dir)
 		er_api_shutdown();
 		return -1;
 	}
+	/* accounts and leagues (issue 10) */
+	if (accounts_init() != 0) {
+		log_warn("cannot set up accounts (libsodium password hashing)");
+		table_shutdown();
+		er_api_shutdown();
+		return -1;
+	}
+	table_set_finish_hook(leagues_table_hook); /* a finished game becomes a play (issue 10) */
 	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		log_warn("cannot start the live-update listener");
+		accounts_shutdown(); /* issue 10 */
 		table_shutdown();
 		er_api_shutdown();
 		return -1;
@@ -41,6 +52,8 @@ int api_init(const char *templates_dir)
 void api_shutdown(void)
 {
 	live_shutdown();
+	accounts_shutdown(); /* issue 10 */
+	leagues_shutdown();  /* issue 10 */
 	table_shutdown();
 	er_api_shutdown();
 }

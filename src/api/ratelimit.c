@@ -83,6 +83,11 @@ bool ratelimit_take(ratelimit *rl, const http_req *req, int *retry_after_s)
 {
 	char key[RL_KEY];
 	client_key(req, key);
+	return ratelimit_take_key(rl, key, retry_after_s);
+}
+
+bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
+{
 	double now = now_s();
 	pthread_mutex_lock(&rl->lock);
 	bucket *b = find(rl, key[0] ? key : "?", now);

@@ -3,6 +3,8 @@
  * patterns that could match the same path (the first match wins): list literals first.
  * Keep static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
+#include "api/accounts.h"
+#include "api/leagues.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
 #include "engine/table.h"
@@ -31,6 +33,36 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/games/{id}/turns", api_er_turn_reveal, true},
     {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", api_er_move, true},
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true},
+
+    /* accounts and sessions (accounts.c, issue 10) */
+    {"POST", "/api/v1/accounts", api_account_create, true},
+    {"GET", "/api/v1/accounts/me", api_account_me, true},
+    {"POST", "/api/v1/sessions", api_session_create, true},
+    {"DELETE", "/api/v1/sessions/current", api_session_delete, true},
+
+    /* leagues and history (leagues.c, league_io.c, issue 10) */
+    {"POST", "/api/v1/leagues", api_league_create, true},
+    {"GET", "/api/v1/leagues", api_league_list, true},
+    {"GET", "/api/v1/leagues/{id}", api_league_get, true},
+    {"POST", "/api/v1/leagues/{id}/members", api_league_member_add, true},
+    {"DELETE", "/api/v1/leagues/{id}/members/{member}", api_league_member_delete, true},
+    {"POST", "/api/v1/leagues/{id}/members/{member}/link", api_league_member_link, true},
+    {"POST", "/api/v1/leagues/{id}/owners", api_league_owner_add, true},
+    {"POST", "/api/v1/leagues/{id}/seasons", api_league_season_add, true},
+    {"POST", "/api/v1/leagues/{id}/plays", api_league_play_add, true},
+    {"GET", "/api/v1/leagues/{id}/plays", api_league_play_list, true},
+    {"GET", "/api/v1/leagues/{id}/plays/{play}", api_league_play_get, true},
+    {"PUT", "/api/v1/leagues/{id}/plays/{play}", api_league_play_edit, true},
+    {"DELETE", "/api/v1/leagues/{id}/plays/{play}", api_league_play_delete, true},
+    {"GET", "/api/v1/leagues/{id}/log", api_league_log, true},
+    {"GET", "/api/v1/leagues/{id}/standings", api_league_standings, true},
+    {"GET", "/api/v1/leagues/{id}/head-to-head", api_league_head_to_head, true},
+    {"GET", "/api/v1/players/{id}/history", api_player_history, true},
+    {"GET", "/api/v1/leagues/{id}/export.json", api_league_export_json, true},
+    {"GET", "/api/v1/leagues/{id}/export.csv", api_league_export_csv, true},
+    {"GET", "/api/v1/leagues/{id}/backup.json", api_league_backup, true},
+    /* the one route with a larger body (16 MiB) of its own content types */
+    {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

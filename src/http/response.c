@@ -186,3 +186,16 @@ int http_body_json(const http_req *req, http_resp *resp, struct json_object **ou
 	}
 	return 0;
 }
+
+/* ---- TLS (for Secure cookies; the daemon serves HTTPS when started with MHD_USE_TLS) ---- */
+bool http_req_tls(const http_req *req)
+{
+	if (req == NULL || req->conn == NULL)
+		return false;
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_DAEMON);
+	if (ci == NULL || ci->daemon == NULL)
+		return false;
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(ci->daemon, MHD_DAEMON_INFO_FLAGS);
+	return di != NULL && (di->flags & MHD_USE_TLS) != 0;
+}
