@@ -7,28 +7,50 @@
 #include "rules/dh.h"
 
 static const char *const admin_ids[DH_ADMINS] = {
-    "discharge-2-red",  "discharge-2-yellow", "discharge-2-green", "discharge-3-colours",
-    "most-discharged",  "neglect-red",        "neglect-yellow",    "neglect-green",
+    "discharge-2-red", "discharge-2-yellow", "discharge-2-green", "discharge-3-colours",
+    "most-discharged", "neglect-red",        "neglect-yellow",    "neglect-green",
 };
 static const char *const variant_ids[DH_VARIANTS] = {
-    "final_round_collections", "opening_crisis", "nationwide_epidemic",   "resistant_superbug",
-    "events",                  "experimental_medicine", "fatality_penalty",
+    "final_round_collections",
+    "opening_crisis",
+    "nationwide_epidemic",
+    "resistant_superbug",
+    "events",
+    "experimental_medicine",
+    "fatality_penalty",
     "medical_report_penalty",
 };
 static const char *const rule_ids[DH_RULES] = {
-    "discharge-table",        "administrator-discharge-2-red",
-    "administrator-discharge-2-yellow", "administrator-discharge-2-green",
-    "administrator-discharge-3-colours", "administrator-most-discharged",
-    "wards-empty",            "registrar",
-    "medical-report-completed", "fatality",
-    "blood-bag",              "final-round-collected",
-    "final-round-patient-left", "medical-report-incomplete",
+    "discharge-table",
+    "administrator-discharge-2-red",
+    "administrator-discharge-2-yellow",
+    "administrator-discharge-2-green",
+    "administrator-discharge-3-colours",
+    "administrator-most-discharged",
+    "wards-empty",
+    "registrar",
+    "medical-report-completed",
+    "fatality",
+    "blood-bag",
+    "final-round-collected",
+    "final-round-patient-left",
+    "medical-report-incomplete",
 };
 static const char *const rule_keys[DH_RULES] = {
-    "discharge",           "administrator_bonus", "administrator_bonus", "administrator_bonus",
-    "administrator_bonus", "administrator_bonus", "wards_empty",         "registrar",
-    NULL,                  "fatality",            "blood_bag",           "collected",
-    "patient_left",        NULL,
+    "discharge",
+    "administrator_bonus",
+    "administrator_bonus",
+    "administrator_bonus",
+    "administrator_bonus",
+    "administrator_bonus",
+    "wards_empty",
+    "registrar",
+    NULL,
+    "fatality",
+    "blood_bag",
+    "collected",
+    "patient_left",
+    NULL,
 };
 static const char *const colour_ids[DH_COLOURS] = {"red", "yellow", "green"};
 
@@ -110,11 +132,12 @@ static int check_reports(const dh_config *c, tt_error *err)
 		}
 		if (need < 1 || need > DH_SPACES)
 			return tt_fail(err, 422, "report-invalid",
-			               "a Medical Report needs 1 to 12 dice in all", "/reports/%d", i);
+			               "a Medical Report needs 1 to 12 dice in all", "/reports/%d",
+			               i);
 		if (r->points < 1 || r->points > DH_MAX_REPORT_POINTS)
 			return tt_fail(err, 400, "report-invalid",
-			               "a Medical Report is worth 1 to 20 points", "/reports/%d/points",
-			               i);
+			               "a Medical Report is worth 1 to 20 points",
+			               "/reports/%d/points", i);
 	}
 	return 0;
 }
@@ -131,8 +154,8 @@ int dh_config_check(const dh_config *c, tt_error *err)
 		               "Dice Hospital takes 2 to 4 players, or 1 with \"solo\": true",
 		               "/players");
 	if (c->nseats > DH_MAX_SEATS)
-		return tt_fail(err, 422, "too-many-players", "Dice Hospital takes at most 4 players",
-		               "/players");
+		return tt_fail(err, 422, "too-many-players",
+		               "Dice Hospital takes at most 4 players", "/players");
 	for (int s = 0; s < c->nseats; s++) {
 		int a = c->admin[s];
 		if (a == DH_ADMIN_NONE)
@@ -182,8 +205,7 @@ int dh_rounds_complete(const dh_game *g)
  * lets the card above slide down, available at once; each discharged die counts towards one
  * card only. Fills report_round[card] = round completed (0 = not). On a broken rule, names
  * the round's list (field of the round being entered when `cur` = that round). */
-static int reports_replay(const dh_game *g, int cur, int8_t report_round[DH_REPORTS],
-                          tt_error *err)
+static int reports_replay(const dh_game *g, int cur, int8_t report_round[DH_REPORTS], tt_error *err)
 {
 	memset(report_round, 0, DH_REPORTS);
 	for (int r = 0; r < DH_ROUNDS; r++) {
@@ -195,26 +217,30 @@ static int reports_replay(const dh_game *g, int cur, int8_t report_round[DH_REPO
 			const char *where = r + 1 == cur ? "/reports_completed/%d" : "/round";
 			int at = r + 1 == cur ? i : 0;
 			if (card < 1 || card > DH_REPORTS)
-				return tt_fail(err, 422, "report-unknown",
-				               "Medical Reports are numbered 1-3 (bottom row) and 4-6 (top "
-				               "row, 4 above 1)",
-				               where, at);
+				return tt_fail(
+				    err, 422, "report-unknown",
+				    "Medical Reports are numbered 1-3 (bottom row) and 4-6 (top "
+				    "row, 4 above 1)",
+				    where, at);
 			if (report_round[card - 1])
 				return tt_fail(err, 422, "report-already-completed",
-				               "this Medical Report is already completed", where, at);
+				               "this Medical Report is already completed", where,
+				               at);
 			if (card > 3 && !report_round[card - 4])
-				return tt_fail(err, 422, "report-not-available",
-				               "only the bottom row can be completed: complete the card "
-				               "below first",
-				               where, at);
+				return tt_fail(
+				    err, 422, "report-not-available",
+				    "only the bottom row can be completed: complete the card "
+				    "below first",
+				    where, at);
 			const dh_report *rep = &g->cfg.reports[card - 1];
 			for (int k = 0; k < DH_COLOURS; k++) {
 				left[k] -= rep->need[k];
 				if (left[k] < 0)
-					return tt_fail(err, 422, "report-dice-insufficient",
-					               "each discharged die completes one card only: not "
-					               "enough dice of a colour this round",
-					               where, at);
+					return tt_fail(
+					    err, 422, "report-dice-insufficient",
+					    "each discharged die completes one card only: not "
+					    "enough dice of a colour this round",
+					    where, at);
 			}
 			report_round[card - 1] = (int8_t)(r + 1);
 		}
@@ -245,9 +271,10 @@ static int check_entry(const dh_game *g, const dh_round_input *in, int i, tt_err
 	}
 	/* seed 000, PHASE 1: 12 patient spaces — no more can be discharged in one round. */
 	if (total > DH_SPACES)
-		return tt_fail(err, 422, "too-many-discharged",
-		               "a hospital holds 12 patients: at most 12 can be discharged in a round",
-		               "/entries/%d/discharged", i);
+		return tt_fail(
+		    err, 422, "too-many-discharged",
+		    "a hospital holds 12 patients: at most 12 can be discharged in a round",
+		    "/entries/%d/discharged", i);
 	int reg = in->e[i].registrar;
 	if (reg < 0)
 		return tt_fail(err, 400, "negative-count", "a count cannot be negative",
@@ -292,7 +319,8 @@ int dh_round_apply(dh_game *g, int round, const dh_round_input *in, tt_error *er
 		for (int r = 0; r < round - 1; r++)
 			if (!g->rounds[r][s].entered)
 				return tt_fail(err, 422, "round-not-reached",
-				               "enter the earlier rounds of this seat first", "/round");
+				               "enter the earlier rounds of this seat first",
+				               "/round");
 	}
 	if (in->has_reports && in->nreports > 0 && in->nentries == 0 &&
 	    !g->rounds[round - 1][0].entered)
@@ -357,9 +385,10 @@ static int check_finish_entry(const dh_game *g, const dh_finish_input *in, int i
 		               "the pips of the patients left are between 1 and 6 per patient",
 		               "/entries/%d/pips_left", i);
 	if (coll > 0 && !g->cfg.variant[DH_VAR_FINAL_ROUND_COLLECTIONS])
-		return tt_fail(err, 422, "collections-without-variant",
-		               "patients are collected only with the Final Round Collections variant",
-		               "/entries/%d/collected", i);
+		return tt_fail(
+		    err, 422, "collections-without-variant",
+		    "patients are collected only with the Final Round Collections variant",
+		    "/entries/%d/collected", i);
 	return 0;
 }
 
@@ -430,7 +459,8 @@ static void score_round(const dh_game *g, int r, int s, int most, dh_seat_score 
 	int a = g->cfg.solo ? DH_ADMIN_NONE : g->cfg.admin[s];
 	for (int c = 0; c < DH_COLOURS; c++)
 		if (a == DH_ADMIN_2_RED + c && e->discharged[c] >= 2)
-			add(out, round, (dh_rule)(DH_R_ADMIN_2_RED + c), 1, ab->value, ab->verified);
+			add(out, round, (dh_rule)(DH_R_ADMIN_2_RED + c), 1, ab->value,
+			    ab->verified);
 	if (a == DH_ADMIN_3_COLOURS && e->discharged[0] && e->discharged[1] && e->discharged[2])
 		add(out, round, DH_R_ADMIN_3_COLOURS, 1, ab->value, ab->verified);
 	/* "discharged the most patients": every tied player scores; a round where nobody
@@ -449,10 +479,9 @@ static void score_end(const dh_game *g, int s, const int8_t report_round[DH_REPO
 	const dh_profile *p = &g->cfg.profile;
 	const dh_finish_entry *f = &g->finish[s];
 	bool solo = g->cfg.solo;
-	int ff = solo && g->cfg.variant[DH_VAR_FATALITY_PENALTY] ? p->fatality_penalty_factor.value
-	                                                          : 1;
-	bool fv = p->fatality.verified &&
-	          (ff == 1 || p->fatality_penalty_factor.verified);
+	int ff =
+	    solo && g->cfg.variant[DH_VAR_FATALITY_PENALTY] ? p->fatality_penalty_factor.value : 1;
+	bool fv = p->fatality.verified && (ff == 1 || p->fatality_penalty_factor.verified);
 	add(out, 0, DH_R_FATALITY, f->fatalities, f->fatalities * p->fatality.value * ff, fv);
 	add(out, 0, DH_R_BLOOD_BAG, f->blood_bags, f->blood_bags * p->blood_bag.value,
 	    p->blood_bag.verified);
@@ -464,8 +493,7 @@ static void score_end(const dh_game *g, int s, const int8_t report_round[DH_REPO
 	}
 	if (!solo)
 		return;
-	int rf = g->cfg.variant[DH_VAR_MEDICAL_REPORT_PENALTY] ? p->report_penalty_factor.value
-	                                                         : 1;
+	int rf = g->cfg.variant[DH_VAR_MEDICAL_REPORT_PENALTY] ? p->report_penalty_factor.value : 1;
 	int n = 0, pts = 0;
 	for (int c = 0; c < DH_REPORTS; c++)
 		if (!report_round[c]) {
@@ -517,7 +545,7 @@ static void standings(const dh_game *g, dh_scores *sc)
 				level = l;
 		}
 		sc->seat[a].rank = better + 1;
-		sc->seat[a].tie = level < 1   ? DH_TIE_NONE
+		sc->seat[a].tie = level < 1    ? DH_TIE_NONE
 		                  : level == 1 ? DH_TIE_FEWEST_PATIENTS
 		                  : level == 2 ? DH_TIE_HIGHEST_PIPS
 		                               : DH_TIE_SHARED;
@@ -526,8 +554,8 @@ static void standings(const dh_game *g, dh_scores *sc)
 	for (int i = 0; i < n; i++)
 		sc->order[i] = i + 1;
 	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && sc->seat[sc->order[j] - 1].rank <
-		                             sc->seat[sc->order[j - 1] - 1].rank;
+		for (int j = i;
+		     j > 0 && sc->seat[sc->order[j] - 1].rank < sc->seat[sc->order[j - 1] - 1].rank;
 		     j--) {
 			int t = sc->order[j];
 			sc->order[j] = sc->order[j - 1];
@@ -610,8 +638,8 @@ int dh_profile_from_json(dh_profile *out, struct json_object *doc, char *err, si
 	    {"report_penalty_factor", &p.report_penalty_factor, 1, 10},
 	};
 	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-		if (tt_get_value(values, scalars[i].key, scalars[i].lo, scalars[i].hi,
-		                 scalars[i].v, err, errlen) != 0)
+		if (tt_get_value(values, scalars[i].key, scalars[i].lo, scalars[i].hi, scalars[i].v,
+		                 err, errlen) != 0)
 			return -1;
 	*out = p;
 	return 0;
@@ -623,7 +651,8 @@ int dh_admins_check_json(struct json_object *doc, char *err, size_t errlen)
 	if (!json_object_object_get_ex(doc, "administrators", &list) ||
 	    !json_object_is_type(list, json_type_array) ||
 	    json_object_array_length(list) != DH_ADMINS) {
-		snprintf(err, errlen, "/administrators: must list the %d Administrators", DH_ADMINS);
+		snprintf(err, errlen, "/administrators: must list the %d Administrators",
+		         DH_ADMINS);
 		return -1;
 	}
 	for (size_t i = 0; i < DH_ADMINS; i++) {

@@ -17,14 +17,14 @@
 
 enum {
 	DH_MAX_SEATS = 4,
-	DH_ROUNDS = 8,           /* seed 000, GAME SEQUENCE: 8 rounds */
-	DH_SPACES = 12,          /* seed 000, PHASE 1: a total of 12 spaces for patients */
-	DH_COLOURS = 3,          /* red, yellow, green */
-	DH_REPORTS = 6,          /* seed 000, SOLO PLAY RULES: six cards, 2 rows of 3 */
-	DH_MAX_ENTRIES = 8,      /* entries a round or finish input may carry (duplicates refused) */
-	DH_MAX_REGISTRARS = 2,   /* seed 000, EXPERIMENTAL MEDICINE: 2 cards of each type */
-	DH_MAX_TOKENS = 99,      /* fatalities, blood bags: the boxes are not a limit */
-	DH_MAX_ITEMS = 160,      /* reasons per seat: 8 rounds × ≤ 8 + end ≤ 12 */
+	DH_ROUNDS = 8,         /* seed 000, GAME SEQUENCE: 8 rounds */
+	DH_SPACES = 12,        /* seed 000, PHASE 1: a total of 12 spaces for patients */
+	DH_COLOURS = 3,        /* red, yellow, green */
+	DH_REPORTS = 6,        /* seed 000, SOLO PLAY RULES: six cards, 2 rows of 3 */
+	DH_MAX_ENTRIES = 8,    /* entries a round or finish input may carry (duplicates refused) */
+	DH_MAX_REGISTRARS = 2, /* seed 000, EXPERIMENTAL MEDICINE: 2 cards of each type */
+	DH_MAX_TOKENS = 99,    /* fatalities, blood bags: the boxes are not a limit */
+	DH_MAX_ITEMS = 160,    /* reasons per seat: 8 rounds × ≤ 8 + end ≤ 12 */
 	DH_MAX_REPORT_POINTS = 20,
 };
 
@@ -54,33 +54,33 @@ typedef enum {
 	DH_VAR_RESISTANT_SUPERBUG,
 	DH_VAR_EVENTS,
 	DH_VAR_EXPERIMENTAL_MEDICINE,
-	DH_VAR_FATALITY_PENALTY,      /* solo only */
+	DH_VAR_FATALITY_PENALTY,       /* solo only */
 	DH_VAR_MEDICAL_REPORT_PENALTY, /* solo only */
 	DH_VARIANTS
 } dh_variant;
 
 /* The reasons for points (tt_item.rule). */
 typedef enum {
-	DH_R_DISCHARGE = 0,    /* seed 000, PHASE 5: the discharge table */
-	DH_R_ADMIN_2_RED,      /* seed 000, HOSPITAL ADMINISTRATORS */
+	DH_R_DISCHARGE = 0, /* seed 000, PHASE 5: the discharge table */
+	DH_R_ADMIN_2_RED,   /* seed 000, HOSPITAL ADMINISTRATORS */
 	DH_R_ADMIN_2_YELLOW,
 	DH_R_ADMIN_2_GREEN,
 	DH_R_ADMIN_3_COLOURS,
 	DH_R_ADMIN_MOST,
-	DH_R_WARDS_EMPTY,      /* seed 000, PHASE 5: +5 */
-	DH_R_REGISTRAR,        /* seed 000, EXPERIMENTAL MEDICINE, REGISTRAR */
-	DH_R_REPORT_COMPLETED, /* seed 000, SOLO PLAY RULES */
-	DH_R_FATALITY,         /* seed 000, END GAME SCORING (doubled: FATALITY PENALTY) */
-	DH_R_BLOOD_BAG,        /* seed 000, END GAME SCORING */
-	DH_R_COLLECTED,        /* seed 000, FINAL ROUND COLLECTIONS step 4 */
-	DH_R_PATIENT_LEFT,     /* seed 000, FINAL ROUND COLLECTIONS step 7 */
+	DH_R_WARDS_EMPTY,       /* seed 000, PHASE 5: +5 */
+	DH_R_REGISTRAR,         /* seed 000, EXPERIMENTAL MEDICINE, REGISTRAR */
+	DH_R_REPORT_COMPLETED,  /* seed 000, SOLO PLAY RULES */
+	DH_R_FATALITY,          /* seed 000, END GAME SCORING (doubled: FATALITY PENALTY) */
+	DH_R_BLOOD_BAG,         /* seed 000, END GAME SCORING */
+	DH_R_COLLECTED,         /* seed 000, FINAL ROUND COLLECTIONS step 4 */
+	DH_R_PATIENT_LEFT,      /* seed 000, FINAL ROUND COLLECTIONS step 7 */
 	DH_R_REPORT_INCOMPLETE, /* seed 000, SOLO PLAY RULES (doubled: MEDICAL REPORT PENALTY) */
 	DH_RULES
 } dh_rule;
 
 /* Tie-breaks, seed 000 END GAME SCORING. */
 typedef enum {
-	DH_TIE_NONE = 0,  /* the total alone decided */
+	DH_TIE_NONE = 0, /* the total alone decided */
 	DH_TIE_FEWEST_PATIENTS,
 	DH_TIE_HIGHEST_PIPS,
 	DH_TIE_SHARED,
@@ -159,10 +159,10 @@ typedef struct {
 typedef struct {
 	int seat;
 	int total;
-	int rank;    /* 1 is best; equal ranks share */
-	dh_tie tie;  /* what decided this seat's place among equal totals */
+	int rank;                        /* 1 is best; equal ranks share */
+	dh_tie tie;                      /* what decided this seat's place among equal totals */
 	int round_points[DH_ROUNDS + 1]; /* [1..8]; [0] = end of the game */
-	bool all_verified;                /* every value used carries verified = true */
+	bool all_verified;               /* every value used carries verified = true */
 	int nitems;
 	tt_item items[DH_MAX_ITEMS];
 } dh_seat_score;
@@ -177,8 +177,8 @@ typedef struct {
 } dh_scores;
 
 /* ---- names ---- */
-const char *dh_admin_id(int a);        /* NULL if out of range */
-int dh_admin_from_id(const char *id);  /* DH_ADMIN_NONE if unknown */
+const char *dh_admin_id(int a);       /* NULL if out of range */
+int dh_admin_from_id(const char *id); /* DH_ADMIN_NONE if unknown */
 const char *dh_variant_id(int v);
 int dh_variant_from_id(const char *id); /* -1 if unknown */
 const char *dh_rule_id(int r);          /* e.g. "discharge-table" */

@@ -23,8 +23,8 @@ typedef struct {
  * formed but impossible in the game (13 patients discharged, a finish before round 8). */
 typedef struct {
 	int status;
-	const char *rule;          /* static, stable id, e.g. "seat-twice" */
-	char field[TT_FIELD_LEN];  /* JSON pointer into the request, e.g. "/entries/1/seat" */
+	const char *rule;         /* static, stable id, e.g. "seat-twice" */
+	char field[TT_FIELD_LEN]; /* JSON pointer into the request, e.g. "/entries/1/seat" */
 	char detail[TT_DETAIL_LEN];
 } tt_error;
 
