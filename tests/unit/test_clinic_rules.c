@@ -39,7 +39,7 @@ static void config(clinic_config *c, int n, bool solo)
 	c->nseats = n;
 	c->solo = solo;
 	c->goal = -1;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && i < CL_MAX_SEATS; i++)
 		c->start_order[i] = (int8_t)(i + 1);
 	c->profile = prof;
 }
