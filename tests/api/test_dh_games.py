@@ -239,3 +239,30 @@ def test_profiles_list_and_create():
         r = cur["seats"][0]["rounds"][0]["reasons"][0]
         assert r["points"] == 55 and r["verified"] is True, r
         assert cur["seats"][0]["score"]["verified"] is True
+
+
+def test_dh_live_update_on_round():
+    """Every accepted round reaches the other phones as one server-sent event (api.md "Live
+    updates"): id = the new version, event = round."""
+    import http.client, json as _json, time
+    with Server(database=_db()) as s:
+        _, _, g = _create(s, {"players": [{"name": "a"}, {"name": "b"}]})
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        c.request("GET", f"{GAMES}/{g['id']}/events?token=" + g["seats"][1]["seat_token"],
+                  headers={"Accept": "text/event-stream"})
+        r = c.getresponse()
+        assert r.status == 200
+        buf, end = "", time.time() + 5
+        while "hello" not in buf:
+            assert time.time() < end, buf
+            buf += r.read1(4096).decode()
+        _round(s, g["id"], 1, [_e(1, 1)], g["seats"][0]["seat_token"])
+        while "id: 1" not in buf or "\n\n" not in buf.split("id: 1", 1)[1]:
+            assert time.time() < end, buf
+            buf += r.read1(4096).decode()
+        ev = buf.split("id: 1", 1)[1].split("\n\n", 1)[0]
+        assert "event: round" in ev, ev
+        data = _json.loads(ev.split("data: ", 1)[1])
+        assert data["version"] == 1 and data["kind"] == "round" and data["turn"] == 1, data
+        assert data["seat"] == 1, data
+        c.close()
