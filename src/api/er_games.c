@@ -312,7 +312,10 @@ static int er_event_decode(table_event *tev, const char *payload)
 /* An ER rule result as a refusal: 409 for game-flow conflicts, 422 for the rules of a move. */
 static int refuse_rule(table_refusal *r, const er_result *res)
 {
-	return table_refuse(r, er_game_rule_status(res->rule), res->rule, NULL, "%s", res->detail);
+	char field[64]; /* a move's rule names its step: /move/steps/N */
+	return table_refuse(r, er_game_rule_status(res->rule), res->rule,
+	                    er_api_rule_field(res, "/move", field, sizeof field), "%s",
+	                    res->detail);
 }
 
 /* Completes a request: a reveal is the chief's (its seat, its turn, the app deck's draw); a
