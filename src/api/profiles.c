@@ -192,7 +192,14 @@ static json_object *listed(json_object *doc, const char *source, const char *lea
                            const char *created_at)
 {
 	json_object *o = jx_obj();
-	json_object_object_foreach(doc, key, v) jx_set(o, key, json_object_get(v));
+	/* the document's keys are not static: copied (json_object_object_add), unlike jx_set */
+	json_object_object_foreach(doc, key, v)
+	{
+		if (strcmp(key, "source") != 0 && strcmp(key, "all_verified") != 0 &&
+		    strcmp(key, "league") != 0 && strcmp(key, "created_at") != 0 &&
+		    json_object_object_add(o, key, json_object_get(v)) != 0)
+			oom_abort();
+	}
 	jx_set(o, "source", jx_str(source));
 	jx_set(o, "all_verified", jx_bool(profiles_all_verified(doc)));
 	if (league)
