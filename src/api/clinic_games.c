@@ -391,12 +391,39 @@ static int clinic_prepare(const void *state, const table_view *v, table_event *t
 	return 0;
 }
 
+/* An identical resubmission of the finish: the game is finished with exactly these entries. */
+static bool finish_repeats(const clinic_game *g, const clinic_finish_input *in)
+{
+	if (!g->finished || in->nentries != g->cfg.nseats)
+		return false;
+	for (int i = 0; i < in->nentries; i++) {
+		int s = in->e[i].seat;
+		if (s < 1 || s > g->cfg.nseats)
+			return false;
+		const clinic_finish_entry *f = &g->finish[s - 1];
+		bool same = f->nurses == in->e[i].nurses && f->buildings == in->e[i].buildings &&
+		            f->zombies == in->e[i].zombies &&
+		            f->goal_achieved == in->e[i].goal_achieved;
+		for (int k = 0; k < CL_DOCTORS; k++)
+			same = same && f->doctors[k] == in->e[i].doctors[k];
+		for (int k = 0; k < CL_FLOORS; k++)
+			same = same && f->rooms[k] == in->e[i].rooms[k];
+		for (int k = 0; k < CL_PATIENTS; k++)
+			same = same && f->patients[k] == in->e[i].patients[k];
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
 static bool clinic_repeats(const void *state, const table_event *tev)
 {
 	const clinic_game *g = state;
 	const clinic_ev *ev = tev->body;
 	int round = tev->turn;
-	if (ev->finish || round < 1 || round > CL_ROUNDS)
+	if (ev->finish)
+		return finish_repeats(g, &ev->fin);
+	if (round < 1 || round > CL_ROUNDS)
 		return false;
 	const clinic_round_input *in = &ev->round;
 	for (int i = 0; i < in->nentries; i++) {

@@ -376,13 +376,33 @@ static int dh_prepare(const void *state, const table_view *v, table_event *tev, 
 	return 0;
 }
 
+/* An identical resubmission of the finish: the game is finished with exactly these entries. */
+static bool finish_repeats(const dh_game *g, const dh_finish_input *in)
+{
+	if (!g->finished || in->nentries != g->cfg.nseats)
+		return false;
+	for (int i = 0; i < in->nentries; i++) {
+		int s = in->e[i].seat;
+		if (s < 1 || s > g->cfg.nseats)
+			return false;
+		const dh_finish_entry *f = &g->finish[s - 1];
+		if (f->fatalities != in->e[i].fatalities || f->blood_bags != in->e[i].blood_bags ||
+		    f->patients_left != in->e[i].patients_left ||
+		    f->pips_left != in->e[i].pips_left || f->collected != in->e[i].collected)
+			return false;
+	}
+	return true;
+}
+
 /* An identical resubmission of a round: every entry and the report list already stand. */
 static bool dh_repeats(const void *state, const table_event *tev)
 {
 	const dh_game *g = state;
 	const dh_ev *ev = tev->body;
 	int round = tev->turn;
-	if (ev->finish || round < 1 || round > DH_ROUNDS)
+	if (ev->finish)
+		return finish_repeats(g, &ev->fin);
+	if (round < 1 || round > DH_ROUNDS)
 		return false;
 	const dh_round_input *in = &ev->round;
 	for (int i = 0; i < in->nentries; i++) {

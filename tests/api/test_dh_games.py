@@ -74,6 +74,16 @@ def test_dh_full_game_to_ranking_with_tie_breaks():
             {"seat": 3, "collected": 3, "blood_bags": 5}]}, token=host)
         assert st == 200, fin
         assert fin["status"] == "finished"
+        # an identical resubmission is answered as the first time; a different one is 409
+        body = {"entries": [
+            {"seat": 1, "fatalities": 1, "blood_bags": 2, "patients_left": 2, "pips_left": 7},
+            {"seat": 2, "blood_bags": 0, "patients_left": 2, "pips_left": 9},
+            {"seat": 3, "collected": 3, "blood_bags": 5}]}
+        st, _, again = s.json("POST", f"{GAMES}/{g['id']}/finish", body, token=host)
+        assert st == 200 and again["version"] == fin["version"], again
+        body["entries"][2]["blood_bags"] = 6
+        st, hd, obj = s.json("POST", f"{GAMES}/{g['id']}/finish", body, token=host)
+        problem(st, hd, obj, 409, "game-finished")
         # Ann 56 −2 +2 −2 left = 54; Bob 56 −2 left = 54; Cy 48 +5 +3 = 56
         st_ = fin["standings"]
         assert [(x["seat"], x["total"], x["rank"]) for x in st_] == \
