@@ -300,14 +300,14 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 	int admit = -1, morgue = -1, recolour = -1;
 	int64_t screen = 0, ward = 0, value = 0;
 	bool has_screen = false, has_admit = false, has_morgue = false, has_ward = false,
-	     has_value = false;
+	     has_value = false, has_recolour = false;
 	const js_field f[] = {
 	    {"screen", JS_INT, 0, 1, ER_WARDS, NULL, &screen, &has_screen},
 	    {"admit", JS_ENUM, 0, 0, 0, patient_names, &admit, &has_admit},
 	    {"morgue", JS_ENUM, 0, 0, 0, patient_names, &morgue, &has_morgue},
 	    {"ward", JS_INT, 0, 1, ER_WARDS, NULL, &ward, &has_ward},
 	    {"value", JS_INT, 0, -99, 99, NULL, &value, &has_value},
-	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, NULL},
+	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, &has_recolour},
 	};
 	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
 		return -1;
@@ -315,6 +315,16 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 		set_err(err, at,
 		        "a step is exactly one of {\"screen\": ward}, {\"admit\": …}, "
 		        "{\"morgue\": \"die\"|\"extra\"}");
+		return -1;
+	}
+	if (!has_admit && (has_ward || has_value || (has_recolour && recolour >= 0))) {
+		/* {"morgue": "die", "ward": 3} would silently drop the ward: refuse it */
+		char field[256];
+		jptr(field, sizeof field, "%s/%s", at,
+		     has_ward    ? "ward"
+		     : has_value ? "value"
+		                 : "recolour");
+		set_err(err, field, "belongs to an admission step ({\"admit\": …}) only");
 		return -1;
 	}
 	memset(out, 0, sizeof *out);
@@ -463,6 +473,50 @@ json_object *er_json_details(const er_data *d, const er_details *det)
 	jx_set(o, "epidemiologist", bed_list(d, det->epidemiologist));
 	jx_set(o, "nurse_space", det->nurse_space < 0 ? NULL : jx_int(det->nurse_space + 1));
 	return o;
+}
+
+/* Appends the beds of mask as [{"ward","bed"},…] (1-based, bed order) to buf at *n. */
+static void bed_list_text(const er_data *d, uint32_t mask, char *buf, size_t size, size_t *n)
+{
+	bool first = true;
+	buf[(*n)++] = '[';
+	for (int b = 0; b < ER_BEDS; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		*n += (size_t)snprintf(buf + *n, size - *n, "%s{\"ward\":%d,\"bed\":%d}",
+		                       first ? "" : ",", d->beds[b].ward + 1, d->beds[b].pos + 1);
+		first = false;
+	}
+	buf[(*n)++] = ']';
+}
+
+char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
+                         size_t *len)
+{
+	/* 32 beds in 4 lists of at most 19 bytes each, plus the numbers: well under 4 KiB */
+	enum { SIZE = 4096 };
+	char *buf = xmalloc(SIZE);
+	size_t n = (size_t)snprintf(
+	    buf, SIZE,
+	    "{\"total\":%d,\"breakdown\":{\"filled_wards\":%d,\"critical\":%d,\"nurses\":%d,"
+	    "\"cardiologists\":%d,\"radiologist\":%d,\"epidemiologist\":%d,\"morgue\":%d,"
+	    "\"modifiers\":%d},\"details\":{\"filled_wards\":",
+	    b->total, b->filled_wards, b->critical, b->nurses, b->cardiologists, b->radiologist,
+	    b->epidemiologist, b->morgue, b->modifiers);
+	bed_list_text(d, det->filled_wards, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"critical\":");
+	bed_list_text(d, det->critical, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"radiologist\":");
+	bed_list_text(d, det->radiologist, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"epidemiologist\":");
+	bed_list_text(d, det->epidemiologist, buf, SIZE, &n);
+	if (det->nurse_space < 0)
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":null}}");
+	else
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":%d}}",
+		                      det->nurse_space + 1);
+	*len = n;
+	return buf;
 }
 
 json_object *er_json_option(const er_option *op)

@@ -108,11 +108,10 @@ int api_er_score(const http_req *req, http_resp *resp)
 	    er_score(d, &b.s, b.radiologist, b.epidemiologist, b.alicat, b.mods, &bd, &det);
 	if (r.rule)
 		return er_api_reply_rule(resp, 422, &r, "/sheet");
-	json_object *o = jx_obj();
-	jx_set(o, "total", jx_int(bd.total));
-	jx_set(o, "breakdown", er_json_breakdown(&bd));
-	jx_set(o, "details", er_json_details(d, &det));
-	return http_reply_json(resp, 200, o);
+	resp->status = 200;
+	resp->content_type = "application/json";
+	resp->body = er_json_score_text(d, &bd, &det, &resp->body_len);
+	return 0;
 }
 
 int api_er_moves_apply(const http_req *req, http_resp *resp)

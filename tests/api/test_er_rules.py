@@ -125,6 +125,13 @@ def test_malformed_input_is_400_naming_the_field():
     st, hd, o = s.json("POST", "/api/v1/er/moves/apply", {
         "sheet": EMPTY, "turn": turn(), "move": {"die": "red", "steps": [{"admit": "die", "ward": 8, "value": 3}]}})
     problem(st, hd, o, 400, field="/move/steps/0/ward")
+    # a member of another kind of step is refused, not silently dropped
+    for step, field in [({"morgue": "die", "ward": 3}, "/move/steps/0/ward"),
+                        ({"screen": 2, "value": 9}, "/move/steps/0/value"),
+                        ({"morgue": "extra", "recolour": "red"}, "/move/steps/0/recolour")]:
+        st, hd, o = s.json("POST", "/api/v1/er/moves/apply", {
+            "sheet": EMPTY, "turn": turn(), "move": {"die": "red", "steps": [step]}})
+        problem(st, hd, o, 400, field=field)
     st, hd, o = s.request("POST", "/api/v1/er/score", body="{", headers={"Content-Type": "application/json"})
     assert st == 400
     st, hd, o = s.request("POST", "/api/v1/er/score", body="{}", headers={"Content-Type": "text/plain"})
