@@ -346,6 +346,7 @@ function openGame(app, kind, id, token) {
 		renderHead();
 		renderScores();
 		renderStandings();
+		renderBusiness();
 	}
 
 	function writable() {
@@ -511,6 +512,58 @@ function openGame(app, kind, id, token) {
 		}
 	}
 
+	// ---- Clinic: the Business helper (seed 001, Phase 2: Business) ----
+	const biz = { open: false, input: { modules: 4, gardens: 0, operating_rooms_used: 0, orderlies: 0, outpatients: 0, garden_bonus: 0, savings: 0,
+		doctors: { white: 1, yellow: 0, orange: 0, red: 0 }, nurses: 0, treated: { white: 0, yellow: 0, orange: 0, red: 0 } }, out: null, err: null };
+	const bizBox = h("section", { class: "panel", id: "tt-business" });
+	if (!isDh) root.insertBefore(bizBox, standings);
+
+	function renderBusiness() {
+		if (isDh || !S.game || S.game.status === "finished") {
+			bizBox.hidden = true;
+			return;
+		}
+		bizBox.hidden = false;
+		const I = biz.input;
+		const row = (label, obj, k, max) => stepRow(label, obj[k], 0, max, (v) => (obj[k] = v), { "data-biz": k });
+		const o = biz.out;
+		fill(bizBox, h("button", { type: "button", class: "secondary wide", id: "tt-biz-toggle", "aria-expanded": biz.open ? "true" : "false",
+			onclick: () => { biz.open = !biz.open; renderBusiness(); } }, t("tt.biz.title")),
+		biz.open ? [
+			h("p", { class: "muted" }, t("tt.biz.hint")),
+			row(t("tt.biz.modules"), I, "modules", 60), row(t("tt.biz.gardens"), I, "gardens", 20),
+			row(t("tt.biz.operating_rooms_used"), I, "operating_rooms_used", 10), row(t("tt.biz.orderlies"), I, "orderlies", 10),
+			CL_COLOURS.map((c) => row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), I.doctors, c, 20)),
+			row(t("tt.f.nurses"), I, "nurses", 20), row(t("tt.biz.outpatients"), I, "outpatients", 20),
+			CL_COLOURS.map((c) => row(t("tt.biz.treated", { colour: t(`tt.colour.${c}`) }), I.treated, c, 20)),
+			row(t("tt.biz.garden_bonus"), I, "garden_bonus", 40), row(t("tt.biz.savings"), I, "savings", 200),
+			h("button", { type: "button", class: "primary wide", id: "tt-biz-go", onclick: computeBusiness }, t("tt.biz.compute")),
+			errorBox(biz.err),
+			o ? h("dl", { class: "tt-biz-out", id: "tt-biz-out" },
+				[["upkeep", o.upkeep, o.verified_parts.upkeep], ["wages", o.wages, o.verified_parts.wages], ["income", o.income, o.verified_parts.income],
+					["unpaid", o.unpaid_expenses, o.verified], ["affordable", o.popularity_affordable, o.verified]].map(([k, v, ver]) =>
+					h("div", { "data-out": k }, h("dt", {}, t(`tt.biz.out.${k}`)), h("dd", {}, `${k === "affordable" ? "" : "$"}${v}`, ver ? null : unverifiedBadge())))) : null,
+			o && S.round !== "finish" ? writable().map((seat) => h("button", { type: "button", class: "secondary wide", "data-use": seat.seat,
+				onclick: () => {
+					const d = draftFor(seat);
+					d.popularity_bought = o.unpaid_expenses > 0 ? 0 : o.popularity_affordable;
+					d.unpaid_expenses = o.unpaid_expenses;
+					touch();
+					renderEntry();
+				} }, t("tt.biz.use", { name: seat.name, n: S.round }))) : null] : null);
+	}
+
+	async function computeBusiness() {
+		biz.err = null;
+		try {
+			biz.out = await call("POST", "/clinic/business", { ...biz.input, profile: S.game.profile.id, expansions: S.game.expansions });
+		} catch (e) {
+			biz.out = null;
+			biz.err = e;
+		}
+		renderBusiness();
+	}
+
 	// ---- scores ----
 	function reasonLine(r) {
 		const name = tr(`ttr.${r.rule}`, {}, r.rule);
@@ -538,6 +591,22 @@ function openGame(app, kind, id, token) {
 			})));
 	}
 
+	/** Solo / solitaire: the best final total finished on this phone (seed 000, SOLO PLAY RULES:
+	 * "keep the record of your final score"). */
+	function personalBest(total) {
+		const key = `dh.tabletop.best.${kind}`;
+		let all = {};
+		try {
+			all = JSON.parse(localStorage.getItem(key)) || {};
+		} catch {}
+		all[id] = total;
+		localStorage.setItem(key, JSON.stringify(all));
+		const others = Object.entries(all).filter(([k]) => k !== id).map(([, v]) => v);
+		const best = Math.max(total, ...others);
+		return h("p", { id: "tt-best", "data-best": best },
+			others.length && total > Math.max(...others) ? h("strong", {}, t("tt.new_best")) : t("tt.personal_best", { n: best }));
+	}
+
 	function renderStandings() {
 		const g = S.game;
 		if (g.status !== "finished") {
@@ -545,7 +614,7 @@ function openGame(app, kind, id, token) {
 			return;
 		}
 		standings.hidden = false;
-		fill(standings, h("h2", {}, t("tt.ranking")),
+		fill(standings, h("h2", {}, t("tt.ranking")), g.solo ? personalBest(g.standings[0].total) : null,
 			h("ol", { class: "tt-standings" }, g.standings.map((s) => h("li", { "data-seat": s.seat, "data-rank": s.rank },
 				h("span", { class: "tt-rank" }, `#${s.rank}`), h("span", {}, s.name), h("strong", {}, String(s.total)),
 				s.tie_break ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
@@ -577,6 +646,7 @@ function openGame(app, kind, id, token) {
 			renderEntry();
 			renderScores();
 			renderStandings();
+			renderBusiness();
 		},
 	};
 }

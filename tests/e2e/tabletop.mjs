@@ -108,7 +108,7 @@ await test("tt-a-dh-game-round-by-round", async () => {
 	await P2.fill("#tt-join-code", code.toLowerCase());
 	await P2.selectOption("#tt-join-seat", "2");
 	await P2.click("#tt-join-go");
-	await P2.locator("#tt-scores").waitFor();
+	await P2.locator("#tt-entry .tt-seat").first().waitFor();
 	assert((await P2.locator("#tt-entry .tt-seat").count()) === 1, "a seat phone enters only its own seat");
 
 	// rounds 1..8 on the host's phone, the whole table
@@ -175,6 +175,25 @@ await test("tt-c-clinic-game-round-by-round", async () => {
 	await page.click("#tt-create");
 	await page.click("#tt-open-host");
 	await page.locator("#tt-entry .tt-seat").first().waitFor();
+	// the Business helper (seed 001, Phase 2: Business): 4 modules → $4 upkeep, 1 white doctor's
+	// wage (a placeholder: flagged), 2 outpatients → $12; the rest buys popularity at $3
+	await page.click("#tt-biz-toggle");
+	const plus = page.locator('.tt-stepper[data-biz="outpatients"] button').nth(1);
+	await plus.click();
+	await plus.click();
+	await page.click("#tt-biz-go");
+	await page.locator("#tt-biz-out").waitFor();
+	assert((await page.locator('[data-out="upkeep"] dd').innerText()).startsWith("$4"), await page.locator("#tt-biz-out").innerText());
+	assert((await page.locator('[data-out="income"] dd').innerText()).startsWith("$12"), await page.locator("#tt-biz-out").innerText());
+	assert((await page.locator('[data-out="wages"] .tt-badge').count()) === 1, "the placeholder wage is flagged");
+	const affordable = (await page.locator('[data-out="affordable"] dd').innerText()).match(/^\d+/)[0];
+	await page.click('[data-use="1"]');
+	const bought = page.locator('.tt-stepper[data-seat="1"][data-field="popularity_bought"] output');
+	assert((await bought.innerText()) === affordable, `helper → popularity bought ${await bought.innerText()} != ${affordable}`);
+	await noHorizontalScroll(page);
+	await shot(page, "tt-clinic-business");
+	const minus = page.locator('.tt-stepper[data-seat="1"][data-field="popularity_bought"] button').first();
+	for (let i = 0; i < Number(affordable); i++) await minus.click();
 	for (let r = 1; r <= 6; r++) {
 		await bump(page, 1, "popularity_bought", 2);
 		await bump(page, 2, "popularity_bought", 1);
