@@ -190,6 +190,11 @@ async function doJoin() {
 	form.joinError = null;
 	try {
 		const r = await api.join(form.code.trim().toUpperCase(), Number(form.seat));
+		if (r.kind === "dh" || r.kind === "clinic") { // Dice Hospital and Clinic screens (issue 8)
+			form.busy = false;
+			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}&token=${encodeURIComponent(r.seat_token)}`;
+			return;
+		}
 		api.saveGame(r.game, { token: r.seat_token, code: form.code.trim().toUpperCase(), label: r.name });
 		form.busy = false;
 		location.hash = `game=${encodeURIComponent(r.game)}`;

@@ -102,12 +102,12 @@ await test("tt-a-dh-game-round-by-round", async () => {
 	await H.locator("#tt-entry .tt-seat").first().waitFor();
 	assert((await H.locator(".tt-profile-line .tt-badge").count()) === 1, "the unverified badge on the game");
 
-	// a second phone joins seat 2 by code and follows live
+	// a second phone joins seat 2 by code (the home screen's join form) and follows live
 	P2 = await phone();
-	await P2.goto(BASE + "/#tt=dh");
-	await P2.fill("#tt-join-code", code.toLowerCase());
-	await P2.selectOption("#tt-join-seat", "2");
-	await P2.click("#tt-join-go");
+	await P2.goto(BASE + "/");
+	await P2.fill("#join-code", code.toLowerCase());
+	await P2.selectOption("#join-seat", "2");
+	await P2.click("#join-go");
 	await P2.locator("#tt-entry .tt-seat").first().waitFor();
 	assert((await P2.locator("#tt-entry .tt-seat").count()) === 1, "a seat phone enters only its own seat");
 
@@ -173,7 +173,17 @@ await test("tt-c-clinic-game-round-by-round", async () => {
 	await createGame(page, "clinic", ["Eve", "Flo"]);
 	await page.check('input[name="tt-exp-zombies"]');
 	await page.click("#tt-create");
+	const code = await page.locator("#tt-code-shown").getAttribute("data-code");
 	await page.click("#tt-open-host");
+	// the Clinic screen's own join form
+	const other = await phone();
+	await other.goto(BASE + "/#tt=clinic");
+	await other.fill("#tt-join-code", code);
+	await other.selectOption("#tt-join-seat", "2");
+	await other.click("#tt-join-go");
+	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
+	assert((await other.locator("#tt-entry .tt-seat").count()) === 1, "joined seat 2 only");
+	await other.context().close();
 	await page.locator("#tt-entry .tt-seat").first().waitFor();
 	// the Business helper (seed 001, Phase 2: Business): 4 modules → $4 upkeep, 1 white doctor's
 	// wage (a placeholder: flagged), 2 outpatients → $12; the rest buys popularity at $3
