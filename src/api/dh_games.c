@@ -682,6 +682,29 @@ static json_object *dh_result_json(const void *state, const table_view *v)
 	return o;
 }
 
+/* The log, event by event: after each accepted round or finish, every seat's running total
+ * (the score sheet of the table, as the board's score track would show it). */
+static void dh_log_step(const void *state, const table_event *tev, const table_view *v,
+                        json_object *log)
+{
+	const dh_game *g = state;
+	json_object *steps;
+	(void)v;
+	if (!json_object_object_get_ex(log, "totals", &steps)) {
+		steps = jx_arr();
+		jx_set(log, "totals", steps);
+	}
+	dh_scores sc;
+	dh_score(g, &sc);
+	json_object *o = jx_obj(), *t = jx_arr();
+	jx_set(o, "event", jx_str(tev->name));
+	jx_set(o, "round", tev->turn ? jx_int(tev->turn) : jx_null());
+	for (int s = 0; s < sc.nseats; s++)
+		jx_push(t, jx_int(sc.seat[s].total));
+	jx_set(o, "totals", t);
+	jx_push(steps, o);
+}
+
 const table_kind dh_table_kind = {
     .name = "dh",
     .max_seats = DH_MAX_SEATS,
@@ -698,6 +721,7 @@ const table_kind dh_table_kind = {
     .finished = dh_finished,
     .state_json = dh_state_json,
     .result_json = dh_result_json,
+    .log_step = dh_log_step,
 };
 
 /* ---- handlers ---- */

@@ -96,6 +96,8 @@ def test_dh_full_game_to_ranking_with_tie_breaks():
         # the log holds the 9 events; the GET equals the finish reply
         st, _, lg = s.json("GET", f"{GAMES}/{g['id']}/log", token=host)
         assert st == 200 and lg["status"] == "finished", lg
+        assert [x["totals"] for x in lg["totals"]][-1] == [54, 54, 56], lg["totals"]
+        assert [x["round"] for x in lg["totals"]] == list(range(1, 9)) + [None]
         again = _state(s, g["id"], g["seats"][0]["seat_token"])
         again.pop("you", None), fin.pop("you", None)
         assert again["standings"] == fin["standings"]
