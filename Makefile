@@ -33,6 +33,9 @@ DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
+# issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2
+# lets `make run` print the LAN address
+DEB_PKGS += openssl iproute2
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

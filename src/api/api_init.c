@@ -19,7 +19,7 @@
 int api_init(const char *templates_dir)
 {
 	if (tokens_init() != 0) {
-		fprintf(stderr, "libsodium failed to initialise\n");
+		log_warn("libsodium failed to initialise");
 		return -1;
 	}
 	if (er_api_init(templates_dir) != 0)
@@ -41,7 +41,7 @@ int api_init(const char *templates_dir)
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
-		fprintf(stderr, "cannot start the live-update listener\n");
+		log_warn("cannot start the live-update listener");
 		table_shutdown();
 		er_api_shutdown();
 		return -1;

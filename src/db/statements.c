@@ -31,8 +31,6 @@ const db_statement db_statements[] = {
 	{"events_between", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int AND version <= $3::int ORDER BY version", 3},
 	{"events_log", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 AND version <= $2::int ORDER BY version", 2},
 	{"events_since_n", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT $3::int", 3},
-	/* kept for src/api/live.c until it reads its rows through db_events_since */
-	{"events_since", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT 64", 2},
 	{"events_append_notify", "WITH e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1), u AS (UPDATE games SET version = $3::int, status = $4, result = $5::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $3), (SELECT count(*) FROM e) FROM u", 5},
 	/* scoring profiles of Dice Hospital and Clinic (db/profiles.c, migration 0003) */
 	{"profile_insert", "INSERT INTO profiles (game, id, name, body, league) VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (game, id) DO NOTHING RETURNING id", 5},

@@ -102,6 +102,15 @@ typedef struct {
 	unsigned threads; /* thread pool size */
 	unsigned conn_limit;
 	unsigned conn_timeout_s;
+	/* ---- issue 12: hostile and broken clients (server.c, sse.c) ---- */
+	const char *listen;             /* numeric IPv4/IPv6 address; NULL or "": every interface */
+	unsigned per_addr;              /* connections per client address (0: 64); beyond: 429 */
+	unsigned deadline_s;            /* a request's head and body within this (0: 10 s) */
+	const char *trust_proxy;        /* comma-separated proxy addresses whose X-Forwarded-For is
+	                                 * believed (NULL: none) */
+	const char *tls_cert, *tls_key; /* PEM file paths: serve HTTPS (both or neither) */
+	unsigned sse_per_topic, sse_per_owner; /* event streams per game / per token (0: none) */
+	/* ---- end issue 12 ---- */
 	const char *static_dir;
 	const http_route *routes;
 	size_t nroutes;
@@ -118,6 +127,12 @@ http_server *http_start(const http_config *cfg);
 void http_stop(http_server *srv);
 /* The port the server listens on (useful with cfg.port = 0: any free port). */
 uint16_t http_port(const http_server *srv);
+/* The client's address as text into buf: the peer's (IPv4-mapped IPv6 shown as IPv4), or,
+ * when the peer is a trusted proxy (http_config.trust_proxy), the last address of its
+ * X-Forwarded-For. "" when unknown. */
+void http_client_addr(const http_req *req, char *buf, size_t len);
+/* Does the server speak HTTPS (TLS_CERT / TLS_KEY)? */
+bool http_tls(const http_server *srv);
 
 /* ---- internals shared by server.c, router.c, static.c (not for handlers) ---- */
 struct MHD_Response;
