@@ -26,6 +26,8 @@ APP_OBJ   := $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 # test_er_*.c / test_json_*.c link the pure rules library only; the others the whole app.
 UNIT_RULES := $(filter tests/unit/test_er_% tests/unit/test_json_%,$(UNIT_SRC))
+# Dice Hospital and Clinic scorekeepers (issue 8): rules library only too.
+UNIT_RULES += $(filter tests/unit/test_dh_% tests/unit/test_clinic_%,$(UNIT_SRC))
 UNIT_APP   := $(filter-out $(UNIT_RULES),$(UNIT_SRC))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # The real server with a minimal extra kind of game that only the tests register (tests/engine/).

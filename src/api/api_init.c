@@ -6,6 +6,10 @@
 
 #include "api/er_api.h"
 #include "api/er_games.h"
+/* Dice Hospital and Clinic (issue 8) */
+#include "api/clinic_games.h"
+#include "api/dh_games.h"
+#include "api/profiles.h"
 #include "api/live.h"
 #include "api/tokens.h"
 #include "base/log.h"
@@ -22,7 +26,14 @@ int api_init(const char *templates_dir)
 	}
 	if (er_api_init(templates_dir) != 0)
 		return -1;
-	if (table_init() != 0 || table_register(&er_table_kind) != 0) {
+	/* Dice Hospital and Clinic scoring profiles (issue 8) */
+	if (profiles_init(templates_dir) != 0) {
+		er_api_shutdown();
+		return -1;
+	}
+	if (table_init() != 0 || table_register(&er_table_kind) != 0 ||
+	    /* Dice Hospital and Clinic kinds (issue 8) */
+	    table_register(&dh_table_kind) != 0 || table_register(&clinic_table_kind) != 0) {
 		log_bug("cannot start the table engine");
 		table_shutdown();
 		er_api_shutdown();
@@ -55,5 +66,6 @@ void api_shutdown(void)
 	accounts_shutdown(); /* issue 10 */
 	leagues_shutdown();  /* issue 10 */
 	table_shutdown();
+	profiles_shutdown(); /* issue 8 */
 	er_api_shutdown();
 }
