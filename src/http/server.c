@@ -6,9 +6,9 @@
  *                  the request as in flight;
  *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503 are
  *                  answered at once (MHD then closes the connection instead of reading a body);
- *   on_request #n  body bytes: appended up to the route's cap (HTTP_MAX_BODY unless the route sets max_body), then discarded (→ 413);
- *   on_request end body complete: the handler runs and its http_resp is queued;
- *   completed()    access-log line, context freed, in-flight count decremented.
+ *   on_request #n  body bytes: appended up to the route's cap (HTTP_MAX_BODY unless the route sets
+ * max_body), then discarded (→ 413); on_request end body complete: the handler runs and its
+ * http_resp is queued; completed()    access-log line, context freed, in-flight count decremented.
  *
  * Ownership: the context belongs to MHD's per-request slot (*con_cls) and is freed only in
  * completed(); http_resp contents move into the MHD_Response when queued (queue_resp). */
