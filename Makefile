@@ -11,6 +11,8 @@ CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-proto
             -Wvla -fno-common -Isrc -I/usr/include/postgresql $(SAN)
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
+# printable PDFs (issue 9): QR codes
+LDLIBS   += -lqrencode
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
