@@ -562,7 +562,15 @@ static float draw_sheet(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
 	pdf_fill_rgb(pg, INK);
 	pdf_text_fit(doc, pg, PDF_REGULAR, 8, doc->pw - 2 * doc->p->margin, doc->pw / 2,
 	             g.bottom + 14, AL_CENTRE, pdf_label_text(doc, PL_LEGEND));
-	float y = draw_ledger(doc, pg, g.bottom + 30, s);
+	float ly = g.bottom + 30;
+	if (f && f->link) { /* right of the ledger rows */
+		float qs = doc->p->qr_size, qx = doc->pw - doc->p->margin - qs;
+		pdf_qr_draw(doc, pg, qx, ly - 6, qs, f->link);
+		pdf_fill_rgb(pg, INK);
+		pdf_text_fit(doc, pg, PDF_REGULAR, 6.5f, qs + 16, qx + qs / 2, ly + qs + 1, AL_CENTRE,
+		             pdf_label_text(doc, PL_SCAN));
+	}
+	float y = draw_ledger(doc, pg, ly, s);
 	return draw_score_row(doc, pg, y + 2, s, f ? f->score : NULL);
 }
 
@@ -622,8 +630,7 @@ void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f)
 {
 	HPDF_Page pg = pdf_new_page(doc);
 	float y = draw_sheet(doc, pg, f) + 16;
-	float m = doc->p->margin, qs = doc->p->qr_size;
-	float textw = doc->pw - 2 * m - (f->link ? qs + 12 : 0);
+	float m = doc->p->margin, textw = doc->pw - 2 * m;
 	pdf_fill_rgb(pg, INK);
 	pdf_text(doc, pg, PDF_BOLD, 10, m, y + 8, AL_LEFT, pdf_label_text(doc, PL_SPECIALISTS));
 	float ty = y + 22;
@@ -631,13 +638,6 @@ void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f)
 	ty = spec_line(doc, pg, m, ty, textw, PL_CARDIOLOGISTS, f->cardiologists[1]);
 	ty = spec_line(doc, pg, m, ty, textw, PL_RADIOLOGIST, f->radiologist);
 	spec_line(doc, pg, m, ty, textw, PL_EPIDEMIOLOGIST, f->epidemiologist);
-	if (f->link) {
-		float qx = doc->pw - m - qs, qy = fminf(y, doc->ph - m - qs - 10);
-		pdf_qr_draw(doc, pg, qx, qy, qs, f->link);
-		pdf_fill_rgb(pg, INK);
-		pdf_text_fit(doc, pg, PDF_REGULAR, 6.5f, qs + 20, qx + qs / 2, qy + qs + 8,
-		             AL_CENTRE, pdf_label_text(doc, PL_SCAN));
-	}
 }
 
 void pdf_er_ranking_page(pdf_doc *doc, const char *game, const char *date, const pdf_er_rank *rows,

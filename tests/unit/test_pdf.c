@@ -169,7 +169,13 @@ static void test_filled_sheet(void)
 	                   .score = &b,
 	                   .link = LINK,
 	                   .seat = 2};
-	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_FR, "Partie 4f2a9c", 1795000000);
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_LETTER, PDF_EN, "Game 4f2a9c", 1795000000);
+	CHECK(doc != NULL);
+	if (doc) {
+		pdf_er_filled_page(doc, &f);
+		CHECK_EQ_INT(save(doc, "filled-en-letter", NULL), 0);
+	}
+	doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_FR, "Partie 4f2a9c", 1795000000);
 	CHECK(doc != NULL);
 	if (!doc)
 		return;
