@@ -29,6 +29,8 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# printable PDFs (issue 9): QR codes, the embedded font, decoding QR codes in tests
+DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN)

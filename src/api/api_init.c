@@ -5,6 +5,8 @@
 #include "api/er_api.h"
 #include "api/er_games.h"
 #include "api/live.h"
+/* printable PDFs (issue 9) */
+#include "api/pdf_api.h"
 #include "api/tokens.h"
 
 #include <stdio.h>
@@ -22,11 +24,18 @@ int api_init(const char *templates_dir)
 		er_api_shutdown();
 		return -1;
 	}
+	/* printable PDFs (issue 9) */
+	if (pdf_api_init(templates_dir) != 0) {
+		er_games_shutdown();
+		er_api_shutdown();
+		return -1;
+	}
 	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
 	 * environment of libpq). */
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
+		pdf_api_shutdown(); /* printable PDFs (issue 9) */
 		er_games_shutdown();
 		er_api_shutdown();
 		return -1;
@@ -37,6 +46,7 @@ int api_init(const char *templates_dir)
 void api_shutdown(void)
 {
 	live_shutdown();
+	pdf_api_shutdown(); /* printable PDFs (issue 9) */
 	er_games_shutdown();
 	er_api_shutdown();
 }

@@ -5,6 +5,8 @@
 #include "api/api.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
+/* printable PDFs and QR codes (pdf.c, issue 9) */
+#include "api/pdf_api.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -27,6 +29,10 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/games/{id}/turns", api_er_turn_reveal, true},
     {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", api_er_move, true},
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true},
+
+    /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
+    {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false},
+    {"GET", "/api/v1/qr.svg", api_qr_svg, false},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -567,8 +567,8 @@ static float draw_sheet(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
 		float qs = doc->p->qr_size, qx = doc->pw - doc->p->margin - qs;
 		pdf_qr_draw(doc, pg, qx, ly - 6, qs, f->link);
 		pdf_fill_rgb(pg, INK);
-		pdf_text_fit(doc, pg, PDF_REGULAR, 6.5f, qs + 16, qx + qs / 2, ly + qs + 1, AL_CENTRE,
-		             pdf_label_text(doc, PL_SCAN));
+		pdf_text_fit(doc, pg, PDF_REGULAR, 6.5f, qs + 16, qx + qs / 2, ly + qs + 1,
+		             AL_CENTRE, pdf_label_text(doc, PL_SCAN));
 	}
 	float y = draw_ledger(doc, pg, ly, s);
 	return draw_score_row(doc, pg, y + 2, s, f ? f->score : NULL);
