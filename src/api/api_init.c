@@ -8,6 +8,8 @@
 /* printable PDFs (issue 9) */
 #include "api/pdf_api.h"
 #include "api/tokens.h"
+#include "base/log.h"
+#include "engine/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +22,15 @@ int api_init(const char *templates_dir)
 	}
 	if (er_api_init(templates_dir) != 0)
 		return -1;
-	if (er_games_init() != 0) {
+	if (table_init() != 0 || table_register(&er_table_kind) != 0) {
+		log_bug("cannot start the table engine");
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
 	/* printable PDFs (issue 9) */
 	if (pdf_api_init(templates_dir) != 0) {
-		er_games_shutdown();
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -36,7 +40,7 @@ int api_init(const char *templates_dir)
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
 		pdf_api_shutdown(); /* printable PDFs (issue 9) */
-		er_games_shutdown();
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -47,6 +51,6 @@ void api_shutdown(void)
 {
 	live_shutdown();
 	pdf_api_shutdown(); /* printable PDFs (issue 9) */
-	er_games_shutdown();
+	table_shutdown();
 	er_api_shutdown();
 }

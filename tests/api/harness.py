@@ -28,7 +28,7 @@ def make_database(name):
 
 
 class Server:
-    def __init__(self, env=None, args=(), port=None, database=None, wait=True):
+    def __init__(self, env=None, args=(), port=None, database=None, wait=True, binary=None):
         self.port = port or free_port()
         self.env = dict(os.environ)
         self.env.update({"PORT": str(self.port), "STATIC_DIR": os.path.join(ROOT, "static"),
@@ -38,12 +38,13 @@ class Server:
             self.env["DATABASE_URL"] = database
         self.env.update(env or {})
         self.args = list(args)
+        self.binary = binary or SERVER_BIN
         self.wait = wait
         self.proc = None
         self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
 
     def start(self):
-        self.proc = subprocess.Popen([os.path.join(ROOT, SERVER_BIN)] + self.args, env=self.env,
+        self.proc = subprocess.Popen([os.path.join(ROOT, self.binary)] + self.args, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         if self.wait:
             self.wait_ready()
