@@ -21,5 +21,8 @@ int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char 
 /* Handlers */
 int api_er_sheets_pdf(const http_req *req, http_resp *resp); /* GET /api/v1/er/sheets.pdf */
 int api_qr_svg(const http_req *req, http_resp *resp);        /* GET /api/v1/qr.svg */
+/* GET /api/v1/er/games/{id}/seats/{seat}/sheet.pdf, GET /api/v1/er/games/{id}/sheets.pdf */
+int api_er_seat_sheet_pdf(const http_req *req, http_resp *resp);
+int api_er_game_sheets_pdf(const http_req *req, http_resp *resp);
 
 #endif

@@ -37,6 +37,8 @@ const http_route api_routes[] = {
     /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
     {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false},
     {"GET", "/api/v1/qr.svg", api_qr_svg, false},
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true},
+    {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];
