@@ -104,7 +104,11 @@ int pdf_doc_finish(pdf_doc *doc, unsigned char **bytes, size_t *len)
 
 HPDF_Page pdf_new_page(pdf_doc *doc)
 {
-	HPDF_Page pg = HPDF_AddPage(doc->h);
+	HPDF_Page pg = doc->failed ? NULL : HPDF_AddPage(doc->h);
+	if (pg == NULL) { /* an earlier libharu error: pdf_doc_finish refuses the document */
+		doc->failed = true;
+		return NULL;
+	}
 	HPDF_Page_SetWidth(pg, doc->pw);
 	HPDF_Page_SetHeight(pg, doc->ph);
 	HPDF_Page_SetLineCap(pg, HPDF_ROUND_END);

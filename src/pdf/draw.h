@@ -24,7 +24,7 @@ typedef enum { AL_LEFT, AL_CENTRE, AL_RIGHT } pdf_align;
 /* One embedded font; PDF_BOLD strokes the outlines too (one font file keeps a page small). */
 typedef enum { PDF_REGULAR, PDF_BOLD } pdf_face;
 
-/* A new page of the document's paper size. */
+/* A new page of the document's paper size; NULL once libharu has failed (draw nothing). */
 HPDF_Page pdf_new_page(pdf_doc *doc);
 const char *pdf_label_text(const pdf_doc *doc, pdf_label l);
 

@@ -574,10 +574,34 @@ static float draw_sheet(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
 	return draw_score_row(doc, pg, y + 2, s, f ? f->score : NULL);
 }
 
+/* The game's specialists to write in by hand: a labelled line each. */
+static void blank_specialists(pdf_doc *doc, HPDF_Page pg, float y)
+{
+	static const pdf_label rows[4] = {PL_CARDIOLOGISTS, PL_CARDIOLOGISTS, PL_RADIOLOGIST,
+	                                  PL_EPIDEMIOLOGIST};
+	float m = doc->p->margin, right = doc->pw - m;
+	pdf_fill_rgb(pg, INK);
+	pdf_text(doc, pg, PDF_BOLD, 10, m, y + 8, AL_LEFT, pdf_label_text(doc, PL_SPECIALISTS));
+	for (int i = 0; i < 4; i++) {
+		char head[PDF_LABEL_MAX + 4];
+		snprintf(head, sizeof head, "%s:", pdf_label_text(doc, rows[i]));
+		pdf_text(doc, pg, PDF_REGULAR, 9, m, y + 26 + (float)i * 17, AL_LEFT, head);
+	}
+	pdf_stroke_rgb(pg, INK);
+	HPDF_Page_SetLineWidth(pg, 0.6f);
+	for (int i = 0; i < 4; i++) /* lines after the texts: no text inside a path */
+		pdf_line(doc, pg, m + 100, y + 28 + (float)i * 17, right, y + 28 + (float)i * 17);
+	HPDF_Page_Stroke(pg);
+}
+
 void pdf_er_blank_page(pdf_doc *doc)
 {
 	HPDF_Page pg = pdf_new_page(doc);
-	draw_sheet(doc, pg, NULL);
+	if (pg == NULL)
+		return;
+	float y = draw_sheet(doc, pg, NULL) + 16;
+	if (y + 28 + 3 * 17 < doc->ph - doc->p->margin) /* room left on the paper */
+		blank_specialists(doc, pg, y);
 }
 
 /* Words of text from *at that fit in maxw at size, copied into line; advances *at. */
@@ -629,6 +653,8 @@ static float spec_line(pdf_doc *doc, HPDF_Page pg, float x, float y, float maxw,
 void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f)
 {
 	HPDF_Page pg = pdf_new_page(doc);
+	if (pg == NULL)
+		return;
 	float y = draw_sheet(doc, pg, f) + 16;
 	float m = doc->p->margin, textw = doc->pw - 2 * m;
 	pdf_fill_rgb(pg, INK);
@@ -648,6 +674,8 @@ void pdf_er_ranking_page(pdf_doc *doc, const char *game, const char *date, const
 	    PL_RANK,          PL_PLAYER,      PL_FILLED_WARDS,   PL_CRITICAL, PL_NURSES,
 	    PL_CARDIOLOGISTS, PL_RADIOLOGIST, PL_EPIDEMIOLOGIST, PL_MORGUE,   PL_TOTAL};
 	HPDF_Page pg = pdf_new_page(doc);
+	if (pg == NULL)
+		return;
 	float m = doc->p->margin, right = doc->pw - m;
 	pdf_fill_rgb(pg, INK);
 	pdf_text(doc, pg, PDF_BOLD, 15, m, m + 14, AL_LEFT, pdf_label_text(doc, PL_TITLE));

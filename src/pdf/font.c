@@ -4,8 +4,8 @@
  * 'name' (the licence text) and writes a width for every character of the 'cmap' into the PDF.
  * The copy keeps exactly what a PDF needs: glyph outlines and metrics untouched, 'post' as
  * format 3 (no names), 'name' records 1-6 only, and a 'cmap' restricted to the Latin scripts,
- * combining accents, punctuation and a few symbol blocks. Layout tables (GPOS, GSUB, kern …)
- * are dropped: libharu never reads them. */
+ * combining accents, Greek, Cyrillic, punctuation and a few symbols. Layout tables (GPOS, GSUB,
+ * kern …) are dropped: libharu never reads them. */
 #include "base/oom.h"
 #include "pdf/pdf.h"
 
@@ -22,11 +22,11 @@ typedef struct {
 
 enum { MAX_TABLES = 32 };
 
-/* Unicode ranges kept in the cmap: Latin scripts, combining accents, punctuation, €, ™,
- * arrows, minus, check marks. */
+/* Unicode ranges kept in the cmap: Latin scripts, combining accents, Greek and Cyrillic (names
+ * at a table are not all Latin), punctuation, €, ™, arrows, minus, check marks. */
 static const uint32_t keep_ranges[][2] = {
-    {0x0020, 0x007E}, {0x00A0, 0x036F}, {0x1E00, 0x1EFF}, {0x2000, 0x206F}, {0x20AC, 0x20AC},
-    {0x2122, 0x2122}, {0x2190, 0x2193}, {0x2212, 0x2212}, {0x2713, 0x2717},
+    {0x0020, 0x007E}, {0x00A0, 0x036F}, {0x0370, 0x052F}, {0x1E00, 0x1FFF}, {0x2000, 0x206F},
+    {0x20AC, 0x20AC}, {0x2122, 0x2122}, {0x2190, 0x2193}, {0x2212, 0x2212}, {0x2713, 0x2717},
 };
 
 static uint32_t rd32(const unsigned char *p)

@@ -206,21 +206,24 @@ static void test_filled_sheet(void)
 
 static void test_ranking(void)
 {
-	pdf_er_rank rows[3] = {
+	pdf_er_rank rows[4] = {
 	    {.rank = 1, .seat = 2, .player = "Élodie", .score = {.filled_wards = 12, .total = 61}},
 	    {.rank = 2, .seat = 1, .player = "Bob", .score = {.critical = 9, .total = 40}},
 	    {.rank = 2, .seat = 3, .player = "Łucja", .score = {.nurses = 14, .total = 40}},
+	    {.rank = 4, .seat = 4, .player = "Дмитрий Σοφία", .score = {.morgue = -2, .total = 7}},
 	};
 	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_LETTER, PDF_EN, "Game 4f2a9c", 1795000000);
 	CHECK(doc != NULL);
 	if (!doc)
 		return;
-	pdf_er_ranking_page(doc, "4f2a9c", "2026-11-23", rows, 3, LINK);
+	pdf_er_ranking_page(doc, "4f2a9c", "2026-11-23", rows, 4, LINK);
 	CHECK_EQ_INT(save(doc, "ranking-en-letter", NULL), 0);
 	check_info("ranking-en-letter", 1, "612 x 792 pts (letter)");
 	static char t[65536];
 	text_of("ranking-en-letter", t, sizeof t);
-	const char *want[] = {"Ranking", "Élodie", "Łucja", "61", "40", "4f2a9c"};
+	/* Latin, Greek and Cyrillic names all print (the slim font keeps those scripts) */
+	const char *want[] = {"Ranking", "Élodie", "Łucja", "Дмитрий Σοφία",
+	                      "61",      "40",     "-2",    "4f2a9c"};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		if (!strstr(t, want[i])) {
 			printf("  missing \"%s\"\n", want[i]);
