@@ -52,9 +52,10 @@ int pdf_api_init(const char *templates_dir)
 	int rc = -1;
 	json_object *print = load(templates_dir, "print.json");
 	json_object *specs = load(templates_dir, "specialists.json");
-	if (!print || !specs)
+	json_object *sheet = load(templates_dir, "sheet.json");
+	if (!print || !specs || !sheet)
 		goto out;
-	if (pdf_print_from_json(&g_print, print, specs, err, sizeof err) != 0)
+	if (pdf_print_from_json(&g_print, print, sheet, specs, err, sizeof err) != 0)
 		goto fail;
 	const char *tmp = getenv("TMPDIR");
 	snprintf(g_font_dir, sizeof g_font_dir, "%s/dicehospital-pdf-XXXXXX",
@@ -75,6 +76,7 @@ fail:
 out:
 	json_object_put(print);
 	json_object_put(specs);
+	json_object_put(sheet);
 	return rc;
 }
 

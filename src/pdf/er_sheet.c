@@ -214,7 +214,6 @@ static void draw_lobby(pdf_doc *doc, HPDF_Page pg, const grid *g)
 static void draw_labs(pdf_doc *doc, HPDF_Page pg, const grid *g)
 {
 	const pdf_colour *c = &doc->p->colours[PC_XRAY];
-	static const char *const names[ER_LABS] = {"A", "B"};
 	for (int l = 0; l < ER_LABS; l++) {
 		float cx, cy;
 		hex_id_xy(g, doc->d->lab_hex[l], &cx, &cy);
@@ -224,7 +223,7 @@ static void draw_labs(pdf_doc *doc, HPDF_Page pg, const grid *g)
 		pdf_fill_rgb(pg, c->ink);
 		pdf_text_fit(doc, pg, PDF_BOLD, 7.5f, g->w * 0.8f, cx, cy - 4, AL_CENTRE,
 		             pdf_label_text(doc, PL_XRAY));
-		pdf_text(doc, pg, PDF_BOLD, 13, cx, cy + 11, AL_CENTRE, names[l]);
+		pdf_text(doc, pg, PDF_BOLD, 13, cx, cy + 11, AL_CENTRE, doc->p->lab_names[l]);
 	}
 }
 

@@ -82,14 +82,15 @@ typedef struct {
 	int16_t lobby[PDF_MAX_LOBBY];
 	pdf_colour colours[PC_COUNT];
 	char labels[PDF_LANGS][PL_COUNT][PDF_LABEL_MAX]; /* UTF-8 */
+	char lab_names[ER_LABS][8];                      /* sheet.json xray_labs[].id: "A", "B" */
 	/* specialists.json "text".{en,fr}, indexed by er_spec_id */
 	char spec_text[PDF_LANGS][ER_SPECIALISTS][PDF_TEXT_MAX];
 } pdf_print;
 
-/* Fills *out from print.json and specialists.json (both borrowed). Returns 0, or -1 with a
- * message in err. */
-int pdf_print_from_json(pdf_print *out, struct json_object *print, struct json_object *specialists,
-                        char *err, size_t errlen);
+/* Fills *out from print.json, sheet.json (the labs' names) and specialists.json (all
+ * borrowed). Returns 0, or -1 with a message in err. */
+int pdf_print_from_json(pdf_print *out, struct json_object *print, struct json_object *sheet,
+                        struct json_object *specialists, char *err, size_t errlen);
 
 /* Writes a slimmer copy of the TrueType font src to dst for embedding (font.c): glyphs and
  * metrics untouched; glyph names, licence text and layout tables dropped; the character map

@@ -209,8 +209,22 @@ static int load_texts(pdf_print *p, json_object *labels, json_object *specs, cha
 	return 0;
 }
 
-int pdf_print_from_json(pdf_print *out, json_object *print, json_object *specialists, char *err,
-                        size_t errlen)
+static int load_labs(pdf_print *p, json_object *sheet, char *err, size_t errlen)
+{
+	json_object *labs = member(sheet, "xray_labs");
+	if (!json_object_is_type(labs, json_type_array) ||
+	    json_object_array_length(labs) != ER_LABS)
+		return fail(err, errlen, "sheet.json: xray_labs: %d labs", ER_LABS);
+	for (size_t i = 0; i < ER_LABS; i++)
+		if (copy_str(json_object_array_get_idx(labs, i), "id", p->lab_names[i],
+		             sizeof p->lab_names[i]) != 0)
+			return fail(err, errlen, "sheet.json: xray_labs[%zu].id: a short string",
+			            i);
+	return 0;
+}
+
+int pdf_print_from_json(pdf_print *out, json_object *print, json_object *sheet,
+                        json_object *specialists, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
 	json_object *fonts = member(print, "fonts");
@@ -220,7 +234,8 @@ int pdf_print_from_json(pdf_print *out, json_object *print, json_object *special
 		            "print.json: fonts.regular (a TrueType path), fonts.bold_stroke");
 	if (load_layout(out, member(print, "layout"), err, errlen) != 0 ||
 	    load_colours(out, member(print, "colours"), err, errlen) != 0 ||
-	    load_texts(out, member(print, "labels"), specialists, err, errlen) != 0)
+	    load_texts(out, member(print, "labels"), specialists, err, errlen) != 0 ||
+	    load_labs(out, sheet, err, errlen) != 0)
 		return -1;
 	return 0;
 }

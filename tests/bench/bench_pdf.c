@@ -56,14 +56,16 @@ int main(int argc, char **argv)
 	char err[256] = "";
 	json_object *print = json_object_from_file("templates/er/print.json");
 	json_object *specs = json_object_from_file("templates/er/specialists.json");
-	if (er_fixture_load(&d) != 0 || !print || !specs ||
-	    pdf_print_from_json(&p, print, specs, err, sizeof err) != 0 ||
+	json_object *sheet = json_object_from_file("templates/er/sheet.json");
+	if (er_fixture_load(&d) != 0 || !print || !specs || !sheet ||
+	    pdf_print_from_json(&p, print, sheet, specs, err, sizeof err) != 0 ||
 	    pdf_print_slim_fonts(&p, "build/bench", err, sizeof err) != 0) {
 		fprintf(stderr, "bench_pdf: %s\n", err);
 		return 1;
 	}
 	json_object_put(print);
 	json_object_put(specs);
+	json_object_put(sheet);
 
 	size_t one = render(&d, &p, 1, "build/bench/pad-1.pdf");
 	size_t hundred = render(&d, &p, 100, "build/bench/pad-100.pdf");

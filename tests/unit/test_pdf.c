@@ -17,14 +17,18 @@ static int load_print(void)
 {
 	json_object *print = json_object_from_file("templates/er/print.json");
 	json_object *specs = json_object_from_file("templates/er/specialists.json");
+	json_object *sheet = json_object_from_file("templates/er/sheet.json");
 	char err[256] = "";
-	int rc = print && specs ? pdf_print_from_json(&g_p, print, specs, err, sizeof err) : -1;
+	int rc = print && specs && sheet
+	             ? pdf_print_from_json(&g_p, print, sheet, specs, err, sizeof err)
+	             : -1;
 	if (rc == 0)
 		rc = pdf_print_slim_fonts(&g_p, OUT, err, sizeof err);
 	if (rc != 0)
 		printf("  load_print: %s\n", err);
 	json_object_put(print);
 	json_object_put(specs);
+	json_object_put(sheet);
 	return rc;
 }
 
@@ -248,16 +252,18 @@ static void test_print_json_refuses_missing_label(void)
 {
 	json_object *print = json_object_from_file("templates/er/print.json");
 	json_object *specs = json_object_from_file("templates/er/specialists.json");
+	json_object *sheet = json_object_from_file("templates/er/sheet.json");
 	json_object *labels = NULL, *fr = NULL;
 	json_object_object_get_ex(print, "labels", &labels);
 	json_object_object_get_ex(labels, "fr", &fr);
 	json_object_object_del(fr, "morgue");
 	static pdf_print p;
 	char err[256] = "";
-	CHECK_EQ_INT(pdf_print_from_json(&p, print, specs, err, sizeof err), -1);
+	CHECK_EQ_INT(pdf_print_from_json(&p, print, sheet, specs, err, sizeof err), -1);
 	CHECK(strstr(err, "labels.fr.morgue") != NULL);
 	json_object_put(print);
 	json_object_put(specs);
+	json_object_put(sheet);
 }
 
 int main(void)
