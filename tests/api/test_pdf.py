@@ -273,3 +273,37 @@ def test_game_pdfs():
             assert st in (401, 404), (st, o)
         finally:
             _server = saved
+
+
+def test_finished_solo_game_pdf():
+    """A whole solo game against ALICAT (app deck) printed once finished: the human's sheet,
+    ALICAT's sheet, then the ranking in the game's final order (seed 003 "SOLO MODE")."""
+    from harness import make_database
+    from games import create, lowest_die_policy, reveal, state, submit, turn_for
+    with Server(database=make_database("h_pdf_solo")) as s:
+        g = create(s, names=["Solo Ærø"], solo=True, deck="app", seed=2024, specialists=SPECS)
+        tok = g["seats"][0]["seat_token"]
+        cur = None
+        for turn in range(1, g["turns"] + 1):
+            _, _, cur = reveal(s, g["id"], tok)
+            _, _, cur = submit(s, g["id"], 1, tok, turn,
+                               lowest_die_policy(s, cur["seats"][0]["sheet"], turn_for(cur, 1)))
+        final = state(s, g["id"], tok)
+        assert final["status"] == "finished", final["status"]
+        st, hd, body = s.request("GET", f"/api/v1/er/games/{g['id']}/sheets.pdf?lang=fr",
+                                 headers={"Authorization": "Bearer " + tok})
+        assert st == 200, (st, body[:300])
+        os.makedirs(OUT, exist_ok=True)
+        f = os.path.join(OUT, "game-solo-fr-a4.pdf")
+        with open(f, "wb") as fh:
+            fh.write(body)
+        check_pdf(f, 3, A4)
+        pages = text(f).split("\f")
+        for i, x in enumerate(final["seats"]):
+            assert x["name"] in pages[i], (x["name"], pages[i][:300])
+            assert str(x["score"]["total"]) in pages[i]
+        rank = pages[2]
+        assert "Classement" in rank, rank
+        order = sorted(final["seats"], key=lambda x: (x["rank"], x["seat"]))
+        pos = [rank.index(x["name"]) for x in order]
+        assert pos == sorted(pos), (pos, [x["rank"] for x in order], rank)
