@@ -33,6 +33,8 @@ DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
 # printable PDFs (issue 9): QR codes, the embedded font, decoding QR codes in tests
 DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools
+# API tests validate every response against static/openapi.json (tests/api/contract.py)
+DEB_PKGS += python3-jsonschema
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

@@ -97,9 +97,19 @@ int er_api_reply_parse_error(http_resp *resp, int rc, const char *rule, const js
 	return http_reply_problem(resp, 400, err->detail, NULL, err->field);
 }
 
-int er_api_reply_rule(http_resp *resp, const er_result *r)
+const char *er_api_rule_field(const er_result *r, const char *at, char *buf, size_t n)
 {
-	return http_reply_problem(resp, 422, r->detail, r->rule, NULL);
+	if (at == NULL || r->step < 0)
+		return NULL;
+	snprintf(buf, n, "%s/steps/%d", at, r->step);
+	return buf;
+}
+
+int er_api_reply_rule(http_resp *resp, int status, const er_result *r, const char *at)
+{
+	char buf[128];
+	const char *field = er_api_rule_field(r, at, buf, sizeof buf);
+	return http_reply_problem(resp, status, r->detail, r->rule, field ? field : at);
 }
 
 int api_er_data(const http_req *req, http_resp *resp)

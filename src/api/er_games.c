@@ -310,9 +310,13 @@ static int er_event_decode(table_event *tev, const char *payload)
 /* ---- the rules ---- */
 
 /* An ER rule result as a refusal: 409 for game-flow conflicts, 422 for the rules of a move. */
-static int refuse_rule(table_refusal *r, const er_result *res)
+static int refuse_rule(table_refusal *r, const er_result *res, bool move)
 {
-	return table_refuse(r, er_game_rule_status(res->rule), res->rule, NULL, "%s", res->detail);
+	char field[64]; /* a move's rule names its step (/move/steps/N), or the move as a whole */
+	const char *at = er_api_rule_field(res, "/move", field, sizeof field);
+	if (at == NULL && move && er_game_rule_status(res->rule) == 422)
+		at = "/move";
+	return table_refuse(r, er_game_rule_status(res->rule), res->rule, at, "%s", res->detail);
 }
 
 /* Completes a request: a reveal is the chief's (its seat, its turn, the app deck's draw); a
@@ -365,7 +369,7 @@ static int er_apply(void *state, const table_event *tev, table_refusal *r)
 	const er_event *ev = tev->body;
 	er_result res = er_game_apply(&t->g, er_api_data(), ev);
 	if (res.rule)
-		return refuse_rule(r, &res);
+		return refuse_rule(r, &res, ev->kind == ER_EV_MOVE);
 	if (ev->turn >= 1 && ev->turn <= ER_MAX_TURNS && ev->seat >= 1 &&
 	    ev->seat <= ER_MAX_SEATS) {
 		if (ev->kind == ER_EV_MOVE) {

@@ -27,6 +27,21 @@ static void set_err(js_error *err, const char *field, const char *detail)
 	snprintf(err->detail, sizeof err->detail, "%s", detail);
 }
 
+/* Prepends a pointer to err->field: the items of a sheet are parsed with a relative pointer and
+ * their place is written only when one is bad (pointers cost more than the parse otherwise). */
+__attribute__((format(printf, 2, 3))) static void err_prefix(js_error *err, const char *fmt, ...)
+{
+	char rest[sizeof err->field];
+	va_list ap;
+	memcpy(rest, err->field, sizeof rest);
+	va_start(ap, fmt);
+	int n = vsnprintf(err->field, sizeof err->field, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof err->field)
+		memccpy(err->field + n, rest, '\0', sizeof err->field - (size_t)n);
+	err->field[sizeof err->field - 1] = '\0';
+}
+
 static int parse_patient(json_object *p, const char *at, er_patient *out, const char **rule,
                          js_error *err)
 {
@@ -70,27 +85,28 @@ static int parse_ledger(json_object *o, const char *at, int16_t *circled, int16_
 static int parse_wards(json_object *wards, const char *at, er_sheet *out, const char **rule,
                        js_error *err)
 {
-	char field[256];
 	for (int w = 0; w < ER_WARDS; w++) {
 		json_object *ward = json_object_array_get_idx(wards, (size_t)w);
-		jptr(field, sizeof field, "%s/%d", at, w);
 		const js_field spec = {"", JS_ARRAY, JS_F_REQUIRED, 0, 100, NULL, NULL, NULL};
-		if (js_value(ward, field, &spec, err) != 0)
+		if (js_value(ward, "", &spec, err) != 0) {
+			err_prefix(err, "%s/%d", at, w);
 			return -1;
+		}
 		size_t n = json_object_array_length(ward);
 		if (n > ER_MAX_BEDS) {
-			set_err(err, field, "more patients than beds in this ward");
+			set_err(err, "", "more patients than beds in this ward");
+			err_prefix(err, "%s/%d", at, w);
 			*rule = ER_RULE_SHEET_TOO_MANY;
 			return -2;
 		}
 		out->count[w] = (int8_t)n;
 		for (size_t i = 0; i < n; i++) {
-			char pf[256];
-			jptr(pf, sizeof pf, "%s/%zu", field, i);
-			int rc = parse_patient(json_object_array_get_idx(ward, i), pf,
+			int rc = parse_patient(json_object_array_get_idx(ward, i), "",
 			                       &out->ward[w][i], rule, err);
-			if (rc != 0)
+			if (rc != 0) {
+				err_prefix(err, "%s/%d/%zu", at, w, i);
 				return rc;
+			}
 		}
 	}
 	return 0;
@@ -284,14 +300,14 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 	int admit = -1, morgue = -1, recolour = -1;
 	int64_t screen = 0, ward = 0, value = 0;
 	bool has_screen = false, has_admit = false, has_morgue = false, has_ward = false,
-	     has_value = false;
+	     has_value = false, has_recolour = false;
 	const js_field f[] = {
 	    {"screen", JS_INT, 0, 1, ER_WARDS, NULL, &screen, &has_screen},
 	    {"admit", JS_ENUM, 0, 0, 0, patient_names, &admit, &has_admit},
 	    {"morgue", JS_ENUM, 0, 0, 0, patient_names, &morgue, &has_morgue},
 	    {"ward", JS_INT, 0, 1, ER_WARDS, NULL, &ward, &has_ward},
 	    {"value", JS_INT, 0, -99, 99, NULL, &value, &has_value},
-	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, NULL},
+	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, &has_recolour},
 	};
 	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
 		return -1;
@@ -299,6 +315,16 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 		set_err(err, at,
 		        "a step is exactly one of {\"screen\": ward}, {\"admit\": …}, "
 		        "{\"morgue\": \"die\"|\"extra\"}");
+		return -1;
+	}
+	if (!has_admit && (has_ward || has_value || (has_recolour && recolour >= 0))) {
+		/* {"morgue": "die", "ward": 3} would silently drop the ward: refuse it */
+		char field[256];
+		jptr(field, sizeof field, "%s/%s", at,
+		     has_ward    ? "ward"
+		     : has_value ? "value"
+		                 : "recolour");
+		set_err(err, field, "belongs to an admission step ({\"admit\": …}) only");
 		return -1;
 	}
 	memset(out, 0, sizeof *out);
@@ -447,6 +473,50 @@ json_object *er_json_details(const er_data *d, const er_details *det)
 	jx_set(o, "epidemiologist", bed_list(d, det->epidemiologist));
 	jx_set(o, "nurse_space", det->nurse_space < 0 ? NULL : jx_int(det->nurse_space + 1));
 	return o;
+}
+
+/* Appends the beds of mask as [{"ward","bed"},…] (1-based, bed order) to buf at *n. */
+static void bed_list_text(const er_data *d, uint32_t mask, char *buf, size_t size, size_t *n)
+{
+	bool first = true;
+	buf[(*n)++] = '[';
+	for (int b = 0; b < ER_BEDS; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		*n += (size_t)snprintf(buf + *n, size - *n, "%s{\"ward\":%d,\"bed\":%d}",
+		                       first ? "" : ",", d->beds[b].ward + 1, d->beds[b].pos + 1);
+		first = false;
+	}
+	buf[(*n)++] = ']';
+}
+
+char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
+                         size_t *len)
+{
+	/* 32 beds in 4 lists of at most 19 bytes each, plus the numbers: well under 4 KiB */
+	enum { SIZE = 4096 };
+	char *buf = xmalloc(SIZE);
+	size_t n = (size_t)snprintf(
+	    buf, SIZE,
+	    "{\"total\":%d,\"breakdown\":{\"filled_wards\":%d,\"critical\":%d,\"nurses\":%d,"
+	    "\"cardiologists\":%d,\"radiologist\":%d,\"epidemiologist\":%d,\"morgue\":%d,"
+	    "\"modifiers\":%d},\"details\":{\"filled_wards\":",
+	    b->total, b->filled_wards, b->critical, b->nurses, b->cardiologists, b->radiologist,
+	    b->epidemiologist, b->morgue, b->modifiers);
+	bed_list_text(d, det->filled_wards, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"critical\":");
+	bed_list_text(d, det->critical, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"radiologist\":");
+	bed_list_text(d, det->radiologist, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"epidemiologist\":");
+	bed_list_text(d, det->epidemiologist, buf, SIZE, &n);
+	if (det->nurse_space < 0)
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":null}}");
+	else
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":%d}}",
+		                      det->nurse_space + 1);
+	*len = n;
+	return buf;
 }
 
 json_object *er_json_option(const er_option *op)

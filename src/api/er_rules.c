@@ -107,12 +107,11 @@ int api_er_score(const http_req *req, http_resp *resp)
 	er_result r =
 	    er_score(d, &b.s, b.radiologist, b.epidemiologist, b.alicat, b.mods, &bd, &det);
 	if (r.rule)
-		return er_api_reply_rule(resp, &r);
-	json_object *o = jx_obj();
-	jx_set(o, "total", jx_int(bd.total));
-	jx_set(o, "breakdown", er_json_breakdown(&bd));
-	jx_set(o, "details", er_json_details(d, &det));
-	return http_reply_json(resp, 200, o);
+		return er_api_reply_rule(resp, 422, &r, "/sheet");
+	resp->status = 200;
+	resp->content_type = "application/json";
+	resp->body = er_json_score_text(d, &bd, &det, &resp->body_len);
+	return 0;
 }
 
 int api_er_moves_apply(const http_req *req, http_resp *resp)
@@ -122,7 +121,7 @@ int api_er_moves_apply(const http_req *req, http_resp *resp)
 		return 0;
 	er_result r = er_move_apply(er_api_data(), &b.t, &b.m, b.alicat, &b.s);
 	if (r.rule)
-		return er_api_reply_rule(resp, &r);
+		return er_api_reply_rule(resp, 422, &r, "/move");
 	json_object *o = jx_obj();
 	jx_set(o, "sheet", er_json_sheet(er_api_data(), &b.s));
 	return http_reply_json(resp, 200, o);
@@ -154,8 +153,8 @@ int api_er_alicat_move(const http_req *req, http_resp *resp)
 	er_result r = er_alicat_move(d, &b.s, &b.t, b.final_turn, &m);
 	if (r.rule == NULL)
 		r = er_move_apply(d, &b.t, &m, true, &b.s);
-	if (r.rule)
-		return er_api_reply_rule(resp, &r);
+	if (r.rule) /* the input broke it (ALICAT's own move is built legal): no one field */
+		return er_api_reply_rule(resp, 422, &r, NULL);
 	json_object *o = jx_obj();
 	jx_set(o, "move", er_json_move(&m));
 	jx_set(o, "sheet", er_json_sheet(d, &b.s));

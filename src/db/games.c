@@ -103,15 +103,6 @@ db_status db_game_insert(db_conn *c, const char *id, const char *kind, const cha
 	return st;
 }
 
-db_status db_game_update_notify(db_conn *c, const char *id, int version, bool finished,
-                                const char *result)
-{
-	char v[16];
-	itoa10(version, v);
-	const char *p[4] = {id, v, finished ? "finished" : "playing", result};
-	return run_cmd(c, "game_update_notify", 4, p);
-}
-
 /* ---- seats ---- */
 
 db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name, bool bot,
@@ -265,13 +256,11 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	return st != DB_OK ? st : walk_events(r, 4, fn, arg, stopped_rc);
 }
 
-db_status db_event_insert(db_conn *c, const char *id, int version, const char *kind, int seat,
-                          int turn, const char *payload)
+db_status db_events_append_notify(db_conn *c, const char *id, const char *events_json, int version,
+                                  bool finished, const char *result)
 {
-	char v[16], s[16], t[16];
+	char v[16];
 	itoa10(version, v);
-	itoa10(seat, s);
-	itoa10(turn, t);
-	const char *p[6] = {id, v, kind, seat ? s : NULL, t, payload};
-	return run_cmd(c, "event_insert", 6, p);
+	const char *p[5] = {id, events_json, v, finished ? "finished" : "playing", result};
+	return run_cmd(c, "events_append_notify", 5, p);
 }

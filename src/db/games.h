@@ -114,13 +114,11 @@ db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, vo
 db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_event_fn fn,
                           void *arg, int *stopped_rc);
 
-/* Appends an event (the unique (game, version) key refuses a second writer). */
-db_status db_event_insert(db_conn *c, const char *id, int version, const char *kind, int seat,
-                          int turn, const char *payload);
-
-/* Sets the game's version, status and result (JSON text or NULL) and NOTIFYs "id:version" on
- * channel game_events, in one statement. */
-db_status db_game_update_notify(db_conn *c, const char *id, int version, bool finished,
-                                const char *result);
+/* Appends a batch of events — a JSON array of {"version","kind","seat","turn","payload"} (the
+ * unique (game, version) key refuses a second writer) — sets the game's version, status and
+ * result (JSON text or NULL) and NOTIFYs "id:version" on channel game_events: one statement,
+ * one round trip. */
+db_status db_events_append_notify(db_conn *c, const char *id, const char *events_json, int version,
+                                  bool finished, const char *result);
 
 #endif

@@ -33,8 +33,7 @@ const db_statement db_statements[] = {
 	{"events_since_n", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT $3::int", 3},
 	/* kept for src/api/live.c until it reads its rows through db_events_since */
 	{"events_since", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT 64", 2},
-	{"event_insert", "INSERT INTO events (game_id, version, kind, seat, turn, payload) VALUES ($1, $2::int, $3, $4::int, $5::int, $6::jsonb)", 6},
-	{"game_update_notify", "WITH u AS (UPDATE games SET version = $2::int, status = $3, result = $4::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $2) FROM u", 4},
+	{"events_append_notify", "WITH e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1), u AS (UPDATE games SET version = $3::int, status = $4, result = $5::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $3), (SELECT count(*) FROM e) FROM u", 5},
 };
 // clang-format on
 

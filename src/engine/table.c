@@ -396,42 +396,47 @@ static int default_prepare(const table_view *v, const table_event *ev, table_ref
 	return 0;
 }
 
-static db_status append(db_conn *c, table_game *g, const table_event *ev)
+/* Adds ev, at the game's version, to the batch of events this mutation appends. */
+static void append(table_game *g, const table_event *ev, json_object *batch)
 {
-	json_object *payload = g->kind->event_encode(ev);
-	db_status st =
-	    db_event_insert(c, g->id, g->version, ev->name, ev->seat, ev->turn, jx_text(payload));
-	json_object_put(payload);
-	return st;
+	json_object *e = jx_obj();
+	jx_set(e, "version", jx_int(g->version));
+	jx_set(e, "kind", jx_str(ev->name));
+	jx_set(e, "seat", ev->seat ? jx_int(ev->seat) : jx_null());
+	jx_set(e, "turn", jx_int(ev->turn));
+	jx_set(e, "payload", g->kind->event_encode(ev));
+	jx_push(batch, e);
 }
 
-/* Lets the bots act while they should; each action is an event of its own. */
-static db_status bots_act(db_conn *c, table_game *g, http_resp *resp)
+/* Lets the bots act while they should; each action is an event of its own. Returns -1 (after
+ * replying 500) if the kind refuses its own bot's event: a bug. */
+static int bots_act(table_game *g, json_object *batch, http_resp *resp)
 {
 	if (g->kind->bot_step == NULL)
-		return DB_OK;
+		return 0;
 	table_event bot = {.body = xcalloc(1, g->kind->event_size)};
 	table_refusal why;
-	db_status st = DB_OK;
-	while (st == DB_OK && g->kind->bot_step(g->state, &bot)) {
+	int rc = 0;
+	while (g->kind->bot_step(g->state, &bot)) {
 		if (g->kind->apply(g->state, &bot, &why) != 0) {
 			log_bug("game %s: the bot's %s is refused: %s (%s)", g->id, bot.name,
 			        why.rule ? why.rule : "-", why.detail);
 			reply_bug(resp, "a bot could not play");
-			st = DB_ABORT;
+			rc = -1;
 			break;
 		}
 		g->version++;
-		st = append(c, g, &bot);
+		append(g, &bot, batch);
 		memset(bot.body, 0, g->kind->event_size);
 	}
 	free(bot.body);
-	return st;
+	return rc;
 }
 
-/* Stores the new version (and the result once finished) and NOTIFYs, in one statement; a game
- * that finishes in a league becomes a play in the same transaction. */
-static db_status commit_version(db_conn *c, table_game *g)
+/* Appends the batch of events, stores the new version (and the result once finished) and
+ * NOTIFYs, in one statement (one round trip per move whatever the bots did); a game that
+ * finishes in a league becomes a play in the same transaction. */
+static db_status commit_events(db_conn *c, table_game *g, json_object *batch)
 {
 	bool finished = g->kind->finished(g->state);
 	json_object *result = NULL;
@@ -441,7 +446,8 @@ static db_status commit_version(db_conn *c, table_game *g)
 		result = g->kind->result_json(g->state, &v);
 	}
 	const char *text = result ? jx_text(result) : NULL;
-	db_status st = db_game_update_notify(c, g->id, g->version, finished, text);
+	db_status st =
+	    db_events_append_notify(c, g->id, jx_text(batch), g->version, finished, text);
 	if (st == DB_OK && finished && g->league[0] && g_finish_hook &&
 	    g_finish_hook(c, g->id, g->league, g->kind->name, text) != 0)
 		st = DB_FAIL;
@@ -479,11 +485,10 @@ static db_status mutate_tx(db_conn *c, void *arg)
 		return DB_ABORT;
 	}
 	g->version++;
-	db_status st = append(c, g, a->ev);
-	if (st == DB_OK)
-		st = bots_act(c, g, a->resp);
-	if (st == DB_OK)
-		st = commit_version(c, g);
+	json_object *batch = jx_arr();
+	append(g, a->ev, batch);
+	db_status st = bots_act(g, batch, a->resp) == 0 ? commit_events(c, g, batch) : DB_ABORT;
+	json_object_put(batch);
 	if (st == DB_OK)
 		http_reply_json(a->resp, 200, state_reply(g));
 	return st;

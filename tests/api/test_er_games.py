@@ -377,6 +377,28 @@ def test_bad_input_400_422():
         assert state(s, gid, toks[1])["version"] == base
 
 
+def test_422_field_names_the_step_of_a_game_move():
+    """A game move's 422 names the step that broke the rule (/move/steps/N), as the stateless
+    endpoint does; a rule of the whole move or of the game flow names no step."""
+    with Server(database=_db()) as s:
+        g, cur = _started(s, 3, card=9, dice=(6, 4, 5))
+        gid, toks = g["id"], tokens(g)
+        # seed003 CHOOSE PATIENT: the die's patient goes to one place; step 1 places it again
+        twice = {"die": "red", "steps": [{"morgue": "die"}, {"morgue": "die"}]}
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, twice, expect=None)
+        problem(st, hd, obj, 422, rule="patient-twice", field="/move/steps/1")
+        # seed003 SCREEN (card 9: red bay screen): the screen of an empty ward is step 0
+        empty = {"die": "red", "steps": [{"screen": 4}, {"morgue": "die"}]}
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, empty, expect=None)
+        problem(st, hd, obj, 422, rule="screen-empty-ward", field="/move/steps/0")
+        # seed003 CHOOSE PATIENT: a patient never placed is the whole move's fault: /move, as
+        # the stateless /er/moves/apply says
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, {"die": "red", "steps": []}, expect=None)
+        problem(st, hd, obj, 422, rule="unresolved-patient", field="/move")
+        # nothing was stored
+        assert state(s, gid, toks[1])["version"] == cur["version"]
+
+
 def test_undo():
     with Server(database=_db()) as s:
         g, cur = _started(s, 3, card=10, dice=(2, 4, 5))
