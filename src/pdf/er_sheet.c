@@ -324,7 +324,7 @@ static void draw_header(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
 	if (f == NULL)
 		return;
 	pdf_fill_rgb(pg, PENCIL);
-	char name[PDF_LABEL_MAX * 2];
+	char name[PDF_NAME_MAX];
 	if (f->seat > 0)
 		snprintf(name, sizeof name, "%s (%s %d)", f->player ? f->player : "",
 		         pdf_label_text(doc, PL_SEAT), f->seat);
@@ -720,7 +720,7 @@ void pdf_er_ranking_page(pdf_doc *doc, const char *game, const char *date, const
 		x = m;
 		pdf_fill_rgb(pg, INK);
 		for (int c = 0; c < NCOL; c++) {
-			char cell[PDF_LABEL_MAX + 32];
+			char cell[PDF_NAME_MAX];
 			if (c == 1)
 				snprintf(cell, sizeof cell, "%s (%s %d)",
 				         row->player ? row->player : "",

@@ -69,7 +69,15 @@ typedef struct {
 	int row, col; /* hex position (may lie outside the bed grid) */
 } pdf_pos;
 
-enum { PDF_MAX_LOBBY = 16, PDF_LABEL_MAX = 128, PDF_TEXT_MAX = 256, PDF_PATH_MAX = 256 };
+/* PDF_NAME_MAX: a player's name as printed with its seat — 64 characters of up to 4 UTF-8
+ * bytes (api.md limits) and the label, never cut inside a character. */
+enum {
+	PDF_MAX_LOBBY = 16,
+	PDF_LABEL_MAX = 128,
+	PDF_TEXT_MAX = 256,
+	PDF_PATH_MAX = 256,
+	PDF_NAME_MAX = 512
+};
 
 /* print.json, loaded once (pdf_print_from_json); read-only afterwards. Fixed size, no pointers. */
 typedef struct {

@@ -235,6 +235,45 @@ static void test_ranking(void)
 		}
 }
 
+/* api.md limits: names ≤ 64 characters. 64 two-byte and 64 four-byte characters print whole
+ * on a sheet and on the ranking. */
+static void test_longest_names(void)
+{
+	char two[64 * 2 + 1] = "", four[64 * 4 + 1] = "";
+	for (int i = 0; i < 64; i++) {
+		strcat(two, "ź");
+		strcat(four, "\xf0\x9f\x98\x80"); /* U+1F600, not in the font: a blank box */
+	}
+	er_sheet s;
+	er_fixture_blank(&g_d, &s);
+	pdf_er_filled f = {.sheet = &s,
+	                   .player = two,
+	                   .date = "2026-11-23",
+	                   .cardiologists = {ER_SPEC_NONE, ER_SPEC_NONE},
+	                   .radiologist = ER_SPEC_NONE,
+	                   .epidemiologist = ER_SPEC_NONE,
+	                   .seat = 6};
+	pdf_er_rank rows[2] = {{.rank = 1, .seat = 1, .player = four},
+	                       {.rank = 1, .seat = 6, .player = two}};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_EN, "Long names", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_er_filled_page(doc, &f);
+	pdf_er_ranking_page(doc, "x", "2026-11-23", rows, 2, NULL);
+	CHECK_EQ_INT(save(doc, "long-names", NULL), 0);
+	check_info("long-names", 2, "(A4)");
+	static char t[65536];
+	text_of("long-names", t, sizeof t);
+	char want[sizeof two + 16];
+	snprintf(want, sizeof want, "%s (Seat 6)", two);
+	CHECK(strstr(t, want) != NULL);
+	const char *rank = strstr(t, "Ranking");
+	CHECK(rank != NULL && strstr(rank, want) != NULL);
+	/* the 256-byte name is not cut: its seat, printed after it, is there */
+	CHECK(rank != NULL && strstr(rank, "(Seat 1)") != NULL);
+}
+
 static void test_qr_svg(void)
 {
 	size_t n;
@@ -278,6 +317,7 @@ int main(void)
 	TEST("pdf blank sheet fr Letter: French labels", test_blank_fr_letter);
 	TEST("pdf filled sheet: name, values, specialists, QR decodes", test_filled_sheet);
 	TEST("pdf ranking page", test_ranking);
+	TEST("pdf names of 64 characters (api.md limits) print whole", test_longest_names);
 	TEST("pdf qr svg", test_qr_svg);
 	TEST("pdf print.json: a missing label is refused by name",
 	     test_print_json_refuses_missing_label);
