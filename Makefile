@@ -31,8 +31,8 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
-# printable PDFs (issue 9): QR codes, the embedded font, decoding QR codes in tests
-DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools
+# printable PDFs (issue 9): QR codes, the embedded font; tests decode QR codes and render with gs
+DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools ghostscript
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
 

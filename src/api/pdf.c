@@ -208,8 +208,7 @@ int api_er_sheets_pdf(const http_req *req, http_resp *resp)
 	if (doc == NULL)
 		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
 		                          NULL);
-	for (int i = 0; i < count; i++)
-		pdf_er_blank_page(doc);
+	pdf_er_blank_pages(doc, count);
 	unsigned char *bytes;
 	size_t len;
 	if (pdf_doc_finish(doc, &bytes, &len) != 0)

@@ -593,14 +593,44 @@ static void blank_specialists(pdf_doc *doc, HPDF_Page pg, float y)
 	HPDF_Page_Stroke(pg);
 }
 
+static void draw_blank(pdf_doc *doc, HPDF_Page pg)
+{
+	float y = draw_sheet(doc, pg, NULL) + 16;
+	if (y + 28 + 3 * 17 < doc->ph - doc->p->margin) /* room left on the paper */
+		blank_specialists(doc, pg, y);
+}
+
 void pdf_er_blank_page(pdf_doc *doc)
 {
 	HPDF_Page pg = pdf_new_page(doc);
 	if (pg == NULL)
 		return;
-	float y = draw_sheet(doc, pg, NULL) + 16;
-	if (y + 28 + 3 * 17 < doc->ph - doc->p->margin) /* room left on the paper */
-		blank_specialists(doc, pg, y);
+	draw_blank(doc, pg);
+}
+
+/* The sheet is drawn once into a content stream of the first page that every other page
+ * shares (libharu's shared content streams): a pad costs one page of drawing and of bytes.
+ * Each page still names the font among its own resources (a Tf outside text does it).
+ * Checked with poppler, qpdf and Ghostscript (tests/unit/test_pdf.c). */
+void pdf_er_blank_pages(pdf_doc *doc, int count)
+{
+	HPDF_Dict shared = NULL;
+	for (int i = 0; i < count; i++) {
+		HPDF_Page pg = pdf_new_page(doc);
+		if (pg == NULL)
+			return;
+		if (shared == NULL) {
+			HPDF_Page_New_Content_Stream(pg, &shared);
+			draw_blank(doc, pg);
+		} else {
+			HPDF_Page_SetFontAndSize(pg, doc->font, 10);
+			HPDF_Page_Insert_Shared_Content_Stream(pg, shared);
+			/* libharu opens a new stream after the shared one; an empty Flate stream is
+			 * not valid Flate data (Ghostscript refuses it), so it gets a q Q */
+			HPDF_Page_GSave(pg);
+			HPDF_Page_GRestore(pg);
+		}
+	}
 }
 
 /* Words of text from *at that fit in maxw at size, copied into line; advances *at. */

@@ -126,6 +126,8 @@ void pdf_doc_free(pdf_doc *doc);
 
 /* The blank ER sheet to play on with a pencil. */
 void pdf_er_blank_page(pdf_doc *doc);
+/* count blank sheets drawn once and shared by every page (a pad). */
+void pdf_er_blank_pages(pdf_doc *doc, int count);
 
 /* A sheet written on: what a player's paper looks like at this point of the game. */
 typedef struct {

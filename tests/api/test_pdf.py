@@ -1,7 +1,7 @@
 """Printable PDFs and QR codes (issue 9) against the real server, read back with real tools:
 pdfinfo (page count, exact paper size, metadata), pdftotext (labels and ledger values in English
-and French), qpdf --check, zbarimg (QR codes decode back). A PNG of each kind of page is written
-under build/pdf-api/ (pdftoppm -png -r 60) so anyone can look at it."""
+and French), qpdf --check, Ghostscript, zbarimg (QR codes decode back). A PNG of each kind of
+page is written under build/pdf-api/ (pdftoppm -png -r 60) so anyone can look at it."""
 import os, re, subprocess, tempfile, urllib.parse
 
 from harness import ROOT, Server, problem
@@ -55,6 +55,9 @@ def check_pdf(f, pages, size):
     assert i.get("Title") and i.get("Author") and i.get("CreationDate"), i
     out = tool("qpdf", "--check", f).decode()
     assert "No syntax or stream encoding errors" in out, out
+    # a second renderer: Ghostscript draws every page without repairing anything
+    out = tool("gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage", f).decode()
+    assert "Error" not in out and "repaired" not in out, out
 
 
 def text(f):
@@ -96,6 +99,9 @@ def test_blank_sheet_fr_letter():
 def test_blank_pad_of_100_and_defaults():
     f, hd, body = get_pdf("/api/v1/er/sheets.pdf?count=100")
     check_pdf(f, 100, A4)
+    # every page carries the whole sheet (drawn once, shared by the pages)
+    assert text(f).count("Stethoscopes") == 100
+    assert len(body) <= 120 * 1024, len(body)
     f, hd, body = get_pdf("/api/v1/er/sheets.pdf")
     check_pdf(f, 1, A4)
     assert "Hospital sheet" in text(f)

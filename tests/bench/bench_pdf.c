@@ -23,8 +23,7 @@ static size_t render(const er_data *d, const pdf_print *p, int pages, const char
 		fprintf(stderr, "bench_pdf: cannot start a document\n");
 		exit(1);
 	}
-	for (int i = 0; i < pages; i++)
-		pdf_er_blank_page(doc);
+	pdf_er_blank_pages(doc, pages);
 	unsigned char *bytes;
 	size_t len;
 	if (pdf_doc_finish(doc, &bytes, &len) != 0) {
