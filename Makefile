@@ -17,6 +17,8 @@ CFLAGS   += -I/usr/include/libxml2
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
 LDLIBS   += -lxml2 # leagues (issue 10): BGG plays XML import
+# printable PDFs (issue 9): QR codes
+LDLIBS   += -lqrencode
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -37,6 +39,8 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# printable PDFs (issue 9): QR codes, the embedded font; tests decode QR codes and render with gs
+DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools ghostscript
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
 # issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2

@@ -12,6 +12,8 @@
 #include "api/dh_games.h"
 #include "api/profiles.h"
 #include "engine/table.h"
+/* printable PDFs and QR codes (pdf.c, issue 9) */
+#include "api/pdf_api.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -84,6 +86,11 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/clinic/games/{id}/events", table_api_events, true},
     {"PUT", "/api/v1/clinic/games/{id}/rounds/{n}", api_clinic_round, true},
     {"POST", "/api/v1/clinic/games/{id}/finish", api_clinic_finish, true},
+    /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
+    {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false},
+    {"GET", "/api/v1/qr.svg", api_qr_svg, false},
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true},
+    {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];
