@@ -7,7 +7,13 @@
 #include "api/leagues.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
+/* Dice Hospital and Clinic (issue 8) */
+#include "api/clinic_games.h"
+#include "api/dh_games.h"
+#include "api/profiles.h"
 #include "engine/table.h"
+/* printable PDFs and QR codes (pdf.c, issue 9) */
+#include "api/pdf_api.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -63,6 +69,28 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/leagues/{id}/backup.json", api_league_backup, true},
     /* the one route with a larger body (16 MiB) of its own content types */
     {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true},
+    /* Dice Hospital and Clinic at the table (issue 8): the engine's reads and create, each
+     * kind's rounds and finish (dh_games.c, clinic_games.c); scoring profiles (profiles.c) */
+    {"GET", "/api/v1/profiles", api_profiles_list, true},
+    {"POST", "/api/v1/profiles", api_profiles_create, true},
+    {"POST", "/api/v1/dh/games", table_api_create, true},
+    {"GET", "/api/v1/dh/games/{id}", table_api_get, true},
+    {"GET", "/api/v1/dh/games/{id}/log", table_api_log, true},
+    {"GET", "/api/v1/dh/games/{id}/events", table_api_events, true},
+    {"PUT", "/api/v1/dh/games/{id}/rounds/{n}", api_dh_round, true},
+    {"POST", "/api/v1/dh/games/{id}/finish", api_dh_finish, true},
+    {"POST", "/api/v1/clinic/business", api_clinic_business, true},
+    {"POST", "/api/v1/clinic/games", table_api_create, true},
+    {"GET", "/api/v1/clinic/games/{id}", table_api_get, true},
+    {"GET", "/api/v1/clinic/games/{id}/log", table_api_log, true},
+    {"GET", "/api/v1/clinic/games/{id}/events", table_api_events, true},
+    {"PUT", "/api/v1/clinic/games/{id}/rounds/{n}", api_clinic_round, true},
+    {"POST", "/api/v1/clinic/games/{id}/finish", api_clinic_finish, true},
+    /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
+    {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false},
+    {"GET", "/api/v1/qr.svg", api_qr_svg, false},
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true},
+    {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -81,6 +81,10 @@ const db_statement db_statements[] = {
 	{"player_history", "SELECT p.id, p.game, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), p.cooperative, r.score, r.rank, r.winner, r.mu, r.sigma, (SELECT count(*) FROM play_results r2 WHERE r2.play_id = p.id) FROM play_results r JOIN plays p ON p.id = r.play_id WHERE r.member_id = $1 ORDER BY p.played_at, p.seq", 1},
 	{"league_uuids", "SELECT uuid FROM plays WHERE league_id = $1 ORDER BY uuid COLLATE \"C\"", 1},
 	{"league_export_rows", "SELECT p.id, p.uuid, p.game, p.bgg_id, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), p.duration_min, p.notes, p.location, p.cooperative, p.source, r.seat, m.name, m.id, r.score, r.rank, r.winner, r.breakdown::text, r.mu, r.sigma, to_char(p.played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM plays p JOIN play_results r ON r.play_id = p.id JOIN league_members m ON m.id = r.member_id WHERE p.league_id = $1 ORDER BY p.played_at, p.seq, r.seat", 1},
+	/* scoring profiles of Dice Hospital and Clinic (db/profiles.c, migration 0003) */
+	{"profile_insert", "INSERT INTO profiles (game, id, name, body, league) VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (game, id) DO NOTHING RETURNING id", 5},
+	{"profile_get", "SELECT body::text FROM profiles WHERE game = $1 AND id = $2", 2},
+	{"profiles_list", "SELECT game, id, body::text, league, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM profiles WHERE $1::text IS NULL OR game = $1 ORDER BY game, id", 1},
 };
 // clang-format on
 
