@@ -3,7 +3,7 @@ guests), seasons, plays by hand with edit/delete logged and recomputed, standing
 Weng-Lin Plackett-Luce rating (checked against values computed by hand, see
 tests/unit/test_rating.c), head-to-head, player history, every 401/403, a finished ER game
 recorded exactly once, export/import (BG Stats JSON, CSV, backup round trip, BGG XML)."""
-import json, os
+import json, os, re, subprocess
 
 from harness import Server, make_database, problem
 from league_util import Client, user
@@ -329,7 +329,16 @@ def test_finished_er_game_becomes_exactly_one_play():
         lg, ids = _league(ann, guests=("Bea",))
         lid = lg["id"]
         rng = random.Random(7)
-        g = create(s, names=["Ann", "Bea", "Newcomer"], deck="table", league=lid)
+        body = {"players": [{"name": n} for n in ("Ann", "Bea", "Newcomer")], "deck": "table",
+                "league": lid}
+        # only an owner or a member records games in a league: no session 401, a stranger 403
+        st, hd, obj = s.json("POST", "/api/v1/er/games", body)
+        problem(st, hd, obj, 401)
+        eve = user(s, "eve@example.org", "Eve")
+        st, hd, obj = eve.post("/api/v1/er/games", body)
+        problem(st, hd, obj, 403)
+        st, hd, g = ann.post("/api/v1/er/games", body)
+        assert st == 201, (st, g)
         for card, dice in deck(rng, g["turns"]):
             cur, _ = play_turn(s, g, random_policy(rng), card, dice)
         fin = state(s, g["id"], g["host_token"])
@@ -346,6 +355,14 @@ def test_finished_er_game_becomes_exactly_one_play():
             assert r["player"] == ids.get(r["name"], r["player"])
             assert r["score"] == totals[r["name"]] and r["rank"] == ranks[r["name"]], (r, totals)
             assert "rating_after" in r
+        # the stored result says when the game was played (the engine adds it for every kind)
+        out = subprocess.run(["psql", "-At", "-d", "h_leagues", "-c",
+                              f"SELECT result->>'created_at', result->>'finished_at' FROM games "
+                              f"WHERE id = '{g['id']}'"], check=True, capture_output=True,
+                             text=True).stdout.strip()
+        created, finished = out.split("|")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", created), out
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", finished) and finished >= created, out
         # the new name became a guest member
         st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
         assert any(m["name"] == "Newcomer" and m["guest"] for m in lg2["members"]), lg2
