@@ -12,6 +12,8 @@
 #include "api/leagues.h"
 #include "api/live.h"
 #include "api/pdf_api.h"
+/* score pads (pads.c, issue 9) */
+#include "api/pads_api.h"
 #include "api/profiles.h"
 #include "api/tokens.h"
 #include "base/log.h"
@@ -60,6 +62,12 @@ static int start_pdf(void)
 	return pdf_api_init(g_templates_dir);
 }
 
+/* The score pads' labels (templates/pads.json), checked against the kinds' entries (issue 9). */
+static int start_pads(void)
+{
+	return pads_api_init(g_templates_dir);
+}
+
 /* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
  * environment of libpq). */
 static int start_live(void)
@@ -91,6 +99,8 @@ static const step steps[] = {
     {"the table engine", start_engine, table_shutdown},
     {"accounts (password hashing)", accounts_init, stop_leagues},
     {"the PDF renderers", start_pdf, pdf_api_shutdown},
+    /* score pads (issue 9) */
+    {"the score pads", start_pads, pads_api_shutdown},
     {"the live-update listener", start_live, live_shutdown},
 };
 enum { NSTEPS = sizeof steps / sizeof steps[0] };

@@ -899,3 +899,51 @@ out:
 	json_object_put(root);
 	return 0;
 }
+
+/* ---- score pads (issue 9): one seat's entry through the stored events' encoder ---- */
+
+/* The first entry of body without its "seat" (body is released; the caller owns the result). */
+static json_object *lone_entry(json_object *body)
+{
+	json_object *entries = NULL;
+	json_object_object_get_ex(body, "entries", &entries);
+	json_object *e = json_object_get(json_object_array_get_idx(entries, 0));
+	json_object_object_del(e, "seat");
+	json_object_put(body);
+	return e;
+}
+
+json_object *clinic_pad_round_entry(const clinic_game *g, int round, int seat)
+{
+	clinic_round_input in = {.nentries = 1};
+	in.e[0].seat = seat;
+	if (g && round >= 1 && round <= CL_ROUNDS && seat >= 1 && seat <= CL_MAX_SEATS) {
+		const clinic_round_entry *r = &g->rounds[round - 1][seat - 1];
+		in.e[0].bought = r->bought;
+		in.e[0].lab_doctors = r->lab_doctors;
+		in.e[0].deaths = r->deaths;
+		in.e[0].unpaid = r->unpaid;
+		in.e[0].time_spent = r->time_spent;
+	}
+	return lone_entry(round_body_json(&in));
+}
+
+json_object *clinic_pad_finish_entry(const clinic_game *g, int seat)
+{
+	clinic_finish_input in = {.nentries = 1};
+	in.e[0].seat = seat;
+	if (g && seat >= 1 && seat <= CL_MAX_SEATS) {
+		const clinic_finish_entry *f = &g->finish[seat - 1];
+		for (int k = 0; k < CL_DOCTORS; k++)
+			in.e[0].doctors[k] = f->doctors[k];
+		for (int k = 0; k < CL_FLOORS; k++)
+			in.e[0].rooms[k] = f->rooms[k];
+		for (int k = 0; k < CL_PATIENTS; k++)
+			in.e[0].patients[k] = f->patients[k];
+		in.e[0].nurses = f->nurses;
+		in.e[0].buildings = f->buildings;
+		in.e[0].zombies = f->zombies;
+		in.e[0].goal_achieved = f->goal_achieved;
+	}
+	return lone_entry(finish_body_json(&in));
+}

@@ -773,3 +773,45 @@ int api_dh_finish(const http_req *req, http_resp *resp)
 	json_object_put(root);
 	return 0;
 }
+
+/* ---- score pads (issue 9): one seat's entry through the stored events' encoder ---- */
+
+/* The first entry of body without its "seat" (body is released; the caller owns the result). */
+static json_object *lone_entry(json_object *body)
+{
+	json_object *entries = NULL;
+	json_object_object_get_ex(body, "entries", &entries);
+	json_object *e = json_object_get(json_object_array_get_idx(entries, 0));
+	json_object_object_del(e, "seat");
+	json_object_put(body);
+	return e;
+}
+
+json_object *dh_pad_round_entry(const dh_game *g, int round, int seat)
+{
+	dh_round_input in = {.nentries = 1};
+	in.e[0].seat = seat;
+	if (g && round >= 1 && round <= DH_ROUNDS && seat >= 1 && seat <= DH_MAX_SEATS) {
+		const dh_round_entry *r = &g->rounds[round - 1][seat - 1];
+		for (int k = 0; k < DH_COLOURS; k++)
+			in.e[0].discharged[k] = r->discharged[k];
+		in.e[0].wards_empty = r->wards_empty;
+		in.e[0].registrar = r->registrar;
+	}
+	return lone_entry(round_body_json(&in));
+}
+
+json_object *dh_pad_finish_entry(const dh_game *g, int seat)
+{
+	dh_finish_input in = {.nentries = 1};
+	in.e[0].seat = seat;
+	if (g && seat >= 1 && seat <= DH_MAX_SEATS) {
+		const dh_finish_entry *f = &g->finish[seat - 1];
+		in.e[0].fatalities = f->fatalities;
+		in.e[0].blood_bags = f->blood_bags;
+		in.e[0].patients_left = f->patients_left;
+		in.e[0].pips_left = f->pips_left;
+		in.e[0].collected = f->collected;
+	}
+	return lone_entry(finish_body_json(&in));
+}

@@ -174,6 +174,16 @@ static bool not_modified(const http_req *req, http_resp *resp, const char *key)
 	return true;
 }
 
+bool pdf_api_not_modified(const http_req *req, http_resp *resp, const char *key)
+{
+	return not_modified(req, resp, key);
+}
+
+time_t pdf_api_started(void)
+{
+	return g_started;
+}
+
 /* Hands bytes (malloc'ed, ownership passes) to resp as a download. */
 int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char *filename)
 {
@@ -242,7 +252,7 @@ int api_qr_svg(const http_req *req, http_resp *resp)
 
 /* The link printed as a QR code: PUBLIC_URL (e.g. https://dice.example) or http://Host, then
  * the front end's game route. No token: the paper must not grant access to the game. */
-static void game_link(const http_req *req, const char *id, char *out, size_t cap)
+void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap)
 {
 	const char *base = getenv("PUBLIC_URL"), *host = http_header(req, "Host");
 	bool host_ok = host && *host && strlen(host) < 200;
@@ -250,9 +260,16 @@ static void game_link(const http_req *req, const char *id, char *out, size_t cap
 		host_ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		          (*p >= '0' && *p <= '9') || strchr(".-:[]", *p);
 	if (base && *base)
-		snprintf(out, cap, "%s/#game=%s", base, id);
+		snprintf(out, cap, "%s/#%s", base, fragment);
 	else
-		snprintf(out, cap, "http://%s/#game=%s", host_ok ? host : "localhost", id);
+		snprintf(out, cap, "http://%s/#%s", host_ok ? host : "localhost", fragment);
+}
+
+static void game_link(const http_req *req, const char *id, char *out, size_t cap)
+{
+	char fragment[128];
+	snprintf(fragment, sizeof fragment, "game=%s", id);
+	pdf_api_link(req, fragment, out, cap);
 }
 
 /* Everything a game's pages need, from the loaded state. */

@@ -18,6 +18,15 @@ int pdf_api_paper_lang(const http_req *req, http_resp *resp, pdf_paper *paper, p
 /* A 200 application/pdf reply taking ownership of bytes (malloc'ed). */
 int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char *filename);
 
+/* ---- shared with the score pads and league report (pads.c, issue 9) ---- */
+/* Sets ETag (from key and the start time) and Cache-Control; true with a 304 filled in when the
+ * request's If-None-Match already names it. */
+bool pdf_api_not_modified(const http_req *req, http_resp *resp, const char *key);
+/* The creation date of stateless PDFs (the start time: same bytes until a restart). */
+time_t pdf_api_started(void);
+/* The front end's link to fragment (e.g. "game=ID"): PUBLIC_URL, else http://Host, then "/#". */
+void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap);
+
 /* Handlers */
 int api_er_sheets_pdf(const http_req *req, http_resp *resp); /* GET /api/v1/er/sheets.pdf */
 int api_qr_svg(const http_req *req, http_resp *resp);        /* GET /api/v1/qr.svg */

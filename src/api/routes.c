@@ -14,6 +14,8 @@
 #include "engine/table.h"
 /* printable PDFs and QR codes (pdf.c, issue 9) */
 #include "api/pdf_api.h"
+/* score pads of Dice Hospital and Clinic (pads.c, issue 9) */
+#include "api/pads_api.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -91,6 +93,11 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/qr.svg", api_qr_svg, false},
     {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true},
     {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true},
+    /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (pads.c, issue 9) */
+    {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false},
+    {"GET", "/api/v1/clinic/pads.pdf", api_clinic_pads_pdf, false},
+    {"GET", "/api/v1/dh/games/{id}/pad.pdf", api_dh_game_pad_pdf, true},
+    {"GET", "/api/v1/clinic/games/{id}/pad.pdf", api_clinic_game_pad_pdf, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -159,4 +159,34 @@ void pdf_er_ranking_page(pdf_doc *doc, const char *game, const char *date, const
  * fit any QR version. */
 char *pdf_qr_svg(const char *data, size_t len, size_t *out_len);
 
+/* ---- score pads for Dice Hospital and Clinic (pad.c) ----
+ * A table: a column per player, a row per value the digital entry asks, grouped by round, then
+ * the end-game rows and the totals. The rows and every text come from the caller (the API reads
+ * them from the games' encoders and templates/<game>/pad.json); blank cells are left to write on.
+ */
+enum { PDF_PAD_COLS = 4, PDF_PAD_ROWS = 96 };
+
+typedef struct {
+	const char *group; /* the round/section name printed in the left column; consecutive rows
+	                      with an equal group string share one cell */
+	const char *label; /* UTF-8 */
+	bool tick;         /* a yes/no box; a non-empty cell ticks it */
+	bool strong;       /* points and totals: bold on a shaded row */
+	const char *cells[PDF_PAD_COLS]; /* written values; NULL or "" = empty */
+} pdf_pad_row;
+
+typedef struct {
+	const char *title;               /* UTF-8 */
+	const char *subtitle;            /* NULL: none */
+	const char *player;              /* the column label, "Player" */
+	int ncols;                       /* 1..PDF_PAD_COLS */
+	const char *names[PDF_PAD_COLS]; /* NULL: a blank line to write the name on */
+	int nrows;                       /* 1..PDF_PAD_ROWS */
+	const pdf_pad_row *rows;
+	const char *note;        /* a footer line (e.g. the unverified mark); NULL none */
+	const char *link, *scan; /* QR code target and its caption; NULL: none */
+} pdf_pad;
+/* One page; every pointer is borrowed for the call. */
+void pdf_pad_page(pdf_doc *doc, const pdf_pad *pad);
+
 #endif
