@@ -14,6 +14,7 @@
 #include "api/pdf_api.h"
 /* score pads (pads.c, issue 9) */
 #include "api/pads_api.h"
+#include "api/league_pdf.h"
 #include "api/profiles.h"
 #include "api/tokens.h"
 #include "base/log.h"
@@ -62,10 +63,22 @@ static int start_pdf(void)
 	return pdf_api_init(g_templates_dir);
 }
 
-/* The score pads' labels (templates/pads.json), checked against the kinds' entries (issue 9). */
+/* The labels of the score pads (templates/pads.json, checked against the kinds' entries) and
+ * of the league report (templates/league-report.json), issue 9. */
 static int start_pads(void)
 {
-	return pads_api_init(g_templates_dir);
+	if (pads_api_init(g_templates_dir) != 0)
+		return -1;
+	if (league_pdf_init(g_templates_dir) == 0)
+		return 0;
+	pads_api_shutdown();
+	return -1;
+}
+
+static void stop_pads(void)
+{
+	league_pdf_shutdown();
+	pads_api_shutdown();
 }
 
 /* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
@@ -100,7 +113,7 @@ static const step steps[] = {
     {"accounts (password hashing)", accounts_init, stop_leagues},
     {"the PDF renderers", start_pdf, pdf_api_shutdown},
     /* score pads (issue 9) */
-    {"the score pads", start_pads, pads_api_shutdown},
+    {"the score pads and the league report", start_pads, stop_pads},
     {"the live-update listener", start_live, live_shutdown},
 };
 enum { NSTEPS = sizeof steps / sizeof steps[0] };

@@ -1900,3 +1900,11 @@ bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const 
 	league_access a;
 	return league_access_check(req, resp, c, league, false, &a);
 }
+
+/* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
+
+bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                          const char **game)
+{
+	return read_filters(req, resp, c, season, game);
+}

@@ -134,4 +134,10 @@ int api_league_export_csv(const http_req *req, http_resp *resp);
 int api_league_backup(const http_req *req, http_resp *resp);
 int api_league_import(const http_req *req, http_resp *resp);
 
+/* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
+/* ?season=&game= as GET …/standings reads them (empty = none; an unknown season is a 404 in
+ * resp and false). */
+bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                          const char **game);
+
 #endif

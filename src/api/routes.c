@@ -16,6 +16,8 @@
 #include "api/pdf_api.h"
 /* score pads of Dice Hospital and Clinic (pads.c, issue 9) */
 #include "api/pads_api.h"
+/* the league report PDF (league_pdf.c, issue 9) */
+#include "api/league_pdf.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -98,6 +100,8 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/clinic/pads.pdf", api_clinic_pads_pdf, false},
     {"GET", "/api/v1/dh/games/{id}/pad.pdf", api_dh_game_pad_pdf, true},
     {"GET", "/api/v1/clinic/games/{id}/pad.pdf", api_clinic_game_pad_pdf, true},
+    /* the league report: standings, ratings, recent plays (league_pdf.c, issue 9) */
+    {"GET", "/api/v1/leagues/{id}/standings.pdf", api_league_standings_pdf, true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -189,4 +189,53 @@ typedef struct {
 /* One page; every pointer is borrowed for the call. */
 void pdf_pad_page(pdf_doc *doc, const pdf_pad *pad);
 
+/* ---- the league report (league.c): standings with ratings, then recent plays ----
+ * Texts come from the caller (templates/league-report.json); pages are added as needed. */
+typedef enum {
+	PLR_TITLE,     /* "League report" */
+	PLR_STANDINGS, /* section headings */
+	PLR_PLAYS,
+	PLR_RANK, /* standings columns */
+	PLR_PLAYER,
+	PLR_GAMES,
+	PLR_WINS,
+	PLR_WIN_RATE,
+	PLR_AVG_SCORE,
+	PLR_AVG_RANK,
+	PLR_RATING, /* μ − 3σ */
+	PLR_MU_SIGMA,
+	PLR_DATE, /* plays columns */
+	PLR_GAME,
+	PLR_RESULTS,
+	PLR_PROVISIONAL, /* the footnote of the provisional mark */
+	PLR_NONE,        /* "no plays yet" */
+	PLR_COUNT
+} pdf_league_label;
+
+typedef struct {
+	const char *name; /* UTF-8 */
+	int games, wins;
+	double win_rate, avg_rank, mu, sigma, ordinal;
+	bool has_avg_score;
+	double avg_score;
+	bool provisional;
+} pdf_league_row;
+
+typedef struct {
+	const char *date, *game;
+	const char *results; /* UTF-8, e.g. "1. Ann 54 · 2. Bob 50" */
+} pdf_league_play;
+
+typedef struct {
+	const char *labels[PLR_COUNT];
+	const char *league;   /* the league's name */
+	const char *subtitle; /* filters and date; NULL none */
+	int nrows;
+	const pdf_league_row *rows; /* in standings order */
+	int nplays;
+	const pdf_league_play *plays; /* newest first */
+} pdf_league;
+/* One or more pages; every pointer is borrowed for the call. */
+void pdf_league_pages(pdf_doc *doc, const pdf_league *l);
+
 #endif

@@ -212,3 +212,76 @@ def test_clinic_game_pad_tie_by_turn_order():
             problem(st, hd, json.loads(body), 401)
         finally:
             _pdf._server = saved
+
+
+def test_league_report_pdf():
+    """GET /leagues/{id}/standings.pdf: the standings with ratings (μ − 3σ, † provisional), the
+    recent plays, the season and game filters like GET …/standings; 401 without a session,
+    403 for an account that is not in the league."""
+    import json
+    from league_util import Client, user
+    with Server(database=make_database("h_pads_league")) as s:
+        saved, _pdf._server = _pdf._server, s
+        try:
+            ann = user(s, "ann@example.org", "Ann")
+            st, hd, lg = ann.post("/api/v1/leagues", {"name": "Club du mardi"})
+            assert st == 201, lg
+            lid, ids = lg["id"], {lg["members"][0]["name"]: lg["members"][0]["id"]}
+            for g in ("Bérénice", "Łukasz"):
+                st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members", {"name": g})
+                ids[g] = m["id"]
+            plays = [("Azul", "2026-02-01", [("Ann", 60), ("Bérénice", 45)]),
+                     ("Clinic", "2026-03-01", [("Łukasz", 31), ("Ann", 20), ("Bérénice", 12)]),
+                     ("Azul", "2026-10-02", [("Bérénice", 77), ("Łukasz", 70)])]
+            for game, date, res in plays:
+                st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+                    "game": game, "date": date,
+                    "results": [{"player": ids[n], "score": sc} for n, sc in res]})
+                assert st == 201, o
+            st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons", {
+                "name": "Printemps", "starts": "2026-01-01", "ends": "2026-06-30"})
+            assert st == 201, season
+            st, hd, sj = ann.get(f"/api/v1/leagues/{lid}/standings")
+            path = f"/api/v1/leagues/{lid}/standings.pdf"
+            for lang, words in (("en", ("Standings", "Recent plays", "Rating μ−3σ",
+                                        "provisional", "all games")),
+                                ("fr", ("Classement", "Parties récentes", "Cote μ−3σ",
+                                        "provisoire", "tous les jeux"))):
+                st, hd, body = ann.get(f"{path}?lang={lang}")
+                assert st == 200 and hd["content-type"] == "application/pdf", (st, body[:300])
+                f = f"{_pdf.OUT}/league-{lang}.pdf"
+                open(f, "wb").write(body)
+                check_pdf(f, 1, A4)
+                t = _flat(text(f))
+                for w in words + ("Club du mardi", "Ann", "Bérénice", "Łukasz", "Azul",
+                                  "2026-10-02", "1. Łukasz 31"):
+                    assert w in t, (w, t)
+                # the ratings as the standings JSON gives them, in its order, all provisional
+                for r in sj["standings"]:
+                    assert f"{r['rating']['ordinal']:.2f} †" in t, (r, t)
+                names = [r["name"] for r in sj["standings"]]
+                assert sorted(names, key=t.index) == names, (names, t)
+            import subprocess
+            subprocess.run(["pdftoppm", "-png", "-r", "60", "-singlefile", f,
+                            _pdf.OUT + "/league-fr"], check=True)
+            # filters: the season keeps the spring plays only; the game keeps Azul only
+            st, hd, body = ann.get(f"{path}?season={season['id']}&game=azul&paper=letter")
+            assert st == 200, body
+            f = f"{_pdf.OUT}/league-filtered.pdf"
+            open(f, "wb").write(body)
+            check_pdf(f, 1, LETTER)
+            t = _flat(text(f))
+            assert "Printemps" in t and "2026-02-01" in t, t
+            assert "2026-10-02" not in t and "2026-03-01" not in t and "Łukasz" not in t, t
+            # access like the standings JSON
+            st, hd, o = Client(s).get(path)
+            problem(st, hd, o, 401)
+            eve = user(s, "eve@example.org", "Eve")
+            st, hd, o = eve.get(path)
+            problem(st, hd, o, 403)
+            st, hd, o = ann.get(f"{path}?season=nosuch")
+            problem(st, hd, o, 404)
+            st, hd, o = ann.get(f"{path}?lang=xx")
+            problem(st, hd, o, 400, field="/lang")
+        finally:
+            _pdf._server = saved

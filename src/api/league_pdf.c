@@ -1,0 +1,287 @@
+/* The league report (issue 9): GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang=
+ * — the standings of GET …/standings (same access: a session of an owner or a linked member;
+ * same filters) with the ratings (μ − 3σ, provisional mark), then the newest plays. Drawn by
+ * src/pdf/league.c; the texts are templates/league-report.json. */
+#include "api/league_pdf.h"
+
+#include "api/accounts.h"
+#include "api/er_api.h"
+#include "api/leagues.h"
+#include "api/pdf_api.h"
+#include "base/log.h"
+#include "base/oom.h"
+#include "pdf/pdf.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+enum {
+	REPORT_PLAYS = 15, /* plays listed */
+	REPORT_SCAN = 500, /* newest plays read to find them under a filter */
+	RESULTS_LEN = 512, /* one play's results line */
+};
+
+static json_object *g_labels; /* templates/league-report.json; freed at shutdown */
+static const char *const lang_keys[PDF_LANGS] = {"en", "fr"};
+static const char *const label_keys[PLR_COUNT] = {[PLR_TITLE] = "title",
+                                                  [PLR_STANDINGS] = "standings",
+                                                  [PLR_PLAYS] = "plays",
+                                                  [PLR_RANK] = "rank",
+                                                  [PLR_PLAYER] = "player",
+                                                  [PLR_GAMES] = "games",
+                                                  [PLR_WINS] = "wins",
+                                                  [PLR_WIN_RATE] = "win_rate",
+                                                  [PLR_AVG_SCORE] = "avg_score",
+                                                  [PLR_AVG_RANK] = "avg_rank",
+                                                  [PLR_RATING] = "rating",
+                                                  [PLR_MU_SIGMA] = "mu_sigma",
+                                                  [PLR_DATE] = "date",
+                                                  [PLR_GAME] = "game",
+                                                  [PLR_RESULTS] = "results",
+                                                  [PLR_PROVISIONAL] = "provisional",
+                                                  [PLR_NONE] = "none"};
+static const char *const extra_keys[] = {"season", "all_games", "printed"};
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v = member(o, key);
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static const char *lab(pdf_lang lang, const char *key)
+{
+	const char *s = str(member(g_labels, lang_keys[lang]), key);
+	return s ? s : key;
+}
+
+int league_pdf_init(const char *templates_dir)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/league-report.json", templates_dir);
+	g_labels = json_object_from_file(path);
+	if (g_labels == NULL) {
+		log_warn("templates: cannot read %s: %s", path, json_util_get_last_err());
+		return -1;
+	}
+	for (int g = 0; g < PDF_LANGS; g++) {
+		json_object *l = member(g_labels, lang_keys[g]);
+		for (int k = 0; k < PLR_COUNT; k++)
+			if (!str(l, label_keys[k])) {
+				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
+				         label_keys[k]);
+				league_pdf_shutdown();
+				return -1;
+			}
+		for (size_t k = 0; k < sizeof extra_keys / sizeof extra_keys[0]; k++)
+			if (!str(l, extra_keys[k])) {
+				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
+				         extra_keys[k]);
+				league_pdf_shutdown();
+				return -1;
+			}
+	}
+	return 0;
+}
+
+void league_pdf_shutdown(void)
+{
+	json_object_put(g_labels);
+	g_labels = NULL;
+}
+
+/* ---- data ---- */
+
+static double num(json_object *o, const char *key)
+{
+	return json_object_get_double(member(o, key));
+}
+
+/* The standings JSON rows as report rows (strings borrowed from st). */
+static int standing_rows(json_object *st, pdf_league_row **out)
+{
+	json_object *a = member(st, "standings");
+	int n = (int)json_object_array_length(a);
+	pdf_league_row *rows = xcalloc((size_t)(n ? n : 1), sizeof *rows);
+	for (int i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(a, (size_t)i), *r = member(o, "rating");
+		json_object *avg = member(o, "average_score");
+		rows[i] = (pdf_league_row){.name = str(o, "name"),
+		                           .games = json_object_get_int(member(o, "games")),
+		                           .wins = json_object_get_int(member(o, "wins")),
+		                           .win_rate = num(o, "win_rate"),
+		                           .avg_rank = num(o, "average_rank"),
+		                           .mu = num(r, "mu"),
+		                           .sigma = num(r, "sigma"),
+		                           .ordinal = num(r, "ordinal"),
+		                           .has_avg_score = avg != NULL,
+		                           .avg_score = json_object_get_double(avg),
+		                           .provisional =
+		                               json_object_get_boolean(member(r, "provisional"))};
+	}
+	*out = rows;
+	return n;
+}
+
+/* The season's name and dates ("YYYY-MM-DD"), or false when the query fails. */
+static bool season_dates(db_conn *c, const char *league, const char *season, char *name, size_t cap,
+                         char starts[16], char ends[16])
+{
+	const char *p[1] = {league};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_seasons", 1, p, &st);
+	if (r == NULL)
+		return false;
+	for (int i = 0; i < PQntuples(r); i++)
+		if (strcmp(PQgetvalue(r, i, 0), season) == 0) {
+			snprintf(name, cap, "%s", PQgetvalue(r, i, 1));
+			snprintf(starts, 16, "%.10s", PQgetvalue(r, i, 2));
+			snprintf(ends, 16, "%.10s", PQgetvalue(r, i, 3));
+		}
+	PQclear(r);
+	return true;
+}
+
+/* "1. Ann 54 · 2. Bob 50" from a play's players JSON (rank order as stored: by seat). */
+static void results_line(json_object *players, char *out, size_t cap)
+{
+	size_t n = json_object_array_length(players), len = 0;
+	out[0] = '\0';
+	for (int rank = 1; rank <= (int)n; rank++)
+		for (size_t i = 0; i < n; i++) {
+			json_object *p = json_object_array_get_idx(players, i);
+			if (json_object_get_int(member(p, "rank")) != rank)
+				continue;
+			json_object *score = member(p, "score");
+			char one[200], sc[32] = "";
+			if (score)
+				snprintf(sc, sizeof sc, " %g", json_object_get_double(score));
+			snprintf(one, sizeof one, "%s%d. %.120s%s", len ? " · " : "", rank,
+			         str(p, "name") ? str(p, "name") : "", sc);
+			if (len + strlen(one) + 1 >= cap)
+				return;
+			memcpy(out + len, one, strlen(one) + 1);
+			len += strlen(one);
+		}
+}
+
+typedef struct {
+	pdf_league_play plays[REPORT_PLAYS];
+	char game[REPORT_PLAYS][128], date[REPORT_PLAYS][16], results[REPORT_PLAYS][RESULTS_LEN];
+	int n;
+} play_list;
+
+/* The newest plays under the filters (season dates inclusive, game case-insensitive). */
+static bool recent_plays(db_conn *c, const char *league, const char *game, const char *starts,
+                         const char *ends, play_list *pl)
+{
+	char lim[16];
+	snprintf(lim, sizeof lim, "%d", REPORT_SCAN);
+	const char *p[3] = {league, lim, "0"};
+	db_status st;
+	PGresult *r = acct_exec(c, "play_list", 3, p, &st);
+	if (r == NULL)
+		return false;
+	for (int i = 0; i < PQntuples(r) && pl->n < REPORT_PLAYS; i++) {
+		const char *g = PQgetvalue(r, i, 1), *d = PQgetvalue(r, i, 2);
+		char day[16];
+		snprintf(day, sizeof day, "%.10s", d);
+		if ((game && strcasecmp(game, g) != 0) || (starts && strcmp(day, starts) < 0) ||
+		    (ends && strcmp(day, ends) > 0))
+			continue;
+		int k = pl->n++;
+		snprintf(pl->game[k], sizeof pl->game[k], "%s", g);
+		snprintf(pl->date[k], sizeof pl->date[k], "%s", day);
+		json_object *players = json_tokener_parse(PQgetvalue(r, i, 5));
+		results_line(players, pl->results[k], sizeof pl->results[k]);
+		json_object_put(players);
+		pl->plays[k] = (pdf_league_play){pl->date[k], pl->game[k], pl->results[k]};
+	}
+	PQclear(r);
+	return true;
+}
+
+/* ---- the handler ---- */
+
+int api_league_standings_pdf(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game, *id = req->params[0];
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, id, false, &a) ||
+	    !leagues_read_filters(req, resp, c, &season, &game))
+		return 0;
+	pdf_paper paper;
+	pdf_lang lang;
+	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
+		return 0;
+	char league_name[256] = "", season_name[128] = "", starts[16] = "", ends[16] = "";
+	const char *p[1] = {id};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_get", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	if (PQntuples(r) == 1)
+		snprintf(league_name, sizeof league_name, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	if (season && !season_dates(c, id, season, season_name, sizeof season_name, starts, ends))
+		return acct_reply_db(resp);
+	json_object *standings = leagues_standings_json(c, id, season, game, &st);
+	if (standings == NULL)
+		return acct_reply_db(resp);
+	play_list *pl = xcalloc(1, sizeof *pl);
+	if (!recent_plays(c, id, game, season ? starts : NULL, season ? ends : NULL, pl)) {
+		free(pl);
+		json_object_put(standings);
+		return acct_reply_db(resp);
+	}
+	pdf_league l = {.league = league_name};
+	for (int k = 0; k < PLR_COUNT; k++)
+		l.labels[k] = lab(lang, label_keys[k]);
+	char today[16], subtitle[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(today, sizeof today, "%Y-%m-%d", &tm);
+	int n = snprintf(subtitle, sizeof subtitle, "%s", lab(lang, "title"));
+	if (season && n > 0 && (size_t)n < sizeof subtitle)
+		n += snprintf(subtitle + n, sizeof subtitle - (size_t)n, " · %s %s",
+		              lab(lang, "season"), season_name);
+	if (n > 0 && (size_t)n < sizeof subtitle)
+		snprintf(subtitle + n, sizeof subtitle - (size_t)n, " · %s · %s %s",
+		         game ? game : lab(lang, "all_games"), lab(lang, "printed"), today);
+	l.subtitle = subtitle;
+	pdf_league_row *rows = NULL;
+	l.nrows = standing_rows(standings, &rows);
+	l.rows = rows;
+	l.nplays = pl->n;
+	l.plays = pl->plays;
+	char title[320];
+	snprintf(title, sizeof title, "%s – %s", lab(lang, "title"), league_name);
+	pdf_doc *doc = pdf_doc_begin(er_api_data(), pdf_api_print(), paper, lang, title, now);
+	if (doc)
+		pdf_league_pages(doc, &l);
+	free(rows);
+	free(pl);
+	json_object_put(standings);
+	if (doc == NULL)
+		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
+		                          NULL);
+	unsigned char *bytes;
+	size_t len;
+	if (pdf_doc_finish(doc, &bytes, &len) != 0)
+		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
+	http_resp_header(resp, "Cache-Control", "private, no-store");
+	return pdf_api_reply(resp, bytes, len, "league-standings.pdf");
+}

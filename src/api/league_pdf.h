@@ -1,0 +1,14 @@
+/* The league report PDF (league_pdf.c, issue 9). */
+#ifndef LEAGUE_PDF_H
+#define LEAGUE_PDF_H
+
+#include "http/http.h"
+
+/* Loads templates/league-report.json (every label in en and fr). 0, or -1 after logging. */
+int league_pdf_init(const char *templates_dir);
+void league_pdf_shutdown(void);
+
+/* GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang= */
+int api_league_standings_pdf(const http_req *req, http_resp *resp);
+
+#endif
