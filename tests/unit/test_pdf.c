@@ -313,6 +313,178 @@ static void test_print_json_refuses_missing_label(void)
 	json_object_put(sheet);
 }
 
+/* ---- score pads and the league report (pad.c, league.c) ---- */
+
+static bool has_all(const char *t, const char *const *want, size_t n)
+{
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		if (!strstr(t, want[i])) {
+			printf("  missing \"%s\"\n", want[i]);
+			ok = false;
+		}
+	return ok;
+}
+
+/* A pad of 2 rounds × 2 rows + points, 4 players, a tick row, names in several scripts, the
+ * unverified note and a QR code that decodes back. */
+static void test_pad_page(void)
+{
+	static const char *const vals[4] = {"3", "12", "0", "7"};
+	pdf_pad_row rows[9] = {
+	    {.group = "Round 1", .label = "Discharged: red", .cells = {"3", "12", "0", "7"}},
+	    {.group = "Round 1",
+	     .label = "All four wards empty",
+	     .tick = true,
+	     .cells = {"x", NULL, "", "x"}},
+	    {.group = "Round 1", .label = "Points", .strong = true, .cells = {"8", "19", "1", "9"}},
+	    {.group = "Round 2", .label = "Discharged: red", .cells = {NULL}},
+	    {.group = "Round 2", .label = "All four wards empty", .tick = true},
+	    {.group = "Round 2", .label = "Points", .strong = true},
+	    {.group = "Total",
+	     .label = "Total",
+	     .strong = true,
+	     .cells = {"8*", "19*", "1*", "9*"}},
+	    {.group = "Total", .label = "Rank", .cells = {"3", "1", "4", "2"}},
+	    {.group = "Total", .label = "Tie-break", .cells = {NULL, NULL, NULL, "highest pips"}},
+	};
+	(void)vals;
+	pdf_pad pad = {.title = "Dice Hospital – score pad",
+	               .subtitle = "Game 4f2a9c · 2026-11-23",
+	               .player = "Player",
+	               .ncols = 4,
+	               .names = {"Élodie", "Łucja", "Дмитрий", "Bob"},
+	               .nrows = 9,
+	               .rows = rows,
+	               .note = "* unverified profile values",
+	               .link = LINK,
+	               .scan = "Scan to open the game"};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_EN, "Pad", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_pad_page(doc, &pad);
+	CHECK_EQ_INT(save(doc, "pad-en-a4", NULL), 0);
+	check_info("pad-en-a4", 1, "595.276 x 841.89 pts (A4)");
+	static char t[65536];
+	text_of("pad-en-a4", t, sizeof t);
+	const char *want[] = {"score pad", "Round 1",      "Round 2",    "Discharged: red",
+	                      "Player 4",  "Élodie",       "Łucja",      "Дмитрий",
+	                      "19*",       "highest pips", "unverified", "4f2a9c"};
+	CHECK(has_all(t, want, sizeof want / sizeof want[0]));
+	char cmd[512], out[512];
+	snprintf(cmd, sizeof cmd,
+	         "pdftoppm -png -r 150 -singlefile %s/pad-en-a4.pdf %s/pad-qr && zbarimg -q --raw "
+	         "%s/pad-qr.png",
+	         OUT, OUT, OUT);
+	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	char want_qr[256];
+	snprintf(want_qr, sizeof want_qr, "%s\n", LINK);
+	CHECK_STR(out, want_qr);
+}
+
+/* The most rows a pad takes, on Letter, 1 column, no names: still one page. A bad pad (no
+ * column) draws no page. */
+static void test_pad_limits(void)
+{
+	static pdf_pad_row rows[PDF_PAD_ROWS];
+	static char labels[PDF_PAD_ROWS][16];
+	for (int i = 0; i < PDF_PAD_ROWS; i++) {
+		snprintf(labels[i], sizeof labels[i], "row %d", i + 1);
+		rows[i] = (pdf_pad_row){.group = i < 48 ? "A" : "B", .label = labels[i]};
+	}
+	pdf_pad pad = {.title = "Clinic – feuille de score",
+	               .player = "Joueur",
+	               .ncols = 1,
+	               .nrows = PDF_PAD_ROWS,
+	               .rows = rows};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_LETTER, PDF_FR, "Pad", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_pad_page(doc, &pad);
+	pad.ncols = 0;
+	pdf_pad_page(doc, &pad); /* refused: no page */
+	CHECK_EQ_INT(save(doc, "pad-fr-letter-96", NULL), 0);
+	check_info("pad-fr-letter-96", 1, "612 x 792 pts (letter)");
+	static char t[65536];
+	text_of("pad-fr-letter-96", t, sizeof t);
+	const char *want[] = {"Joueur 1", "row 1", "row 96"};
+	CHECK(has_all(t, want, sizeof want / sizeof want[0]));
+}
+
+/* 50 players and 15 plays: the standings continue on a second page with their header. */
+static void test_league_pages(void)
+{
+	static pdf_league_row rows[50];
+	static char names[50][32];
+	for (int i = 0; i < 50; i++) {
+		snprintf(names[i], sizeof names[i], "Joueuse %02d", i + 1);
+		rows[i] = (pdf_league_row){.name = names[i],
+		                           .games = 3,
+		                           .wins = i % 3,
+		                           .win_rate = (i % 3) / 3.0,
+		                           .avg_rank = 1.5,
+		                           .mu = 25,
+		                           .sigma = 8.3,
+		                           .ordinal = -0.9,
+		                           .provisional = true,
+		                           .has_avg_score = i % 2,
+		                           .avg_score = 41.25};
+	}
+	rows[0].name = "Élodie";
+	rows[0].provisional = false;
+	rows[0].ordinal = 12.345;
+	pdf_league_play plays[15];
+	for (int i = 0; i < 15; i++)
+		plays[i] =
+		    (pdf_league_play){"2026-11-23T20:00:00Z", "Azul", "1. Élodie 60 · 2. Łucja 45"};
+	pdf_league l = {.league = "Club du mardi",
+	                .subtitle = "Rapport de ligue · tous les jeux",
+	                .nrows = 50,
+	                .rows = rows,
+	                .nplays = 15,
+	                .plays = plays};
+	static const char *const fr[PLR_COUNT] = {"Rapport de ligue",
+	                                          "Classement",
+	                                          "Parties récentes",
+	                                          "#",
+	                                          "Joueur",
+	                                          "Parties",
+	                                          "Victoires",
+	                                          "% victoires",
+	                                          "Score moyen",
+	                                          "Rang moyen",
+	                                          "Cote μ−3σ",
+	                                          "μ / σ",
+	                                          "Date",
+	                                          "Jeu",
+	                                          "Résultats",
+	                                          "† cote provisoire",
+	                                          "Aucune partie"};
+	for (int k = 0; k < PLR_COUNT; k++)
+		l.labels[k] = fr[k];
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_FR, "Ligue", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_league_pages(doc, &l);
+	CHECK_EQ_INT(save(doc, "league-fr-a4", NULL), 0);
+	check_info("league-fr-a4", 2, "595.276 x 841.89 pts (A4)");
+	static char t[131072];
+	text_of("league-fr-a4", t, sizeof t);
+	const char *want[] = {"Club du mardi",    "Classement",
+	                      "Parties récentes", "Élodie",
+	                      "Joueuse 50",       "12.35",
+	                      "-0.90 †",          "41.2",
+	                      "2026-11-23",       "1. Élodie 60 · 2. Łucja 45"};
+	CHECK(has_all(t, want, sizeof want / sizeof want[0]));
+	/* the second page repeats the column header */
+	const char *p2 = strchr(t, '\f');
+	CHECK(p2 != NULL && strstr(p2, "Cote μ−3σ") != NULL);
+	CHECK(strstr(t, "12.35 †") == NULL);
+}
+
 int main(void)
 {
 	mkdir("build", 0755);
@@ -329,5 +501,8 @@ int main(void)
 	TEST("pdf qr svg", test_qr_svg);
 	TEST("pdf print.json: a missing label is refused by name",
 	     test_print_json_refuses_missing_label);
+	TEST("pdf score pad: rows, ticks, names, totals, QR decodes", test_pad_page);
+	TEST("pdf score pad: 96 rows on one Letter page; no column draws nothing", test_pad_limits);
+	TEST("pdf league report: standings over two pages, ratings, plays", test_league_pages);
 	TEST_MAIN_END();
 }
