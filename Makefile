@@ -11,6 +11,8 @@ CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-proto
             -Wvla -fno-common -Isrc -I/usr/include/postgresql $(SAN)
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
+# erfront (issue 11): static files are sent gzip-compressed with zlib (src/http/static.c)
+LDLIBS   += -lz
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -27,6 +29,8 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# erfront (issue 11): zlib for gzip-compressed static files
+DEB_PKGS += zlib1g-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN)
