@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 
 const R = 24; // hex radius (centre to corner), in SVG units
 const W = Math.sqrt(3) * R; // hex width
-const PAD = 3;
+const PAD = 1;
 const LOBBY = [303, 402, 503];
 // where each ward's clipboard sits: the neighbour of its last bed in this direction (0 = upper
 // left, clockwise), chosen so that no badge covers a bed or another badge
@@ -62,7 +62,7 @@ export function createBoard(layout, handlers) {
 		ward.beds.forEach((bed, pos) => {
 			const [row, col] = rc(bed.hex);
 			const [cx, cy] = centre(row, col);
-			const poly = s("polygon", { points: hexPoints(cx, cy, R - 1.2), class: "hex" });
+			const poly = s("polygon", { points: hexPoints(cx, cy, R - 0.8), class: "hex" });
 			const ring = s("circle", { cx, cy, r: R * 0.62, class: "ring" });
 			const val = s("text", { x: cx, y: cy + 7.5, "text-anchor": "middle", class: "val" });
 			const crit = s("text", { x: cx + W * 0.27, y: cy - R * 0.3, "text-anchor": "middle", class: "crit" });

@@ -159,7 +159,7 @@ export function renderCreated(app) {
 	if (!c) return false;
 	replaceKeepingFocus(app, h("section", { class: "panel created" },
 		h("h1", {}, t("created.title")),
-		h("p", { class: "big-code", id: "join-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
+		h("h2", { class: "big-code", id: "join-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
 		h("div", { class: "join-qr" }, qr(joinLink(c.code), t("created.qr_alt", { what: t("created.join_link") })), h("p", { class: "muted" }, t("created.join_qr"))),
 		h("p", {}, t("created.links")),
 		h("ul", { class: "links" },

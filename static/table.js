@@ -43,6 +43,9 @@ export function sheetView({ store, A }) {
 			draft: mine ? [...D.draftBeds(S)] : [], picking: interactive && S.picker ? S.picker.ward : null,
 			name: D.seatOf(S, seat).name, bot: D.seatOf(S, seat).bot, score: D.seatOf(S, seat).score,
 			finished: S.game.status === "finished", hl: S.highlight || [],
+			// the legal beds of the patient being placed are known (the options have arrived)
+			ready: !!S.opts && (!S.draft || !S.draft.current || !!S.draft.second ||
+				!D.patientsOf(S.draft).some((p) => p !== S.draft.current && S.draft.done[p] && S.draft.done[p] !== "morgue")),
 		};
 	})(), (v) => {
 		if (!v) return;
@@ -61,6 +64,7 @@ export function sheetView({ store, A }) {
 		});
 		board.el.setAttribute("aria-label", t("game.sheet_of", { name: v.name }));
 		ledger.update(v.sheet, v.score);
+		el.dataset.opts = v.ready ? "ready" : "loading";
 	});
 	return { el };
 }
