@@ -64,7 +64,8 @@ async function phone({ locale = "en-GB", colorScheme = "light" } = {}) {
 	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
 	page.on("console", (m) => {
 		// a refused move is an expected 4xx in the network log; a cut network is expected offline
-		if (m.type() === "error" && !/status of 4\d\d|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/.test(m.text())) jsErrors.push(`console: ${m.text()}`);
+		if (m.type() === "error" && !/status of 4\d\d|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/.test(m.text()))
+			jsErrors.push(`console: ${m.text()} at ${page.url()} ${JSON.stringify(m.location())}`);
 	});
 	return page;
 }
@@ -314,7 +315,7 @@ await test("c-turn-explains-itself", async () => {
 	await red.waitFor();
 	assert((await red.getAttribute("class")).includes("closed") && (await red.getAttribute("aria-disabled")) === "true", "chief's die closed");
 	assert((await red.textContent()).includes("no blood bag"), `reason shown: ${await red.textContent()}`);
-	await red.click();
+	await red.click({ force: true }); // aria-disabled: playwright would wait, a finger does not
 	await B.locator("#explain", { hasText: "blood bag" }).waitFor();
 	assert((await B.locator(".bed.lit").count()) === 0 && (await B.locator("#submit").count()) === 0, "no move started with the chief's die");
 	await screen(B, "game-chief-die-closed");
@@ -577,8 +578,10 @@ await test("m-lighthouse", async () => {
 		assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
 		return `\n  ${lines.join("\n  ")}`;
 	} finally {
+		const exited = new Promise((r) => chrome.once("exit", r));
 		chrome.kill();
-		rmSync(profile, { recursive: true, force: true });
+		await exited;
+		rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
 	}
 });
 
