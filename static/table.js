@@ -5,6 +5,7 @@ import { t, lang } from "./i18n.js";
 import { mount } from "./view.js";
 import { createBoard, createLedger } from "./hexsheet.js";
 import { D } from "./derive.js";
+import * as api from "./api.js";
 
 const BREAKDOWN = ["filled_wards", "critical", "nurses", "cardiologists", "radiologist", "epidemiologist", "morgue", "modifiers"];
 
@@ -26,8 +27,38 @@ export function sheetView({ store, A }) {
 	const heading = h("h2", { id: "sheet-h" });
 	const boardBox = h("div", { class: "board-box" });
 	const ledgerBox = h("div", { class: "ledger-box" });
-	const el = h("section", { class: "sheet-panel", "aria-labelledby": "sheet-h" }, heading, boardBox, ledgerBox);
+	const toggles = h("div", { class: "hl-toggles" });
+	const el = h("section", { class: "sheet-panel", "aria-labelledby": "sheet-h" }, heading, boardBox, toggles, ledgerBox);
 	let board = null, ledger = null;
+
+	// the beds that earned the Radiologist's or the Epidemiologist's points (score details)
+	let hlKind = null, hlSeq = 0;
+	async function highlight(kind) {
+		hlKind = kind;
+		const seq = ++hlSeq;
+		const S = get();
+		if (!kind) return store.set({ highlight: [] });
+		const seat = D.seatOf(S, viewing(S));
+		try {
+			const r = await api.request("POST", "/er/score", { sheet: seat.sheet, radiologist: S.game.specialists.radiologist, epidemiologist: S.game.specialists.epidemiologist });
+			if (seq !== hlSeq) return;
+			const hexes = (r.details[kind] || []).map((b) => S.data.sheet.wards[b.ward - 1].beds[b.bed - 1].hex);
+			store.set({ highlight: hexes, hlCount: hexes.length });
+		} catch {
+			if (seq === hlSeq) store.set({ highlight: [] });
+		}
+	}
+	store.subscribe((S) => S.game && S.data && [S.lang, viewing(S), D.seatOf(S, viewing(S)).bot, D.seatOf(S, viewing(S)).sheet, S.highlight && S.highlight.length], (v) => {
+		if (!v) return;
+		const S = get();
+		const bot = D.seatOf(S, viewing(S)).bot;
+		if (bot && hlKind) highlight(null);
+		toggles.replaceChildren(...(bot ? [] : ["radiologist", "epidemiologist"].map((k) => h("button", {
+			type: "button", class: "secondary hl", "data-hl": k, "aria-pressed": String(hlKind === k),
+			onclick: () => highlight(hlKind === k ? null : k),
+		}, t(`sheet.show_${k}`)))));
+	});
+	store.subscribe((S) => S.game && S.data && [viewing(S), D.seatOf(S, viewing(S)).sheet], (v) => v && hlKind && highlight(hlKind));
 
 	const viewing = (S) => (S.view && S.view !== D.me(S) ? S.view : D.me(S));
 	store.subscribe((S) => S.game && S.data && (() => {
@@ -144,13 +175,13 @@ export function tableViews({ store, A, root }) {
 		const bot = S.game.seats.find((s) => s.bot);
 		const a = S.alicat;
 		const bd = bot.score.breakdown;
-		const intro = h("p", { class: "muted", id: "alicat-start" }, t("alicat.start", { nurses: S.data.sheet.nurse_track[1], radiologist: bd.radiologist, epidemiologist: bd.epidemiologist }),
+		const intro = h("p", { id: "alicat-start" }, t("alicat.start", { nurses: S.data.sheet.nurse_track[1], radiologist: bd.radiologist, epidemiologist: bd.epidemiologist }),
 			S.game.alicat_modifiers.length ? ` ${t("alicat.modifiers", { list: S.game.alicat_modifiers.map((m) => t(`mod.${m}`)).join("; ") })}` : "");
 		return h("section", { class: "alicat-panel", id: "alicat", "aria-labelledby": "alicat-h" },
 			h("h2", { id: "alicat-h" }, icon("robot"), a ? t("alicat.last", { n: a.turn }) : t("alicat.title")),
 			a ? h("p", { id: "alicat-move" }, describeMove(S, a), " ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`),
 				a.gained.points ? ` (${t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : a.gained.points })})` : "") : null,
-			intro,
+			h("details", { class: "alicat-rules" }, h("summary", {}, t("alicat.how")), intro),
 			h("button", { type: "button", class: "secondary", id: "alicat-sheet", onclick: () => {
 				A.view(bot.seat);
 				store.flush();

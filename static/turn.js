@@ -46,12 +46,13 @@ export function turnViews({ store, A }) {
 		const chief = D.chiefSeat(S);
 		const conn = !S.online ? "offline" : S.live === "live" ? "live" : "lost";
 		return [
-			h("div", { class: "turn-line" }, h("h1", { id: "turn-number" }, line), h("span", { class: "code" }, t("game.code", { code: st.code }))),
+			h("div", { class: "turn-line" }, h("h1", { id: "turn-number" }, line), h("span", { class: "code" }, st.code)),
 			chief ? h("div", { class: "chief-line", id: "chief" }, t("game.chief", { name: D.seatOf(S, chief).name })) : null,
-			h("div", { class: "you-line" }, D.isHost(S) ? `${t("game.host")} · ` : "", t("game.you", { name: D.seatOf(S, D.me(S)).name })),
-			h("div", { class: `conn ${conn}`, id: "conn", role: "status", "data-conn": conn },
-				icon(conn === "live" ? "wifi" : "wifi_off"),
-				h("span", {}, t(`conn.${conn}`), S.queued ? ` · ${t("conn.queued", { n: S.queued })}` : "")),
+			h("div", { class: "you-conn" },
+				h("span", { class: "you-line" }, D.isHost(S) ? `${t("game.host")} · ` : "", t("game.you", { name: D.seatOf(S, D.me(S)).name })),
+				h("span", { class: `conn ${conn}`, id: "conn", role: "status", "data-conn": conn },
+					icon(conn === "live" ? "wifi" : "wifi_off"),
+					h("span", {}, t(`conn.${conn}`), S.queued ? ` · ${t("conn.queued", { n: S.queued })}` : ""))),
 		];
 	});
 

@@ -415,6 +415,14 @@ await test("f-three-phones-to-the-end", async () => {
 	// the sheet's score row agrees with the table
 	const total = await A.locator('[data-score-cell="total"]').textContent();
 	assert((await text(A, '.pscore[data-score="1"]')).includes(total), "score row total");
+	// the beds that earned the Epidemiologist's points light up from the score details
+	const epi = Number(await A.locator('[data-score-cell="epidemiologist"]').textContent());
+	await A.click('[data-hl="epidemiologist"]');
+	if (epi > 0) await A.locator(".bed.scored").first().waitFor();
+	else await A.waitForTimeout(500);
+	assert((await A.locator(".bed.scored").count() > 0) === epi > 0, `scored beds shown for ${epi} points`);
+	await A.locator('[data-hl="epidemiologist"]').scrollIntoViewIfNeeded();
+	await screen(A, "game-end-epidemiologist");
 }, ["e-french-dark-remembered"]);
 
 await test("g-solo-to-the-end", async () => {
@@ -428,7 +436,7 @@ await test("g-solo-to-the-end", async () => {
 	await screen(S, "home-solo");
 	await S.click("#create");
 	await S.click("#open-host");
-	await S.locator("#alicat-start").waitFor();
+	await S.locator("#alicat-start").waitFor({ state: "attached" });
 	assert((await text(S, "#alicat-start")).includes("two nurses"), "ALICAT's starting points explained");
 	for (let n = 1; n <= 24; n++) {
 		await S.locator("#reveal").waitFor();
@@ -563,16 +571,21 @@ await test("m-lighthouse", async () => {
 		const pages = { home: `${BASE}/`, game: `${BASE}/#game=${g.body.id}&token=${tok}` };
 		const lines = [];
 		const low = [];
+		// three runs per page, the median of each category (Lighthouse's advice on noisy machines:
+		// these 2 cores are shared, and simulated throttling scales what it observes)
 		for (const [name, url] of Object.entries(pages)) {
-			const r = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
-			const cats = r.lhr.categories;
-			const scores = Object.fromEntries(Object.entries(cats).map(([k, v]) => [k, Math.round(v.score * 100)]));
-			lines.push(`${name}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+			const runs = [];
+			for (let i = 0; i < 3; i++)
+				runs.push((await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] })).lhr);
+			const cats = Object.keys(runs[0].categories);
+			const scores = Object.fromEntries(cats.map((k) => [k, runs.map((r) => Math.round(r.categories[k].score * 100)).sort((a, b) => a - b)[1]]));
+			lines.push(`${name}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(", ")} (runs: ${cats.map((k) => runs.map((r) => Math.round(r.categories[k].score * 100)).join("/")).join(", ")})`);
 			for (const [k, v] of Object.entries(scores)) if (v < 98) {
-				const failing = Object.values(r.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && cats[k].auditRefs.some((ref) => ref.id === a.id && ref.weight > 0)).map((a) => `${a.id} ${a.displayValue || ""}`);
+				const lhr = runs.find((r) => Math.round(r.categories[k].score * 100) === v);
+				const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[k].auditRefs.some((ref) => ref.id === a.id && ref.weight > 0)).map((a) => `${a.id} ${a.displayValue || ""}`);
 				low.push(`${name} ${k} ${v}: ${failing.join("; ")}`);
 			}
-			writeFileSync(`${SHOTS}/lighthouse-${name}.json`, JSON.stringify(r.lhr));
+			writeFileSync(`${SHOTS}/lighthouse-${name}.json`, JSON.stringify(runs[1]));
 		}
 		writeFileSync(`${SHOTS}/lighthouse.txt`, lines.join("\n") + "\n");
 		assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
