@@ -24,16 +24,20 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_RULES := $(filter tests/unit/test_er_% tests/unit/test_json_%,$(UNIT_SRC))
 UNIT_APP   := $(filter-out $(UNIT_RULES),$(UNIT_SRC))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# The real server with a minimal extra kind of game that only the tests register (tests/engine/).
+ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 
 # Debian packages the build, the suite and `make run` need.
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+# API tests validate every response against static/openapi.json (tests/api/contract.py)
+DEB_PKGS += python3-jsonschema
 # erfront (issue 11): zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
-all: $(BUILD)/server $(UNIT_BIN)
+all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -52,6 +56,12 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/librules.a
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(if $(filter $<,$(UNIT_APP)),$(BUILD)/libapp.a) \
 	    $(BUILD)/librules.a $(LDFLAGS) $(LDLIBS)
 $(UNIT_APP:tests/unit/%.c=$(BUILD)/tests/%): $(BUILD)/libapp.a
+
+# tests/engine/tally_kind.c defines the route table, so the linker leaves routes.o out.
+$(ENGINE_TEST_BIN): tests/engine/tally_kind.c $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a \
+	    $(LDFLAGS) $(LDLIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -6,6 +6,8 @@
 #include "api/er_games.h"
 #include "api/live.h"
 #include "api/tokens.h"
+#include "base/log.h"
+#include "engine/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,9 @@ int api_init(const char *templates_dir)
 	}
 	if (er_api_init(templates_dir) != 0)
 		return -1;
-	if (er_games_init() != 0) {
+	if (table_init() != 0 || table_register(&er_table_kind) != 0) {
+		log_bug("cannot start the table engine");
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -27,7 +31,7 @@ int api_init(const char *templates_dir)
 	const char *url = getenv("DATABASE_URL");
 	if (live_start(url ? url : "") != 0) {
 		fprintf(stderr, "cannot start the live-update listener\n");
-		er_games_shutdown();
+		table_shutdown();
 		er_api_shutdown();
 		return -1;
 	}
@@ -37,6 +41,6 @@ int api_init(const char *templates_dir)
 void api_shutdown(void)
 {
 	live_shutdown();
-	er_games_shutdown();
+	table_shutdown();
 	er_api_shutdown();
 }

@@ -1,5 +1,7 @@
 /* Loading templates/er/ (the single source of the ER game data) at start. */
 #include "api/er_api.h"
+#include "json/jx.h"
+#include "base/log.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -16,7 +18,7 @@ static json_object *load(const char *dir, const char *name)
 	snprintf(path, sizeof path, "%s/er/%s", dir, name);
 	json_object *o = json_object_from_file(path);
 	if (o == NULL)
-		fprintf(stderr, "templates: cannot read %s: %s\n", path, json_util_get_last_err());
+		log_bug("templates: cannot read %s: %s", path, json_util_get_last_err());
 	return o;
 }
 
@@ -25,31 +27,30 @@ static json_object *load(const char *dir, const char *name)
 static char *build_data_json(json_object *sheet, json_object *cards, json_object *specs,
                              const er_data *d, size_t *len)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "sheet", json_object_get(sheet));
+	json_object *o = jx_obj();
+	jx_set(o, "sheet", json_object_get(sheet));
 	json_object *c = NULL, *s = NULL;
 	json_object_object_get_ex(cards, "cards", &c);
 	json_object_object_get_ex(specs, "specialists", &s);
-	json_object_object_add(o, "cards", json_object_get(c));
-	json_object_object_add(o, "specialists", json_object_get(s));
-	json_object *geo = json_object_new_object();
-	json_object *labs = json_object_new_array();
+	jx_set(o, "cards", json_object_get(c));
+	jx_set(o, "specialists", json_object_get(s));
+	json_object *geo = jx_obj();
+	json_object *labs = jx_arr();
 	for (int l = 0; l < ER_LABS; l++) {
-		json_object *beds = json_object_new_array();
+		json_object *beds = jx_arr();
 		for (int i = 0; i < 6; i++) {
 			int b = d->lab_adj[l][i];
-			json_object_array_add(beds,
-			                      b < 0 ? NULL : json_object_new_int(d->beds[b].hex));
+			jx_push(beds, b < 0 ? NULL : jx_int(d->beds[b].hex));
 		}
-		json_object_array_add(labs, beds);
+		jx_push(labs, beds);
 	}
-	json_object_object_add(geo, "lab_neighbours", labs);
-	json_object_object_add(geo, "edges", json_object_new_int(d->nedges));
-	json_object_object_add(geo, "lines", json_object_new_int(d->nlines));
-	json_object_object_add(geo, "triangles", json_object_new_int(d->ntriangles));
-	json_object_object_add(o, "geometry", geo);
-	const char *str = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	char *out = strdup(str);
+	jx_set(geo, "lab_neighbours", labs);
+	jx_set(geo, "edges", jx_int(d->nedges));
+	jx_set(geo, "lines", jx_int(d->nlines));
+	jx_set(geo, "triangles", jx_int(d->ntriangles));
+	jx_set(o, "geometry", geo);
+	const char *str = jx_text(o);
+	char *out = xstrdup(str);
 	*len = strlen(str);
 	json_object_put(o);
 	return out;
@@ -65,11 +66,11 @@ int er_api_init(const char *templates_dir)
 	if (!sheet || !cards || !specs)
 		goto out;
 	if (er_data_from_json(&g_data, sheet, cards, specs, err, sizeof err) != 0) {
-		fprintf(stderr, "templates: %s/er: %s\n", templates_dir, err);
+		log_bug("templates: %s/er: %s", templates_dir, err);
 		goto out;
 	}
 	g_data_json = build_data_json(sheet, cards, specs, &g_data, &g_data_json_len);
-	rc = g_data_json ? 0 : -1;
+	rc = 0;
 out:
 	json_object_put(sheet);
 	json_object_put(cards);
@@ -96,9 +97,19 @@ int er_api_reply_parse_error(http_resp *resp, int rc, const char *rule, const js
 	return http_reply_problem(resp, 400, err->detail, NULL, err->field);
 }
 
-int er_api_reply_rule(http_resp *resp, const er_result *r)
+const char *er_api_rule_field(const er_result *r, const char *at, char *buf, size_t n)
 {
-	return http_reply_problem(resp, 422, r->detail, r->rule, NULL);
+	if (at == NULL || r->step < 0)
+		return NULL;
+	snprintf(buf, n, "%s/steps/%d", at, r->step);
+	return buf;
+}
+
+int er_api_reply_rule(http_resp *resp, int status, const er_result *r, const char *at)
+{
+	char buf[128];
+	const char *field = er_api_rule_field(r, at, buf, sizeof buf);
+	return http_reply_problem(resp, status, r->detail, r->rule, field ? field : at);
 }
 
 int api_er_data(const http_req *req, http_resp *resp)
@@ -106,9 +117,7 @@ int api_er_data(const http_req *req, http_resp *resp)
 	(void)req;
 	resp->status = 200;
 	resp->content_type = "application/json";
-	resp->body = malloc(g_data_json_len + 1);
-	if (resp->body == NULL)
-		return -1;
+	resp->body = xmalloc(g_data_json_len + 1);
 	memcpy(resp->body, g_data_json, g_data_json_len + 1);
 	resp->body_len = g_data_json_len;
 	return http_resp_header(resp, "Cache-Control", "public, max-age=300");

@@ -13,8 +13,13 @@ const er_data *er_api_data(void);
 
 /* Replies 400 (err names the field) when rc == -1, or 422 with rule when rc == -2. */
 int er_api_reply_parse_error(http_resp *resp, int rc, const char *rule, const js_error *err);
-/* Replies 422 problem+json for a broken rule. */
-int er_api_reply_rule(http_resp *resp, const er_result *r);
+/* Replies problem+json (status: 422, or the games' 409/403…) for a broken rule. `at` is the JSON
+ * pointer of the input the rule was checked on ("/move", "/sheet"; NULL: none): `field` names
+ * the step that broke it, "<at>/steps/<r->step>", when r->step >= 0, else `at` itself. */
+int er_api_reply_rule(http_resp *resp, int status, const er_result *r, const char *at);
+/* The JSON pointer naming what broke r inside the input at `at`: "<at>/steps/<r->step>" (written
+ * to buf) when r->step >= 0, else NULL — the caller decides whether the whole `at` is named. */
+const char *er_api_rule_field(const er_result *r, const char *at, char *buf, size_t n);
 
 /* Handlers (er_rules.c) */
 int api_er_data(const http_req *req, http_resp *resp);

@@ -1,5 +1,6 @@
 /* JSON ↔ ER rules structs. See er_json.h for the return conventions and ownership. */
 #include "api/er_json.h"
+#include "json/jx.h"
 
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -24,6 +25,21 @@ static void set_err(js_error *err, const char *field, const char *detail)
 {
 	snprintf(err->field, sizeof err->field, "%s", field);
 	snprintf(err->detail, sizeof err->detail, "%s", detail);
+}
+
+/* Prepends a pointer to err->field: the items of a sheet are parsed with a relative pointer and
+ * their place is written only when one is bad (pointers cost more than the parse otherwise). */
+__attribute__((format(printf, 2, 3))) static void err_prefix(js_error *err, const char *fmt, ...)
+{
+	char rest[sizeof err->field];
+	va_list ap;
+	memcpy(rest, err->field, sizeof rest);
+	va_start(ap, fmt);
+	int n = vsnprintf(err->field, sizeof err->field, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof err->field)
+		memccpy(err->field + n, rest, '\0', sizeof err->field - (size_t)n);
+	err->field[sizeof err->field - 1] = '\0';
 }
 
 static int parse_patient(json_object *p, const char *at, er_patient *out, const char **rule,
@@ -69,27 +85,28 @@ static int parse_ledger(json_object *o, const char *at, int16_t *circled, int16_
 static int parse_wards(json_object *wards, const char *at, er_sheet *out, const char **rule,
                        js_error *err)
 {
-	char field[256];
 	for (int w = 0; w < ER_WARDS; w++) {
 		json_object *ward = json_object_array_get_idx(wards, (size_t)w);
-		jptr(field, sizeof field, "%s/%d", at, w);
 		const js_field spec = {"", JS_ARRAY, JS_F_REQUIRED, 0, 100, NULL, NULL, NULL};
-		if (js_value(ward, field, &spec, err) != 0)
+		if (js_value(ward, "", &spec, err) != 0) {
+			err_prefix(err, "%s/%d", at, w);
 			return -1;
+		}
 		size_t n = json_object_array_length(ward);
 		if (n > ER_MAX_BEDS) {
-			set_err(err, field, "more patients than beds in this ward");
+			set_err(err, "", "more patients than beds in this ward");
+			err_prefix(err, "%s/%d", at, w);
 			*rule = ER_RULE_SHEET_TOO_MANY;
 			return -2;
 		}
 		out->count[w] = (int8_t)n;
 		for (size_t i = 0; i < n; i++) {
-			char pf[256];
-			jptr(pf, sizeof pf, "%s/%zu", field, i);
-			int rc = parse_patient(json_object_array_get_idx(ward, i), pf,
+			int rc = parse_patient(json_object_array_get_idx(ward, i), "",
 			                       &out->ward[w][i], rule, err);
-			if (rc != 0)
+			if (rc != 0) {
+				err_prefix(err, "%s/%d/%zu", at, w, i);
 				return rc;
+			}
 		}
 	}
 	return 0;
@@ -182,41 +199,40 @@ int er_json_sheet_parse(const er_data *d, json_object *obj, const char *at, bool
 json_object *er_json_sheet(const er_data *d, const er_sheet *s)
 {
 	(void)d;
-	json_object *o = json_object_new_object();
-	json_object *wards = json_object_new_array();
+	json_object *o = jx_obj();
+	json_object *wards = jx_arr();
 	for (int w = 0; w < ER_WARDS; w++) {
-		json_object *ward = json_object_new_array();
+		json_object *ward = jx_arr();
 		for (int i = 0; i < s->count[w]; i++) {
 			const er_patient *p = &s->ward[w][i];
-			json_object *po = json_object_new_object();
-			json_object_object_add(po, "value", json_object_new_int(p->value));
-			json_object_object_add(po, "critical",
-			                       json_object_new_boolean(p->critical));
-			json_object_object_add(po, "screen", json_object_new_boolean(p->screen));
-			json_object_array_add(ward, po);
+			json_object *po = jx_obj();
+			jx_set(po, "value", jx_int(p->value));
+			jx_set(po, "critical", jx_bool(p->critical));
+			jx_set(po, "screen", jx_bool(p->screen));
+			jx_push(ward, po);
 		}
-		json_object_array_add(wards, ward);
+		jx_push(wards, ward);
 	}
-	json_object_object_add(o, "wards", wards);
-	json_object *nurses = json_object_new_array();
+	jx_set(o, "wards", wards);
+	json_object *nurses = jx_arr();
 	for (int w = 0; w < ER_WARDS; w++)
 		if (s->nurse_crossed[w])
-			json_object_array_add(nurses, json_object_new_int(w + 1));
-	json_object_object_add(o, "nurses_crossed", nurses);
-	json_object_object_add(o, "nurse_track", json_object_new_int(s->nurse_track));
-	json_object *st = json_object_new_object();
-	json_object_object_add(st, "circled", json_object_new_int(s->steth_circled));
-	json_object_object_add(st, "used", json_object_new_int(s->steth_used));
-	json_object_object_add(o, "stethoscopes", st);
-	json_object *bb = json_object_new_object();
-	json_object_object_add(bb, "circled", json_object_new_int(s->blood_circled));
-	json_object_object_add(bb, "used", json_object_new_int(s->blood_used));
-	json_object_object_add(o, "blood_bags", bb);
-	json_object_object_add(o, "morgue", json_object_new_int(s->morgue));
-	json_object *cardio = json_object_new_array();
-	json_object_array_add(cardio, json_object_new_int(s->cardiologists[0]));
-	json_object_array_add(cardio, json_object_new_int(s->cardiologists[1]));
-	json_object_object_add(o, "cardiologists", cardio);
+			jx_push(nurses, jx_int(w + 1));
+	jx_set(o, "nurses_crossed", nurses);
+	jx_set(o, "nurse_track", jx_int(s->nurse_track));
+	json_object *st = jx_obj();
+	jx_set(st, "circled", jx_int(s->steth_circled));
+	jx_set(st, "used", jx_int(s->steth_used));
+	jx_set(o, "stethoscopes", st);
+	json_object *bb = jx_obj();
+	jx_set(bb, "circled", jx_int(s->blood_circled));
+	jx_set(bb, "used", jx_int(s->blood_used));
+	jx_set(o, "blood_bags", bb);
+	jx_set(o, "morgue", jx_int(s->morgue));
+	json_object *cardio = jx_arr();
+	jx_push(cardio, jx_int(s->cardiologists[0]));
+	jx_push(cardio, jx_int(s->cardiologists[1]));
+	jx_set(o, "cardiologists", cardio);
 	return o;
 }
 
@@ -267,17 +283,15 @@ int er_json_turn_parse(json_object *obj, const char *at, er_turn *out, js_error 
 
 json_object *er_json_turn(const er_turn *t)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "card", json_object_new_int(t->card));
-	json_object *dice = json_object_new_object();
+	json_object *o = jx_obj();
+	jx_set(o, "card", jx_int(t->card));
+	json_object *dice = jx_obj();
 	for (int c = 0; c < ER_DICE; c++)
-		json_object_object_add(dice, colour_names[c], json_object_new_int(t->dice[c]));
-	json_object_object_add(o, "dice", dice);
-	json_object_object_add(o, "chief", json_object_new_boolean(t->chief));
-	json_object_object_add(o, "chief_die",
-	                       t->chief_die == ER_NO_COLOUR
-	                           ? NULL
-	                           : json_object_new_string(colour_names[t->chief_die]));
+		jx_set(dice, colour_names[c], jx_int(t->dice[c]));
+	jx_set(o, "dice", dice);
+	jx_set(o, "chief", jx_bool(t->chief));
+	jx_set(o, "chief_die",
+	       t->chief_die == ER_NO_COLOUR ? NULL : jx_str(colour_names[t->chief_die]));
 	return o;
 }
 
@@ -286,14 +300,14 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 	int admit = -1, morgue = -1, recolour = -1;
 	int64_t screen = 0, ward = 0, value = 0;
 	bool has_screen = false, has_admit = false, has_morgue = false, has_ward = false,
-	     has_value = false;
+	     has_value = false, has_recolour = false;
 	const js_field f[] = {
 	    {"screen", JS_INT, 0, 1, ER_WARDS, NULL, &screen, &has_screen},
 	    {"admit", JS_ENUM, 0, 0, 0, patient_names, &admit, &has_admit},
 	    {"morgue", JS_ENUM, 0, 0, 0, patient_names, &morgue, &has_morgue},
 	    {"ward", JS_INT, 0, 1, ER_WARDS, NULL, &ward, &has_ward},
 	    {"value", JS_INT, 0, -99, 99, NULL, &value, &has_value},
-	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, NULL},
+	    {"recolour", JS_ENUM, JS_F_NULLABLE, 0, 0, colour_names, &recolour, &has_recolour},
 	};
 	if (js_fields(obj, at, f, sizeof f / sizeof f[0], err) != 0)
 		return -1;
@@ -301,6 +315,16 @@ static int parse_step(json_object *obj, const char *at, er_step *out, js_error *
 		set_err(err, at,
 		        "a step is exactly one of {\"screen\": ward}, {\"admit\": …}, "
 		        "{\"morgue\": \"die\"|\"extra\"}");
+		return -1;
+	}
+	if (!has_admit && (has_ward || has_value || (has_recolour && recolour >= 0))) {
+		/* {"morgue": "die", "ward": 3} would silently drop the ward: refuse it */
+		char field[256];
+		jptr(field, sizeof field, "%s/%s", at,
+		     has_ward    ? "ward"
+		     : has_value ? "value"
+		                 : "recolour");
+		set_err(err, field, "belongs to an admission step ({\"admit\": …}) only");
 		return -1;
 	}
 	memset(out, 0, sizeof *out);
@@ -354,35 +378,31 @@ int er_json_move_parse(json_object *obj, const char *at, er_move *out, js_error 
 
 json_object *er_json_move(const er_move *m)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "die", json_object_new_string(colour_names[m->die]));
-	json_object *steps = json_object_new_array();
+	json_object *o = jx_obj();
+	jx_set(o, "die", jx_str(colour_names[m->die]));
+	json_object *steps = jx_arr();
 	for (int i = 0; i < m->nsteps; i++) {
 		const er_step *s = &m->steps[i];
-		json_object *so = json_object_new_object();
+		json_object *so = jx_obj();
 		switch (s->kind) {
 		case ER_STEP_SCREEN:
-			json_object_object_add(so, "screen", json_object_new_int(s->ward + 1));
+			jx_set(so, "screen", jx_int(s->ward + 1));
 			break;
 		case ER_STEP_MORGUE:
-			json_object_object_add(so, "morgue",
-			                       json_object_new_string(patient_names[s->patient]));
+			jx_set(so, "morgue", jx_str(patient_names[s->patient]));
 			break;
 		case ER_STEP_ADMIT:
-			json_object_object_add(so, "admit",
-			                       json_object_new_string(patient_names[s->patient]));
-			json_object_object_add(so, "ward", json_object_new_int(s->ward + 1));
-			json_object_object_add(so, "value", json_object_new_int(s->value));
-			json_object_object_add(
-			    so, "recolour",
-			    s->recolour == ER_NO_COLOUR
-			        ? NULL
-			        : json_object_new_string(colour_names[s->recolour]));
+			jx_set(so, "admit", jx_str(patient_names[s->patient]));
+			jx_set(so, "ward", jx_int(s->ward + 1));
+			jx_set(so, "value", jx_int(s->value));
+			jx_set(so, "recolour",
+			       s->recolour == ER_NO_COLOUR ? NULL
+			                                   : jx_str(colour_names[s->recolour]));
 			break;
 		}
-		json_object_array_add(steps, so);
+		jx_push(steps, so);
 	}
-	json_object_object_add(o, "steps", steps);
+	jx_set(o, "steps", steps);
 	return o;
 }
 
@@ -409,68 +429,108 @@ int er_json_modifiers_parse(json_object *arr, const char *at, unsigned *out, js_
 
 json_object *er_json_modifiers(unsigned mods)
 {
-	json_object *a = json_object_new_array();
+	json_object *a = jx_arr();
 	for (int i = 0; modifier_names[i]; i++)
 		if (mods & (1u << i))
-			json_object_array_add(a, json_object_new_string(modifier_names[i]));
+			jx_push(a, jx_str(modifier_names[i]));
 	return a;
 }
 
 json_object *er_json_breakdown(const er_breakdown *b)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "filled_wards", json_object_new_int(b->filled_wards));
-	json_object_object_add(o, "critical", json_object_new_int(b->critical));
-	json_object_object_add(o, "nurses", json_object_new_int(b->nurses));
-	json_object_object_add(o, "cardiologists", json_object_new_int(b->cardiologists));
-	json_object_object_add(o, "radiologist", json_object_new_int(b->radiologist));
-	json_object_object_add(o, "epidemiologist", json_object_new_int(b->epidemiologist));
-	json_object_object_add(o, "morgue", json_object_new_int(b->morgue));
-	json_object_object_add(o, "modifiers", json_object_new_int(b->modifiers));
+	json_object *o = jx_obj();
+	jx_set(o, "filled_wards", jx_int(b->filled_wards));
+	jx_set(o, "critical", jx_int(b->critical));
+	jx_set(o, "nurses", jx_int(b->nurses));
+	jx_set(o, "cardiologists", jx_int(b->cardiologists));
+	jx_set(o, "radiologist", jx_int(b->radiologist));
+	jx_set(o, "epidemiologist", jx_int(b->epidemiologist));
+	jx_set(o, "morgue", jx_int(b->morgue));
+	jx_set(o, "modifiers", jx_int(b->modifiers));
 	return o;
 }
 
 static json_object *bed_list(const er_data *d, uint32_t mask)
 {
-	json_object *a = json_object_new_array();
+	json_object *a = jx_arr();
 	for (int b = 0; b < ER_BEDS; b++) {
 		if (!(mask & (1u << b)))
 			continue;
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "ward", json_object_new_int(d->beds[b].ward + 1));
-		json_object_object_add(o, "bed", json_object_new_int(d->beds[b].pos + 1));
-		json_object_array_add(a, o);
+		json_object *o = jx_obj();
+		jx_set(o, "ward", jx_int(d->beds[b].ward + 1));
+		jx_set(o, "bed", jx_int(d->beds[b].pos + 1));
+		jx_push(a, o);
 	}
 	return a;
 }
 
 json_object *er_json_details(const er_data *d, const er_details *det)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "filled_wards", bed_list(d, det->filled_wards));
-	json_object_object_add(o, "critical", bed_list(d, det->critical));
-	json_object_object_add(o, "radiologist", bed_list(d, det->radiologist));
-	json_object_object_add(o, "epidemiologist", bed_list(d, det->epidemiologist));
-	json_object_object_add(o, "nurse_space",
-	                       det->nurse_space < 0 ? NULL
-	                                            : json_object_new_int(det->nurse_space + 1));
+	json_object *o = jx_obj();
+	jx_set(o, "filled_wards", bed_list(d, det->filled_wards));
+	jx_set(o, "critical", bed_list(d, det->critical));
+	jx_set(o, "radiologist", bed_list(d, det->radiologist));
+	jx_set(o, "epidemiologist", bed_list(d, det->epidemiologist));
+	jx_set(o, "nurse_space", det->nurse_space < 0 ? NULL : jx_int(det->nurse_space + 1));
 	return o;
+}
+
+/* Appends the beds of mask as [{"ward","bed"},…] (1-based, bed order) to buf at *n. */
+static void bed_list_text(const er_data *d, uint32_t mask, char *buf, size_t size, size_t *n)
+{
+	bool first = true;
+	buf[(*n)++] = '[';
+	for (int b = 0; b < ER_BEDS; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		*n += (size_t)snprintf(buf + *n, size - *n, "%s{\"ward\":%d,\"bed\":%d}",
+		                       first ? "" : ",", d->beds[b].ward + 1, d->beds[b].pos + 1);
+		first = false;
+	}
+	buf[(*n)++] = ']';
+}
+
+char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
+                         size_t *len)
+{
+	/* 32 beds in 4 lists of at most 19 bytes each, plus the numbers: well under 4 KiB */
+	enum { SIZE = 4096 };
+	char *buf = xmalloc(SIZE);
+	size_t n = (size_t)snprintf(
+	    buf, SIZE,
+	    "{\"total\":%d,\"breakdown\":{\"filled_wards\":%d,\"critical\":%d,\"nurses\":%d,"
+	    "\"cardiologists\":%d,\"radiologist\":%d,\"epidemiologist\":%d,\"morgue\":%d,"
+	    "\"modifiers\":%d},\"details\":{\"filled_wards\":",
+	    b->total, b->filled_wards, b->critical, b->nurses, b->cardiologists, b->radiologist,
+	    b->epidemiologist, b->morgue, b->modifiers);
+	bed_list_text(d, det->filled_wards, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"critical\":");
+	bed_list_text(d, det->critical, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"radiologist\":");
+	bed_list_text(d, det->radiologist, buf, SIZE, &n);
+	n += (size_t)snprintf(buf + n, SIZE - n, ",\"epidemiologist\":");
+	bed_list_text(d, det->epidemiologist, buf, SIZE, &n);
+	if (det->nurse_space < 0)
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":null}}");
+	else
+		n += (size_t)snprintf(buf + n, SIZE - n, ",\"nurse_space\":%d}}",
+		                      det->nurse_space + 1);
+	*len = n;
+	return buf;
 }
 
 json_object *er_json_option(const er_option *op)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "die", json_object_new_string(colour_names[op->die]));
-	json_object_object_add(o, "patient", json_object_new_string(patient_names[op->patient]));
-	json_object_object_add(o, "ward", json_object_new_int(op->ward + 1));
-	json_object_object_add(o, "value", json_object_new_int(op->value));
-	json_object_object_add(o, "stethoscopes", json_object_new_int(op->stethoscopes));
-	json_object_object_add(o, "blood_bags", json_object_new_int(op->blood_bags));
-	json_object_object_add(o, "recolour",
-	                       op->recolour == ER_NO_COLOUR
-	                           ? NULL
-	                           : json_object_new_string(colour_names[op->recolour]));
-	json_object_object_add(o, "screen_first", json_object_new_boolean(op->screen_first));
+	json_object *o = jx_obj();
+	jx_set(o, "die", jx_str(colour_names[op->die]));
+	jx_set(o, "patient", jx_str(patient_names[op->patient]));
+	jx_set(o, "ward", jx_int(op->ward + 1));
+	jx_set(o, "value", jx_int(op->value));
+	jx_set(o, "stethoscopes", jx_int(op->stethoscopes));
+	jx_set(o, "blood_bags", jx_int(op->blood_bags));
+	jx_set(o, "recolour",
+	       op->recolour == ER_NO_COLOUR ? NULL : jx_str(colour_names[op->recolour]));
+	jx_set(o, "screen_first", jx_bool(op->screen_first));
 	return o;
 }
 

@@ -1,6 +1,7 @@
 /* The stateless ER rules endpoints (api.md "Stateless rules endpoints"): parse → rules → reply.
  * Nothing is stored; the same rules functions serve the games. */
 #include "api/er_api.h"
+#include "json/jx.h"
 #include "api/er_json.h"
 
 #include <json-c/json.h>
@@ -106,12 +107,11 @@ int api_er_score(const http_req *req, http_resp *resp)
 	er_result r =
 	    er_score(d, &b.s, b.radiologist, b.epidemiologist, b.alicat, b.mods, &bd, &det);
 	if (r.rule)
-		return er_api_reply_rule(resp, &r);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "total", json_object_new_int(bd.total));
-	json_object_object_add(o, "breakdown", er_json_breakdown(&bd));
-	json_object_object_add(o, "details", er_json_details(d, &det));
-	return http_reply_json(resp, 200, o);
+		return er_api_reply_rule(resp, 422, &r, "/sheet");
+	resp->status = 200;
+	resp->content_type = "application/json";
+	resp->body = er_json_score_text(d, &bd, &det, &resp->body_len);
+	return 0;
 }
 
 int api_er_moves_apply(const http_req *req, http_resp *resp)
@@ -121,9 +121,9 @@ int api_er_moves_apply(const http_req *req, http_resp *resp)
 		return 0;
 	er_result r = er_move_apply(er_api_data(), &b.t, &b.m, b.alicat, &b.s);
 	if (r.rule)
-		return er_api_reply_rule(resp, &r);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "sheet", er_json_sheet(er_api_data(), &b.s));
+		return er_api_reply_rule(resp, 422, &r, "/move");
+	json_object *o = jx_obj();
+	jx_set(o, "sheet", er_json_sheet(er_api_data(), &b.s));
 	return http_reply_json(resp, 200, o);
 }
 
@@ -132,16 +132,14 @@ int api_er_moves_options(const http_req *req, http_resp *resp)
 	er_body b;
 	if (parse_er_body(req, resp, PART_TURN | PART_ALICAT, &b) != 0)
 		return 0;
-	er_option *opts = malloc(sizeof *opts * ER_MAX_OPTIONS);
-	if (opts == NULL)
-		return http_reply_problem(resp, 500, "out of memory", NULL, NULL);
+	er_option *opts = xmalloc(sizeof *opts * ER_MAX_OPTIONS);
 	int n = er_move_options(er_api_data(), &b.t, &b.s, b.alicat, opts, ER_MAX_OPTIONS);
-	json_object *arr = json_object_new_array_ext(n);
+	json_object *arr = oom_check(json_object_new_array_ext(n));
 	for (int i = 0; i < n; i++)
-		json_object_array_add(arr, er_json_option(&opts[i]));
+		jx_push(arr, er_json_option(&opts[i]));
 	free(opts);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "options", arr);
+	json_object *o = jx_obj();
+	jx_set(o, "options", arr);
 	return http_reply_json(resp, 200, o);
 }
 
@@ -155,10 +153,10 @@ int api_er_alicat_move(const http_req *req, http_resp *resp)
 	er_result r = er_alicat_move(d, &b.s, &b.t, b.final_turn, &m);
 	if (r.rule == NULL)
 		r = er_move_apply(d, &b.t, &m, true, &b.s);
-	if (r.rule)
-		return er_api_reply_rule(resp, &r);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "move", er_json_move(&m));
-	json_object_object_add(o, "sheet", er_json_sheet(d, &b.s));
+	if (r.rule) /* the input broke it (ALICAT's own move is built legal): no one field */
+		return er_api_reply_rule(resp, 422, &r, NULL);
+	json_object *o = jx_obj();
+	jx_set(o, "move", er_json_move(&m));
+	jx_set(o, "sheet", er_json_sheet(d, &b.s));
 	return http_reply_json(resp, 200, o);
 }

@@ -5,6 +5,7 @@
 #include "api/api.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
+#include "engine/table.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -18,12 +19,15 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/moves/options", api_er_moves_options, false},
     {"POST", "/api/v1/er/alicat/move", api_er_alicat_move, false},
 
-    /* ER games at the table (er_games.c) */
-    {"POST", "/api/v1/er/games", api_er_game_create, true},
-    {"POST", "/api/v1/join", api_join, true},
-    {"GET", "/api/v1/er/games/{id}", api_er_game_get, true},
-    {"GET", "/api/v1/er/games/{id}/log", api_er_game_log, true},
-    {"GET", "/api/v1/er/games/{id}/events", api_er_game_events, true},
+    /* the table engine, shared by every kind of game (engine/table.c) */
+    {"POST", "/api/v1/join", table_api_join, true},
+    {"GET", "/api/v1/join/{code}", table_api_join_seats, true},
+
+    /* ER games at the table: the engine's reads and create, ER's own mutations (er_games.c) */
+    {"POST", "/api/v1/er/games", table_api_create, true},
+    {"GET", "/api/v1/er/games/{id}", table_api_get, true},
+    {"GET", "/api/v1/er/games/{id}/log", table_api_log, true},
+    {"GET", "/api/v1/er/games/{id}/events", table_api_events, true},
     {"POST", "/api/v1/er/games/{id}/turns", api_er_turn_reveal, true},
     {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", api_er_move, true},
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true},

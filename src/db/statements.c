@@ -17,18 +17,23 @@ const db_statement db_statements[] = {
 	/* health (src/api/health.c) */
 	{"health_ping", "SELECT 1", 0},
 
-	/* games, seats, events (migrations/0002_games.sql; src/api/er_games.c, src/api/live.c) */
-	{"game_insert", "INSERT INTO games (id, kind, code, host_token_hash, config, league) VALUES ($1, 'er', $2, decode($3, 'hex'), $4::jsonb, $5) ON CONFLICT (code) DO NOTHING RETURNING id", 5},
+	/* the table engine: games, seats, events (migrations 0002 and 0005; their rows are read in
+	 * src/db/games.c and nowhere else) */
+	{"game_insert", "INSERT INTO games (id, kind, code, host_token_hash, config, league) VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) ON CONFLICT (code) DO NOTHING RETURNING id", 6},
 	{"seat_insert", "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES ($1, $2::int, $3, $4::boolean, decode($5, 'hex'))", 5},
-	{"game_get", "SELECT g.kind, g.config, g.version, g.host_token_hash = decode($2, 'hex'), (SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, '') FROM games g WHERE g.id = $1", 2},
-	{"game_lock", "SELECT g.kind, g.config, g.version, g.host_token_hash = decode($2, 'hex'), (SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, '') FROM games g WHERE g.id = $1 FOR UPDATE", 2},
-	{"seats_list", "SELECT seat, name, bot FROM seats WHERE game_id = $1 ORDER BY seat", 1},
-	{"events_list", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 ORDER BY version", 1},
+	{"game_get", "SELECT g.kind, g.config, g.version, g.status = 'finished', g.host_token_hash = decode($2, 'hex'), s.seat, coalesce(s.claimed, false), (SELECT r.seat FROM replaced_tokens r WHERE r.game_id = g.id AND r.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, ''), to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.token_hash = decode($2, 'hex') WHERE g.id = $1", 2},
+	{"game_lock", "SELECT g.kind, g.config, g.version, g.status = 'finished', g.host_token_hash = decode($2, 'hex'), s.seat, coalesce(s.claimed, false), (SELECT r.seat FROM replaced_tokens r WHERE r.game_id = g.id AND r.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, ''), to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.token_hash = decode($2, 'hex') WHERE g.id = $1 FOR UPDATE OF g", 2},
+	{"seats_list", "SELECT seat, name, bot, claimed FROM seats WHERE game_id = $1 ORDER BY seat", 1},
+	{"seat_claim", "UPDATE seats SET claimed = true WHERE game_id = $1 AND seat = $2::int AND NOT claimed", 2},
+	{"join_lock", "SELECT g.id, g.kind, s.name, s.claimed, encode(s.token_hash, 'hex') FROM seats s JOIN games g ON g.id = s.game_id WHERE g.code = $1 AND s.seat = $2::int AND NOT s.bot FOR UPDATE OF s", 2},
+	{"join_take", "WITH old AS (INSERT INTO replaced_tokens (token_hash, game_id, seat) SELECT decode($3, 'hex'), $1, $2::int WHERE $3::text IS NOT NULL ON CONFLICT DO NOTHING) UPDATE seats SET token_hash = decode($4, 'hex'), claimed = true WHERE game_id = $1 AND seat = $2::int", 4},
+	{"game_by_code", "SELECT id, kind FROM games WHERE code = $1", 1},
+	{"events_between", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int AND version <= $3::int ORDER BY version", 3},
+	{"events_log", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 AND version <= $2::int ORDER BY version", 2},
+	{"events_since_n", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT $3::int", 3},
+	/* kept for src/api/live.c until it reads its rows through db_events_since */
 	{"events_since", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT 64", 2},
-	{"event_insert", "INSERT INTO events (game_id, version, kind, seat, turn, payload) VALUES ($1, $2::int, $3, $4::int, $5::int, $6::jsonb)", 6},
-	{"events_after", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version", 2},
-	{"game_update_notify", "WITH u AS (UPDATE games SET version = $2::int, status = $3, result = $4::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $2) FROM u", 4},
-	{"seat_join", "UPDATE seats s SET token_hash = decode($3, 'hex') FROM games g WHERE g.id = s.game_id AND g.code = $1 AND s.seat = $2::int AND NOT s.bot RETURNING g.id, g.kind, s.name", 3},
+	{"events_append_notify", "WITH e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1), u AS (UPDATE games SET version = $3::int, status = $4, result = $5::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT pg_notify('game_events', u.id || ':' || $3), (SELECT count(*) FROM e) FROM u", 5},
 };
 // clang-format on
 

@@ -48,10 +48,13 @@ static inline json_object *jx_str_or_null(const char *s)
 {
 	return s ? jx_str(s) : NULL;
 }
-/* Sets o[key] = v (stealing v). */
+/* Sets o[key] = v (stealing v). The key must have static storage (a literal or a static
+ * table) and must not be in o yet: json-c then neither copies nor looks it up, which halves the
+ * cost of building a reply. */
 static inline void jx_set(json_object *o, const char *key, json_object *v)
 {
-	if (json_object_object_add(o, key, v) != 0)
+	if (json_object_object_add_ex(
+	        o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) != 0)
 		oom_abort();
 }
 /* Appends v to the array a (stealing v). */

@@ -628,15 +628,20 @@ int js_fields(struct json_object *obj, const char *at, const js_field *fields, s
 	for (size_t i = 0; i < n; i++) {
 		const js_field *f = &fields[i];
 		struct json_object *v = NULL;
-		js_path(ptr, sizeof ptr, at, f->name);
 		if (!json_object_object_get_ex(obj, f->name, &v)) {
 			set_present(f, false);
-			if (f->flags & JS_F_REQUIRED)
+			if (f->flags & JS_F_REQUIRED) {
+				js_path(ptr, sizeof ptr, at, f->name);
 				return fail(err, ptr, "is required");
+			}
 			continue;
 		}
-		if (js_value(v, ptr, f, err))
+		/* The field's pointer is written only when it is bad (a hot path otherwise). */
+		if (js_value(v, "", f, err)) {
+			js_path(ptr, sizeof ptr, at, f->name);
+			snprintf(err->field, sizeof err->field, "%s", ptr);
 			return -1;
+		}
 	}
 	return 0;
 }

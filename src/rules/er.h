@@ -180,10 +180,13 @@ typedef struct {
 } er_move;
 
 /* Result of every checking function: rule == NULL means success. `rule` points to a static
- * string (one of the ER_RULE_* ids); `detail` is a human sentence for problem+json. */
+ * string (one of the ER_RULE_* ids); `detail` is a human sentence for problem+json; `step` is
+ * the index of the move step that broke the rule (er_move_apply), -1 when no single step did
+ * (success, a rule of the whole move, the turn or the sheet). */
 typedef struct {
 	const char *rule;
 	char detail[160];
+	int step;
 } er_result;
 
 /* Stable rule ids (api.md "rule"). */
@@ -222,8 +225,10 @@ enum {
 	ER_MOD_CAPACITY = 1u << 3,
 };
 
-/* A failed result: rule (static) and a printf-style detail (er_result.c). */
+/* A failed result: rule (static), a printf-style detail, step -1 (er_result.c). */
 er_result er_fail(const char *rule, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Success: rule NULL, empty detail, step -1. */
+er_result er_ok(void);
 
 /* ---- data (er_data.c, er_geom.c) ---- */
 

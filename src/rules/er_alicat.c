@@ -138,7 +138,7 @@ static er_step admit_step(er_pt who, const placement *p)
 
 static er_result fail(const char *rule, const char *detail)
 {
-	er_result r = {.rule = rule};
+	er_result r = {.rule = rule, .step = -1};
 	snprintf(r.detail, sizeof r.detail, "%s", detail);
 	return r;
 }
@@ -146,7 +146,7 @@ static er_result fail(const char *rule, const char *detail)
 er_result er_alicat_move(const er_data *d, const er_sheet *s, const er_turn *t, bool final_turn,
                          er_move *out)
 {
-	er_result ok = {0};
+	er_result ok = er_ok();
 	memset(out, 0, sizeof *out);
 	out->die = ER_NO_COLOUR;
 	if (t->card < 1 || t->card > ER_CARDS)

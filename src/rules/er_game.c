@@ -34,10 +34,7 @@ enum { ALICAT_SEAT = 2, SOLO_CARDIO_POINTS = 5, MAX_MODIFIERS = 2 };
 
 static er_result ok(void)
 {
-	er_result r;
-	r.rule = NULL;
-	r.detail[0] = '\0';
-	return r;
+	return er_ok();
 }
 
 /* splitmix64 (Steele, Lea, Flood 2014): a tiny, well-mixed PRNG whose whole state is one

@@ -27,7 +27,7 @@ static bool is_die_colour(int c)
 
 static er_result check_turn(const er_turn *t)
 {
-	er_result ok = {NULL, ""};
+	er_result ok = er_ok();
 	if (t->card < 1 || t->card > ER_CARDS)
 		return er_fail(ER_RULE_UNKNOWN_CARD, "card %d is not an ambulance card (1-%d)",
 		               t->card, ER_CARDS);
@@ -73,7 +73,7 @@ static int nurses_crossed(const er_sheet *s)
 static er_result admit(const er_data *d, const er_turn *t, er_colour die, const er_bonus *b,
                        const er_step *st, bool alicat, er_sheet *c)
 {
-	er_result ok = {NULL, ""};
+	er_result ok = er_ok();
 	const char *who = st->patient == ER_PT_DIE ? "die" : "extra";
 	int w = st->ward, v = st->value;
 	if (w < 0 || w >= ER_WARDS)
@@ -141,6 +141,62 @@ static er_result admit(const er_data *d, const er_turn *t, er_colour die, const 
 	return ok;
 }
 
+/* What the steps of one move have done so far (er_move_apply). */
+typedef struct {
+	bool resolved[2]; /* indexed by er_pt */
+	bool screened;
+} move_progress;
+
+/* Checks and applies one step of a move to the working copy *c of the sheet. */
+static er_result apply_step(const er_data *d, const er_turn *t, er_colour die, const er_bonus *b,
+                            const er_step *st, int i, bool alicat, move_progress *mp, er_sheet *c)
+{
+	switch (st->kind) {
+	case ER_STEP_SCREEN: {
+		/* "SCREEN": once, on the last patient of any ward, before or after. */
+		if (b->kind != ER_BONUS_SCREEN)
+			return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
+			               "the %s die's bonus is %s, not a screen", cname(die),
+			               er_bonus_name(b->kind));
+		if (mp->screened)
+			return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
+			               "the screen bonus gives one screen");
+		int w = st->ward;
+		if (w < 0 || w >= ER_WARDS)
+			return er_fail(ER_RULE_INVALID_MOVE, "ward %d does not exist (1-%d)", w + 1,
+			               ER_WARDS);
+		if (c->count[w] == 0)
+			return er_fail(ER_RULE_SCREEN_EMPTY_WARD,
+			               "ward %d has no patient to screen", w + 1);
+		c->ward[w][c->count[w] - 1].screen = true;
+		mp->screened = true;
+		return er_ok();
+	}
+	case ER_STEP_ADMIT:
+	case ER_STEP_MORGUE:
+		if (st->patient != ER_PT_DIE && st->patient != ER_PT_EXTRA)
+			return er_fail(ER_RULE_INVALID_MOVE,
+			               "a step names the die or extra patient");
+		if (st->patient == ER_PT_EXTRA && b->kind != ER_BONUS_EXTRA)
+			return er_fail(ER_RULE_BONUS_NOT_OFFERED,
+			               "the %s die's bonus is %s, not an extra patient", cname(die),
+			               er_bonus_name(b->kind));
+		if (mp->resolved[st->patient])
+			return er_fail(ER_RULE_PATIENT_TWICE, "the %s patient is placed twice",
+			               st->patient == ER_PT_DIE ? "die" : "extra");
+		mp->resolved[st->patient] = true;
+		if (st->kind == ER_STEP_ADMIT)
+			return admit(d, t, die, b, st, alicat, c);
+		/* "MORGUE": once full, no further penalty; "AMBULANCE BONUS": the critical and
+		 * nurse bonuses are lost. */
+		if (c->morgue < d->morgue_boxes)
+			c->morgue++;
+		return er_ok();
+	default:
+		return er_fail(ER_RULE_INVALID_MOVE, "step %d has an unknown kind", i + 1);
+	}
+}
+
 er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bool alicat,
                         er_sheet *s)
 {
@@ -177,73 +233,25 @@ er_result er_move_apply(const er_data *d, const er_turn *t, const er_move *m, bo
 	else if (b->kind == ER_BONUS_BLOOD_BAG)
 		c.blood_circled += d->blood_per_bonus;
 
-	bool resolved[2] = {false, false}, screened = false;
+	move_progress mp = {{false, false}, false};
 	for (int i = 0; i < m->nsteps; i++) {
-		const er_step *st = &m->steps[i];
-		switch (st->kind) {
-		case ER_STEP_SCREEN: {
-			/* "SCREEN": once, on the last patient of any ward, before or after. */
-			if (b->kind != ER_BONUS_SCREEN)
-				return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
-				               "the %s die's bonus is %s, not a screen", cname(die),
-				               er_bonus_name(b->kind));
-			if (screened)
-				return er_fail(ER_RULE_SCREEN_NOT_OFFERED,
-				               "the screen bonus gives one screen");
-			int w = st->ward;
-			if (w < 0 || w >= ER_WARDS)
-				return er_fail(ER_RULE_INVALID_MOVE,
-				               "ward %d does not exist (1-%d)", w + 1, ER_WARDS);
-			if (c.count[w] == 0)
-				return er_fail(ER_RULE_SCREEN_EMPTY_WARD,
-				               "ward %d has no patient to screen", w + 1);
-			c.ward[w][c.count[w] - 1].screen = true;
-			screened = true;
-			break;
-		}
-		case ER_STEP_ADMIT:
-		case ER_STEP_MORGUE: {
-			if (st->patient != ER_PT_DIE && st->patient != ER_PT_EXTRA)
-				return er_fail(ER_RULE_INVALID_MOVE,
-				               "a step names the die or extra patient");
-			if (st->patient == ER_PT_EXTRA && b->kind != ER_BONUS_EXTRA)
-				return er_fail(ER_RULE_BONUS_NOT_OFFERED,
-				               "the %s die's bonus is %s, not an extra patient",
-				               cname(die), er_bonus_name(b->kind));
-			if (resolved[st->patient])
-				return er_fail(ER_RULE_PATIENT_TWICE,
-				               "the %s patient is placed twice",
-				               st->patient == ER_PT_DIE ? "die" : "extra");
-			resolved[st->patient] = true;
-			if (st->kind == ER_STEP_MORGUE) {
-				/* "MORGUE": once full, no further penalty; "AMBULANCE BONUS": the
-				 * critical and nurse bonuses are lost. */
-				if (c.morgue < d->morgue_boxes)
-					c.morgue++;
-				break;
-			}
-			r = admit(d, t, die, b, st, alicat, &c);
-			if (r.rule)
-				return r;
-			break;
-		}
-		default:
-			return er_fail(ER_RULE_INVALID_MOVE, "step %d has an unknown kind", i + 1);
+		r = apply_step(d, t, die, b, &m->steps[i], i, alicat, &mp, &c);
+		if (r.rule) {
+			r.step = i; /* the step that broke it, for the reply's field */
+			return r;
 		}
 	}
-	if (!resolved[ER_PT_DIE])
+	if (!mp.resolved[ER_PT_DIE])
 		return er_fail(ER_RULE_UNRESOLVED_PATIENT,
 		               "the %s die's patient must be admitted or sent to the morgue",
 		               cname(die));
-	if (b->kind == ER_BONUS_EXTRA && !resolved[ER_PT_EXTRA])
+	if (b->kind == ER_BONUS_EXTRA && !mp.resolved[ER_PT_EXTRA])
 		return er_fail(
 		    ER_RULE_UNRESOLVED_PATIENT,
 		    "the extra patient (%s %d/%d) must be admitted or sent to the morgue",
 		    cname(b->extra_colour), b->extra_values[0], b->extra_values[1]);
 	*s = c;
-	r.rule = NULL;
-	r.detail[0] = '\0';
-	return r;
+	return er_ok();
 }
 
 /* Options are per single admission: each is costed from the start-of-turn ledger plus the chosen

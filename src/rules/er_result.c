@@ -12,5 +12,12 @@ er_result er_fail(const char *rule, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r.detail, sizeof r.detail, fmt, ap);
 	va_end(ap);
+	r.step = -1;
+	return r;
+}
+
+er_result er_ok(void)
+{
+	er_result r = {NULL, "", -1};
 	return r;
 }

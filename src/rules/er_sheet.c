@@ -38,7 +38,7 @@ int er_patients(const er_sheet *s)
 
 er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, unsigned modifiers)
 {
-	er_result ok = {NULL, ""};
+	er_result ok = er_ok();
 	bool prep = alicat && (modifiers & ER_MOD_PREPARATION);
 	int prep_steth = prep ? d->alicat_prep_steth : 0,
 	    prep_blood = prep ? d->alicat_prep_blood : 0;

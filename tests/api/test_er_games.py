@@ -97,21 +97,26 @@ def test_join():
         g = create(s, 3, deck="table")
         old = tokens(g)[2]
         assert state(s, g["id"], old)["you"] == 2
-        st, _, j = s.json("POST", "/api/v1/join", {"code": g["code"].lower(), "seat": 2})
+        # api.md: the seat is claimed (its token was used above), so taking it needs "replace"
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"].lower(), "seat": 2})
+        problem(st, hd, obj, 409, rule="seat-claimed")
+        assert "P2" in obj["detail"], obj
+        st, _, j = s.json("POST", "/api/v1/join",
+                          {"code": g["code"].lower(), "seat": 2, "replace": True})
         assert st == 200, (st, j)
         assert j["game"] == g["id"] and j["seat"] == 2 and j["seat_token"] != old, j
         # the new token reads and writes seat 2; the old one is gone
         cur = state(s, g["id"], j["seat_token"])
         assert cur["you"] == 2, cur.get("you")
         st, hd, obj = s.json("GET", f"{GAMES}/{g['id']}", token=old)
-        problem(st, hd, obj, 401)
+        problem(st, hd, obj, 401, rule="seat-replaced")
         reveal(s, g["id"], g["host_token"], 10, (3, 4, 5))
         cur = state(s, g["id"], g["host_token"])
         submit(s, g["id"], 1, tokens(g)[1], 1, _first_move(s, cur, 1))
         cur = state(s, g["id"], j["seat_token"])
         m = _first_move(s, cur, 2)
         st, hd, obj = submit(s, g["id"], 2, old, 1, m, expect=None)
-        problem(st, hd, obj, 401)
+        problem(st, hd, obj, 401, rule="seat-replaced")
         submit(s, g["id"], 2, j["seat_token"], 1, m)
         # unknown code or seat: 404
         st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 4})
@@ -119,6 +124,37 @@ def test_join():
         bad = "ZZZZZZ" if g["code"] != "ZZZZZZ" else "YYYYYY"
         st, hd, obj = s.json("POST", "/api/v1/join", {"code": bad, "seat": 1})
         problem(st, hd, obj, 404)
+
+
+def test_join_lists_seats_and_claims():
+    """api.md "Auth at the table": the join screen lists the seats by name and which are claimed
+    (a phone used the seat's token: a seat link opened, or a join); an unclaimed seat is joined
+    without "replace", and a fresh seat token that nobody used yet does not claim the seat."""
+    with Server(database=_db()) as s:
+        g = create(s, names=["Ann", "Bob", "Cy"], deck="table")
+        st, _, j = s.json("GET", f"/api/v1/join/{g['code'].lower()}")
+        assert st == 200, j
+        assert j["game"] == g["id"] and j["kind"] == "er", j
+        assert [(x["seat"], x["name"], x["claimed"]) for x in j["seats"]] == \
+            [(1, "Ann", False), (2, "Bob", False), (3, "Cy", False)], j
+        state(s, g["id"], tokens(g)[1])  # Ann's phone opens her seat link
+        st, _, j2 = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 3})
+        assert st == 200, j2
+        st, _, j = s.json("GET", f"/api/v1/join/{g['code']}")
+        assert [x["claimed"] for x in j["seats"]] == [True, False, True], j
+        # the seat link made at creation for Cy stopped working when a phone joined seat 3
+        st, hd, obj = s.json("GET", f"{GAMES}/{g['id']}", token=tokens(g)[3])
+        problem(st, hd, obj, 401, rule="seat-replaced")
+        # a solo game's ALICAT seat is listed as a bot and cannot be joined
+        solo = create(s, 1, solo=True, deck="app")
+        st, _, j = s.json("GET", f"/api/v1/join/{solo['code']}")
+        assert [(x["seat"], x["bot"]) for x in j["seats"]] == [(1, False), (2, True)], j
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": solo["code"], "seat": 2})
+        problem(st, hd, obj, 404)
+        st, hd, obj = s.json("GET", "/api/v1/join/ZZZZZQ")
+        problem(st, hd, obj, 404)
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 1, "replace": 1})
+        problem(st, hd, obj, 400, field="/replace")
 
 
 def test_conflicts_409():
@@ -339,6 +375,28 @@ def test_bad_input_400_422():
                                   "Content-Type": "application/json"})
         assert st == 400, (st, body)
         assert state(s, gid, toks[1])["version"] == base
+
+
+def test_422_field_names_the_step_of_a_game_move():
+    """A game move's 422 names the step that broke the rule (/move/steps/N), as the stateless
+    endpoint does; a rule of the whole move or of the game flow names no step."""
+    with Server(database=_db()) as s:
+        g, cur = _started(s, 3, card=9, dice=(6, 4, 5))
+        gid, toks = g["id"], tokens(g)
+        # seed003 CHOOSE PATIENT: the die's patient goes to one place; step 1 places it again
+        twice = {"die": "red", "steps": [{"morgue": "die"}, {"morgue": "die"}]}
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, twice, expect=None)
+        problem(st, hd, obj, 422, rule="patient-twice", field="/move/steps/1")
+        # seed003 SCREEN (card 9: red bay screen): the screen of an empty ward is step 0
+        empty = {"die": "red", "steps": [{"screen": 4}, {"morgue": "die"}]}
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, empty, expect=None)
+        problem(st, hd, obj, 422, rule="screen-empty-ward", field="/move/steps/0")
+        # seed003 CHOOSE PATIENT: a patient never placed is the whole move's fault: /move, as
+        # the stateless /er/moves/apply says
+        st, hd, obj = submit(s, gid, 1, toks[1], 1, {"die": "red", "steps": []}, expect=None)
+        problem(st, hd, obj, 422, rule="unresolved-patient", field="/move")
+        # nothing was stored
+        assert state(s, gid, toks[1])["version"] == cur["version"]
 
 
 def test_undo():

@@ -12,11 +12,11 @@ from games import (GAMES, create, first_option_move, play_turn, random_policy, r
 class Stream:
     """A server-sent-events reader over http.client with a deadline per wait."""
 
-    def __init__(self, server, gid, token=None, last_id=None, query_token=False):
+    def __init__(self, server, gid, token=None, last_id=None, query_token=False, games=GAMES):
         self.server = server
         self.c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         h = {"Accept": "text/event-stream"}
-        path = f"{GAMES}/{gid}/events"
+        path = f"{games}/{gid}/events"
         if query_token:
             path += "?token=" + token
         elif token:

@@ -125,6 +125,13 @@ def test_malformed_input_is_400_naming_the_field():
     st, hd, o = s.json("POST", "/api/v1/er/moves/apply", {
         "sheet": EMPTY, "turn": turn(), "move": {"die": "red", "steps": [{"admit": "die", "ward": 8, "value": 3}]}})
     problem(st, hd, o, 400, field="/move/steps/0/ward")
+    # a member of another kind of step is refused, not silently dropped
+    for step, field in [({"morgue": "die", "ward": 3}, "/move/steps/0/ward"),
+                        ({"screen": 2, "value": 9}, "/move/steps/0/value"),
+                        ({"morgue": "extra", "recolour": "red"}, "/move/steps/0/recolour")]:
+        st, hd, o = s.json("POST", "/api/v1/er/moves/apply", {
+            "sheet": EMPTY, "turn": turn(), "move": {"die": "red", "steps": [step]}})
+        problem(st, hd, o, 400, field=field)
     st, hd, o = s.request("POST", "/api/v1/er/score", body="{", headers={"Content-Type": "application/json"})
     assert st == 400
     st, hd, o = s.request("POST", "/api/v1/er/score", body="{}", headers={"Content-Type": "text/plain"})
@@ -269,3 +276,24 @@ def test_alicat_lowest_die_first():
         "sheet": sheet(nurse_track=2), "turn": turn(card=9, red=4, yellow=2, green=2)})
     assert st == 200, o
     assert o["move"]["die"] == "yellow"
+
+
+def test_422_field_names_the_step_that_broke_the_rule():
+    """A 422 names the broken rule and, as api.md promises, the input: /move/steps/N for the step
+    of the move that broke it, /move for a rule of the whole move (seed003 cited per case)."""
+    sh = sheet([], [], [2])
+    cases = [
+        # seed003 ADMIT PATIENT/Colour: ward 2's first bed is green, the die red (step 0)
+        ({"die": "red", "steps": [admit("red", 2, 6)]}, "colour-mismatch", "/move/steps/0"),
+        # seed003 SCREEN: one screen per screen bonus (card 9: red bay screen), step 2 is the second
+        ({"die": "red", "steps": [admit("red", 3, 6), {"screen": 3}, {"screen": 3}]},
+         "screen-not-offered", "/move/steps/2"),
+        # seed003 CHOOSE PATIENT: the die's patient goes to one place (step 1 places it again)
+        ({"die": "red", "steps": [{"morgue": "die"}, admit("red", 3, 3)]}, "patient-twice",
+         "/move/steps/1"),
+        # seed003 CHOOSE PATIENT: a patient never placed is the whole move's fault
+        ({"die": "red", "steps": [{"screen": 3}]}, "unresolved-patient", "/move"),
+    ]
+    for move, rule, field in cases:
+        st, hd, o = apply({"sheet": sh, "turn": turn(card=9, red=6), "move": move})
+        problem(st, hd, o, 422, rule=rule, field=field)

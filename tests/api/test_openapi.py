@@ -99,3 +99,93 @@ def test_static_paths_are_served_and_served_document_matches():
         st, hd, body = s.request("GET", "/api/v1/openapi.json")
         assert st == 200 and hd["content-type"] == "application/json"
         assert json.loads(body) == d
+
+
+def _schemas(d):
+    """Every schema of the document, with where it sits: components, media types, parameters,
+    headers, and every subschema (properties, items, additionalProperties, allOf/oneOf/anyOf)."""
+    out = []
+
+    def schema(s, at):
+        out.append((at, s))
+        if not isinstance(s, dict):
+            return
+        for k, v in s.get("properties", {}).items():
+            schema(v, f"{at}/properties/{k}")
+        for k in ("items", "additionalProperties", "not"):
+            if isinstance(s.get(k), dict):
+                schema(s[k], f"{at}/{k}")
+        for k in ("allOf", "oneOf", "anyOf", "prefixItems"):
+            for i, v in enumerate(s.get(k, [])):
+                schema(v, f"{at}/{k}/{i}")
+
+    def walk(n, at):
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if k == "schema" and isinstance(v, dict):
+                    schema(v, f"{at}/schema")
+                elif k != "schemas":
+                    walk(v, f"{at}/{k}")
+        elif isinstance(n, list):
+            for i, v in enumerate(n):
+                walk(v, f"{at}/{i}")
+
+    walk(d["paths"], "#/paths")
+    walk({k: v for k, v in d["components"].items() if k != "schemas"}, "#/components")
+    for name, s in d["components"]["schemas"].items():
+        schema(s, f"#/components/schemas/{name}")
+    return out
+
+
+def _deref(d, s):
+    while isinstance(s, dict) and "$ref" in s:
+        p = d
+        for k in s["$ref"].lstrip("#/").split("/"):
+            p = p[k]
+        s = p
+    return s
+
+
+def test_no_empty_schemas():
+    """issue 7: every body described completely — no {} (e.g. a move's steps), no schema that
+    says nothing about its value."""
+    d = doc()
+    says = {"type", "enum", "const", "$ref", "allOf", "oneOf", "anyOf", "required"}
+    vague = [at for at, s in _schemas(d) if not isinstance(s, dict) or not (says & set(s))]
+    assert not vague, f"schemas that constrain nothing: {vague}"
+    # an object is described by its members (or what each member is)
+    bare = [at for at, s in _schemas(d) if s.get("type") == "object" and
+            not ({"properties", "additionalProperties"} & set(s))]
+    assert not bare, f"objects without properties: {bare}"
+
+
+def test_request_bodies_are_closed():
+    """The server rejects unknown fields (400): every object a request body holds, at any depth,
+    says additionalProperties: false."""
+    d = doc()
+    open_objects = []
+
+    def check(s, at, seen):
+        s = _deref(d, s)
+        if not isinstance(s, dict) or id(s) in seen:
+            return
+        seen.add(id(s))
+        if "properties" in s and s.get("additionalProperties") is not False:
+            open_objects.append(at)
+        for k, v in s.get("properties", {}).items():
+            check(v, f"{at}/{k}", seen)
+        if isinstance(s.get("items"), dict):
+            check(s["items"], f"{at}/items", seen)
+        for k in ("allOf", "oneOf", "anyOf"):
+            for i, v in enumerate(s.get(k, [])):
+                check(v, f"{at}/{k}/{i}", seen)
+
+    n = 0
+    for path, item in d["paths"].items():
+        for method, op in item.items():
+            if method in METHODS and "requestBody" in op:
+                n += 1
+                body = _deref(d, op["requestBody"])["content"]["application/json"]["schema"]
+                check(body, f"{method.upper()} {path}", set())
+    assert n >= 8, n
+    assert not open_objects, f"request objects that take unknown fields: {open_objects}"

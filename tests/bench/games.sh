@@ -1,107 +1,129 @@
 #!/bin/sh
-# ER games through the API under load, next to pgbench on the same database in the same run.
+# ER games through the API under load: the server as it is next to the server from before the
+# table engine (BEFORE_REF, default 186c5fd: the last commit with ER games in one file), and
+# pgbench on the same PostgreSQL, in interleaved rounds, so every ratio is measured side by side.
 #
 #   sh tests/bench/games.sh            (make bench runs every tests/bench/*.sh)
 #
 # Starts its own throwaway PostgreSQL (pg_virtualenv, fsync on unless FSYNC says otherwise),
-# builds the server and the C load generator (tests/bench/games_load.c → build/bench/games_load:
-# it picks every move locally with the rules library, so the client costs little CPU), then:
-#   1. open loop: TABLES tables x 4 seats play table-deck games (a table starts a new game when
-#      one ends) for DURATION s; moves are sent at RATE moves/s on a fixed schedule, latency
-#      counted from the scheduled instant;
-#   2. closed loop: CLOSED_TABLES tables send as fast as answers come back, DURATION s
-#      (sustained moves/s over the window after WARMUP s);
-#   3. pgbench's built-in simple-update script (-c 8 -j 2 -T PGBENCH_T) on the same database.
-# Targets: p99 < 50 ms at 500 moves/s; closed-loop moves/s >= 30 % of pgbench's TPS.
-# Environment: RATE (500), TABLES (48), CLOSED_TABLES (32), DURATION (10), WARMUP (1),
-# PGBENCH_T (10), THREADS (server), FSYNC (on; pg_virtualenv's default is off, and
-# synchronous_commit=on then flushes nothing), CC (cc).
-# Exit status 1 if the load generator saw an error (targets missed are reported, not failed).
+# builds both servers (the old one in a temporary git worktree) and the C load generator
+# (tests/bench/games_load.c: it picks every move locally with the rules library, so the client
+# costs little CPU). Each of ROUNDS rounds runs, for each server (its own database, its own
+# migrations): an open loop (TABLES tables x 4 seats, moves sent at RATE moves/s on a fixed
+# schedule, latency from the scheduled instant) and a closed loop (CLOSED_TABLES tables as fast
+# as answers come); then pgbench's built-in simple-update (-c 8 -j 2 -T PGBENCH_T).
+# Targets (issue 7): closed-loop moves/s >= 50 % of pgbench TPS (median over rounds), open-loop
+# p99 < 20 ms at 500 moves/s (median), and the engine no slower than before.
+# Environment: ROUNDS (3), RATE (500), TABLES (48), CLOSED_TABLES (32), DURATION (10),
+# WARMUP (1), PGBENCH_T (10), FSYNC (on), BEFORE_REF (186c5fd; empty: skip the old server).
 set -eu
 cd "$(dirname "$0")/../.."
 if [ -z "${GAMES_BENCH_INNER:-}" ]; then
 	FSYNC=${FSYNC:-on}
-	GAMES_BENCH_INNER=1 exec pg_virtualenv -o "fsync=$FSYNC" sh "$0" "$@"
+	GAMES_BENCH_INNER=1 exec pg_virtualenv -t -o "fsync=$FSYNC" sh "$0" "$@"
 fi
 
+ROUNDS=${ROUNDS:-3}
 RATE=${RATE:-500}
 TABLES=${TABLES:-48}
 CLOSED_TABLES=${CLOSED_TABLES:-32}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-1}
 PGBENCH_T=${PGBENCH_T:-10}
-DB=bench_games
+BEFORE_REF=${BEFORE_REF-186c5fd}
 OUT=$(mktemp -d)
 SERVER_PID=
-trap '[ -z "$SERVER_PID" ] || { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; }; rm -rf "$OUT"' \
-	EXIT INT TERM
+WT=
+cleanup() {
+	[ -z "$SERVER_PID" ] || { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; }
+	[ -z "$WT" ] || git worktree remove --force "$WT" >/dev/null 2>&1 || true
+	rm -rf "$OUT"
+}
+trap cleanup EXIT INT TERM
 
 make -s BUILD=build build/server build/librules.a
 mkdir -p build/bench
 ${CC:-cc} -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc -Itests/unit \
 	-o build/bench/games_load tests/bench/games_load.c build/librules.a -ljson-c -lm
-psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-SYNC=$(psql -X -At -d "$DB" -c "SHOW synchronous_commit")
-FSYNC=$(psql -X -At -d "$DB" -c "SHOW fsync")
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+SERVERS="after"
+if [ -n "$BEFORE_REF" ]; then
+	WT=$(mktemp -d)/before
+	git worktree add --detach "$WT" "$BEFORE_REF" >/dev/null 2>&1
+	make -s -C "$WT" BUILD=build build/server >/dev/null
+	SERVERS="before after"
+fi
+bin_of() { [ "$1" = after ] && echo build/server || echo "$WT/build/server"; }
+mig_of() { [ "$1" = after ] && echo migrations || echo "$WT/migrations"; }
 
-PORT=$PORT DATABASE_URL="dbname=$DB" STATIC_DIR=static TEMPLATES_DIR=templates \
-	MIGRATIONS_DIR=migrations build/server >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-i=0
-until python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$PORT),0.2)" 2>/dev/null; do
-	i=$((i + 1)); [ $i -lt 200 ] || { cat "$OUT/server.log"; exit 1; }; sleep 0.05
+for s in $SERVERS pgb; do
+	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS bench_$s" \
+		-c "CREATE DATABASE bench_$s"
+done
+pgbench -q -i -s 1 bench_pgb >"$OUT/pgbench-init.log" 2>&1
+SYNC=$(psql -X -At -d bench_pgb -c "SHOW synchronous_commit")
+FS=$(psql -X -At -d bench_pgb -c "SHOW fsync")
+
+start_server() { # start_server NAME → SERVER_PID, PORT
+	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	PORT=$PORT DATABASE_URL="dbname=bench_$1" STATIC_DIR=static TEMPLATES_DIR=templates \
+		MIGRATIONS_DIR=$(mig_of "$1") $(bin_of "$1") >"$OUT/server-$1.log" 2>&1 &
+	SERVER_PID=$!
+	i=0
+	until python3 -c "import socket; socket.create_connection(('127.0.0.1',$PORT),0.2)" 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 200 ] || { cat "$OUT/server-$1.log"; exit 1; }; sleep 0.05
+	done
+}
+stop_server() {
+	kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+	SERVER_PID=
+}
+
+OPEN="build/bench/games_load --tables $TABLES --rate $RATE --duration $DURATION --warmup $WARMUP"
+CLOSED="build/bench/games_load --tables $CLOSED_TABLES --rate 0 --duration $DURATION --warmup $WARMUP --seed 2"
+PGB="pgbench -b simple-update -c 8 -j 2 -T $PGBENCH_T"
+echo "games bench: synchronous_commit=$SYNC fsync=$FS, $ROUNDS interleaved rounds; servers: $SERVERS" \
+	"(before = $BEFORE_REF); load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  $OPEN --port PORT"
+echo "  $CLOSED --port PORT"
+echo "  $PGB bench_pgb"
+rc=0
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	for s in $SERVERS; do
+		start_server "$s"
+		TEMPLATES_DIR=templates/er $CLOSED --port "$PORT" >"$OUT/closed-$s-$r.json" || rc=1
+		TEMPLATES_DIR=templates/er $OPEN --port "$PORT" >"$OUT/open-$s-$r.json" || rc=1
+		stop_server
+	done
+	$PGB bench_pgb >"$OUT/pgbench-$r.log" 2>&1
+	sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/pgbench-$r.log" | head -n 1 >"$OUT/tps-$r"
+	r=$((r + 1))
 done
 
-OPEN_CMD="build/bench/games_load --tables $TABLES --rate $RATE --duration $DURATION --warmup $WARMUP"
-CLOSED_CMD="build/bench/games_load --tables $CLOSED_TABLES --rate 0 --duration $DURATION --warmup $WARMUP --seed 2"
-PGB_CMD="pgbench -b simple-update -c 8 -j 2 -T $PGBENCH_T"
-echo "games bench: synchronous_commit=$SYNC fsync=$FSYNC, server threads=${THREADS:-4 (default)}"
-echo "  $OPEN_CMD --port $PORT"
-echo "  $CLOSED_CMD --port $PORT"
-echo "  $PGB_CMD $DB"
-rc=0
-TEMPLATES_DIR=templates/er $OPEN_CMD --port "$PORT" >"$OUT/open.json" || rc=1
-TEMPLATES_DIR=templates/er $CLOSED_CMD --port "$PORT" >"$OUT/closed.json" || rc=1
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=
-
-pgbench -q -i -s 1 "$DB" >"$OUT/pgbench-init.log" 2>&1
-$PGB_CMD "$DB" >"$OUT/pgbench.log" 2>&1
-TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/pgbench.log" | head -n 1)
-
-python3 - "$OUT" "$TPS" "$SYNC" "$FSYNC" "$RATE" "$TABLES" "$CLOSED_TABLES" "$PGBENCH_T" <<'EOF'
-import json, os, platform, sys
-out, tps, sync, fsync, rate, tables, ctables, pt = sys.argv[1:]
-o = json.load(open(os.path.join(out, "open.json")))
-c = json.load(open(os.path.join(out, "closed.json")))
-tps = float(tps)
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-print(f"machine: {os.cpu_count()} CPUs, {cpu}, {platform.system()} {platform.release()}; "
-      f"synchronous_commit={sync} fsync={fsync}")
-num = lambda x: "-" if x is None else x
-rows = [
-    ("open loop", f"games_load --tables {tables} --rate {rate}", o["moves_per_s"],
-     o["p50_ms"], o["p99_ms"], o["client_cpu_s"]),
-    ("closed loop", f"games_load --tables {ctables} --rate 0", c["moves_per_s"],
-     c["p50_ms"], c["p99_ms"], c["client_cpu_s"]),
-]
-print(f"{'run':<12} {'command':<40} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'client CPU s':>12}")
-for r in rows:
-    print(f"{r[0]:<12} {r[1]:<40} {r[2]:>8} {num(r[3]):>7} {num(r[4]):>7} {r[5]:>12}")
-print(f"{'pgbench':<12} {'pgbench -b simple-update -c 8 -j 2 -T ' + pt:<40} {tps:>8.1f} {'(TPS)':>7}")
-ratio = c["moves_per_s"] / tps if tps else float("nan")
-p99 = o["p99_ms"]
-print(f"ratio closed-loop moves/s / pgbench TPS = {ratio:.2f} (target >= 0.30)")
-print(f"open loop: offered {rate}/s, achieved {o['moves_per_s']}/s over {o['duration_s'] - o['warmup_s']:g} s, "
-      f"{o['moves']} moves, starved slots {o['starved_slots']}/{o['slots']}, max {num(o['max_ms'])} ms, "
-      f"reveal p50/p99 {num(o['reveal_p50_ms'])}/{num(o['reveal_p99_ms'])} ms, "
-      f"games {o['games_completed']}, errors {o['errors']}; "
-      f"p99 target < 50 ms: {'met' if p99 is not None and p99 < 50 else 'MISSED'}")
-print(f"closed loop: {c['moves']} moves over {c['duration_s'] - c['warmup_s']:g} s, "
-      f"games {c['games_completed']}, final sheets checked {c['sheets_verified']}, "
-      f"errors {c['errors']}; ratio target: {'met' if ratio >= 0.30 else 'MISSED'}")
-if o["errors"] or c["errors"]:
-    print("errors:", o["first_errors"], c["first_errors"])
-EOF
+python3 - "$OUT" "$ROUNDS" "$SERVERS" "$RATE" <<'PY'
+import json, os, statistics, sys
+out, rounds, servers, rate = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4]
+load = lambda p: json.load(open(os.path.join(out, p)))
+tps = [float(open(os.path.join(out, f"tps-{r}")).read() or "nan") for r in range(1, rounds + 1)]
+print(f"{'round':<6} {'server':<7} {'closed moves/s':>14} {'pgbench TPS':>11} {'ratio':>6} "
+      f"{'open p50 ms':>11} {'open p99 ms':>11} {'open moves/s':>12} {'errors':>6}")
+med = {}
+for s in servers:
+    ratios, p99s, mps = [], [], []
+    for r in range(1, rounds + 1):
+        c, o = load(f"closed-{s}-{r}.json"), load(f"open-{s}-{r}.json")
+        ratio = c["moves_per_s"] / tps[r - 1]
+        ratios.append(ratio); p99s.append(o["p99_ms"]); mps.append(c["moves_per_s"])
+        print(f"{r:<6} {s:<7} {c['moves_per_s']:>14} {tps[r - 1]:>11.1f} {ratio:>6.2f} "
+              f"{o['p50_ms']:>11} {o['p99_ms']:>11} {o['moves_per_s']:>12} "
+              f"{c['errors'] + o['errors']:>6}")
+    med[s] = (statistics.median(ratios), statistics.median(p99s), statistics.median(mps))
+for s, (ratio, p99, mps) in med.items():
+    print(f"median {s}: closed-loop {mps:.0f} moves/s = {ratio:.2f} x pgbench TPS "
+          f"(target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}); open loop p99 {p99} ms at "
+          f"{rate}/s (target < 20 ms: {'met' if p99 < 20 else 'MISSED'})")
+if "before" in med:
+    print(f"engine / before: closed-loop moves/s x{med['after'][2] / med['before'][2]:.2f}, "
+          f"p99 {med['after'][1]} vs {med['before'][1]} ms")
+PY
 exit $rc

@@ -106,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			json_object_put(er_json_move(&mv));
 		} else if (memcmp(&before, &s, sizeof s) != 0) {
 			abort(); /* a rejected move must not touch the sheet */
+		} else if (r.step < -1 || r.step >= mv.nsteps) {
+			abort(); /* the failing step, if any, is one of the move's */
 		}
 	}
 out:

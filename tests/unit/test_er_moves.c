@@ -129,6 +129,9 @@ static void run_case(void)
 	before = s;
 	er_result r = er_move_apply(&D, &t, &m, c->alicat, &s);
 	CHECK_STR(r.rule, c->rule);
+	CHECK(r.step >= -1 && r.step < (m.nsteps > 0 ? m.nsteps : 1));
+	if (r.rule == NULL)
+		CHECK_EQ_INT(r.step, -1);
 	if (r.rule && c->rule && strcmp(r.rule, c->rule) != 0)
 		printf("  detail: %s\n", r.detail);
 	if (!c->rule && r.rule)
@@ -476,6 +479,135 @@ static void test_detail_sentence(void)
 	CHECK(strstr(r.detail, "previous patient 3") != NULL);
 }
 
+/* er_result.step names the step that broke the rule (the API's field "/move/steps/N"), -1 when
+ * the move as a whole broke it or nothing did. Card 9: red screen, yellow nurse, green critical;
+ * card 16: red stethoscopes. */
+typedef struct {
+	const char *name;
+	const char *sheet;
+	int card, blood;
+	int dice[3];
+	bool chief;
+	char chief_die, die;
+	int nsteps;
+	er_step steps[ER_MAX_STEPS];
+	const char *rule;
+	int step;
+} stepcase;
+
+static const stepcase step_cases[] = {
+    {"seed003 ADMIT PATIENT/Colour: the first step's red die in a green bed is step 0",
+     NULL,
+     16,
+     0,
+     {3, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(ADMIT(DIE, 2, 3)),
+     ER_RULE_COLOUR_MISMATCH,
+     0},
+    {"seed003 SCREEN: the third step's second screen is step 2",
+     "||2",
+     9,
+     0,
+     {6, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(ADMIT(DIE, 3, 6), SCREEN(3), SCREEN(3)),
+     ER_RULE_SCREEN_NOT_OFFERED,
+     2},
+    {"seed003 CHOOSE PATIENT: the die's patient placed again in step 1",
+     NULL,
+     9,
+     0,
+     {3, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(MORGUE(DIE), ADMIT(DIE, 3, 3)),
+     ER_RULE_PATIENT_TWICE,
+     1},
+    {"seed003 ADMIT PATIENT/Value: a 3 after a 3 in step 1, after a screen elsewhere",
+     "||3|1",
+     9,
+     0,
+     {3, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(SCREEN(4), ADMIT(DIE, 3, 3)),
+     ER_RULE_VALUE_NOT_INCREASING,
+     1},
+    {"seed003 CHOOSE PATIENT: a patient never placed is no one step (-1)",
+     "||2",
+     9,
+     0,
+     {6, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(SCREEN(3)),
+     ER_RULE_UNRESOLVED_PATIENT,
+     -1},
+    {"seed003 USING BLOOD BAGS: the chief's die without a blood bag is the move's (-1)",
+     NULL,
+     9,
+     0,
+     {3, 4, 5},
+     false,
+     'r',
+     'r',
+     STEPS(MORGUE(DIE)),
+     ER_RULE_CHIEF_DIE,
+     -1},
+    {"seed003 FLIP & ROLL: a bad turn is no step (-1)",
+     NULL,
+     0,
+     0,
+     {3, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(MORGUE(DIE)),
+     ER_RULE_UNKNOWN_CARD,
+     -1},
+    {"seed003 MORGUE: an accepted move has step -1",
+     NULL,
+     9,
+     0,
+     {3, 4, 5},
+     true,
+     0,
+     'r',
+     STEPS(MORGUE(DIE)),
+     NULL,
+     -1},
+};
+
+static void test_failing_step(void)
+{
+	for (size_t i = 0; i < sizeof step_cases / sizeof step_cases[0]; i++) {
+		const stepcase *c = &step_cases[i];
+		er_sheet s;
+		CHECK(er_fixture_sheet(&D, &s, c->sheet ? c->sheet : "") == 0);
+		set_ledger(&s, 0, c->blood);
+		er_turn t = {.card = c->card, .chief = c->chief, .chief_die = col(c->chief_die)};
+		for (int k = 0; k < 3; k++)
+			t.dice[k] = (int8_t)c->dice[k];
+		er_move m = {.die = col(c->die), .nsteps = c->nsteps};
+		memcpy(m.steps, c->steps, sizeof m.steps);
+		er_result r = er_move_apply(&D, &t, &m, false, &s);
+		if ((r.rule == NULL) != (c->rule == NULL) || r.step != c->step ||
+		    (r.rule && strcmp(r.rule, c->rule) != 0))
+			printf("  %s: got %s at step %d (%s)\n", c->name, r.rule ? r.rule : "ok",
+			       r.step, r.detail);
+		CHECK_STR(r.rule, c->rule);
+		CHECK_EQ_INT(r.step, c->step);
+	}
+}
+
 static const er_option *find_opt(const er_option *o, int n, er_colour die, er_pt p, int w, int v)
 {
 	for (int i = 0; i < n; i++)
@@ -784,6 +916,8 @@ int main(void)
 	TEST("seed002 Circle (screen): the 6 screened after it was placed resets the next turn",
 	     test_screen_after_then_next_turn);
 	TEST("er_move_apply: the detail names the ward and the values", test_detail_sentence);
+	TEST("er_move_apply: step names the step that broke the rule, -1 for the whole move",
+	     test_failing_step);
 	TEST("seed003 USING BLOOD BAGS: options for the chief's die and minimal costs",
 	     test_options_chief_and_costs);
 	TEST("seed003 SCREEN: options with screen_first only where the screen is needed",

@@ -1,0 +1,124 @@
+/* Typed rows of the table engine's statements (games, seats, events; migrations 0002, 0005).
+ *
+ * Every statement of the engine is run here and its result read here, column by column, into a
+ * struct next to its SQL (statements.c): no column numbers anywhere else. Functions return a
+ * db_status: DB_OK (rows read), DB_UNAVAILABLE (the database is away), DB_RETRY (serialization
+ * failure inside a transaction), DB_FAIL (anything else, logged by db_exec).
+ *
+ * Ownership: structs are filled in caller-owned memory; strings that do not fit a fixed buffer
+ * are malloc'ed and freed by the struct's _clear function. Event rows handed to a callback
+ * borrow their strings from the result, valid only during the call. */
+#ifndef DB_GAMES_H
+#define DB_GAMES_H
+
+#include "db/db.h"
+
+#include <stdbool.h>
+
+enum {
+	DB_KIND_MAX = 16,
+	DB_CODE_MAX = 6,
+	DB_NAME_MAX = 256, /* bytes; names are ≤ 64 characters of UTF-8 */
+	DB_TIME_MAX = 32,  /* RFC 3339 UTC with microseconds */
+};
+
+/* A game row as seen with one token (game_get / game_lock). */
+typedef struct {
+	bool found;
+	char kind[DB_KIND_MAX + 1];
+	char *config; /* owned: the stored configuration (JSON text) */
+	int version;
+	bool finished;
+	bool is_host;       /* the token is the host token */
+	int token_seat;     /* the seat whose token it is, 0 if none */
+	bool token_claimed; /* that seat was already claimed (a phone used its token) */
+	int replaced_seat;  /* the token was replaced on this seat by a join, 0 if not */
+	char code[DB_CODE_MAX + 1];
+	char league[DB_NAME_MAX + 1]; /* "" when none */
+	char created_at[DB_TIME_MAX + 1];
+} db_game_row;
+
+void db_game_row_clear(db_game_row *g);
+
+/* Reads game `id` as seen with token hash `hash_hex` (NULL: no token); `lock` takes the row
+ * lock (SELECT … FOR UPDATE; inside a transaction). out->found is false when there is no such
+ * game. */
+db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool lock,
+                      db_game_row *out);
+
+/* Inserts a game; *inserted is false when the join code is taken (draw another). */
+db_status db_game_insert(db_conn *c, const char *id, const char *kind, const char *code,
+                         const char *host_hash_hex, const char *config, const char *league,
+                         bool *inserted);
+
+/* Inserts a seat (hash_hex NULL for a bot seat: it has no token). */
+db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name, bool bot,
+                         const char *hash_hex);
+
+typedef struct {
+	int seat;
+	char name[DB_NAME_MAX + 1];
+	bool bot;
+	bool claimed;
+} db_seat_row;
+
+/* The seats of game `id` in seat order (at most max; *n receives the count). */
+db_status db_seats_list(db_conn *c, const char *id, db_seat_row *out, int max, int *n);
+
+/* Marks a seat claimed (its token has been used by a phone). */
+db_status db_seat_claim(db_conn *c, const char *id, int seat);
+
+/* A join: the seat of the game with join code `code`, locked (FOR UPDATE). */
+typedef struct {
+	bool found;
+	char game[DB_NAME_MAX + 1];
+	char kind[DB_KIND_MAX + 1];
+	char name[DB_NAME_MAX + 1];
+	bool claimed;
+	bool has_token;
+	char token_hash_hex[65]; /* the seat's current token hash, when has_token */
+} db_join_row;
+
+db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out);
+/* Gives the seat a new token hash and marks it claimed; the old hash (when not NULL) is
+ * remembered as replaced, so its next use is told so. */
+db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_hash_hex,
+                       const char *new_hash_hex);
+/* The game id and kind of join code `code` (found false when none). */
+db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[DB_NAME_MAX + 1],
+                          char kind[DB_KIND_MAX + 1]);
+
+/* One event of the log. Strings are borrowed from the result (valid during the callback);
+ * `at` is "" unless the statement reads it. */
+typedef struct {
+	int version;
+	const char *kind;
+	int seat; /* 0: the table */
+	int turn;
+	const char *payload;
+	const char *at;
+} db_event_row;
+
+/* Called for each row in version order; a non-zero return stops the walk (returned through
+ * *stopped_rc when not NULL). */
+typedef int (*db_event_fn)(const db_event_row *row, void *arg);
+
+/* The events of game `id` with after < version ≤ upto, in version order: the replay of one
+ * snapshot (upto is the game row's version), whatever commits meanwhile. */
+db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_event_fn fn,
+                            void *arg, int *stopped_rc);
+/* The whole log of game `id` up to version upto, with creation times. */
+db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, void *arg,
+                        int *stopped_rc);
+/* At most `limit` events after version `after` (payload is ""), for the event stream. */
+db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_event_fn fn,
+                          void *arg, int *stopped_rc);
+
+/* Appends a batch of events — a JSON array of {"version","kind","seat","turn","payload"} (the
+ * unique (game, version) key refuses a second writer) — sets the game's version, status and
+ * result (JSON text or NULL) and NOTIFYs "id:version" on channel game_events: one statement,
+ * one round trip. */
+db_status db_events_append_notify(db_conn *c, const char *id, const char *events_json, int version,
+                                  bool finished, const char *result);
+
+#endif

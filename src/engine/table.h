@@ -1,0 +1,160 @@
+/* The table engine: what every game at the table has, written once for every kind of game.
+ *
+ * A game is a row of `games` (its kind, configuration, version), its seats (names, token
+ * hashes) and its append-only event log; the state is the replay of the log through the kind's
+ * pure rules. The engine does, for any kind: create (ids, join code, host and seat tokens),
+ * join (claimed seats, replacement), load (cache, else replay of one snapshot), lock,
+ * authorise, append the event with the next version, NOTIFY, the event stream, the log, the
+ * finished result (games.result, and the league hook). A kind is a descriptor (table_kind) of
+ * pure-ish functions over a fixed-size state, plus its own request handlers that build an
+ * event and call table_mutate().
+ *
+ * Layering: http/ (requests, replies, streaming) and db/ (typed rows, db/games.h) below; the
+ * kinds (api/er_games.c, api/dh_games.c, …) above. Ownership is stated per function. */
+#ifndef TABLE_H
+#define TABLE_H
+
+#include "http/http.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+enum {
+	TABLE_MAX_SEATS = 6,
+	TABLE_NAME_MAX = 64,       /* characters of a player's name (api.md limits) */
+	TABLE_NAME_BYTES = 64 * 4, /* the same in UTF-8 bytes */
+	TABLE_ID_MAX = 24,         /* ids are 24 hex characters (api/tokens.h ID_LEN) */
+	TABLE_LEAGUE_MAX = 64 * 4, /* a league id */
+	TABLE_DETAIL_MAX = 256,
+};
+
+/* Why a request is refused: an HTTP status, a stable rule id (static string, or NULL), the JSON
+ * pointer of the offending input (or ""), and a sentence for people. */
+typedef struct {
+	int status;
+	const char *rule;
+	char field[64];
+	char detail[TABLE_DETAIL_MAX];
+} table_refusal;
+
+/* Fills r and returns -1: `return table_refuse(r, 409, "turn-stale", NULL, "…")`. */
+int table_refuse(table_refusal *r, int status, const char *rule, const char *field, const char *fmt,
+                 ...) __attribute__((format(printf, 5, 6)));
+
+/* One event of a game. `name` is a static string ("move", "round", …); `body` points to the
+ * kind's own event struct (kind->event_size bytes), owned by whoever built the event. */
+typedef struct {
+	const char *name;
+	int seat; /* 1..nseats, or 0 for the table as a whole */
+	int turn; /* the turn or round it belongs to, 0 if none */
+	void *body;
+} table_event;
+
+/* The seats and the requester, as the kind sees them. */
+typedef struct {
+	const char *id, *code, *league, *created_at;
+	int version;
+	int nseats;
+	const char (*names)[TABLE_NAME_BYTES + 1];
+	const bool *bot;
+	bool host; /* the request carries the host token */
+	int you;   /* the seat of the request's seat token, 0 for none */
+} table_view;
+
+/* A game to create, as the kind's create_parse fills it. */
+typedef struct {
+	int nseats;
+	char names[TABLE_MAX_SEATS][TABLE_NAME_BYTES + 1];
+	bool bot[TABLE_MAX_SEATS];
+	struct json_object *config; /* owned by this struct (table_new_clear) */
+	const char *league;         /* borrowed from the request body, or NULL */
+} table_new;
+
+typedef struct table_kind {
+	const char *name; /* "er": the path segment /api/v1/{name}/games and games.kind */
+	int max_seats;
+	size_t state_size; /* bytes of the kind's state: a plain value, no pointers (cached by copy)
+	                    */
+	size_t event_size; /* bytes of the kind's event body */
+
+	/* Parses the kind's create body (root, strict: unknown fields refused) into *out. On
+	 * bad input fills r (400 with field, or 422 with rule) and returns -1. */
+	int (*create_parse)(struct json_object *root, table_new *out, table_refusal *r);
+	/* Adds the kind's own members (from the stored config) to the create reply. Optional. */
+	void (*create_reply)(struct json_object *config, struct json_object *reply);
+
+	/* The initial state from the stored configuration (JSON text). -1: unreadable (a bug). */
+	int (*init)(void *state, const char *config, int nseats);
+	/* Decodes a stored event into ev->body (name, seat and turn are set). -1: a bug. */
+	int (*event_decode)(table_event *ev, const char *payload);
+	/* The payload JSON of an event, to store (caller owns the result). */
+	struct json_object *(*event_encode)(const table_event *ev);
+
+	/* Completes a requested event from the state (defaults the kind may fill in) and checks
+	 * that the requester may send it; fills r and returns -1 otherwise. Optional: without it,
+	 * ev->seat must be a human seat and the token the host's or that seat's. */
+	int (*prepare)(const void *state, const table_view *v, table_event *ev, table_refusal *r);
+	/* True when ev repeats what already stands: it is answered as the first time and not
+	 * stored again (idempotent resubmission). Optional. */
+	bool (*repeats)(const void *state, const table_event *ev);
+	/* Checks ev against the state and applies it, or fills r and leaves the state as it was. */
+	int (*apply)(void *state, const table_event *ev, table_refusal *r);
+	bool (*finished)(const void *state);
+	/* A bot's next event, if a bot should act now (ev->body points to event_size bytes).
+	 * Optional. */
+	bool (*bot_step)(const void *state, table_event *ev);
+
+	/* Adds the kind's members to the state reply o (which has id, kind, code, status,
+	 * version, league). */
+	void (*state_json)(const void *state, const table_view *v, struct json_object *o);
+	/* The finished result kept in games.result for the league history:
+	 * {"standings": [{"seat","name","bot","score","rank","breakdown"…}]} (caller owns). */
+	struct json_object *(*result_json)(const void *state, const table_view *v);
+	/* Called after each event while the log is replayed; may add members to the log reply
+	 * (e.g. ER's turn-by-turn summary). Optional. */
+	void (*log_step)(const void *state, const table_event *ev, const table_view *v,
+	                 struct json_object *log);
+} table_kind;
+
+/* ---- registry (at start, before the server runs) ---- */
+int table_register(const table_kind *kind);
+const table_kind *table_kind_find(const char *name);
+/* Called inside the transaction that finishes a game that has a league (leagues). Returns 0,
+ * or -1 to roll the transaction back. */
+typedef int (*table_finish_hook)(void *db_conn, const char *game_id, const char *league,
+                                 const char *kind, const char *result_json);
+void table_set_finish_hook(table_finish_hook hook);
+
+int table_init(void);
+void table_shutdown(void);
+
+/* ---- handlers every kind shares (the kind comes from the path /api/v1/{kind}/games…) ---- */
+int table_api_create(const http_req *req, http_resp *resp);     /* POST …/games */
+int table_api_get(const http_req *req, http_resp *resp);        /* GET  …/games/{id} */
+int table_api_log(const http_req *req, http_resp *resp);        /* GET  …/games/{id}/log */
+int table_api_events(const http_req *req, http_resp *resp);     /* GET  …/games/{id}/events */
+int table_api_join(const http_req *req, http_resp *resp);       /* POST /api/v1/join */
+int table_api_join_seats(const http_req *req, http_resp *resp); /* GET /api/v1/join/{code} */
+
+/* Runs one mutation of game req->params[0] of `kind`: authenticates the token, locks the game,
+ * loads its state, prepares, authorises and applies ev, lets bots act, appends the events,
+ * stores the result when finished, NOTIFYs — one transaction — and replies with the state at
+ * the new version (200), or the refusal. ev->body stays the caller's. */
+int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev);
+
+/* Replies a refusal as problem+json. */
+int table_reply_refusal(http_resp *resp, const table_refusal *r);
+
+/* ---- reads for other resources (PDFs): a loaded game ---- */
+typedef struct table_game table_game;
+/* Loads game `id` of `kind` for a read with the request's token (any token of the game), or
+ * replies (401/404/503/500) and returns NULL. Caller frees with table_game_free. */
+table_game *table_load_for_read(const http_req *req, http_resp *resp, const table_kind *kind,
+                                const char *id);
+void table_game_free(table_game *g);
+const void *table_game_state(const table_game *g);
+void table_game_view(const table_game *g, table_view *v);
+
+#endif
