@@ -330,7 +330,7 @@ export function openGame(root, { id, token, seat }) {
 		const saved = api.savedGames()[S.id] || {};
 		const name = S.game && S.game.you ? D.seatOf(S, S.game.you).name : saved.label || "";
 		lostBox.replaceChildren(h("section", { class: "panel lost", id: "lost" },
-			h("h1", { role: "alert" }, lost === "replaced" ? t("game.replaced", { name }) : t("game.not_found")),
+			h("div", { role: "alert" }, h("h1", {}, lost === "replaced" ? t("game.replaced", { name }) : t("game.not_found"))),
 			lost === "replaced" ? h("p", {}, t("game.replaced_help")) : null,
 			h("div", { class: "actions-inline" },
 				saved.code ? h("a", { class: "button primary", id: "rejoin", href: `#join=${encodeURIComponent(saved.code)}` }, t("game.rejoin")) : null,

@@ -33,7 +33,7 @@ function route(langChanged = false) {
 			history.replaceState(null, "", `#game=${encodeURIComponent(id)}`);
 		} else token = saved && saved.token;
 		if (!token) {
-			app.replaceChildren(h("section", { class: "panel" }, h("h1", { role: "alert" }, t("game.not_found")), h("a", { class: "button", href: "#" }, t("nav.home"))));
+			app.replaceChildren(h("section", { class: "panel" }, h("div", { role: "alert" }, h("h1", {}, t("game.not_found"))), h("a", { class: "button", href: "#" }, t("nav.home"))));
 			return;
 		}
 		screen = openGame(app, { id, token, seat: saved && saved.seat });
