@@ -37,22 +37,31 @@ export function openGame(root, { id, token, seat }) {
 	}
 
 	// ---- loading and live updates ----
+	// One request at a time; a live event that arrives meanwhile asks for one more, so the state
+	// shown is never older than the last event (a reply read before that event must not be final).
 	let refreshing = null;
+	let again = false;
 	function refresh() {
-		if (refreshing) return refreshing;
+		if (refreshing) {
+			again = true;
+			return refreshing;
+		}
 		refreshing = (async () => {
-			try {
-				const st = await api.getGame(get().id, get().token);
-				const S = get();
-				if (!S.game || st.version !== S.game.version || st.you !== S.game.you) setGame(st);
-				if (S.live !== "live" && es && es.readyState === 1) set({ live: "live" });
-			} catch (e) {
-				if (e instanceof api.ApiError && (e.status === 401 || e.status === 404)) lose(e);
-				else if (!(e instanceof api.ApiError && e.status === 0)) fail(e);
-			} finally {
-				refreshing = null;
-			}
-		})();
+			do {
+				again = false;
+				try {
+					const st = await api.getGame(get().id, get().token);
+					const S = get();
+					if (!S.game || st.version > S.game.version || st.you !== S.game.you) setGame(st);
+					if (S.live !== "live" && es && es.readyState === 1) set({ live: "live" });
+				} catch (e) {
+					if (e instanceof api.ApiError && (e.status === 401 || e.status === 404)) return lose(e);
+					if (!(e instanceof api.ApiError && e.status === 0)) fail(e);
+				}
+			} while (again);
+		})().finally(() => {
+			refreshing = null;
+		});
 		return refreshing;
 	}
 

@@ -486,6 +486,24 @@ await test("h-print-page", async () => {
 	await P.context().close();
 });
 
+await test("h2-service-worker-app-shell", async () => {
+	// 127.0.0.1 is a secure context: the worker installs, and the app opens with the network cut
+	const W = await phone();
+	await W.goto(BASE + "/");
+	await W.locator("#new-game").waitFor();
+	assert(await W.evaluate(() => window.isSecureContext), "secure context");
+	await W.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+	await W.reload(); // now controlled by the worker, which fills its cache
+	await W.locator("#new-game").waitFor();
+	await W.evaluate(() => navigator.serviceWorker.controller !== null);
+	await W.context().setOffline(true);
+	await W.reload();
+	await W.locator("#new-game").waitFor();
+	assert((await W.locator("h1").count()) === 1, "home drawn offline");
+	await W.context().setOffline(false);
+	await W.context().close();
+});
+
 await test("i-rule-messages", async () => {
 	// every rule id the server can send has a message in both languages, and no message names an
 	// unknown rule (src: ER_RULE_* defines, RULE_* constants, ids passed to http_reply_problem)
