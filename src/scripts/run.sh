@@ -39,6 +39,16 @@ case $MODE in
 migrate) exec "$SERVER" migrate ;;
 serve)
 	echo "run: serving on http://localhost:$PORT/ (Ctrl-C stops; make stop stops the database)" >&2
+	# erfront (issue 11): the addresses other phones on this network open (the app's links and QR
+	# codes use the address the host opened, so the host should open one of these too)
+	lan=$(hostname -I 2>/dev/null || ip -4 -o addr show scope global 2>/dev/null | awk '{sub("/.*", "", $4); print $4}')
+	for a in $lan; do
+		case $a in
+		*:*) ;; # IPv6: phones rarely type those
+		127.*) ;;
+		*) echo "run: other phones on this network: http://$a:$PORT/" >&2 ;;
+		esac
+	done
 	exec "$SERVER"
 	;;
 *)
