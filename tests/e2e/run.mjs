@@ -389,6 +389,16 @@ await test("e-french-dark-remembered", async () => {
 	await Fd.goto(BASE + "/#print");
 	await Fd.locator("#print-pdf").waitFor();
 	await screen(Fd, "print-fr-dark");
+	// the new game's links and the seats of a table, in French and dark
+	await Fd.goto(BASE + "/");
+	await Fd.fill('input[name="player1"]', "Léa");
+	await Fd.fill('input[name="player2"]', "Hugo");
+	await Fd.click("#create");
+	const frCode = await Fd.locator("#join-code-shown").getAttribute("data-code");
+	await screen(Fd, "created-fr-dark");
+	await Fd.goto(`${BASE}/#join=${frCode}`);
+	await Fd.locator(joinApi ? '.seat[data-seat="2"]' : "#join-seat").waitFor();
+	await screen(Fd, "join-fr-dark");
 	await F.context().close();
 	await Fd.context().close();
 }, ["d-offline-move-queued"]);
