@@ -103,7 +103,7 @@ export async function renderHome(app, isCurrent) {
 			: h("p", { class: "muted" }, t("home.none")));
 	const printLink = h("p", { class: "print-link" }, h("a", { class: "button secondary wide", href: "#print", id: "open-print" }, t("print.open")));
 
-	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), newGame, joinForm, mine, printLink));
+	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink));
 }
 
 async function create(redraw) {

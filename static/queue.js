@@ -26,10 +26,6 @@ export function enqueue(id, item) {
 	save(id, list);
 }
 
-export function drop(id) {
-	save(id, []);
-}
-
 function send(id, token, item) {
 	return item.kind === "reveal" ? api.reveal(id, token, item.body) : api.sendMove(id, token, item.seat, item.body);
 }
