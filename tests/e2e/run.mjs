@@ -566,6 +566,10 @@ await test("k-front-end-size-and-preload", async () => {
 	const modules = files.filter((f) => f.endsWith(".js") && f !== "app.js" && f !== "sw.js");
 	const missing = modules.filter((m) => !html.includes(`rel="modulepreload" href="${m}"`));
 	assert(missing.length === 0, `not preloaded: ${missing}`);
+	// and the service worker keeps every one of them (else the app shell breaks offline)
+	const sw = readFileSync(new URL("sw.js", dir), "utf8");
+	const notKept = [...modules, "app.js", "app.css", "index.html", "i18n/en.json", "i18n/fr.json"].filter((m) => !sw.includes(`"${m}"`));
+	assert(notKept.length === 0, `not in sw.js's shell: ${notKept}`);
 	return `(${Math.round(total / 1024)} KB in ${files.length} files)`;
 });
 
