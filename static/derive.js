@@ -22,13 +22,18 @@ export const D = {
 		if (g.status === "finished") return null;
 		return D.next(S).action === "reveal" ? D.next(S).chief_seat : g.turn && g.turn.chief_seat;
 	},
+	/** This phone's move (kind "move") or reveal ("reveal") of the current turn waits in the offline queue. */
+	waiting(S, kind) {
+		const n = D.next(S);
+		return (S.queued || []).some((q) => q.kind === kind && q.body.turn === n.turn && (kind === "reveal" || q.seat === D.me(S)));
+	},
 	mayReveal(S) {
 		const n = D.next(S);
-		return n.action === "reveal" && (D.isHost(S) || D.me(S) === n.chief_seat || (S.game.solo && D.me(S) === 1));
+		return n.action === "reveal" && !D.waiting(S, "reveal") && (D.isHost(S) || D.me(S) === n.chief_seat || (S.game.solo && D.me(S) === 1));
 	},
 	// a host who is not this turn's Chief Physician enters the card only on request
 	canReveal: (S) => D.mayReveal(S) && (D.me(S) === D.next(S).chief_seat || S.game.solo || S.hostReveal),
-	canMove: (S) => D.next(S).action === "move" && (D.next(S).seats || []).includes(D.me(S)) && !D.seatOf(S, D.me(S)).bot,
+	canMove: (S) => D.next(S).action === "move" && (D.next(S).seats || []).includes(D.me(S)) && !D.seatOf(S, D.me(S)).bot && !D.waiting(S, "move"),
 	hasMoved: (S) => S.game.turn && !S.game.turn.closed && S.game.turn.moved.includes(D.me(S)),
 	myTurn(S) {
 		const tr = S.game.turn;

@@ -19,7 +19,7 @@ export function openGame(root, { id, token, seat }) {
 		reveal: { card: null, dice: {}, filter: { red: "", yellow: "", green: "" } },
 		usedCards: [], alicat: null, discard: "", msg: null, hostReveal: false, err: null, busy: false,
 		lost: null, // "gone" (no such game / token) or "replaced" (another phone took the seat)
-		live: "connecting", online: navigator.onLine, queued: queue.queued(id).length,
+		live: "connecting", online: navigator.onLine, queued: queue.queued(id), // writes waiting for the network
 	});
 	const get = store.get;
 	const set = store.set;
@@ -153,7 +153,7 @@ export function openGame(root, { id, token, seat }) {
 		flushing = true;
 		try {
 			const r = await queue.flush(S.id, S.token);
-			set({ queued: queue.queued(S.id).length });
+			set({ queued: queue.queued(S.id) });
 			if (r.refused) set({ err: errorOf(r.refused) });
 			else if (r.sent) say("game.queue_sent", { n: r.sent });
 			if (r.state) setGame(r.state);
@@ -285,8 +285,8 @@ export function openGame(root, { id, token, seat }) {
 			set({ busy: false });
 			if (queueItem && e instanceof api.ApiError && e.status === 0) {
 				queue.enqueue(get().id, queueItem);
-				set({ queued: queue.queued(get().id).length, draft: null, preview: null, picker: null });
-				say("game.queued");
+				set({ queued: queue.queued(get().id), draft: null, preview: null, picker: null });
+				say(null); // the status line says the write waits on this phone
 				return;
 			}
 			fail(e);

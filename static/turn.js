@@ -29,7 +29,7 @@ function miniCard(card) {
 
 export function turnViews({ store, A }) {
 	const get = store.get;
-	const live = (S) => [S.lang, S.live, S.online, S.queued];
+	const live = (S) => [S.lang, S.live, S.online, S.queued.length];
 
 	// ---- header ----
 	const header = mount(store, h("section", { class: "turn-head" }), (S) => S.game && [
@@ -52,7 +52,7 @@ export function turnViews({ store, A }) {
 				h("span", { class: "you-line" }, D.isHost(S) ? `${t("game.host")} · ` : "", t("game.you", { name: D.seatOf(S, D.me(S)).name })),
 				h("span", { class: `conn ${conn}`, id: "conn", role: "status", "data-conn": conn },
 					icon(conn === "live" ? "wifi" : "wifi_off"),
-					h("span", {}, t(`conn.${conn}`), S.queued ? ` · ${t("conn.queued", { n: S.queued })}` : ""))),
+					h("span", {}, t(`conn.${conn}`), S.queued.length ? ` · ${t("conn.queued", { n: S.queued.length })}` : ""))),
 		];
 	});
 
@@ -69,7 +69,7 @@ export function turnViews({ store, A }) {
 
 	// ---- the card and dice of the turn ----
 	const card = mount(store, h("div", {}), (S) => S.game && S.data && [
-		S.lang, S.game.turn, D.next(S).action, S.game.status, S.draft && S.draft.die, D.canMove(S), D.me(S), D.bloodLeft(S),
+		S.lang, S.game.turn, D.next(S).action, S.game.status, S.draft && S.draft.die, D.canMove(S), D.me(S), D.bloodLeft(S), S.queued.length,
 	], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -98,7 +98,7 @@ export function turnViews({ store, A }) {
 	});
 
 	// ---- the Chief Physician enters the flipped card and the dice ----
-	const reveal = mount(store, h("div", {}), (S) => S.game && S.data && D.canReveal(S) && S.game.deck === "table" && [S.lang, S.reveal, S.usedCards, D.next(S).turn], (v) => {
+	const reveal = mount(store, h("div", {}), (S) => S.game && S.data && D.canReveal(S) && S.game.deck === "table" && [S.lang, S.reveal, S.usedCards, D.next(S).turn, S.queued.length], (v) => {
 		if (!v) return [];
 		const S = get();
 		const r = S.reveal;
@@ -135,6 +135,8 @@ export function turnViews({ store, A }) {
 	function statusText(S) {
 		const st = S.game;
 		if (st.status === "finished") return t("game.finished");
+		if (D.waiting(S, "move")) return t("game.move_waits");
+		if (D.waiting(S, "reveal")) return t("game.reveal_waits");
 		const n = D.next(S);
 		if (n.action === "reveal") {
 			const chief = D.seatOf(S, n.chief_seat);
@@ -204,7 +206,7 @@ export function turnViews({ store, A }) {
 	}
 
 	const dock = mount(store, h("div", { class: "dock" }), (S) => S.game && S.data && !S.lost && [
-		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S),
+		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
 	], (v) => {
 		if (!v) return [];
 		const S = get();
