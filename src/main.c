@@ -6,10 +6,13 @@
  *
  * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
- * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start).
+ * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start);
+ * issue 12: LISTEN (every interface), CONN_PER_ADDR (64), REQUEST_DEADLINE (10 s), TRUST_PROXY
+ * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
+#include "base/log.h"
 #include "api/api.h"
 #include "api/live.h"
 #include "db/db.h"
@@ -27,6 +30,9 @@
 typedef struct {
 	const char *conninfo, *static_dir, *templates_dir, *migrations_dir;
 	unsigned port, threads, conn_timeout, conn_limit, db_wait;
+	/* issue 12 (README "Hostile and broken clients") */
+	const char *listen, *trust_proxy, *tls_cert, *tls_key;
+	unsigned per_addr, deadline, sse_per_game, sse_per_token;
 } config;
 
 static const char *env_or(const char *name, const char *def)
@@ -47,7 +53,7 @@ static int env_uint(const char *name, unsigned def, unsigned lo, unsigned hi, un
 	errno = 0;
 	unsigned long x = strtoul(v, &end, 10);
 	if (errno || *end || end == v || v[0] == '-' || x < lo || x > hi) {
-		fprintf(stderr, "config: %s=%s is not a number from %u to %u\n", name, v, lo, hi);
+		log_warn("config: %s=%s is not a number from %u to %u", name, v, lo, hi);
 		return -1;
 	}
 	*out = (unsigned)x;
@@ -65,6 +71,16 @@ static int load_config(config *c)
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
 	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
 	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
+		return -1;
+	/* issue 12 */
+	c->listen = env_or("LISTEN", "");
+	c->trust_proxy = env_or("TRUST_PROXY", "");
+	c->tls_cert = env_or("TLS_CERT", "");
+	c->tls_key = env_or("TLS_KEY", "");
+	if (env_uint("CONN_PER_ADDR", 64, 1, 100000, &c->per_addr) ||
+	    env_uint("REQUEST_DEADLINE", 10, 1, 300, &c->deadline) ||
+	    env_uint("SSE_PER_GAME", 32, 1, 100000, &c->sse_per_game) ||
+	    env_uint("SSE_PER_TOKEN", 4, 1, 100000, &c->sse_per_token))
 		return -1;
 	return 0;
 }
@@ -87,21 +103,19 @@ static int migrate(const config *c)
 			if (db_migrate(c->conninfo, c->migrations_dir) == 0)
 				return 0;
 		} else if (ping == PQPING_NO_ATTEMPT) {
-			fprintf(stderr, "server: DATABASE_URL is not a valid connection string\n");
+			log_warn("server: DATABASE_URL is not a valid connection string");
 			return -1;
 		} else if (!said) {
-			fprintf(stderr, "server: waiting up to %u s for the database…\n",
-			        c->db_wait);
+			log_info("server: waiting up to %u s for the database…", c->db_wait);
 			said = true;
 		}
 		if (now_s() >= deadline)
 			break;
 		sleep(1);
 	}
-	fprintf(stderr,
-	        "server: could not reach the database or apply the migrations in %s within %u s; "
-	        "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above\n",
-	        c->migrations_dir, c->db_wait);
+	log_warn("server: could not reach the database or apply the migrations in %s within %u s; "
+	         "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above",
+	         c->migrations_dir, c->db_wait);
 	return -1;
 }
 
@@ -117,7 +131,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "serve";
 	if (argc > 2 || (strcmp(cmd, "serve") != 0 && strcmp(cmd, "migrate") != 0 &&
 	                 strcmp(cmd, "routes") != 0)) {
-		fprintf(stderr, "usage: %s [serve|migrate|routes]\n", argv[0]);
+		log_warn("usage: %s [serve|migrate|routes]", argv[0]);
 		return 2;
 	}
 	if (strcmp(cmd, "routes") == 0) {
@@ -134,7 +148,7 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
 	if (pthread_sigmask(SIG_BLOCK, &sigs, NULL) != 0) {
-		fprintf(stderr, "server: cannot block signals\n");
+		log_bug("server: cannot block signals");
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -142,12 +156,12 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "migrate") == 0) {
 		int rc = migrate(&c);
 		if (rc == 0)
-			fprintf(stderr, "server: migrations applied\n");
+			log_info("server: migrations applied");
 		return rc == 0 ? 0 : 1;
 	}
 
 	if (db_init(c.conninfo) != 0) {
-		fprintf(stderr, "server: database setup failed\n");
+		log_warn("server: database setup failed");
 		return 1;
 	}
 	if (migrate(&c) != 0) {
@@ -155,7 +169,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (api_init(c.templates_dir) != 0 || api_openapi_init(c.static_dir) != 0) {
-		fprintf(stderr, "server: cannot load the game data from %s\n", c.templates_dir);
+		log_warn("server: cannot load the game data from %s", c.templates_dir);
 		api_openapi_shutdown();
 		api_shutdown();
 		db_shutdown();
@@ -173,26 +187,36 @@ int main(int argc, char **argv)
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
+	    /* issue 12 */
+	    .listen = c.listen,
+	    .per_addr = c.per_addr,
+	    .deadline_s = c.deadline,
+	    .trust_proxy = c.trust_proxy,
+	    .tls_cert = c.tls_cert,
+	    .tls_key = c.tls_key,
+	    .sse_per_topic = c.sse_per_game,
+	    .sse_per_owner = c.sse_per_token,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {
-		fprintf(stderr, "server: cannot listen on port %u\n", c.port);
+		log_warn("server: cannot listen on port %u", c.port);
 		api_openapi_shutdown();
 		api_shutdown();
 		db_shutdown();
 		return 1;
 	}
-	fprintf(stderr, "server: listening on port %u (%u threads, static files from %s)\n",
-	        (unsigned)http_port(srv), c.threads, c.static_dir);
+	log_info("server: listening on %s port %u, %s (%u threads, static files from %s)",
+	         *c.listen ? c.listen : "every interface", (unsigned)http_port(srv),
+	         http_tls(srv) ? "HTTPS" : "HTTP", c.threads, c.static_dir);
 
 	int sig = 0;
 	while (sigwait(&sigs, &sig) != 0)
 		;
-	fprintf(stderr, "server: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	log_info("server: %s received, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	http_stop(srv);
 	api_openapi_shutdown();
 	api_shutdown();
 	db_shutdown();
-	fprintf(stderr, "server: stopped\n");
+	log_info("server: stopped");
 	return 0;
 }

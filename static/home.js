@@ -22,7 +22,8 @@ const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${enc
 
 // ---- home ----
 
-export async function renderHome(app, isCurrent) {
+/** extra(): a promise of a panel added at the end (the Dice Hospital and Clinic links, issue 8). */
+export async function renderHome(app, isCurrent, extra) {
 	let data;
 	try {
 		data = await api.gameData();
@@ -31,7 +32,7 @@ export async function renderHome(app, isCurrent) {
 		return;
 	}
 	if (!isCurrent()) return;
-	const redraw = () => renderHome(app, isCurrent);
+	const redraw = () => renderHome(app, isCurrent, extra);
 	const specs = data.specialists;
 	const specSelect = (key, kind) =>
 		h("select", { "data-spec": key, onchange: (e) => (form.specs[key] = e.target.value) },
@@ -103,7 +104,9 @@ export async function renderHome(app, isCurrent) {
 			: h("p", { class: "muted" }, t("home.none")));
 	const printLink = h("p", { class: "print-link" }, h("a", { class: "button secondary wide", href: "#print", id: "open-print" }, t("print.open")));
 
-	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink));
+	const more = h("div", { class: "home-more" });
+	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink, more));
+	if (extra) extra().then((panel) => isCurrent() && more.replaceChildren(panel)).catch((e) => console.warn(e));
 }
 
 async function create(redraw) {
@@ -223,9 +226,14 @@ async function take(seat, replace, redraw) {
 	joining.error = null;
 	try {
 		const r = await api.join(joining.code, seat.seat, replace);
-		api.saveGame(r.game, { token: r.seat_token, code: joining.code, label: r.name, seat: seat.seat });
 		joining.busy = false;
 		joining.seats = null;
+		if (r.kind === "dh" || r.kind === "clinic") {
+			// Dice Hospital and Clinic have their own screens (issue 8, tabletop.js)
+			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}&token=${encodeURIComponent(r.seat_token)}`;
+			return;
+		}
+		api.saveGame(r.game, { token: r.seat_token, code: joining.code, label: r.name, seat: seat.seat });
 		location.hash = `game=${encodeURIComponent(r.game)}`;
 	} catch (e) {
 		joining.busy = false;

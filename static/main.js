@@ -13,6 +13,11 @@ let routeId = 0; // a screen drawn after an await checks it is still the current
 
 const params = () => new URLSearchParams(location.hash.replace(/^#/, ""));
 
+// Dice Hospital and Clinic screens (issue 8, tabletop.js): loaded on first use, so the ER screens
+// do not carry them; once loaded, every route goes through it (it closes its own open screen).
+let tabletop = null;
+const loadTabletop = () => import("./tabletop.js").then((m) => (tabletop = m));
+
 function route(langChanged = false) {
 	const p = params();
 	const id = p.get("game");
@@ -24,6 +29,11 @@ function route(langChanged = false) {
 	const mine = ++routeId;
 	const isCurrent = () => mine === routeId;
 	if (!langChanged) window.scrollTo(0, 0);
+	if (tabletop && tabletop.tabletopRoute(app, p)) return; // Dice Hospital and Clinic (issue 8)
+	if (p.has("tt")) {
+		loadTabletop().then((m) => isCurrent() && m.tabletopRoute(app, p));
+		return;
+	}
 	if (id) {
 		let token = p.get("token");
 		const saved = api.savedGames()[id];
@@ -43,7 +53,7 @@ function route(langChanged = false) {
 	if (p.has("join")) return renderJoin(app, p.get("join"), isCurrent);
 	if (p.has("print")) return renderPrint(app);
 	if (p.has("created") && renderCreated(app)) return;
-	renderHome(app, isCurrent);
+	renderHome(app, isCurrent, () => loadTabletop().then((m) => m.tabletopLinks()));
 }
 
 const langSelect = document.getElementById("lang");

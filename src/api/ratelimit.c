@@ -1,5 +1,6 @@
 /* Token buckets keyed by the client's IP address. */
 #include "api/ratelimit.h"
+#include "base/oom.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -34,9 +35,7 @@ static double now_s(void)
 
 ratelimit *ratelimit_new(double burst, double per_second)
 {
-	ratelimit *rl = calloc(1, sizeof *rl);
-	if (rl == NULL)
-		return NULL;
+	ratelimit *rl = xcalloc(1, sizeof *rl);
 	if (pthread_mutex_init(&rl->lock, NULL) != 0) {
 		free(rl);
 		return NULL;
@@ -54,22 +53,11 @@ void ratelimit_free(ratelimit *rl)
 	free(rl);
 }
 
-/* The client's address as text ("" when unknown: such requests share one bucket). */
+/* The client's address as text ("" when unknown: such requests share one bucket); behind a
+ * trusted reverse proxy, the address it forwarded (http_client_addr). */
 static void client_key(const http_req *req, char key[RL_KEY])
 {
-	key[0] = '\0';
-	const union MHD_ConnectionInfo *ci =
-	    req->conn ? MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS)
-	              : NULL;
-	if (ci == NULL || ci->client_addr == NULL)
-		return;
-	const struct sockaddr *sa = ci->client_addr;
-	if (sa->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, key,
-		          RL_KEY);
-	else if (sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
-		          key, RL_KEY);
+	http_client_addr(req, key, RL_KEY);
 }
 
 /* The bucket of key, or a recycled one (the least recently updated). Called locked. */
@@ -95,6 +83,11 @@ bool ratelimit_take(ratelimit *rl, const http_req *req, int *retry_after_s)
 {
 	char key[RL_KEY];
 	client_key(req, key);
+	return ratelimit_take_key(rl, key, retry_after_s);
+}
+
+bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
+{
 	double now = now_s();
 	pthread_mutex_lock(&rl->lock);
 	bucket *b = find(rl, key[0] ? key : "?", now);

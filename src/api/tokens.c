@@ -40,14 +40,18 @@ static int token_shaped(const char *t)
 const char *token_from_request(const http_req *req)
 {
 	const char *auth = http_header(req, "Authorization");
-	if (auth) {
-		if (strncasecmp(auth, "Bearer ", 7) != 0)
-			return NULL;
-		auth += 7;
-		while (*auth == ' ')
-			auth++;
-		return token_shaped(auth) ? auth : NULL;
-	}
+	if (!auth || strncasecmp(auth, "Bearer ", 7) != 0)
+		return NULL;
+	auth += 7;
+	while (*auth == ' ')
+		auth++;
+	return token_shaped(auth) ? auth : NULL;
+}
+
+const char *token_for_stream(const http_req *req)
+{
+	if (http_header(req, "Authorization"))
+		return token_from_request(req);
 	const char *q = http_query(req, "token");
 	return q && token_shaped(q) ? q : NULL;
 }

@@ -19,9 +19,13 @@ int tokens_init(void);
 void token_new(char out[TOKEN_LEN + 1]);
 /* Hex of BLAKE2b-256(token); out must hold TOKEN_HASH_HEX + 1 bytes. */
 void token_hash_hex(const char *token, char out[TOKEN_HASH_HEX + 1]);
-/* The request's token: "Authorization: Bearer …", else the "token" query argument (EventSource
- * cannot send headers). Returns NULL when absent or not token-shaped (≤ 128 printable chars). */
+/* The request's token from "Authorization: Bearer …" only. Returns NULL when absent or not
+ * token-shaped (≤ 128 printable chars). A "token" query argument is ignored: a token in a URL
+ * ends up in logs and histories, so only the event stream accepts one (token_for_stream). */
 const char *token_from_request(const http_req *req);
+/* For the event stream only (EventSource cannot send headers): the Authorization header, else
+ * the "token" query argument. */
+const char *token_for_stream(const http_req *req);
 /* 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
 void code_new(char out[CODE_LEN + 1]);
 void id_new(char out[ID_LEN + 1]);

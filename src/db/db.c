@@ -14,6 +14,8 @@
  * thread runs), db_thread_conn fails fast instead of stalling a request thread for the connect
  * timeout: the health thread alone probes the database (every 1 s while down, every 5 s while up,
  * at once when a request thread reports a failure) and lifts the flag. */
+#include "base/log.h"
+#include "base/oom.h"
 #include "db/db.h"
 
 #include <errno.h>
@@ -77,8 +79,10 @@ static void log_result_error(const char *what, const PGresult *r)
 	 * syntax, undefined objects, data exceptions and unknown statements are our bugs. */
 	bool bug = !state || strncmp(state, "42", 2) == 0 || strncmp(state, "26", 2) == 0 ||
 	           strncmp(state, "22", 2) == 0 || strncmp(state, "0A", 2) == 0;
-	fprintf(stderr, "db: %s%s failed: SQLSTATE %s: %s\n", bug ? "BUG: " : "", what,
-	        state ? state : "-----", msg);
+	if (bug)
+		log_bug("db: %s failed: SQLSTATE %s: %s", what, state ? state : "-----", msg);
+	else
+		log_warn("db: %s failed: SQLSTATE %s: %s", what, state ? state : "-----", msg);
 }
 
 /* ---- availability ---- */
@@ -98,7 +102,7 @@ static void mark_unavailable(const char *why)
 	if (atomic_exchange(&g_available, false)) {
 		char msg[512];
 		one_line(msg, sizeof msg, why);
-		fprintf(stderr, "db: database unavailable: %s\n", msg);
+		log_warn("db: database unavailable: %s", msg);
 		health_kick();
 	}
 }
@@ -106,7 +110,7 @@ static void mark_unavailable(const char *why)
 static void mark_available(void)
 {
 	if (!atomic_exchange(&g_available, true))
-		fprintf(stderr, "db: database available again\n");
+		log_info("db: database available again");
 }
 
 bool db_available(void)
@@ -135,7 +139,7 @@ static void notice_receiver(void *arg, const PGresult *r)
 		c->fatal_notice = true;
 	char msg[512];
 	one_line(msg, sizeof msg, PQresultErrorMessage(r));
-	fprintf(stderr, "db: server says: %s\n", msg);
+	log_warn("db: server says: %s", msg);
 }
 
 /* A new connection (caller owns it, PQfinish), or NULL with the flag lowered. connect_timeout and
@@ -185,7 +189,7 @@ static int prepare_all(PGconn *pg)
 			if (r)
 				log_result_error(what, r);
 			else
-				fprintf(stderr, "db: %s failed: out of memory\n", what);
+				log_warn("db: %s failed: out of memory", what);
 		}
 		PQclear(r);
 	}
@@ -229,8 +233,8 @@ static bool conn_ensure(db_conn *c, bool force)
 			if (ts == PQTRANS_IDLE)
 				return true;
 			if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
-				fprintf(stderr, "db: BUG: connection left inside a transaction, "
-				                "rolling back\n");
+				log_bug("db: connection left inside a transaction, "
+				        "rolling back");
 				PQclear(PQexec(c->pg, "ROLLBACK"));
 				if (PQstatus(c->pg) == CONNECTION_OK &&
 				    PQtransactionStatus(c->pg) == PQTRANS_IDLE)
@@ -259,11 +263,7 @@ db_conn *db_thread_conn(void)
 {
 	db_conn *c = t_conn;
 	if (!c) {
-		c = calloc(1, sizeof *c);
-		if (!c) {
-			fprintf(stderr, "db: out of memory\n");
-			return NULL;
-		}
+		c = xcalloc(1, sizeof *c);
 		c->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)c;
 		pthread_once(&g_key_once, make_key);
 		/* Without the key the connection is still closed by db_thread_release. */
@@ -340,11 +340,10 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 	const db_statement *s = db_statement_find(stmt);
 	if (!s || s->nparams != nparams) {
 		if (!s)
-			fprintf(stderr, "db: BUG: unknown statement \"%s\"\n",
-			        stmt ? stmt : "(null)");
+			log_bug("db: unknown statement \"%s\"", stmt ? stmt : "(null)");
 		else
-			fprintf(stderr, "db: BUG: statement \"%s\" takes %d parameters, got %d\n",
-			        stmt, s->nparams, nparams);
+			log_bug("db: statement \"%s\" takes %d parameters, got %d", stmt,
+			        s->nparams, nparams);
 		/* A failed result (not NULL, which would mean "database down"): the caller's
 		 * DB_FAIL path answers 500. */
 		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
@@ -413,9 +412,8 @@ static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, 
 			/* The server answers ROLLBACK to a COMMIT of a failed transaction: fn
 			 * ignored an error of one of its statements. */
 			if (!c->saw_retryable)
-				fprintf(stderr,
-				        "db: BUG: transaction function returned DB_OK after "
-				        "a failed statement; rolled back\n");
+				log_bug("db: transaction function returned DB_OK after "
+				        "a failed statement; rolled back");
 			st = c->saw_retryable ? DB_RETRY : DB_FAIL;
 		}
 		return st;
@@ -468,10 +466,9 @@ db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
 			continue;
 		case DB_RETRY:
 			if (retries >= DB_TX_RETRIES) {
-				fprintf(stderr,
-				        "db: transaction still failing after %d retries "
-				        "(serialization failure / deadlock)\n",
-				        retries);
+				log_warn("db: transaction still failing after %d retries "
+				         "(serialization failure / deadlock)",
+				         retries);
 				return DB_RETRY;
 			}
 			backoff(c, retries++);
@@ -542,15 +539,13 @@ int db_init(const char *conninfo)
 	bool running = g_health_running;
 	pthread_mutex_unlock(&g_health_mu);
 	if (running) {
-		fprintf(stderr, "db: db_init called twice\n");
+		log_bug("db: db_init called twice");
 		return -1;
 	}
 	free(g_conninfo);
 	g_conninfo = NULL;
-	if (conninfo && !(g_conninfo = strdup(conninfo))) {
-		fprintf(stderr, "db: out of memory\n");
-		return -1;
-	}
+	if (conninfo)
+		g_conninfo = xstrdup(conninfo);
 	atomic_store(&g_available, true);
 
 	pthread_condattr_t attr;
@@ -573,7 +568,7 @@ int db_init(const char *conninfo)
 	}
 	return 0;
 fail:
-	fprintf(stderr, "db: cannot start the health thread\n");
+	log_warn("db: cannot start the health thread");
 	free(g_conninfo);
 	g_conninfo = NULL;
 	return -1;
@@ -597,4 +592,13 @@ void db_shutdown(void)
 	db_thread_release();
 	free(g_conninfo);
 	g_conninfo = NULL;
+}
+
+bool db_ping(db_conn *c)
+{
+	PGresult *r = db_exec(c, "health_ping", 0, NULL);
+	bool ok = r && db_result_status(c, r) == DB_OK && PQntuples(r) == 1 &&
+	          strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+	PQclear(r);
+	return ok;
 }

@@ -7,6 +7,8 @@
  * Migration files are our own trusted files, sent as one simple-protocol query inside
  * BEGIN … COMMIT; they must not contain transaction control (BEGIN/COMMIT/ROLLBACK) nor statements
  * that cannot run in a transaction block (CREATE INDEX CONCURRENTLY, VACUUM …). */
+#include "base/log.h"
+#include "base/oom.h"
 #include "db/db.h"
 
 #include <ctype.h>
@@ -68,7 +70,7 @@ static int list_migrations(const char *dir, migration **out, size_t *count)
 	*count = 0;
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "migrate: cannot open %s: %s\n", dir, strerror(errno));
+		log_warn("migrate: cannot open %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	migration *list = NULL;
@@ -82,32 +84,24 @@ static int list_migrations(const char *dir, migration **out, size_t *count)
 			continue;
 		int version;
 		if (!valid_name(name, &version)) {
-			fprintf(
-			    stderr,
-			    "migrate: %s/%s: bad migration file name (want NNNN_[a-z0-9_]+.sql)\n",
+			log_warn(
+			    "migrate: %s/%s: bad migration file name (want NNNN_[a-z0-9_]+.sql)",
 			    dir, name);
 			rc = -1;
 			break;
 		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
-			migration *grown =
-			    ncap <= MIGRATION_MAX_FILES ? realloc(list, ncap * sizeof *list) : NULL;
-			if (!grown) {
-				fprintf(stderr, "migrate: too many files or out of memory\n");
+			if (ncap > MIGRATION_MAX_FILES) {
+				log_warn("migrate: more than %d files", MIGRATION_MAX_FILES);
 				rc = -1;
 				break;
 			}
-			list = grown;
+			list = xrealloc(list, ncap * sizeof *list);
 			cap = ncap;
 		}
 		list[n].version = version;
-		list[n].name = strdup(name);
-		if (!list[n].name) {
-			fprintf(stderr, "migrate: out of memory\n");
-			rc = -1;
-			break;
-		}
+		list[n].name = xstrdup(name);
 		n++;
 	}
 	closedir(d);
@@ -115,8 +109,8 @@ static int list_migrations(const char *dir, migration **out, size_t *count)
 		qsort(list, n, sizeof *list, cmp_migration);
 		for (size_t i = 1; i < n; i++)
 			if (list[i].version == list[i - 1].version) {
-				fprintf(stderr, "migrate: %s and %s have the same version\n",
-				        list[i - 1].name, list[i].name);
+				log_warn("migrate: %s and %s have the same version",
+				         list[i - 1].name, list[i].name);
 				rc = -1;
 				break;
 			}
@@ -135,28 +129,23 @@ static char *read_file(const char *dir, const char *name)
 {
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
-		fprintf(stderr, "migrate: path too long: %s/%s\n", dir, name);
+		log_warn("migrate: path too long: %s/%s", dir, name);
 		return NULL;
 	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "migrate: cannot open %s: %s\n", path, strerror(errno));
+		log_warn("migrate: cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	char *buf = malloc(MIGRATION_MAX_BYTES + 1);
-	if (!buf) {
-		fprintf(stderr, "migrate: out of memory\n");
-		fclose(f);
-		return NULL;
-	}
+	char *buf = xmalloc(MIGRATION_MAX_BYTES + 1);
 	size_t len = fread(buf, 1, MIGRATION_MAX_BYTES + 1, f);
 	bool err = ferror(f) != 0;
 	fclose(f);
 	if (err || len > MIGRATION_MAX_BYTES || memchr(buf, '\0', len)) {
-		fprintf(stderr, "migrate: %s: %s\n", path,
-		        err                         ? "read error"
-		        : len > MIGRATION_MAX_BYTES ? "too large"
-		                                    : "contains NUL");
+		log_warn("migrate: %s: %s", path,
+		         err                         ? "read error"
+		         : len > MIGRATION_MAX_BYTES ? "too large"
+		                                     : "contains NUL");
 		free(buf);
 		return NULL;
 	}
@@ -195,10 +184,10 @@ static void log_error(const char *what, PGconn *pg, const PGresult *r, const cha
 	char line[32] = "";
 	if (sql && pos)
 		snprintf(line, sizeof line, " at line %d", line_of(sql, strtol(pos, NULL, 10)));
-	fprintf(stderr, "migrate: %s failed%s: %s%s%s%s\n", what, line, clean,
-	        state ? " (SQLSTATE " : "", state ? state : "", state ? ")" : "");
+	log_warn("migrate: %s failed%s: %s%s%s%s", what, line, clean, state ? " (SQLSTATE " : "",
+	         state ? state : "", state ? ")" : "");
 	if (hint)
-		fprintf(stderr, "migrate: hint: %s\n", hint);
+		log_warn("migrate: hint: %s", hint);
 }
 
 /* Runs a command of ours; 0 or -1 (logged). */
@@ -237,7 +226,7 @@ static int apply_one(PGconn *pg, const char *dir, const migration *m)
 	}
 	PQclear(r);
 	if (PQtransactionStatus(pg) != PQTRANS_INTRANS) {
-		fprintf(stderr, "migrate: %s: must not contain BEGIN/COMMIT/ROLLBACK\n", m->name);
+		log_warn("migrate: %s: must not contain BEGIN/COMMIT/ROLLBACK", m->name);
 		goto out;
 	}
 	char version[16];
@@ -262,7 +251,7 @@ out:
 		PQclear(PQexec(pg, "ROLLBACK"));
 	free(sql);
 	if (rc == 0)
-		fprintf(stderr, "migrate: applied %s\n", m->name);
+		log_info("migrate: applied %s", m->name);
 	return rc;
 }
 
@@ -297,14 +286,12 @@ static int migrate_locked(PGconn *pg, const char *dir, const migration *list, si
 		for (size_t j = 0; j < n && !known; j++) {
 			known = list[j].version == v;
 			if (known && strcmp(list[j].name, PQgetvalue(done, i, 1)) != 0)
-				fprintf(stderr,
-				        "migrate: warning: version %d applied as %s, now %s\n", v,
-				        PQgetvalue(done, i, 1), list[j].name);
+				log_warn("migrate: warning: version %d applied as %s, now %s", v,
+				         PQgetvalue(done, i, 1), list[j].name);
 		}
 		if (!known)
-			fprintf(stderr,
-			        "migrate: warning: database has migration %s unknown here\n",
-			        PQgetvalue(done, i, 1));
+			log_warn("migrate: warning: database has migration %s unknown here",
+			         PQgetvalue(done, i, 1));
 	}
 	int rc = 0, count = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -315,15 +302,14 @@ static int migrate_locked(PGconn *pg, const char *dir, const migration *list, si
 	}
 	PQclear(done);
 	if (rc == 0)
-		fprintf(stderr, "migrate: %d applied, schema at %04d\n", count,
-		        n ? list[n - 1].version : 0);
+		log_info("migrate: %d applied, schema at %04d", count, n ? list[n - 1].version : 0);
 	return rc;
 }
 
 int db_migrate(const char *conninfo, const char *dir)
 {
 	if (!dir) {
-		fprintf(stderr, "migrate: no migrations directory\n");
+		log_warn("migrate: no migrations directory");
 		return -1;
 	}
 	migration *list;

@@ -330,8 +330,8 @@ fail:
 static int request_token(const http_req *req, bool query_allowed, char hash[TOKEN_HASH_HEX + 1],
                          http_resp *resp)
 {
-	(void)query_allowed;
-	const char *token = token_from_request(req);
+	/* ?token= only where allowed: the event stream (EventSource cannot send headers) */
+	const char *token = query_allowed ? token_for_stream(req) : token_from_request(req);
 	if (token == NULL) {
 		http_reply_problem(resp, 401, "send the game's token: Authorization: Bearer …",
 		                   NULL, NULL);
@@ -341,13 +341,13 @@ static int request_token(const http_req *req, bool query_allowed, char hash[TOKE
 	return 0;
 }
 
-table_game *table_load_for_read(const http_req *req, http_resp *resp, const table_kind *kind,
-                                const char *id)
+static table_game *load_for_read(const http_req *req, http_resp *resp, const table_kind *kind,
+                                 const char *id, bool query_allowed)
 {
 	char hash[TOKEN_HASH_HEX + 1];
 	db_game_row row;
 	table_game *g = NULL;
-	if (request_token(req, false, hash, resp) != 0)
+	if (request_token(req, query_allowed, hash, resp) != 0)
 		return NULL;
 	db_conn *c = db_thread_conn();
 	if (c == NULL) {
@@ -357,6 +357,12 @@ table_game *table_load_for_read(const http_req *req, http_resp *resp, const tabl
 	load(c, kind, id, hash, false, &g, &row, resp);
 	db_game_row_clear(&row);
 	return g;
+}
+
+table_game *table_load_for_read(const http_req *req, http_resp *resp, const table_kind *kind,
+                                const char *id)
+{
+	return load_for_read(req, resp, kind, id, false);
 }
 
 void table_game_free(table_game *g)
@@ -622,7 +628,7 @@ int table_api_events(const http_req *req, http_resp *resp)
 	const table_kind *kind = kind_or_404(req, resp);
 	if (kind == NULL)
 		return 0;
-	table_game *g = table_load_for_read(req, resp, kind, req->params[0]);
+	table_game *g = load_for_read(req, resp, kind, req->params[0], true);
 	if (g == NULL)
 		return 0;
 	int from = 0;

@@ -60,6 +60,9 @@ typedef struct {
 	const char *pattern; /* "/api/v1/er/games/{id}/seats/{seat}/moves" */
 	http_handler handler;
 	bool api; /* under /api: answered 503 while the DB is down */
+	/* Per-route body limits (leagues import, issue 10); zero values keep the defaults. */
+	size_t max_body; /* bytes accepted for this route; 0 = HTTP_MAX_BODY */
+	bool any_type;   /* the handler checks Content-Type itself (not only application/json) */
 } http_route;
 
 /* ---- replies (response.c) ---- */
@@ -81,6 +84,8 @@ const char *http_query(const http_req *req, const char *name);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);
+/* Did the request come over TLS (the daemon serves HTTPS)? Secure cookies depend on it. */
+bool http_req_tls(const http_req *req);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 
@@ -102,6 +107,15 @@ typedef struct {
 	unsigned threads; /* thread pool size */
 	unsigned conn_limit;
 	unsigned conn_timeout_s;
+	/* ---- issue 12: hostile and broken clients (server.c, sse.c) ---- */
+	const char *listen;             /* numeric IPv4/IPv6 address; NULL or "": every interface */
+	unsigned per_addr;              /* connections per client address (0: 64); beyond: 429 */
+	unsigned deadline_s;            /* a request's head and body within this (0: 10 s) */
+	const char *trust_proxy;        /* comma-separated proxy addresses whose X-Forwarded-For is
+	                                 * believed (NULL: none) */
+	const char *tls_cert, *tls_key; /* PEM file paths: serve HTTPS (both or neither) */
+	unsigned sse_per_topic, sse_per_owner; /* event streams per game / per token (0: none) */
+	/* ---- end issue 12 ---- */
 	const char *static_dir;
 	const http_route *routes;
 	size_t nroutes;
@@ -118,6 +132,12 @@ http_server *http_start(const http_config *cfg);
 void http_stop(http_server *srv);
 /* The port the server listens on (useful with cfg.port = 0: any free port). */
 uint16_t http_port(const http_server *srv);
+/* The client's address as text into buf: the peer's (IPv4-mapped IPv6 shown as IPv4), or,
+ * when the peer is a trusted proxy (http_config.trust_proxy), the last address of its
+ * X-Forwarded-For. "" when unknown. */
+void http_client_addr(const http_req *req, char *buf, size_t len);
+/* Does the server speak HTTPS (TLS_CERT / TLS_KEY)? */
+bool http_tls(const http_server *srv);
 
 /* ---- internals shared by server.c, router.c, static.c (not for handlers) ---- */
 struct MHD_Response;

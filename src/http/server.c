@@ -6,17 +6,24 @@
  *                  the request as in flight;
  *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503 are
  *                  answered at once (MHD then closes the connection instead of reading a body);
- *   on_request #n  body bytes: appended up to HTTP_MAX_BODY, then discarded (→ 413);
- *   on_request end body complete: the handler runs and its http_resp is queued;
- *   completed()    access-log line, context freed, in-flight count decremented.
+ *   on_request #n  body bytes: appended up to the route's cap (HTTP_MAX_BODY unless the route sets
+ * max_body), then discarded (→ 413); on_request end body complete: the handler runs and its
+ * http_resp is queued; completed()    access-log line, context freed, in-flight count decremented.
  *
  * Ownership: the context belongs to MHD's per-request slot (*con_cls) and is freed only in
  * completed(); http_resp contents move into the MHD_Response when queued (queue_resp). */
 #include "http/http.h"
 
 #include "base/log.h"
+#include "base/oom.h"
+#include "http/sse.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -35,7 +42,31 @@ enum {
 	DISCARD_LIMIT = 16 * HTTP_MAX_BODY, /* read past the cap before we hang up on a client */
 	DRAIN_S = 10,                       /* http_stop waits this long for in-flight requests */
 	NOTE_LEN = 300,
+	/* issue 12 */
+	PER_ADDR_DEFAULT = 64,   /* connections per client address */
+	DEADLINE_DEFAULT_S = 10, /* a request's head and body */
+	REFUSED_DEADLINE_S = 2,  /* a refused connection gets its 429/503 or goes within this */
+	REAP_MS = 250,           /* how often deadlines are checked */
+	MAX_TRUSTED = 16,        /* trusted proxy addresses */
+	FD_RESERVE = 64,         /* descriptors beyond the connections: DB, files, pipes, log */
 };
+
+/* One TCP connection (MHD's socket context), in the server's list under cmu from
+ * MHD_CONNECTION_NOTIFY_STARTED to _CLOSED. Owned by the server; freed at CLOSED. The reaper
+ * may shutdown(2) its socket while holding cmu: CLOSED takes cmu before MHD closes the fd, so
+ * the descriptor is still this connection's. */
+typedef struct conn_slot {
+	struct conn_slot *prev, *next;
+	int fd;
+	struct in6_addr addr; /* IPv4 as IPv4-mapped */
+	char addr_text[INET6_ADDRSTRLEN];
+	bool trusted;   /* a trusted proxy: X-Forwarded-For names the client */
+	bool receiving; /* waiting for a request's head and body (guarded by cmu) */
+	bool cut;       /* deadline passed, socket shut down */
+	int refuse;     /* 0, or 429 / 503: answer that to its first request and close */
+	unsigned deadline_s;
+	struct timespec since; /* when it started waiting for the current request */
+} conn_slot;
 
 struct http_server {
 	struct MHD_Daemon *d;
@@ -45,6 +76,17 @@ struct http_server {
 	pthread_cond_t cv;
 	unsigned active; /* requests between uri_log() and completed() */
 	atomic_bool stopping;
+	/* issue 12: connections, deadlines, per-address caps */
+	pthread_mutex_t cmu;
+	pthread_cond_t rcv; /* wakes the reaper to stop (CLOCK_MONOTONIC) */
+	conn_slot *conns;
+	unsigned nconns;
+	bool reaper_run;
+	pthread_t reaper;
+	struct in6_addr trusted[MAX_TRUSTED]; /* networks (IPv4 as IPv4-mapped) */
+	unsigned trusted_bits[MAX_TRUSTED];   /* their prefix lengths (0–128) */
+	int ntrusted;
+	char *tls_cert, *tls_key; /* PEM contents */
 };
 
 typedef struct {
@@ -59,6 +101,7 @@ typedef struct {
 	char pbuf[HTTP_MAX_URL]; /* decoded parameters */
 	char *body;              /* accumulated body, NUL-terminated */
 	size_t len, cap, discarded;
+	size_t max_body; /* the route's cap (HTTP_MAX_BODY unless the route says otherwise) */
 	int status;
 	char method[16];
 	char note[NOTE_LEN]; /* detail of an error reply, for the log */
@@ -68,6 +111,7 @@ typedef struct {
 	int pending;
 	const char *pending_detail, *pending_header;
 	char pending_value[64];
+	bool close; /* answer with Connection: close (a refused connection) */
 } req_ctx;
 
 /* ---- logging ---- */
@@ -91,6 +135,234 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
 	log_warn("mhd: %s", buf);
+}
+
+/* ---- connections: deadlines and per-address caps (issue 12) ---- */
+
+static long long ms_since(const struct timespec *t0, const struct timespec *t1)
+{
+	return (long long)(t1->tv_sec - t0->tv_sec) * 1000 + (t1->tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* An address as IPv6 (IPv4 as IPv4-mapped), so one comparison covers both. */
+static void addr_from_sockaddr(const struct sockaddr *sa, struct in6_addr *out)
+{
+	memset(out, 0, sizeof *out);
+	if (sa && sa->sa_family == AF_INET) {
+		out->s6_addr[10] = out->s6_addr[11] = 0xff;
+		memcpy(out->s6_addr + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
+		       4);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		*out = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	}
+}
+
+static void addr_to_text(const struct in6_addr *a, char *buf, size_t len)
+{
+	if (IN6_IS_ADDR_V4MAPPED(a))
+		inet_ntop(AF_INET, a->s6_addr + 12, buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+}
+
+/* A numeric IPv4 or IPv6 address; false when text is not one. */
+static bool addr_parse(const char *text, struct in6_addr *out)
+{
+	struct in_addr v4;
+	memset(out, 0, sizeof *out);
+	if (inet_pton(AF_INET, text, &v4) == 1) {
+		out->s6_addr[10] = out->s6_addr[11] = 0xff;
+		memcpy(out->s6_addr + 12, &v4, 4);
+		return true;
+	}
+	return inet_pton(AF_INET6, text, out) == 1;
+}
+
+/* Is a inside the network net/bits? */
+static bool in_network(const struct in6_addr *a, const struct in6_addr *net, unsigned bits)
+{
+	unsigned whole = bits / 8, rest = bits % 8;
+	if (memcmp(a->s6_addr, net->s6_addr, whole) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	unsigned char mask = (unsigned char)(0xff << (8 - rest));
+	return (a->s6_addr[whole] & mask) == (net->s6_addr[whole] & mask);
+}
+
+static conn_slot *slot_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *i =
+	    conn ? MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT) : NULL;
+	return i ? i->socket_context : NULL;
+}
+
+/* Logs a refusal at most once a second (an attack must not flood the log). */
+static void log_refusal(const char *addr, int status, unsigned count)
+{
+	static atomic_llong last;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	long long now = (long long)t.tv_sec, prev = atomic_load(&last);
+	if (now != prev && atomic_compare_exchange_strong(&last, &prev, now))
+		log_client("http: refusing connections (%d) from %s, which has %u open", status,
+		           addr, count);
+}
+
+/* STARTED: a slot in the list; over a cap, the connection is marked to be refused (its first
+ * request gets 429/503 and it must send it within REFUSED_DEADLINE_S); far over the
+ * per-address cap it is shut at once. CLOSED: the slot goes. */
+static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
+                        enum MHD_ConnectionNotificationCode toe)
+{
+	http_server *srv = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		conn_slot *sl = *sctx;
+		if (!sl)
+			return;
+		pthread_mutex_lock(&srv->cmu);
+		if (sl->prev)
+			sl->prev->next = sl->next;
+		else
+			srv->conns = sl->next;
+		if (sl->next)
+			sl->next->prev = sl->prev;
+		srv->nconns--;
+		pthread_mutex_unlock(&srv->cmu);
+		free(sl);
+		*sctx = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *fi =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *ai =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	conn_slot *sl = xcalloc(1, sizeof *sl);
+	sl->fd = fi ? fi->connect_fd : -1;
+	addr_from_sockaddr(ai ? ai->client_addr : NULL, &sl->addr);
+	addr_to_text(&sl->addr, sl->addr_text, sizeof sl->addr_text);
+	for (int i = 0; i < srv->ntrusted; i++)
+		sl->trusted =
+		    sl->trusted || in_network(&sl->addr, &srv->trusted[i], srv->trusted_bits[i]);
+	sl->receiving = true;
+	sl->deadline_s = srv->cfg.deadline_s;
+	clock_gettime(CLOCK_MONOTONIC, &sl->since);
+
+	pthread_mutex_lock(&srv->cmu);
+	unsigned same = 0;
+	for (const conn_slot *o = srv->conns; o && !sl->trusted; o = o->next)
+		same += memcmp(&o->addr, &sl->addr, sizeof sl->addr) == 0;
+	bool hangup = false;
+	if (srv->nconns >= srv->cfg.conn_limit) {
+		sl->refuse = 503;
+	} else if (!sl->trusted && same >= srv->cfg.per_addr) {
+		sl->refuse = 429;
+		hangup = same >= 2 * srv->cfg.per_addr;
+	}
+	if (sl->refuse)
+		sl->deadline_s = REFUSED_DEADLINE_S;
+	sl->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = sl;
+	srv->conns = sl;
+	srv->nconns++;
+	if (hangup && sl->fd >= 0) {
+		shutdown(sl->fd, SHUT_RDWR);
+		sl->cut = true;
+	}
+	pthread_mutex_unlock(&srv->cmu);
+	if (sl->refuse)
+		log_refusal(sl->addr_text, sl->refuse, sl->refuse == 429 ? same + 1 : srv->nconns);
+	*sctx = sl;
+}
+
+/* The request's head and body are in (or it was answered early): no deadline while the
+ * response goes out (a stream may last for hours). */
+static void head_done(http_server *srv, struct MHD_Connection *conn)
+{
+	conn_slot *sl = slot_of(conn);
+	if (!sl)
+		return;
+	pthread_mutex_lock(&srv->cmu);
+	sl->receiving = false;
+	pthread_mutex_unlock(&srv->cmu);
+}
+
+/* A response is done: the connection waits for its next request, within the deadline (so an
+ * idle keep-alive connection is closed after it too, like Apache's KeepAliveTimeout). */
+static void next_request(http_server *srv, struct MHD_Connection *conn)
+{
+	conn_slot *sl = slot_of(conn);
+	if (!sl)
+		return;
+	pthread_mutex_lock(&srv->cmu);
+	sl->receiving = true;
+	clock_gettime(CLOCK_MONOTONIC, &sl->since);
+	pthread_mutex_unlock(&srv->cmu);
+}
+
+/* Every REAP_MS: shuts the socket of each connection past its deadline (libmicrohttpd sees
+ * the hang-up and closes it). MHD's own timeout restarts on every byte, so a client sending
+ * one header byte a second would otherwise hold its slot for ever. */
+static void *reaper(void *arg)
+{
+	http_server *srv = arg;
+	pthread_mutex_lock(&srv->cmu);
+	while (srv->reaper_run) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)REAP_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&srv->rcv, &srv->cmu, &until);
+		if (!srv->reaper_run)
+			break;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		for (conn_slot *sl = srv->conns; sl; sl = sl->next) {
+			if (!sl->receiving || sl->cut || sl->fd < 0 ||
+			    ms_since(&sl->since, &now) < (long long)sl->deadline_s * 1000)
+				continue;
+			shutdown(sl->fd, SHUT_RDWR);
+			sl->cut = true;
+		}
+	}
+	pthread_mutex_unlock(&srv->cmu);
+	return NULL;
+}
+
+void http_client_addr(const http_req *req, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	conn_slot *sl = req ? slot_of(req->conn) : NULL;
+	if (!sl)
+		return;
+	const char *xff =
+	    sl->trusted ? MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "X-Forwarded-For")
+	                : NULL;
+	if (xff) {
+		/* the last hop is the one our proxy appended; the others are the client's word */
+		const char *last = strrchr(xff, ',');
+		last = last ? last + 1 : xff;
+		while (*last == ' ' || *last == '\t')
+			last++;
+		char tmp[INET6_ADDRSTRLEN + 1];
+		size_t n = strcspn(last, " \t");
+		struct in6_addr a;
+		if (n < sizeof tmp) {
+			memcpy(tmp, last, n);
+			tmp[n] = '\0';
+			if (addr_parse(tmp, &a)) {
+				addr_to_text(&a, buf, len);
+				return;
+			}
+		}
+	}
+	snprintf(buf, len, "%s", sl->addr_text);
 }
 
 /* ---- queueing a reply ---- */
@@ -120,6 +392,7 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 {
 	struct MHD_Response *r;
 	remember_problem(c, resp);
+	head_done(c->srv, conn);
 	if (resp->stream) {
 		r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, resp->stream,
 		                                      resp->stream_cls, resp->stream_free);
@@ -144,7 +417,7 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 	for (int i = 0; ok && i < resp->nheaders; i++)
 		ok =
 		    MHD_add_response_header(r, resp->headers[i][0], resp->headers[i][1]) == MHD_YES;
-	if (ok && atomic_load(&c->srv->stopping))
+	if (ok && (c->close || atomic_load(&c->srv->stopping)))
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
 	int status = resp->status;
 	http_resp_clear(resp);
@@ -170,19 +443,31 @@ static enum MHD_Result reply_problem(req_ctx *c, struct MHD_Connection *conn, in
 	return queue_resp(c, conn, &resp);
 }
 
+/* 413 naming the route's cap. */
+static enum MHD_Result reply_too_large(req_ctx *c, struct MHD_Connection *conn)
+{
+	char detail[96];
+	snprintf(detail, sizeof detail, "The request body is larger than %zu bytes.", c->max_body);
+	http_resp resp = {0};
+	if (http_reply_problem(&resp, 413, detail, NULL, NULL) != 0) {
+		http_resp_clear(&resp);
+		return MHD_NO;
+	}
+	return queue_resp(c, conn, &resp);
+}
+
 /* ---- the request ---- */
 
 static void *uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	http_server *srv = cls;
 	(void)conn;
-	req_ctx *c = calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
+	req_ctx *c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->raw_len = strlen(uri);
-	c->raw = strndup(uri, HTTP_MAX_URL + 1);
+	c->raw = oom_check(strndup(uri, HTTP_MAX_URL + 1));
+	c->max_body = HTTP_MAX_BODY;
 	pthread_mutex_lock(&srv->mu);
 	srv->active++;
 	pthread_mutex_unlock(&srv->mu);
@@ -227,6 +512,15 @@ static enum MHD_Result early(req_ctx *c, struct MHD_Connection *conn, int status
 static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char *method)
 {
 	http_server *srv = c->srv;
+	conn_slot *sl = slot_of(conn);
+	if (sl && sl->refuse) { /* set once at STARTED, read-only since */
+		c->close = true;
+		return reply_problem(
+		    c, conn, sl->refuse,
+		    sl->refuse == 429 ? "Too many connections from this address; close some."
+		                      : "The server has too many connections; try again shortly.",
+		    MHD_HTTP_HEADER_RETRY_AFTER, "5");
+	}
 	char *q = strchr(c->raw, '?');
 	if (q)
 		*q = '\0';
@@ -245,14 +539,13 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		if (errno || end == cl)
 			clen = ULLONG_MAX;
 	}
-	if (clen > HTTP_MAX_BODY)
-		return reply_problem(c, conn, 413, "The request body is larger than 65536 bytes.",
-		                     NULL, NULL);
-
 	char allow[64];
 	route_match m =
 	    router_match(srv->cfg.routes, srv->cfg.nroutes, method, c->raw, &c->route, c->params,
 	                 &c->nparams, c->pbuf, sizeof c->pbuf, allow, sizeof allow);
+	c->max_body = m == ROUTE_FOUND && c->route->max_body ? c->route->max_body : HTTP_MAX_BODY;
+	if (clen > c->max_body)
+		return reply_too_large(c, conn);
 	if (m == ROUTE_BAD_METHOD)
 		return early(c, conn, 405, "This method is not allowed on this resource.",
 		             MHD_HTTP_HEADER_ALLOW, allow);
@@ -269,7 +562,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 	bool has_body = clen > 0 || header_present(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	bool mutation = strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
 	                strcmp(method, "PATCH") == 0 || strcmp(method, "DELETE") == 0;
-	if (mutation && has_body &&
+	if (mutation && has_body && !c->route->any_type &&
 	    !http_content_type_is_json(
 	        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
 		return reply_problem(c, conn, 415, "The request body must be application/json.",
@@ -282,7 +575,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 
 static void take_body(req_ctx *c, const char *data, size_t n)
 {
-	if (c->replied || c->too_large || c->len + n > HTTP_MAX_BODY) {
+	if (c->replied || c->too_large || c->len + n > c->max_body) {
 		c->too_large = c->too_large || !c->replied;
 		c->discarded += n;
 		return;
@@ -291,15 +584,9 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 		size_t cap = c->cap ? c->cap : 1024;
 		while (cap < c->len + n + 1)
 			cap *= 2;
-		if (cap > HTTP_MAX_BODY + 1)
-			cap = HTTP_MAX_BODY + 1;
-		char *b = realloc(c->body, cap);
-		if (!b) {
-			c->too_large = true; /* out of memory: answered as too large */
-			c->discarded += n;
-			return;
-		}
-		c->body = b;
+		if (cap > c->max_body + 1)
+			cap = c->max_body + 1;
+		c->body = xrealloc(c->body, cap);
 		c->cap = cap;
 	}
 	memcpy(c->body + c->len, data, n);
@@ -311,12 +598,12 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const char *method)
 {
 	http_server *srv = c->srv;
+	head_done(srv, conn);
 	if (c->pending)
 		return reply_problem(c, conn, c->pending, c->pending_detail, c->pending_header,
 		                     c->pending_header ? c->pending_value : NULL);
 	if (c->too_large)
-		return reply_problem(c, conn, 413, "The request body is larger than 65536 bytes.",
-		                     NULL, NULL);
+		return reply_too_large(c, conn);
 	if (c->is_static) {
 		http_resp err = {0};
 		struct MHD_Response *r = NULL;
@@ -418,6 +705,7 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	free(c->body);
 	free(c->raw);
 	free(c);
+	next_request(srv, conn);
 	pthread_mutex_lock(&srv->mu);
 	if (srv->active)
 		srv->active--;
@@ -428,46 +716,169 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
 /* ---- start / stop ---- */
 
-http_server *http_start(const http_config *cfg)
+/* Reads a whole (small) file into a NUL-terminated string; NULL (logged) on failure. */
+static char *read_pem(const char *path)
 {
-	if (!cfg || (!cfg->routes && cfg->nroutes))
-		return NULL;
-	http_server *srv = calloc(1, sizeof *srv);
-	if (!srv)
-		return NULL;
-	srv->cfg = *cfg;
-	if (srv->cfg.threads == 0)
-		srv->cfg.threads = 4;
-	if (srv->cfg.conn_timeout_s == 0)
-		srv->cfg.conn_timeout_s = 30;
-	if (srv->cfg.conn_limit == 0)
-		srv->cfg.conn_limit = 1024;
-	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
-		log_warn("http: static dir %s unusable (%s); static files answer 404",
-		         cfg->static_dir, strerror(errno));
-		srv->root[0] = '\0';
-	}
-	pthread_condattr_t ca;
-	if (pthread_condattr_init(&ca) != 0) {
-		free(srv);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		log_warn("http: cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	int e1 = pthread_mutex_init(&srv->mu, NULL);
-	int e2 = pthread_cond_init(&srv->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (e1 || e2) {
-		if (!e1)
-			pthread_mutex_destroy(&srv->mu);
-		if (!e2)
-			pthread_cond_destroy(&srv->cv);
-		free(srv);
+	char *buf = xmalloc(256 * 1024);
+	size_t n = fread(buf, 1, 256 * 1024 - 1, f);
+	bool bad = ferror(f) || n == 0;
+	fclose(f);
+	if (bad) {
+		log_warn("http: %s is empty or unreadable", path);
+		free(buf);
 		return NULL;
 	}
-	atomic_init(&srv->stopping, false);
+	buf[n] = '\0';
+	return buf;
+}
 
-	/* ITC: needed by MHD_quiesce_daemon; suspend/resume: server-sent events (http_resp.stream
-	 * callbacks suspend their connection while they wait for data).
+/* Parses cfg.trust_proxy ("addr, addr/prefix …") into srv->trusted. -1 (logged) when an item
+ * is not an address or a network. */
+static int parse_trusted(http_server *srv, const char *list)
+{
+	char item[INET6_ADDRSTRLEN + 1];
+	for (const char *p = list; p && *p;) {
+		p += strspn(p, ", \t");
+		size_t n = strcspn(p, ", \t");
+		if (n == 0)
+			break;
+		if (n >= sizeof item || srv->ntrusted == MAX_TRUSTED) {
+			log_warn("http: TRUST_PROXY: too many or too long addresses");
+			return -1;
+		}
+		memcpy(item, p, n);
+		item[n] = '\0';
+		char *slash = strchr(item, '/');
+		long bits = -1;
+		if (slash) {
+			char *end;
+			*slash = '\0';
+			bits = strtol(slash + 1, &end, 10);
+			if (end == slash + 1 || *end)
+				bits = 999;
+		}
+		struct in6_addr *net = &srv->trusted[srv->ntrusted];
+		bool v4 = strchr(item, ':') == NULL;
+		long max = v4 ? 32 : 128;
+		if (!addr_parse(item, net) || bits > max || (slash && bits < 0)) {
+			log_warn("http: TRUST_PROXY: %s is not an IP address or network", item);
+			return -1;
+		}
+		srv->trusted_bits[srv->ntrusted] = (unsigned)(bits < 0 ? 128
+		                                              : v4     ? 96 + bits
+		                                                       : bits);
+		srv->ntrusted++;
+		p += n;
+	}
+	return 0;
+}
+
+/* The listening socket: cfg.listen (numeric address) or every interface (IPv6 dual stack,
+ * else IPv4). No SO_REUSEPORT: a second server on the same port fails with "address in use"
+ * instead of silently taking half the traffic. Returns the socket or -1 (logged). */
+static int open_listener(const http_config *cfg)
+{
+	struct sockaddr_storage ss;
+	memset(&ss, 0, sizeof ss);
+	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)&ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)&ss;
+	bool any = !cfg->listen || !*cfg->listen;
+	if (any || inet_pton(AF_INET6, cfg->listen, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons(cfg->port);
+		if (any)
+			v6->sin6_addr = in6addr_any;
+	} else if (inet_pton(AF_INET, cfg->listen, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(cfg->port);
+	} else {
+		log_warn("http: LISTEN=%s is not a numeric IPv4 or IPv6 address", cfg->listen);
+		return -1;
+	}
+	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 && any) { /* no IPv6 on this machine: IPv4 only */
+		memset(&ss, 0, sizeof ss);
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(cfg->port);
+		v4->sin_addr.s_addr = htonl(INADDR_ANY);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	}
+	if (fd < 0) {
+		log_warn("http: socket: %s", strerror(errno));
+		return -1;
+	}
+	int on = 1, off = 0;
+	/* SO_REUSEADDR only lets a restart bind over connections in TIME_WAIT; Linux still
+	 * refuses a second listener on the same address and port. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+	if (ss.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, any ? &off : &on, sizeof on);
+	socklen_t len = ss.ss_family == AF_INET6 ? sizeof *v6 : sizeof *v4;
+	if (bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, SOMAXCONN) != 0) {
+		int e = errno;
+		log_warn("http: cannot listen on %s port %u: %s",
+		         any ? "every interface" : cfg->listen, (unsigned)cfg->port,
+		         e == EADDRINUSE ? "address in use (another server?)" : strerror(e));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Makes the connection limit and RLIMIT_NOFILE agree: raises the soft limit up to the hard
+ * one when the connections need more, else lowers the connection limit. Says which. */
+static void fit_fd_limit(http_config *cfg, unsigned *mhd_limit)
+{
+	struct rlimit rl;
+	unsigned margin = cfg->conn_limit / 8 + 4; /* slots that only answer 503 */
+	rlim_t need = (rlim_t)cfg->conn_limit + margin + FD_RESERVE + 2 * cfg->threads;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need) {
+		rlim_t old = rl.rlim_cur;
+		rl.rlim_cur =
+		    rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+			rl.rlim_cur = old;
+		if (rl.rlim_cur > old)
+			log_info("http: raised the file descriptor limit from %llu to %llu",
+			         (unsigned long long)old, (unsigned long long)rl.rlim_cur);
+	}
+	if (rl.rlim_cur < need) {
+		rlim_t room = rl.rlim_cur > FD_RESERVE + 2 * cfg->threads + 8
+		                  ? rl.rlim_cur - FD_RESERVE - 2 * cfg->threads
+		                  : 8;
+		unsigned lim = (unsigned)(room * 8 / 9);
+		log_warn("http: CONN_LIMIT %u lowered to %u: the file descriptor limit is %llu "
+		         "(raise it with ulimit -n)",
+		         cfg->conn_limit, lim ? lim : 1, (unsigned long long)rl.rlim_cur);
+		cfg->conn_limit = lim ? lim : 1;
+		margin = cfg->conn_limit / 8 + 4;
+	}
+	*mhd_limit = cfg->conn_limit + margin;
+	log_info("http: up to %u connections (%u per address, beyond: 429; %u more answered 503), "
+	         "file descriptor limit %llu",
+	         cfg->conn_limit, cfg->per_addr, margin, (unsigned long long)rl.rlim_cur);
+}
+
+static void free_server(http_server *srv)
+{
+	pthread_mutex_destroy(&srv->mu);
+	pthread_cond_destroy(&srv->cv);
+	pthread_mutex_destroy(&srv->cmu);
+	pthread_cond_destroy(&srv->rcv);
+	free(srv->tls_cert);
+	free(srv->tls_key);
+	free(srv);
+}
+
+/* The daemon on the listening socket fd (MHD owns it from then on). */
+static struct MHD_Daemon *start_daemon(http_server *srv, int fd, unsigned mhd_limit)
+{
+	/* ITC: needed by MHD_quiesce_daemon; suspend/resume: server-sent events (http/sse.c).
 	 * poll(), not epoll: with a thread pool on epoll, libmicrohttpd 0.9.75's
 	 * MHD_quiesce_daemon() marks each worker quiesced and then removes the listening socket
 	 * from the worker's epoll set, while the woken worker may remove it first; the loser's
@@ -478,20 +889,98 @@ http_server *http_start(const http_config *cfg)
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
 	if (MHD_is_feature_supported(MHD_FEATURE_POLL) == MHD_YES)
 		flags |= MHD_USE_POLL; /* else select() */
-	srv->d = MHD_start_daemon(
-	    flags, srv->cfg.port, NULL, NULL, on_request, srv, MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned int)srv->cfg.threads, MHD_OPTION_CONNECTION_TIMEOUT,
-	    (unsigned int)srv->cfg.conn_timeout_s, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned int)srv->cfg.conn_limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	    (size_t)MEMORY_LIMIT, MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
-	    MHD_OPTION_URI_LOG_CALLBACK, uri_log, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, srv,
-	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1, MHD_OPTION_END);
-	if (!srv->d) {
-		log_warn("http: cannot listen on port %u", (unsigned)srv->cfg.port);
-		pthread_mutex_destroy(&srv->mu);
-		pthread_cond_destroy(&srv->cv);
-		free(srv);
+	if (srv->tls_cert)
+		flags |= MHD_USE_TLS;
+	struct MHD_OptionItem opts[] = {
+	    {MHD_OPTION_LISTEN_SOCKET, fd, NULL},
+	    {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)srv->cfg.threads, NULL},
+	    {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)srv->cfg.conn_timeout_s, NULL},
+	    {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)mhd_limit, NULL},
+	    {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)MEMORY_LIMIT, NULL},
+	    {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, srv},
+	    {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_conn, srv},
+	    {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, srv},
+	    {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_logger, srv},
+	    {srv->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, srv->tls_cert},
+	    {MHD_OPTION_HTTPS_MEM_KEY, 0, srv->tls_key},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_ARRAY, opts,
+	                        MHD_OPTION_END);
+}
+
+http_server *http_start(const http_config *cfg)
+{
+	if (!cfg || (!cfg->routes && cfg->nroutes))
 		return NULL;
+	http_server *srv = xcalloc(1, sizeof *srv);
+	srv->cfg = *cfg;
+	if (srv->cfg.threads == 0)
+		srv->cfg.threads = 4;
+	if (srv->cfg.conn_timeout_s == 0)
+		srv->cfg.conn_timeout_s = 30;
+	if (srv->cfg.conn_limit == 0)
+		srv->cfg.conn_limit = 1024;
+	if (srv->cfg.per_addr == 0)
+		srv->cfg.per_addr = PER_ADDR_DEFAULT;
+	if (srv->cfg.deadline_s == 0)
+		srv->cfg.deadline_s = DEADLINE_DEFAULT_S;
+	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
+		log_warn("http: static dir %s unusable (%s); static files answer 404",
+		         cfg->static_dir, strerror(errno));
+		srv->root[0] = '\0';
+	}
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&srv->mu, NULL);
+	pthread_cond_init(&srv->cv, &ca);
+	pthread_mutex_init(&srv->cmu, NULL);
+	pthread_cond_init(&srv->rcv, &ca);
+	pthread_condattr_destroy(&ca);
+	atomic_init(&srv->stopping, false);
+
+	if (parse_trusted(srv, cfg->trust_proxy) != 0) {
+		free_server(srv);
+		return NULL;
+	}
+	bool tls = (cfg->tls_cert && *cfg->tls_cert) || (cfg->tls_key && *cfg->tls_key);
+	if (tls) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			log_warn("http: this libmicrohttpd has no TLS support");
+			free_server(srv);
+			return NULL;
+		}
+		srv->tls_cert = cfg->tls_cert && *cfg->tls_cert ? read_pem(cfg->tls_cert) : NULL;
+		srv->tls_key =
+		    srv->tls_cert && cfg->tls_key && *cfg->tls_key ? read_pem(cfg->tls_key) : NULL;
+		if (!srv->tls_cert || !srv->tls_key) {
+			log_warn(
+			    "http: HTTPS needs both TLS_CERT and TLS_KEY (readable PEM files)");
+			free_server(srv);
+			return NULL;
+		}
+	}
+	unsigned mhd_limit;
+	fit_fd_limit(&srv->cfg, &mhd_limit);
+	int fd = open_listener(&srv->cfg);
+	if (fd < 0) {
+		free_server(srv);
+		return NULL;
+	}
+	srv->d = start_daemon(srv, fd, mhd_limit);
+	if (!srv->d) {
+		log_warn("http: cannot start the HTTP daemon%s",
+		         tls ? " (is the key pair valid?)" : "");
+		close(fd);
+		free_server(srv);
+		return NULL;
+	}
+	srv->reaper_run = true;
+	sse_limits lim = {.per_topic = srv->cfg.sse_per_topic, .per_owner = srv->cfg.sse_per_owner};
+	if (pthread_create(&srv->reaper, NULL, reaper, srv) != 0 || sse_start(&lim) != 0) {
+		log_warn("http: cannot start the connection threads");
+		srv->reaper_run = false; /* (cannot happen short of resource exhaustion) */
 	}
 	return srv;
 }
@@ -500,8 +989,18 @@ uint16_t http_port(const http_server *srv)
 {
 	if (!srv || !srv->d)
 		return 0;
-	const union MHD_DaemonInfo *i = MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_BIND_PORT);
-	return i ? i->port : 0;
+	const union MHD_DaemonInfo *i = MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_LISTEN_FD);
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	if (!i || getsockname(i->listen_fd, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)(void *)&ss)->sin6_port
+	                                      : ((struct sockaddr_in *)(void *)&ss)->sin_port);
+}
+
+bool http_tls(const http_server *srv)
+{
+	return srv && srv->tls_cert;
 }
 
 void http_stop(http_server *srv)
@@ -514,6 +1013,7 @@ void http_stop(http_server *srv)
 		close(ls);
 	if (srv->cfg.on_quiesce)
 		srv->cfg.on_quiesce();
+	sse_stop(); /* ends the event streams so the drain can finish */
 	struct timespec deadline;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += DRAIN_S;
@@ -526,8 +1026,13 @@ void http_stop(http_server *srv)
 		}
 	}
 	pthread_mutex_unlock(&srv->mu);
+	pthread_mutex_lock(&srv->cmu);
+	bool joined = srv->reaper_run;
+	srv->reaper_run = false;
+	pthread_cond_broadcast(&srv->rcv);
+	pthread_mutex_unlock(&srv->cmu);
+	if (joined)
+		pthread_join(srv->reaper, NULL);
 	MHD_stop_daemon(srv->d);
-	pthread_mutex_destroy(&srv->mu);
-	pthread_cond_destroy(&srv->cv);
-	free(srv);
+	free_server(srv);
 }

@@ -35,20 +35,33 @@ export STATIC_DIR="${STATIC_DIR:-$ROOT/static}"
 export TEMPLATES_DIR="${TEMPLATES_DIR:-$ROOT/templates}"
 export MIGRATIONS_DIR="${MIGRATIONS_DIR:-$ROOT/migrations}"
 
+# The machine's IPv4 addresses on its networks (not loopback), one a line.
+lan_addresses() {
+	if command -v ip >/dev/null 2>&1; then
+		ip -o -4 addr show scope global 2>/dev/null | awk '{ sub(/\/.*/, "", $4); print $4 }'
+	else
+		hostname -I 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9]+\.[0-9.]+$'
+	fi
+}
+
 case $MODE in
 migrate) exec "$SERVER" migrate ;;
 serve)
-	echo "run: serving on http://localhost:$PORT/ (Ctrl-C stops; make stop stops the database)" >&2
-	# erfront (issue 11): the addresses other phones on this network open (the app's links and QR
-	# codes use the address the host opened, so the host should open one of these too)
-	lan=$(hostname -I 2>/dev/null || ip -4 -o addr show scope global 2>/dev/null | awk '{sub("/.*", "", $4); print $4}')
-	for a in $lan; do
-		case $a in
-		*:*) ;; # IPv6: phones rarely type those
-		127.*) ;;
-		*) echo "run: other phones on this network: http://$a:$PORT/" >&2 ;;
-		esac
-	done
+	# issue 12: the address other phones on the network can open (LISTEN unset: every
+	# interface; HTTPS when TLS_CERT is set)
+	SCHEME=http
+	[ -n "${TLS_CERT:-}" ] && SCHEME=https
+	echo "run: serving on $SCHEME://localhost:$PORT/ (Ctrl-C stops; make stop stops the database)" >&2
+	case ${LISTEN:-} in
+	"" | 0.0.0.0 | ::)
+		for a in $(lan_addresses); do
+			echo "run: other phones on this network: $SCHEME://$a:$PORT/" >&2
+		done
+		;;
+	127.* | ::1) echo "run: LISTEN=$LISTEN: reachable from this machine only" >&2 ;;
+	*:*) echo "run: listening on $SCHEME://[$LISTEN]:$PORT/" >&2 ;;
+	*) echo "run: listening on $SCHEME://$LISTEN:$PORT/" >&2 ;;
+	esac
 	exec "$SERVER"
 	;;
 *)

@@ -1,0 +1,605 @@
+"""Hostile and broken clients (issue 12): the request deadline, per-address and global
+connection caps, the file descriptor limit, a second server on the same port, the listen
+address, tokens in URLs, WWW-Authenticate, event-stream caps, dead streams and churn, HTTPS.
+
+Loopback only: the attacker is 127.0.0.1, the other client ::1 (the server listens on every
+interface, dual stack, by default). Every wait polls a condition with a deadline."""
+import http.client, json, os, resource, socket, ssl, subprocess, tempfile, threading, time
+
+from harness import ROOT, SERVER_BIN, Server, free_port, make_database, problem
+from games import GAMES, create, first_option_move, reveal, state, tokens
+from test_er_live import Stream
+
+_DB = None
+
+
+def db():
+    global _DB
+    if _DB is None:
+        _DB = make_database("h_hostile")
+    return _DB
+
+
+def wait_until(cond, timeout, what):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def health6(port, timeout=5):
+    """GET /api/v1/health from ::1 on a fresh connection: (status, seconds)."""
+    t0 = time.perf_counter()
+    c = http.client.HTTPConnection("::1", port, timeout=timeout)
+    c.request("GET", "/api/v1/health")
+    r = c.getresponse()
+    r.read()
+    c.close()
+    return r.status, time.perf_counter() - t0
+
+
+def read_reply(sock, timeout=5):
+    """Reads an HTTP reply up to EOF or its Content-Length: (status, headers, body)."""
+    sock.settimeout(timeout)
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        buf += chunk
+    head, _, body = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    hd = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:] if ":" in l)}
+    n = int(hd.get("content-length", "0"))
+    while len(body) < n:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split()[1]), hd, body
+
+
+def closed_by_peer(sock, timeout):
+    """True when the server closes the socket within timeout (EOF or reset)."""
+    sock.settimeout(timeout)
+    try:
+        while True:
+            if not sock.recv(4096):
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except (socket.timeout, TimeoutError):
+        return False
+
+
+def hold(port, n, timeout=10):
+    """n connections from 127.0.0.1 that each got a 200 (and stay open). A connection that the
+    server still counts (the harness's readiness probe, closed a moment ago) may make one of
+    them refused: it is closed and opened again until n are held."""
+    held, end = [], time.time() + timeout
+    while len(held) < n:
+        assert time.time() < end, f"could not hold {n} connections"
+        k = socket.create_connection(("127.0.0.1", port))
+        k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        st = read_reply(k)[0]
+        if st == 200:
+            held.append(k)
+        else:
+            assert st in (429, 503), st
+            k.close()
+            time.sleep(0.05)
+    return held
+
+
+def fd_count(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def socket_inodes(pid):
+    out = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            out.add(link[8:-1])
+    return out
+
+
+def server_side_inode(server_port, client_port):
+    """The inode of the server's end of the TCP connection from client_port."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                p = line.split()
+                if int(p[1].split(":")[1], 16) == server_port and \
+                        int(p[2].split(":")[1], 16) == client_port:
+                    return p[9]
+    return None
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+# ---- slow clients ----
+
+
+def test_slow_header_attack_health_answers():
+    """40 sockets from 127.0.0.1 send one header byte every second (CONN_LIMIT=20): the
+    address is capped at CONN_PER_ADDR=8, so /health from ::1 keeps answering in < 100 ms,
+    and the attacker's sockets are cut at the request deadline."""
+    env = {"CONN_LIMIT": "20", "CONN_PER_ADDR": "8", "REQUEST_DEADLINE": "4"}
+    with Server(database=db(), env=env) as s:
+        stop = threading.Event()
+        socks = []
+        for _ in range(40):
+            k = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+            k.sendall(b"G")
+            socks.append(k)
+
+        def trickle():
+            while not stop.wait(1.0):
+                for k in socks:
+                    try:
+                        k.send(b"E")
+                    except OSError:
+                        pass
+
+        t = threading.Thread(target=trickle, daemon=True)
+        t.start()
+        try:
+            times = []
+            for _ in range(20):
+                st, dt = health6(s.port)
+                assert st == 200, st
+                times.append(dt)
+            times.sort()
+            # Without the per-address cap, /health waits for as long as the attack goes on
+            # (every connection slot is held). The < 100 ms figure of issue 12 is measured on
+            # a quiet machine by `make bench` (tests/bench/slowheader.sh: p99 under attack next
+            # to p99 without it); here the bound only has to tell "answered" from "held", so
+            # a loaded CI machine cannot make it flaky.
+            assert times[-2] < 1.0, times
+            # the attacker got at most its cap of live connections: the others were cut
+            # (first those over the cap, at 2 s; then the rest at the 4 s deadline)
+            alive = list(socks)
+
+            def at_most_cap():
+                alive[:] = [k for k in alive if not closed_by_peer(k, 0.01)]
+                return len(alive) <= 8
+            wait_until(at_most_cap, 4, "the sockets over the per-address cap to be cut")
+            t0 = time.time()
+            for k in alive:
+                assert closed_by_peer(k, 8), "a slow request outlived its deadline"
+            assert time.time() - t0 < 8
+        finally:
+            stop.set()
+            t.join()
+            for k in socks:
+                k.close()
+
+
+def test_request_deadline():
+    """Head and body within REQUEST_DEADLINE, however steadily the bytes come; a request in
+    time is answered; an idle keep-alive connection is closed at the deadline too."""
+    with Server(database=db(), env={"REQUEST_DEADLINE": "2"}) as s:
+        # slow body: a byte every 0.3 s of a 100-byte body never completes in 2 s
+        k = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        k.sendall(b"POST /api/v1/er/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                  b"\r\nContent-Length: 100\r\n\r\n")
+        t0 = time.time()
+        cut = None
+        for _ in range(40):
+            try:
+                k.send(b" ")
+            except OSError:
+                cut = time.time() - t0
+                break
+            if closed_by_peer(k, 0.3):
+                cut = time.time() - t0
+                break
+        assert cut is not None and 1.5 < cut < 4, cut
+        k.close()
+        # a prompt request on a keep-alive connection is answered, then the idle connection
+        # is closed at the deadline
+        k = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        st, hd, body = read_reply(k)
+        assert st == 200, (st, body)
+        t0 = time.time()
+        assert closed_by_peer(k, 6)
+        assert 1.5 < time.time() - t0 < 4
+        k.close()
+
+
+def test_per_address_cap_429():
+    """Over CONN_PER_ADDR, a connection's request gets 429 problem+json with Retry-After and
+    Connection: close; the other address is not affected."""
+    with Server(database=db(), env={"CONN_PER_ADDR": "3"}) as s:
+        idle = hold(s.port, 3)
+        k = socket.create_connection(("127.0.0.1", s.port))
+        k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        st, hd, body = read_reply(k)
+        assert st == 429 and hd.get("retry-after") and hd.get("connection") == "close", hd
+        obj = json.loads(body)
+        assert obj["status"] == 429 and "address" in obj["detail"], obj
+        assert closed_by_peer(k, 3)
+        k.close()
+        assert health6(s.port)[0] == 200
+        for k in idle:
+            k.close()
+        # once they are closed, the address is welcome again
+        # (raw sockets: a 429 for a connection over the cap can come on any route, which the
+        # per-route document does not list)
+        for k in hold(s.port, 3):
+            k.close()
+        assert "client http: refusing connections (429) from 127.0.0.1" in s.output()
+
+
+def test_connection_limit_503():
+    """Over CONN_LIMIT (every address together), a clear 503 problem+json, not a silent
+    reset."""
+    with Server(database=db(), env={"CONN_LIMIT": "4", "CONN_PER_ADDR": "100"}) as s:
+        held = hold(s.port, 4)
+        c = http.client.HTTPConnection("::1", s.port, timeout=5)
+        c.request("GET", "/api/v1/health")
+        r = c.getresponse()
+        obj = json.loads(r.read())
+        assert r.status == 503 and r.getheader("Retry-After"), (r.status, obj)
+        assert obj["status"] == 503
+        c.close()
+        for k in held:
+            k.close()
+
+
+def _start_raw(env, limits=None):
+    """Starts the server directly (not through the harness) with an RLIMIT_NOFILE."""
+    port = free_port()
+    e = dict(os.environ)
+    e.update({"PORT": str(port), "STATIC_DIR": os.path.join(ROOT, "static"),
+              "TEMPLATES_DIR": os.path.join(ROOT, "templates"),
+              "MIGRATIONS_DIR": os.path.join(ROOT, "migrations"), "DATABASE_URL": db()})
+    e.update(env)
+
+    def pre():
+        if limits:
+            resource.setrlimit(resource.RLIMIT_NOFILE, limits)
+
+    return subprocess.Popen([os.path.join(ROOT, SERVER_BIN)], env=e, preexec_fn=pre,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), port
+
+
+def _output_until(p, needle, timeout=20):
+    out = ""
+    end = time.time() + timeout
+    while time.time() < end and needle not in out:
+        line = p.stdout.readline()
+        if not line:
+            break
+        out += line
+    return out
+
+
+def test_fd_limit_and_connection_limit_agree():
+    """The server raises RLIMIT_NOFILE to fit CONN_LIMIT when the hard limit allows, else
+    lowers CONN_LIMIT, and says so at start."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        hard_ok = hard
+    else:
+        hard_ok = 4096
+    p, _ = _start_raw({"CONN_LIMIT": "1024"}, (256, hard_ok))
+    try:
+        out = _output_until(p, "listening on")
+        assert "raised the file descriptor limit from 256" in out, out
+        assert "up to 1024 connections" in out, out
+        lim = int(open(f"/proc/{p.pid}/limits").read().split("Max open files")[1].split()[0])
+        assert lim >= 1024, lim
+    finally:
+        p.terminate()
+        p.wait(15)
+    p, _ = _start_raw({"CONN_LIMIT": "1024"}, (200, 200))
+    try:
+        out = _output_until(p, "listening on")
+        assert "CONN_LIMIT 1024 lowered to" in out and "listening on" in out, out
+    finally:
+        p.terminate()
+        p.wait(15)
+
+
+# ---- listening ----
+
+
+def test_second_server_on_the_same_port_refuses_to_start():
+    with Server(database=db()) as a:
+        b = Server(database=db(), port=a.port, wait=False).start()
+        try:
+            rc = b.proc.wait(20)
+            assert rc != 0, rc
+            assert "address in use" in b.output(), b.output()[-2000:]
+        finally:
+            b.stop()
+            os.unlink(b.log.name)
+        assert a.request("GET", "/api/v1/health")[0] == 200
+
+
+def test_listen_address():
+    """LISTEN=127.0.0.1 serves IPv4 loopback only; the default (every interface) serves both
+    127.0.0.1 and ::1."""
+    with Server(database=db(), env={"LISTEN": "127.0.0.1"}) as s:
+        assert s.request("GET", "/api/v1/health")[0] == 200
+        try:
+            socket.create_connection(("::1", s.port), timeout=2).close()
+            raise AssertionError("::1 reached a server listening on 127.0.0.1 only")
+        except ConnectionRefusedError:
+            pass
+        assert "listening on 127.0.0.1 port" in s.output()
+    s = Server(database=db(), env={"LISTEN": "::1"}, wait=False).start()
+    try:
+        wait_until(lambda: "listening on ::1" in s.output() or s.proc.poll() is not None, 20,
+                   "the server on ::1")
+        assert health6(s.port)[0] == 200
+    finally:
+        s.__exit__(None, None, None)
+    with Server(database=db()) as s:
+        assert s.request("GET", "/api/v1/health")[0] == 200 and health6(s.port)[0] == 200
+        assert "listening on every interface" in s.output()
+    b = Server(database=db(), env={"LISTEN": "not-an-address"}, wait=False).start()
+    try:
+        assert b.proc.wait(20) != 0 and "not a numeric" in b.output()
+    finally:
+        os.unlink(b.log.name)
+
+
+# ---- tokens ----
+
+
+def test_query_token_only_for_the_event_stream():
+    """?token= works for GET …/events (EventSource cannot send headers) and nowhere else:
+    a mutation or a read with the token in the URL is 401, with WWW-Authenticate: Bearer."""
+    with Server(database=db()) as s:
+        g = create(s, 2, deck="table")
+        gid, host = g["id"], g["host_token"]
+        st, hd, obj = s.json("POST", f"{GAMES}/{gid}/turns?token={host}",
+                             {"card": 10, "dice": {"red": 3, "yellow": 4, "green": 5}})
+        problem(st, hd, obj, 401)
+        assert hd["www-authenticate"].startswith("Bearer"), hd
+        st, hd, obj = s.json("GET", f"{GAMES}/{gid}?token={host}")
+        problem(st, hd, obj, 401)
+        # nothing happened
+        assert state(s, gid, host)["version"] == 0
+        ev = Stream(s, gid, host, query_token=True)
+        assert ev.status == 200
+        assert ev.events(lambda e: len(e) >= 1)[0]["event"] == "hello"
+        ev.close()
+
+
+def test_every_401_carries_www_authenticate():
+    with Server(database=db()) as s:
+        g = create(s, 2, deck="table")
+        gid = g["id"]
+        for method, path, body in (("GET", f"{GAMES}/{gid}", None),
+                                   ("GET", f"{GAMES}/{gid}/log", None),
+                                   ("GET", f"{GAMES}/{gid}/events", None),
+                                   ("POST", f"{GAMES}/{gid}/turns", {})):
+            for h in ({}, {"Authorization": "Bearer " + "x" * 43}, {"Authorization": "Basic eA=="}):
+                st, hd, obj = s.json(method, path, body, headers=h)
+                assert st in (401, 403, 404), (method, path, h, st, obj)
+                if st == 401:
+                    assert hd.get("www-authenticate", "").startswith("Bearer"), \
+                        (method, path, h, hd)
+                if not h:
+                    assert st == 401, (method, path, st)
+        st, hd, obj = s.json("GET", f"{GAMES}/{gid}")
+        problem(st, hd, obj, 401)
+        assert hd["www-authenticate"] == 'Bearer realm="dice-hospital"', hd
+
+
+# ---- event streams ----
+
+
+def test_stream_caps_per_token_and_per_game():
+    with Server(database=db(), env={"SSE_PER_TOKEN": "2", "SSE_PER_GAME": "3"}) as s:
+        g = create(s, 3, deck="app")
+        gid, host, toks = g["id"], g["host_token"], tokens(g)
+        a = [Stream(s, gid, host) for _ in range(2)]
+        assert all(x.status == 200 for x in a)
+        for x in a:
+            x.events(lambda e: len(e) >= 1)
+        st, hd, obj = s.json("GET", f"{GAMES}/{gid}/events", token=host)
+        problem(st, hd, obj, 429)
+        assert hd.get("retry-after") and "token" in obj["detail"], (hd, obj)
+        b = Stream(s, gid, toks[2])
+        assert b.status == 200
+        st, hd, obj = s.json("GET", f"{GAMES}/{gid}/events", token=toks[3])
+        problem(st, hd, obj, 429)
+        assert "game" in obj["detail"], obj
+        # closing one frees its slot (found by the probe within a second or two)
+        a[0].close()
+        def reopened():
+            x = Stream(s, gid, toks[3])
+            if x.status == 200:
+                return x
+            x.close()
+            return None
+        c = wait_until(reopened, 10, "the closed stream's slot")
+        for x in (a[1], b, c):
+            x.close()
+
+
+def test_closed_stream_released_within_10s():
+    """A phone that goes away: its stream's connection and memory are released within 10 s
+    (SSE_DEAD_S), not at the next failed keep-alive write."""
+    with Server(database=db()) as s:
+        g = create(s, 2, deck="app")
+        x = Stream(s, g["id"], g["host_token"])
+        x.events(lambda e: len(e) >= 1)
+        inode = server_side_inode(s.port, x.c.sock.getsockname()[1])
+        assert inode and inode in socket_inodes(s.proc.pid), inode
+        t0 = time.time()
+        x.close()
+        wait_until(lambda: inode not in socket_inodes(s.proc.pid), 10,
+                   "the stream's socket to be closed")
+        assert time.time() - t0 < 10
+
+
+def test_stream_churn_fds_and_rss_back_to_baseline():
+    """1,000 stream opens and closes (20 rounds of 50 at once): file descriptors come back to
+    the baseline and RSS stays near it (issue 12: it grew 19 → 80 MB over 5,000)."""
+    env = {"SSE_PER_TOKEN": "1000", "SSE_PER_GAME": "1000", "CONN_PER_ADDR": "1000"}
+    with Server(database=db(), env=env) as s:
+        g = create(s, 2, deck="app")
+        gid, host = g["id"], g["host_token"]
+        pid = s.proc.pid
+
+        def round_(n):
+            xs = [Stream(s, gid, host) for _ in range(n)]
+            for x in xs:
+                assert x.status == 200
+                x.events(lambda e: len(e) >= 1)
+            for x in xs:
+                x.close()
+
+        round_(50)  # warm-up: every worker's database connection, arenas
+        # baseline: the descriptors once the warm-up streams are gone (steady for 1 s)
+        seen = [fd_count(pid)]
+
+        def steady():
+            seen.append(fd_count(pid))
+            return len(seen) > 20 and seen[-1] == seen[-21]
+        wait_until(steady, 15, "a steady descriptor count after the warm-up")
+        base_fd = seen[-1]
+        base_rss = rss_kb(pid)
+        for _ in range(20):
+            round_(50)
+            wait_until(lambda: fd_count(pid) <= base_fd + 2, 10,
+                       "the closed streams' descriptors")
+        # a move still reaches a stream after the churn
+        x = Stream(s, gid, host)
+        x.events(lambda e: len(e) >= 1)
+        reveal(s, gid, host)
+        x.events(lambda e: any(ev.get("event") == "reveal" for ev in e))
+        x.close()
+        wait_until(lambda: fd_count(pid) <= base_fd, 10, "descriptors back to the baseline")
+        grown = rss_kb(pid) - base_rss
+        print(f"  churn: RSS {base_rss} kB -> {base_rss + grown} kB, descriptors {base_fd}")
+        # AddressSanitizer keeps freed memory in its quarantine (256 MB) on purpose: the RSS
+        # bound holds for the real build; the sanitizer build checks leaks at exit instead
+        if "asan" not in SERVER_BIN:
+            assert grown < 4 * 1024, f"RSS grew {grown} kB over 1,000 streams"
+
+
+# ---- HTTPS ----
+
+
+def test_https_end_to_end_with_a_self_signed_certificate():
+    with tempfile.TemporaryDirectory() as d:
+        cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                        "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost"],
+                       check=True, capture_output=True)
+        with Server(database=db(), env={"TLS_CERT": cert, "TLS_KEY": key}) as s:
+            ctx = ssl.create_default_context(cafile=cert)
+
+            def req(method, path, body=None, token=None):
+                c = http.client.HTTPSConnection("127.0.0.1", s.port, context=ctx, timeout=10)
+                h = {"Content-Type": "application/json"} if body is not None else {}
+                if token:
+                    h["Authorization"] = "Bearer " + token
+                c.request(method, path, body=json.dumps(body) if body is not None else None,
+                          headers=h)
+                r = c.getresponse()
+                data = r.read()
+                c.close()
+                return r.status, json.loads(data) if data else None
+
+            st, obj = req("GET", "/api/v1/health")
+            assert st == 200 and obj["status"] == "ok", obj
+            st, g = req("POST", GAMES, {"players": [{"name": "A"}, {"name": "B"}], "deck": "app"})
+            assert st == 201, g
+            # the event stream over TLS sees a reveal
+            c = http.client.HTTPSConnection("127.0.0.1", s.port, context=ctx, timeout=10)
+            c.request("GET", f"{GAMES}/{g['id']}/events?token={g['host_token']}")
+            r = c.getresponse()
+            assert r.status == 200
+            st, _ = req("POST", f"{GAMES}/{g['id']}/turns", {}, token=g["host_token"])
+            assert st == 200
+            buf = b""
+            end = time.time() + 5
+            while b"event: reveal" not in buf and time.time() < end:
+                buf += r.read1(4096)
+            assert b"event: reveal" in buf, buf
+            c.close()
+            # plain HTTP on the TLS port gets no HTTP answer
+            k = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+            k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            k.settimeout(5)
+            try:
+                data = k.recv(100)
+            except OSError:
+                data = b""
+            assert not data.startswith(b"HTTP/1.1 200"), data
+            k.close()
+            assert "HTTPS" in s.output()
+        # a missing key refuses to start
+        b = Server(database=db(), env={"TLS_CERT": cert}, wait=False).start()
+        try:
+            assert b.proc.wait(20) != 0 and "TLS_KEY" in b.output(), b.output()
+        finally:
+            os.unlink(b.log.name)
+
+
+# ---- behind a reverse proxy ----
+
+
+def _join_until_429(s, xff):
+    """Wrong join codes from one forwarded address until 429: the attempts it took."""
+    for i in range(1, 40):
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                             headers={"X-Forwarded-For": xff})
+        if st == 429:
+            return i
+        assert st == 404, (st, obj)
+    return None
+
+
+def test_trust_proxy_forwarded_address():
+    """X-Forwarded-For names the client only when the peer is in TRUST_PROXY (its last entry,
+    the one the proxy appended): the join limit then counts per forwarded address, and the
+    proxy is not held to the per-address connection cap. Untrusted, the header is ignored."""
+    env = {"TRUST_PROXY": "10.9.9.9, 127.0.0.0/8", "CONN_PER_ADDR": "2"}
+    with Server(database=db(), env=env) as s:
+        assert _join_until_429(s, "203.0.113.7") == 21
+        # another client behind the same proxy has its own bucket; a forged first entry
+        # does not move a client into someone else's bucket
+        assert _join_until_429(s, "203.0.113.7, 198.51.100.1") == 21
+        st, _, _ = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                          headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.7"})
+        assert st == 429
+        # the proxy's own connections are not capped per address
+        held = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(4)]
+        for k in held:
+            k.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert read_reply(k)[0] == 200
+        for k in held:
+            k.close()
+    with Server(database=db(), env={"TRUST_PROXY": "10.9.9.9"}) as s:
+        assert _join_until_429(s, "203.0.113.7") == 21
+        st, _, _ = s.json("POST", "/api/v1/join", {"code": "ZZZZZZ", "seat": 1},
+                          headers={"X-Forwarded-For": "198.51.100.1"})
+        assert st == 429, "an untrusted peer chose its bucket with X-Forwarded-For"
+    b = Server(database=db(), env={"TRUST_PROXY": "10.0.0.0/33"}, wait=False).start()
+    try:
+        assert b.proc.wait(20) != 0 and "TRUST_PROXY" in b.output()
+    finally:
+        os.unlink(b.log.name)
