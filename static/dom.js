@@ -56,10 +56,6 @@ const ICONS = {
 		["path", { d: "M2 21a8 8 0 0 1 16 0z", fill: "currentColor" }],
 		["path", { d: "M20 3v7M16.5 6.5h7", stroke: "currentColor", "stroke-width": 2.2 }],
 	],
-	morgue: [
-		["path", { d: "M6 21V9a6 6 0 0 1 12 0v12z", fill: "none", stroke: "currentColor", "stroke-width": 2 }],
-		["path", { d: "M12 8v7M9 11h6", stroke: "currentColor", "stroke-width": 2 }],
-	],
 	wifi_off: [
 		["path", { d: "M2 8a15 15 0 0 1 20 0M5 12a10 10 0 0 1 14 0M8.5 15.5a5 5 0 0 1 7 0", fill: "none", stroke: "currentColor", "stroke-width": 2 }],
 		["path", { d: "M3 3l18 18", stroke: "currentColor", "stroke-width": 2.4 }],

@@ -11,7 +11,7 @@ const form = {
 	specs: { c1: "", c2: "", radiologist: "", epidemiologist: "" },
 	error: null, busy: false,
 };
-const joining = { code: "", seats: null, pick: null, error: null, busy: false, fallbackSeat: "1" };
+const joining = { code: "", seats: null, pick: null, error: null, busy: false };
 const print = { count: 10, paper: "", lang: "" };
 let created = null; // the reply of the last game created here
 
@@ -179,28 +179,21 @@ export async function renderJoin(app, code, isCurrent) {
 	if (joining.code !== code || !joining.seats) {
 		Object.assign(joining, { code, seats: null, pick: null, error: null });
 		try {
-			const r = await api.joinInfo(code);
-			joining.seats = r.seats;
+			joining.seats = (await api.joinInfo(code)).seats;
 		} catch (e) {
-			// no seat list from this server (older API): choose the seat by number
-			joining.seats = e instanceof api.ApiError && (e.status === 404 || e.status === 405) && e.rule !== "no-such-game" && e.rule !== "unknown-code" ? "numbers" : null;
-			if (!joining.seats) joining.error = errorOf(e);
+			joining.error = errorOf(e);
 		}
 	}
 	if (!isCurrent()) return;
 	const redraw = () => renderJoin(app, code, isCurrent);
-	const seatButtons = Array.isArray(joining.seats)
+	const seatButtons = joining.seats
 		? h("ul", { class: "seats" }, joining.seats.filter((s) => !s.bot).map((s) => h("li", {}, h("button", {
 			type: "button", class: `seat${s.claimed ? " claimed" : ""}${joining.pick === s.seat ? " chosen" : ""}`, "data-seat": s.seat,
 			onclick: () => take(s, false, redraw),
 		}, h("span", { class: "pname" }, s.name), h("span", { class: "tag" }, s.claimed ? t("join.claimed") : t("join.free")),
 		h("span", { class: "sr-only" }, ` — ${t("join.seat_n", { n: s.seat })}`)))))
-		: joining.seats === "numbers"
-			? h("div", { class: "join-row" }, field("join.seat", h("select", { id: "join-seat", onchange: (e) => (joining.fallbackSeat = e.target.value) },
-				[1, 2, 3, 4, 5, 6].map((n) => h("option", { value: n, selected: String(n) === joining.fallbackSeat }, n)))),
-			h("button", { type: "button", class: "primary", id: "join-seat-go", onclick: () => take({ seat: Number(joining.fallbackSeat), name: "" }, false, redraw) }, t("join.go")))
-			: null;
-	const claimed = Array.isArray(joining.seats) && joining.pick && joining.seats.find((s) => s.seat === joining.pick && s.claimed);
+		: null;
+	const claimed = joining.seats && joining.pick && joining.seats.find((s) => s.seat === joining.pick && s.claimed);
 	const confirm = claimed
 		? h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-q" },
 			h("p", { id: "confirm-q" }, t("join.replace_q", { name: claimed.name })),
@@ -237,7 +230,7 @@ async function take(seat, replace, redraw) {
 		location.hash = `game=${encodeURIComponent(r.game)}`;
 	} catch (e) {
 		joining.busy = false;
-		if (e instanceof api.ApiError && e.rule === "seat-claimed" && Array.isArray(joining.seats)) {
+		if (e instanceof api.ApiError && e.rule === "seat-claimed" && joining.seats) {
 			// claimed since the list was read: ask before taking it over
 			const s = joining.seats.find((x) => x.seat === seat.seat);
 			if (s) s.claimed = true;

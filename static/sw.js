@@ -4,11 +4,13 @@
 // wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
 // is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
 // a game's sheet draw offline too.
-const CACHE = "dh-shell-v2";
+const CACHE = "dh-shell-v3";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
-	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico"];
+	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
+	// the Dice Hospital and Clinic screens (issue 8), loaded on their routes
+	"tabletop.js", "tabletop.css"];
 
 self.addEventListener("install", (e) => {
 	e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -30,6 +32,6 @@ self.addEventListener("fetch", (e) => {
 				}
 				return r;
 			})
-			.catch(() => caches.match(e.request, { ignoreSearch: true }).then((r) => r || caches.match("index.html"))),
+			.catch(() => caches.match(e.request, { ignoreSearch: true }).then((r) => r || (e.request.mode === "navigate" ? caches.match("index.html") : Response.error()))),
 	);
 });
