@@ -1,7 +1,7 @@
 // Start-up and routing: "#game=ID&token=…" opens the game screen, "#join=CODE" the seats of a
 // table, "#created" the new game's links, "#print" blank sheets, anything else the home screen.
 import * as api from "./api.js";
-import { t, setLang, preferredLang, onLangChange } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, addStrings } from "./i18n.js";
 import { h } from "./dom.js";
 import { openGame } from "./game.js";
 import { renderHome, renderCreated, renderJoin, renderPrint } from "./home.js";
@@ -16,7 +16,8 @@ const params = () => new URLSearchParams(location.hash.replace(/^#/, ""));
 // Dice Hospital and Clinic screens (issue 8, tabletop.js): loaded on first use, so the ER screens
 // do not carry them; once loaded, every route goes through it (it closes its own open screen).
 let tabletop = null;
-const loadTabletop = () => import("./tabletop.js").then((m) => (tabletop = m));
+const loadTabletop = () =>
+	Promise.all([import("./tabletop.js"), addStrings("tabletop")]).then(([m]) => (tabletop = m));
 
 function route(langChanged = false) {
 	const p = params();

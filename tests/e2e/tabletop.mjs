@@ -9,7 +9,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
 const SHOTS = process.env.SHOTS || "build/e2e";
 const ROOT = new URL("../../", import.meta.url);
-const FR = JSON.parse(readFileSync(new URL("static/i18n/fr.json", ROOT), "utf8"));
+// the screens' strings: the shared file and their own (i18n/tabletop.fr.json, loaded on their routes)
+const FR = { ...JSON.parse(readFileSync(new URL("static/i18n/fr.json", ROOT), "utf8")),
+	...JSON.parse(readFileSync(new URL("static/i18n/tabletop.fr.json", ROOT), "utf8")) };
 mkdirSync(SHOTS, { recursive: true });
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
