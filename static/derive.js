@@ -101,6 +101,7 @@ export function explainBed(S, w, pos) {
 	const patients = S.draft ? D.draftSheet(S).wards[w] : sheet.wards[w];
 	const vars = { ward: w + 1, bed: pos + 1 };
 	if (!S.game || S.game.status === "finished") return { key: "explain.finished" };
+	if (S.view && S.view !== D.me(S)) return { key: "explain.other_sheet", vars: { name: D.seatOf(S, S.view).name } };
 	if (!D.canMove(S)) return { key: D.hasMoved(S) ? "explain.moved" : "explain.not_now" };
 	if (!S.draft) return { key: "explain.choose_die" };
 	const d = S.draft;

@@ -463,6 +463,8 @@ await test("g-solo-to-the-end", async () => {
 			await S.click("#alicat-sheet");
 			await S.locator("#sheet-h", { hasText: "ALICAT" }).waitFor();
 			await screen(S, "game-solo-alicat-sheet");
+			await S.locator('.bed[data-ward="7"][data-bed="3"]').click();
+			await S.locator("#explain", { hasText: "This is ALICAT's sheet" }).waitFor();
 			await S.locator('.player[data-seat="1"]').click();
 		}
 	}
