@@ -4,12 +4,14 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import { errorOf, errorBox, replaceKeepingFocus } from "./view.js";
+// the league choice of the new-game form (issue 9): shown to a logged-in owner or member only
+import { leaguePicker } from "./league-picker.js";
 
 const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
 const form = {
 	players: ["", ""], solo: false, modifiers: [], deck: "table", chooseSpecs: false,
 	specs: { c1: "", c2: "", radiologist: "", epidemiologist: "" },
-	error: null, busy: false,
+	league: "", error: null, busy: false,
 };
 const joining = { code: "", seats: null, pick: null, error: null, busy: false };
 const print = { count: 10, paper: "", lang: "" };
@@ -107,6 +109,22 @@ export async function renderHome(app, isCurrent, extra) {
 	const more = h("div", { class: "home-more" });
 	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink, more));
 	if (extra) extra().then((panel) => isCurrent() && more.replaceChildren(panel)).catch((e) => console.warn(e));
+	leagueChoice().then((pick) => pick && isCurrent() && newGame.isConnected && (relabel(pick), newGame.querySelector("#create").before(pick.label)));
+}
+
+// one picker per page load, moved into every render (keeps its choice)
+let leaguePick = null;
+function leagueChoice() {
+	if (!leaguePick)
+		leaguePick = leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
+			if (pick) {
+				pick.select.id = "new-league";
+				pick.select.value = form.league;
+				pick.select.addEventListener("change", (e) => (form.league = e.target.value));
+			}
+			return pick;
+		}).catch(() => null);
+	return leaguePick;
 }
 
 async function create(redraw) {
@@ -117,6 +135,7 @@ async function create(redraw) {
 	}
 	const body = { players: names.map((name) => ({ name })), solo: form.solo, deck: form.deck };
 	if (form.solo) body.alicat_modifiers = form.modifiers;
+	if (form.league) body.league = form.league;
 	if (form.chooseSpecs)
 		body.specialists = { cardiologists: [form.specs.c1, form.specs.c2], radiologist: form.specs.radiologist, epidemiologist: form.specs.epidemiologist };
 	form.busy = true;
@@ -266,4 +285,10 @@ export function renderPrint(app) {
 			h("label", { class: "check" }, h("input", { type: "radio", name: "plang", value: l, checked: print.lang === l, onchange: () => { print.lang = l; upd(); } }), h("span", { lang: l }, t(`lang.${l}`))))),
 		link,
 		h("a", { class: "button secondary wide", href: "#" }, t("nav.home"))));
+}
+
+/** The league picker's texts in the current language (one element lives across renders). */
+function relabel(pick) {
+	pick.label.firstChild.textContent = t("new.league");
+	pick.select.options[0].text = t("new.no_league");
 }

@@ -274,6 +274,8 @@ async function renderLeague(id) {
 			h("div", { class: "lg-row" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
 			h("h2", {}, t("league.standings")),
 			holder,
+			// the league report (issue 9): the same filters; the session cookie goes with the link
+			h("a", { class: "button wide", id: "lg-report-pdf", href: `${BASE}/leagues/${enc}/standings.pdf?${q}${q.toString() ? "&" : ""}lang=${lang() === "fr" ? "fr" : "en"}`, download: "" }, t("league.report_pdf")),
 			h("a", { class: "button primary wide", href: `#add=${enc}` }, t("league.add_play")),
 		),
 		panel(

@@ -5,7 +5,9 @@
 // Self-contained on purpose (own fetch wrapper and element helper): the ER screens change
 // independently. Strings: static/i18n/*.json, keys "tt.*" (screens), "ttr.*" (reasons) and
 // "ttrule.*" (refusals of the scorekeepers).
-import { t, has, onLangChange } from "./i18n.js";
+import { t, has, onLangChange, lang } from "./i18n.js";
+// the league choice of the create form (issue 9; a league needs the session cookie: same-origin fetch sends it)
+import { leaguePicker } from "./league-picker.js";
 
 const BASE = "/api/v1";
 const STORE = "dh.tabletop.games";
@@ -181,6 +183,14 @@ function openHome(app, kind) {
 		code: "", seat: "1", err: null, joinErr: null, busy: false, created: null };
 	let closed = false;
 	let pbox = null; // the profile and goal fields: refreshed alone when the list arrives
+	// the league choice (only for a logged-in owner or member): one element moved into every render
+	const league = leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
+		if (pick) {
+			pick.select.id = "tt-league";
+			pick.select.addEventListener("change", (e) => (F.league = e.target.value));
+		}
+		return pick;
+	}).catch(() => null);
 	call("GET", `/profiles?game=${kind}`).then((r) => {
 		F.profiles = r.profiles;
 		if (!closed && pbox) fillProfile();
@@ -245,6 +255,7 @@ function openHome(app, kind) {
 			errorBox(F.joinErr),
 			h("button", { type: "submit", class: "primary wide", id: "tt-join-go", disabled: F.busy }, t("join.go")));
 		app.replaceChildren(h("div", { class: "home tt" }, h("a", { class: "button secondary", href: "#" }, `← ${t("nav.home")}`), form, join));
+		league.then((pick) => pick && form.isConnected && (relabel(pick), form.querySelector("#tt-create").before(pick.label)));
 	}
 
 	async function create() {
@@ -255,6 +266,7 @@ function openHome(app, kind) {
 			return render();
 		}
 		const body = { players, solo: F.solo, profile: F.profile };
+		if (F.league) body.league = F.league;
 		if (kind === "dh") {
 			body.variants = {};
 			for (const v of [...DH_VARIANTS, ...(F.solo ? DH_SOLO_VARIANTS : [])]) body.variants[v] = !!F.variants[v];
@@ -366,7 +378,44 @@ function openGame(app, kind, id, token) {
 				" · ", S.live ? t("tt.live") : t("game.live_lost")),
 			!g.profile.all_verified ? h("p", { class: "tt-profile-line" }, unverifiedBadge("big"), " ", t("tt.profile_named", { name: g.profile.name })) : null,
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {
-				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null);
+				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null,
+			padLinks());
+	}
+
+	// ---- printable score pads (issue 9): a blank pad, and this game as a filled one ----
+	function pdfQuery() {
+		const l = ["en", "fr"].includes(lang()) ? lang() : "en";
+		const paper = /^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4";
+		return `paper=${paper}&lang=${l}`;
+	}
+
+	function padLinks() {
+		const n = Math.min(Math.max(S.game.seats.length, 1), 4);
+		return h("div", { class: "tt-pdf-links" },
+			h("a", { class: "button secondary", id: "tt-pad-blank", href: `${BASE}/${kind}/pads.pdf?players=${n}&${pdfQuery()}`, download: "" }, t("tt.pad_blank")),
+			h("button", { type: "button", class: "secondary", id: "tt-pad-game", onclick: downloadPad }, t("tt.pad_game")));
+	}
+
+	/** The game's pad needs the token (a header, never the URL): fetched, then saved from a blob. */
+	async function downloadPad(e) {
+		const btn = e.currentTarget;
+		btn.disabled = true;
+		btn.textContent = t("tt.pad_busy");
+		try {
+			const r = await fetch(`${BASE}/${kind}/games/${encodeURIComponent(id)}/pad.pdf?${pdfQuery()}`, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
+			if (!r.ok) throw new Refusal(r.status, await r.json().catch(() => ({})));
+			const url = URL.createObjectURL(await r.blob());
+			const a = h("a", { href: url, download: `${kind}-${S.game.code}.pdf`, hidden: true });
+			document.body.append(a);
+			a.click();
+			a.remove();
+			setTimeout(() => URL.revokeObjectURL(url), 60000);
+		} catch (err) {
+			S.err = err instanceof Refusal ? err : new Refusal(0, { detail: t("error.network") });
+			renderEntry();
+		}
+		btn.disabled = false;
+		btn.textContent = t("tt.pad_game");
 	}
 
 	// ---- entry ----
@@ -649,4 +698,10 @@ function openGame(app, kind, id, token) {
 			renderBusiness();
 		},
 	};
+}
+
+/** The league picker's texts in the current language (one element lives across renders). */
+function relabel(pick) {
+	pick.label.firstChild.textContent = t("new.league");
+	pick.select.options[0].text = t("new.no_league");
 }

@@ -241,6 +241,60 @@ await test("tt-d-french", async () => {
 	await page.context().close();
 });
 
+await test("tt-e-score-pads-download", async () => {
+	// the finished Dice Hospital game of tt-a on the host's phone: a blank pad and this game's pad
+	// (fetched with the token, saved from a blob), both real PDFs (issue 9)
+	await H.locator("#tt-pad-blank").waitFor();
+	const href = await H.locator("#tt-pad-blank").getAttribute("href");
+	assert(href === "/api/v1/dh/pads.pdf?players=3&paper=a4&lang=en", href);
+	for (const sel of ["#tt-pad-blank", "#tt-pad-game"]) {
+		const [dl] = await Promise.all([H.waitForEvent("download"), H.click(sel)]);
+		const body = readFileSync(await dl.path());
+		assert(body.subarray(0, 5).toString() === "%PDF-" && body.length > 2000, `${sel}: a PDF (${body.length} bytes)`);
+		if (sel === "#tt-pad-game") assert(/^dh-[A-Za-z0-9]+\.pdf$/.test(dl.suggestedFilename()), dl.suggestedFilename());
+	}
+	assert(!(await H.locator("#tt-error").count()), "no error after the downloads");
+	await noHorizontalScroll(H);
+	await H.evaluate(() => window.scrollTo(0, 0));
+	await shot(H, "tt-dh-pad-links", false);
+});
+
+await test("tt-f-league-picker-and-report", async () => {
+	// a logged-in league owner: the league choice in the ER and the Dice Hospital create forms
+	// (the browser sends the session cookie), and the league's standings.pdf link
+	const page = await phone();
+	const post = (path, data) => page.request.post(BASE + path, { data, headers: { Origin: BASE } });
+	assert((await post("/api/v1/accounts", { email: "pads@example.org", password: "pads password", display_name: "Ann" })).status() === 201, "signup");
+	assert((await post("/api/v1/sessions", { email: "pads@example.org", password: "pads password" })).status() === 200, "login");
+	const lg = await (await post("/api/v1/leagues", { name: "Pad club" })).json();
+	assert(lg.id, JSON.stringify(lg));
+	// Dice Hospital: the picker sits in the create form; the game is created in the league
+	await createGame(page, "dh", ["Ann", "Bob"]);
+	await page.locator("#tt-league").waitFor();
+	await page.selectOption("#tt-league", lg.id);
+	await noHorizontalScroll(page);
+	await shot(page, "tt-dh-new-league");
+	const [dh] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api/v1/dh/games") && r.request().method() === "POST"), page.click("#tt-create")]);
+	assert(dh.status() === 201 && dh.request().postDataJSON().league === lg.id, `dh created in the league: ${dh.status()}`);
+	// ER: the same picker on the home screen's new-game form
+	await page.goto(BASE + "/");
+	await page.locator("#new-league").waitFor();
+	await page.selectOption("#new-league", lg.id);
+	await page.fill('input[name="player1"]', "Ann");
+	await page.fill('input[name="player2"]', "Bob");
+	const [er] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api/v1/er/games") && r.request().method() === "POST"), page.click("#create")]);
+	assert(er.status() === 201 && er.request().postDataJSON().league === lg.id, `er created in the league: ${er.status()} ${await er.text()}`);
+	// the league's screen: the report link gives a PDF
+	await page.goto(`${BASE}/leagues.html#league=${encodeURIComponent(lg.id)}`);
+	await page.locator("#lg-report-pdf").waitFor();
+	const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#lg-report-pdf")]);
+	const body = readFileSync(await dl.path());
+	assert(body.subarray(0, 5).toString() === "%PDF-", `standings.pdf: a PDF (${body.length} bytes)`);
+	await noHorizontalScroll(page);
+	await shot(page, "leagues-report-link");
+	await page.context().close();
+});
+
 await test("tt-no-script-errors", async () => {
 	assert(jsErrors.length === 0, jsErrors.join("\n"));
 });
