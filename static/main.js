@@ -4,6 +4,8 @@ import * as api from "./api.js";
 import { t, setLang, preferredLang, lang, onLangChange } from "./i18n.js";
 import { openGame, errorOf, errorBox } from "./game.js";
 import { h } from "./sheet.js";
+// Dice Hospital and Clinic screens (issue 8)
+import { tabletopRoute, tabletopLinks } from "./tabletop.js";
 
 const app = document.getElementById("app");
 let screen = null; // the open game screen, if any
@@ -40,6 +42,7 @@ function route() {
 	const p = params();
 	const id = p.get("game");
 	window.scrollTo(0, 0);
+	if (tabletopRoute(app, p)) return; // Dice Hospital and Clinic (issue 8)
 	if (id) {
 		let token = p.get("token");
 		const saved = api.savedGames()[id];
@@ -155,7 +158,7 @@ async function renderHome() {
 				h("button", { type: "button", class: "icon-btn", "aria-label": `${t("home.forget")} ${e.code || id}`, onclick: () => { api.forgetGame(id); renderHome(); } }, "×"))))
 			: h("p", { class: "muted" }, t("home.none")));
 
-	app.replaceChildren(h("div", { class: "home" }, newGame, joinForm, mine));
+	app.replaceChildren(h("div", { class: "home" }, newGame, joinForm, mine, tabletopLinks() /* issue 8 */));
 }
 
 async function create() {
@@ -187,6 +190,11 @@ async function doJoin() {
 	form.joinError = null;
 	try {
 		const r = await api.join(form.code.trim().toUpperCase(), Number(form.seat));
+		if (r.kind === "dh" || r.kind === "clinic") { // Dice Hospital and Clinic screens (issue 8)
+			form.busy = false;
+			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}&token=${encodeURIComponent(r.seat_token)}`;
+			return;
+		}
 		api.saveGame(r.game, { token: r.seat_token, code: form.code.trim().toUpperCase(), label: r.name });
 		form.busy = false;
 		location.hash = `game=${encodeURIComponent(r.game)}`;

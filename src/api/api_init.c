@@ -1,38 +1,102 @@
-/* Start and stop hooks of the API layer: game data from templates/, credentials (libsodium),
- * and the live-update listener. */
+/* Start and stop hooks of the API layer, as one ordered list of steps: game data from
+ * templates/, credentials (libsodium), the table engine and its kinds, accounts and leagues,
+ * the PDF renderers, and the live-update listener. api_init runs the steps in order and, when
+ * one fails, stops the ones already started in reverse order; api_shutdown stops them all in
+ * reverse order. */
+#include "api/accounts.h"
 #include "api/api.h"
-
+#include "api/clinic_games.h"
+#include "api/dh_games.h"
 #include "api/er_api.h"
 #include "api/er_games.h"
+#include "api/leagues.h"
 #include "api/live.h"
+#include "api/pdf_api.h"
+#include "api/profiles.h"
 #include "api/tokens.h"
 #include "base/log.h"
 #include "engine/table.h"
 
-#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
+
+static const char *g_templates_dir;
+
+static int start_tokens(void)
+{
+	return tokens_init();
+}
+
+static int start_er(void)
+{
+	return er_api_init(g_templates_dir);
+}
+
+static int start_profiles(void)
+{
+	return profiles_init(g_templates_dir);
+}
+
+/* The table engine and every kind of game it serves (ER; Dice Hospital and Clinic). A finished
+ * game with a league becomes a play (leagues). */
+static int start_engine(void)
+{
+	if (table_init() != 0 || table_register(&er_table_kind) != 0 ||
+	    table_register(&dh_table_kind) != 0 || table_register(&clinic_table_kind) != 0)
+		return -1;
+	table_set_finish_hook(leagues_table_hook);
+	return 0;
+}
+
+static int start_pdf(void)
+{
+	return pdf_api_init(g_templates_dir);
+}
+
+/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
+ * environment of libpq). */
+static int start_live(void)
+{
+	const char *url = getenv("DATABASE_URL");
+	return live_start(url ? url : "");
+}
+
+static void stop_nothing(void)
+{
+}
+
+static void stop_leagues(void)
+{
+	leagues_shutdown();
+	accounts_shutdown();
+}
+
+typedef struct {
+	const char *what;
+	int (*start)(void);
+	void (*stop)(void);
+} step;
+
+static const step steps[] = {
+    {"libsodium", start_tokens, stop_nothing},
+    {"the ER game data", start_er, er_api_shutdown},
+    {"the scoring profiles", start_profiles, profiles_shutdown},
+    {"the table engine", start_engine, table_shutdown},
+    {"accounts (password hashing)", accounts_init, stop_leagues},
+    {"the PDF renderers", start_pdf, pdf_api_shutdown},
+    {"the live-update listener", start_live, live_shutdown},
+};
+enum { NSTEPS = sizeof steps / sizeof steps[0] };
 
 int api_init(const char *templates_dir)
 {
-	if (tokens_init() != 0) {
-		log_warn("libsodium failed to initialise");
-		return -1;
-	}
-	if (er_api_init(templates_dir) != 0)
-		return -1;
-	if (table_init() != 0 || table_register(&er_table_kind) != 0) {
-		log_bug("cannot start the table engine");
-		table_shutdown();
-		er_api_shutdown();
-		return -1;
-	}
-	/* The listener uses the same database settings as the workers (DATABASE_URL, else the PG*
-	 * environment of libpq). */
-	const char *url = getenv("DATABASE_URL");
-	if (live_start(url ? url : "") != 0) {
-		log_warn("cannot start the live-update listener");
-		table_shutdown();
-		er_api_shutdown();
+	g_templates_dir = templates_dir;
+	for (size_t i = 0; i < NSTEPS; i++) {
+		if (steps[i].start() == 0)
+			continue;
+		log_warn("cannot start %s", steps[i].what);
+		while (i-- > 0)
+			steps[i].stop();
 		return -1;
 	}
 	return 0;
@@ -40,7 +104,6 @@ int api_init(const char *templates_dir)
 
 void api_shutdown(void)
 {
-	live_shutdown();
-	table_shutdown();
-	er_api_shutdown();
+	for (size_t i = NSTEPS; i-- > 0;)
+		steps[i].stop();
 }

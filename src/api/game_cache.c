@@ -1,6 +1,7 @@
 /* A small fixed-size cache (GAME_CACHE_SLOTS entries, evicting the least recently used) behind
  * one mutex: lookups are a string compare over a few hundred slots and a memcpy. */
 #include "api/game_cache.h"
+#include "base/oom.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -62,12 +63,8 @@ void game_cache_put(const char *id, int version, const void *value, size_t size)
 				s = &g_slots[i];
 		}
 	}
-	if (s->value == NULL || s->size != size) {
-		void *v = realloc(s->value, size);
-		if (v == NULL)
-			goto out;
-		s->value = v;
-	}
+	if (s->value == NULL || s->size != size)
+		s->value = xrealloc(s->value, size);
 	memcpy(s->value, value, size);
 	s->size = size;
 	s->version = version;

@@ -8,6 +8,7 @@
  *
  * Never cached (Cache-Control: no-store). */
 #include "db/db.h"
+#include "json/jx.h"
 #include "http/http.h"
 
 #include <json-c/json.h>
@@ -29,25 +30,17 @@ static bool ping(void)
 	db_conn *c = db_thread_conn();
 	if (!c)
 		return false;
-	PGresult *r = db_exec(c, "health_ping", 0, NULL);
-	bool ok = r && db_result_status(c, r) == DB_OK && PQntuples(r) == 1 &&
-	          strcmp(PQgetvalue(r, 0, 0), "1") == 0;
-	PQclear(r);
-	return ok;
+	return db_ping(c);
 }
 
-/* {["status": status,] "database": database, "version": APP_VERSION}, or NULL (out of memory). */
+/* {["status": status,] "database": database, "version": APP_VERSION} */
 static struct json_object *health_body(const char *status, const char *database)
 {
-	struct json_object *o = json_object_new_object();
-	if (!o)
-		return NULL;
-	if ((status && json_object_object_add(o, "status", json_object_new_string(status)) != 0) ||
-	    json_object_object_add(o, "database", json_object_new_string(database)) != 0 ||
-	    json_object_object_add(o, "version", json_object_new_string(APP_VERSION)) != 0) {
-		json_object_put(o);
-		return NULL;
-	}
+	struct json_object *o = jx_obj();
+	if (status)
+		jx_set(o, "status", jx_str(status));
+	jx_set(o, "database", jx_str(database));
+	jx_set(o, "version", jx_str(APP_VERSION));
 	return o;
 }
 
@@ -56,16 +49,10 @@ int api_health(const http_req *req, http_resp *resp)
 	(void)req;
 	int rc;
 	if (ping()) {
-		struct json_object *o = health_body("ok", "ok");
-		if (!o)
-			return -1;
-		rc = http_reply_json(resp, 200, o); /* takes o */
+		rc = http_reply_json(resp, 200, health_body("ok", "ok")); /* takes the body */
 	} else {
-		struct json_object *extra = health_body(NULL, "unavailable");
-		if (!extra)
-			return -1;
 		rc = http_reply_problem_ex(resp, 503, "the database is unavailable", NULL, NULL,
-		                           extra); /* takes extra */
+		                           health_body(NULL, "unavailable")); /* takes the body */
 		if (rc == 0)
 			rc = http_resp_header(resp, "Retry-After", HEALTH_RETRY_AFTER);
 	}

@@ -2,7 +2,7 @@
  * event streams (http/sse.c) and the events table.
  *
  * A notification "game:version" wakes the streams of that game; a woken stream reads the
- * events after the last version it sent (statement events_since, at most 64 per call) and
+ * events after the last version it sent (db_events_since, at most 64 per call) and
  * formats each as one server-sent event. Reading from the table rather than from the
  * notification means a stream that missed notifications (listener reconnecting) catches up.
  * Ownership: a live_sub belongs to its stream (sse.h) and is freed by it. */
@@ -11,6 +11,7 @@
 #include "api/tokens.h"
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/games.h"
 #include "db/listen.h"
 #include "http/sse.h"
 
@@ -18,43 +19,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH = 64 }; /* LIMIT of events_since */
+enum { BATCH = 64 }; /* events per read */
 
 typedef struct {
 	char game[64];
 	int last; /* the last version sent */
 } live_sub;
 
+typedef struct {
+	live_sub *s;
+	char *buf;
+	size_t room, len;
+	int rows;
+	bool full;
+} fill_arg;
+
+/* One event as one SSE message; stops the walk when the buffer is full. */
+static int fill_one(const db_event_row *row, void *arg)
+{
+	fill_arg *a = arg;
+	a->rows++;
+	int n = snprintf(a->buf + a->len, a->room - a->len,
+	                 "id: %d\nevent: %s\ndata: {\"version\":%d,\"kind\":\"%s\","
+	                 "\"seat\":%d,\"turn\":%d}\n\n",
+	                 row->version, row->kind, row->version, row->kind, row->seat, row->turn);
+	if (n < 0 || (size_t)n >= a->room - a->len) {
+		a->full = true; /* the rest comes with the next call */
+		return 1;
+	}
+	a->len += (size_t)n;
+	a->s->last = row->version;
+	return 0;
+}
+
 /* Appends the events after s->last as SSE messages: `id: version`, `event: kind`,
  * `data: {"version","kind","seat","turn"}`. */
 static long live_fill(void *cls, char *buf, size_t room, bool *again)
 {
-	live_sub *s = cls;
+	fill_arg a = {.s = cls, .buf = buf, .room = room};
 	db_conn *c = db_thread_conn();
-	char last[16];
-	snprintf(last, sizeof last, "%d", s->last);
-	const char *p[2] = {s->game, last};
-	PGresult *r = c ? db_exec(c, "events_since", 2, p) : NULL;
-	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
-		PQclear(r);
+	if (c == NULL ||
+	    db_events_since(c, a.s->game, a.s->last, BATCH, fill_one, &a, NULL) != DB_OK)
 		return 0; /* the database is away: the next wake-up tries again */
-	}
-	size_t len = 0;
-	int i = 0, rows = PQntuples(r);
-	for (; i < rows; i++) {
-		int n = snprintf(buf + len, room - len,
-		                 "id: %s\nevent: %s\ndata: {\"version\":%s,\"kind\":\"%s\","
-		                 "\"seat\":%s,\"turn\":%s}\n\n",
-		                 PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 0),
-		                 PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), PQgetvalue(r, i, 3));
-		if (n < 0 || (size_t)n >= room - len)
-			break; /* full: the rest comes with the next call */
-		len += (size_t)n;
-		s->last = atoi(PQgetvalue(r, i, 0));
-	}
-	*again = i < rows || rows == BATCH;
-	PQclear(r);
-	return (long)len;
+	*again = a.full || a.rows == BATCH;
+	return (long)a.len;
 }
 
 int live_stream(const http_req *req, http_resp *resp, const char *game_id, int from, int current)

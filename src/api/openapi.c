@@ -2,6 +2,7 @@
  * application/json. The file is read on every request (it is small and rarely fetched), so an
  * edited document is served without a restart. */
 #include "base/log.h"
+#include "base/oom.h"
 #include "api/api.h"
 
 #include <errno.h>
@@ -20,9 +21,7 @@ static char *openapi_path; /* malloc'ed "<static_dir>/openapi.json"; set once be
 int api_openapi_init(const char *static_dir)
 {
 	size_t n = strlen(static_dir ? static_dir : ".") + sizeof "/openapi.json";
-	char *p = malloc(n);
-	if (!p)
-		return -1;
+	char *p = xmalloc(n);
 	snprintf(p, n, "%s/openapi.json", static_dir ? static_dir : ".");
 	free(openapi_path);
 	openapi_path = p;
@@ -48,8 +47,8 @@ static char *slurp(const char *path, size_t *len)
 		return NULL;
 	}
 	size_t size = (size_t)sb.st_size, got = 0;
-	char *buf = malloc(size + 1);
-	while (buf && got < size) {
+	char *buf = xmalloc(size + 1);
+	while (got < size) {
 		ssize_t r = read(fd, buf + got, size - got);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -58,7 +57,7 @@ static char *slurp(const char *path, size_t *len)
 		got += (size_t)r;
 	}
 	close(fd);
-	if (!buf || got != size) {
+	if (got != size) {
 		free(buf);
 		return NULL;
 	}

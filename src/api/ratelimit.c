@@ -1,5 +1,6 @@
 /* Token buckets keyed by the client's IP address. */
 #include "api/ratelimit.h"
+#include "base/oom.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -34,9 +35,7 @@ static double now_s(void)
 
 ratelimit *ratelimit_new(double burst, double per_second)
 {
-	ratelimit *rl = calloc(1, sizeof *rl);
-	if (rl == NULL)
-		return NULL;
+	ratelimit *rl = xcalloc(1, sizeof *rl);
 	if (pthread_mutex_init(&rl->lock, NULL) != 0) {
 		free(rl);
 		return NULL;
@@ -84,6 +83,11 @@ bool ratelimit_take(ratelimit *rl, const http_req *req, int *retry_after_s)
 {
 	char key[RL_KEY];
 	client_key(req, key);
+	return ratelimit_take_key(rl, key, retry_after_s);
+}
+
+bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
+{
 	double now = now_s();
 	pthread_mutex_lock(&rl->lock);
 	bucket *b = find(rl, key[0] ? key : "?", now);

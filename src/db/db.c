@@ -15,6 +15,7 @@
  * timeout: the health thread alone probes the database (every 1 s while down, every 5 s while up,
  * at once when a request thread reports a failure) and lifts the flag. */
 #include "base/log.h"
+#include "base/oom.h"
 #include "db/db.h"
 
 #include <errno.h>
@@ -262,11 +263,7 @@ db_conn *db_thread_conn(void)
 {
 	db_conn *c = t_conn;
 	if (!c) {
-		c = calloc(1, sizeof *c);
-		if (!c) {
-			log_warn("db: out of memory");
-			return NULL;
-		}
+		c = xcalloc(1, sizeof *c);
 		c->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)c;
 		pthread_once(&g_key_once, make_key);
 		/* Without the key the connection is still closed by db_thread_release. */
@@ -547,10 +544,8 @@ int db_init(const char *conninfo)
 	}
 	free(g_conninfo);
 	g_conninfo = NULL;
-	if (conninfo && !(g_conninfo = strdup(conninfo))) {
-		log_warn("db: out of memory");
-		return -1;
-	}
+	if (conninfo)
+		g_conninfo = xstrdup(conninfo);
 	atomic_store(&g_available, true);
 
 	pthread_condattr_t attr;
@@ -597,4 +592,13 @@ void db_shutdown(void)
 	db_thread_release();
 	free(g_conninfo);
 	g_conninfo = NULL;
+}
+
+bool db_ping(db_conn *c)
+{
+	PGresult *r = db_exec(c, "health_ping", 0, NULL);
+	bool ok = r && db_result_status(c, r) == DB_OK && PQntuples(r) == 1 &&
+	          strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+	PQclear(r);
+	return ok;
 }

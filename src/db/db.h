@@ -38,6 +38,9 @@ enum { DB_TX_RETRIES = 8 };
 typedef db_status (*db_tx_fn)(db_conn *c, void *arg);
 db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg);
 
+/* One round trip to the database (statement health_ping): true when it answers 1. */
+bool db_ping(db_conn *c);
+
 /* Classifies a result: DB_OK, DB_RETRY (serialization failure / deadlock), DB_UNAVAILABLE
  * (connection lost), DB_FAIL. */
 db_status db_result_status(db_conn *c, const PGresult *r);

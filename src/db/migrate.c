@@ -8,6 +8,7 @@
  * BEGIN … COMMIT; they must not contain transaction control (BEGIN/COMMIT/ROLLBACK) nor statements
  * that cannot run in a transaction block (CREATE INDEX CONCURRENTLY, VACUUM …). */
 #include "base/log.h"
+#include "base/oom.h"
 #include "db/db.h"
 
 #include <ctype.h>
@@ -91,23 +92,16 @@ static int list_migrations(const char *dir, migration **out, size_t *count)
 		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
-			migration *grown =
-			    ncap <= MIGRATION_MAX_FILES ? realloc(list, ncap * sizeof *list) : NULL;
-			if (!grown) {
-				log_warn("migrate: too many files or out of memory");
+			if (ncap > MIGRATION_MAX_FILES) {
+				log_warn("migrate: more than %d files", MIGRATION_MAX_FILES);
 				rc = -1;
 				break;
 			}
-			list = grown;
+			list = xrealloc(list, ncap * sizeof *list);
 			cap = ncap;
 		}
 		list[n].version = version;
-		list[n].name = strdup(name);
-		if (!list[n].name) {
-			log_warn("migrate: out of memory");
-			rc = -1;
-			break;
-		}
+		list[n].name = xstrdup(name);
 		n++;
 	}
 	closedir(d);
@@ -143,12 +137,7 @@ static char *read_file(const char *dir, const char *name)
 		log_warn("migrate: cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	char *buf = malloc(MIGRATION_MAX_BYTES + 1);
-	if (!buf) {
-		log_warn("migrate: out of memory");
-		fclose(f);
-		return NULL;
-	}
+	char *buf = xmalloc(MIGRATION_MAX_BYTES + 1);
 	size_t len = fread(buf, 1, MIGRATION_MAX_BYTES + 1, f);
 	bool err = ferror(f) != 0;
 	fclose(f);

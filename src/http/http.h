@@ -60,6 +60,9 @@ typedef struct {
 	const char *pattern; /* "/api/v1/er/games/{id}/seats/{seat}/moves" */
 	http_handler handler;
 	bool api; /* under /api: answered 503 while the DB is down */
+	/* Per-route body limits (leagues import, issue 10); zero values keep the defaults. */
+	size_t max_body; /* bytes accepted for this route; 0 = HTTP_MAX_BODY */
+	bool any_type;   /* the handler checks Content-Type itself (not only application/json) */
 } http_route;
 
 /* ---- replies (response.c) ---- */
@@ -81,6 +84,8 @@ const char *http_query(const http_req *req, const char *name);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);
+/* Did the request come over TLS (the daemon serves HTTPS)? Secure cookies depend on it. */
+bool http_req_tls(const http_req *req);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 

@@ -4,6 +4,8 @@
  * free it whatever happens; the serialised body is malloc'ed and owned by resp until the server
  * hands it to libmicrohttpd (or http_resp_clear frees it). */
 #include "http/http.h"
+
+#include "json/jx.h"
 #include "json/spec.h"
 
 #include <json-c/json.h>
@@ -24,13 +26,9 @@ static int set_json_body(http_resp *resp, int status, struct json_object *obj, c
 		return -1;
 	}
 	size_t len = 0;
-	const char *s = json_object_to_json_string_length(
-	    obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-	char *copy = s ? malloc(len + 1) : NULL;
-	if (!copy) {
-		json_object_put(obj);
-		return -1;
-	}
+	const char *s = oom_check((void *)json_object_to_json_string_length(
+	    obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len));
+	char *copy = xmalloc(len + 1);
 	memcpy(copy, s, len + 1);
 	json_object_put(obj); /* s belonged to obj */
 	free(resp->body);
@@ -46,27 +44,14 @@ int http_reply_json(http_resp *resp, int status, struct json_object *obj)
 	if (!obj) { /* a json_object NULL is JSON null */
 		if (!resp)
 			return -1;
-		char *copy = strdup("null");
-		if (!copy)
-			return -1;
 		free(resp->body);
-		resp->body = copy;
+		resp->body = xstrdup("null");
 		resp->body_len = 4;
 		resp->status = status;
 		resp->content_type = CT_JSON;
 		return 0;
 	}
 	return set_json_body(resp, status, obj, CT_JSON);
-}
-
-static int add_str(struct json_object *o, const char *k, const char *v)
-{
-	struct json_object *s = json_object_new_string(v);
-	if (!s || json_object_object_add(o, k, s) != 0) {
-		json_object_put(s);
-		return -1;
-	}
-	return 0;
 }
 
 static bool has_header(const http_resp *resp, const char *name)
@@ -88,27 +73,19 @@ int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const
 		snprintf(type, sizeof type, "urn:dice-hospital:rule:%s", rule);
 	else
 		snprintf(type, sizeof type, "about:blank");
-	struct json_object *o = json_object_new_object();
-	struct json_object *st = o ? json_object_new_int(status) : NULL;
-	if (!o || !st || add_str(o, "type", type) || add_str(o, "title", title) ||
-	    json_object_object_add(o, "status", st) != 0 ||
-	    add_str(o, "detail", detail ? detail : title) || (rule && add_str(o, "rule", rule)) ||
-	    (field && add_str(o, "field", field))) {
-		if (o && st && !json_object_object_get_ex(o, "status", NULL))
-			json_object_put(st);
-		json_object_put(o);
-		json_object_put(extra);
-		return -1;
-	}
+	struct json_object *o = jx_obj();
+	jx_set(o, "type", jx_str(type));
+	jx_set(o, "title", jx_str(title));
+	jx_set(o, "status", jx_int(status));
+	jx_set(o, "detail", jx_str(detail ? detail : title));
+	if (rule)
+		jx_set(o, "rule", jx_str(rule));
+	if (field)
+		jx_set(o, "field", jx_str(field));
 	if (json_object_is_type(extra, json_type_object) && extra) {
 		json_object_object_foreach(extra, k, v)
 		{
-			if (json_object_object_add(o, k, json_object_get(v)) != 0) {
-				json_object_put(v);
-				json_object_put(o);
-				json_object_put(extra);
-				return -1;
-			}
+			jx_set_copy(o, k, json_object_get(v));
 		}
 	}
 	json_object_put(extra);
@@ -142,14 +119,8 @@ int http_resp_header(http_resp *resp, const char *name, const char *value)
 {
 	if (!resp || !name || !value || resp->nheaders >= HTTP_MAX_HEADERS)
 		return -1;
-	char *n = strdup(name), *v = strdup(value);
-	if (!n || !v) {
-		free(n);
-		free(v);
-		return -1;
-	}
-	resp->headers[resp->nheaders][0] = n;
-	resp->headers[resp->nheaders][1] = v;
+	resp->headers[resp->nheaders][0] = xstrdup(name);
+	resp->headers[resp->nheaders][1] = xstrdup(value);
 	resp->nheaders++;
 	return 0;
 }
@@ -214,4 +185,17 @@ int http_body_json(const http_req *req, http_resp *resp, struct json_object **ou
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- TLS (for Secure cookies; the daemon serves HTTPS when started with MHD_USE_TLS) ---- */
+bool http_req_tls(const http_req *req)
+{
+	if (req == NULL || req->conn == NULL)
+		return false;
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_DAEMON);
+	if (ci == NULL || ci->daemon == NULL)
+		return false;
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(ci->daemon, MHD_DAEMON_INFO_FLAGS);
+	return di != NULL && (di->flags & MHD_USE_TLS) != 0;
 }

@@ -6,9 +6,9 @@
  *                  the request as in flight;
  *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503 are
  *                  answered at once (MHD then closes the connection instead of reading a body);
- *   on_request #n  body bytes: appended up to HTTP_MAX_BODY, then discarded (→ 413);
- *   on_request end body complete: the handler runs and its http_resp is queued;
- *   completed()    access-log line, context freed, in-flight count decremented.
+ *   on_request #n  body bytes: appended up to the route's cap (HTTP_MAX_BODY unless the route sets
+ * max_body), then discarded (→ 413); on_request end body complete: the handler runs and its
+ * http_resp is queued; completed()    access-log line, context freed, in-flight count decremented.
  *
  * Ownership: the context belongs to MHD's per-request slot (*con_cls) and is freed only in
  * completed(); http_resp contents move into the MHD_Response when queued (queue_resp). */
@@ -101,6 +101,7 @@ typedef struct {
 	char pbuf[HTTP_MAX_URL]; /* decoded parameters */
 	char *body;              /* accumulated body, NUL-terminated */
 	size_t len, cap, discarded;
+	size_t max_body; /* the route's cap (HTTP_MAX_BODY unless the route says otherwise) */
 	int status;
 	char method[16];
 	char note[NOTE_LEN]; /* detail of an error reply, for the log */
@@ -442,19 +443,31 @@ static enum MHD_Result reply_problem(req_ctx *c, struct MHD_Connection *conn, in
 	return queue_resp(c, conn, &resp);
 }
 
+/* 413 naming the route's cap. */
+static enum MHD_Result reply_too_large(req_ctx *c, struct MHD_Connection *conn)
+{
+	char detail[96];
+	snprintf(detail, sizeof detail, "The request body is larger than %zu bytes.", c->max_body);
+	http_resp resp = {0};
+	if (http_reply_problem(&resp, 413, detail, NULL, NULL) != 0) {
+		http_resp_clear(&resp);
+		return MHD_NO;
+	}
+	return queue_resp(c, conn, &resp);
+}
+
 /* ---- the request ---- */
 
 static void *uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	http_server *srv = cls;
 	(void)conn;
-	req_ctx *c = calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
+	req_ctx *c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->raw_len = strlen(uri);
-	c->raw = strndup(uri, HTTP_MAX_URL + 1);
+	c->raw = oom_check(strndup(uri, HTTP_MAX_URL + 1));
+	c->max_body = HTTP_MAX_BODY;
 	pthread_mutex_lock(&srv->mu);
 	srv->active++;
 	pthread_mutex_unlock(&srv->mu);
@@ -526,14 +539,13 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		if (errno || end == cl)
 			clen = ULLONG_MAX;
 	}
-	if (clen > HTTP_MAX_BODY)
-		return reply_problem(c, conn, 413, "The request body is larger than 65536 bytes.",
-		                     NULL, NULL);
-
 	char allow[64];
 	route_match m =
 	    router_match(srv->cfg.routes, srv->cfg.nroutes, method, c->raw, &c->route, c->params,
 	                 &c->nparams, c->pbuf, sizeof c->pbuf, allow, sizeof allow);
+	c->max_body = m == ROUTE_FOUND && c->route->max_body ? c->route->max_body : HTTP_MAX_BODY;
+	if (clen > c->max_body)
+		return reply_too_large(c, conn);
 	if (m == ROUTE_BAD_METHOD)
 		return early(c, conn, 405, "This method is not allowed on this resource.",
 		             MHD_HTTP_HEADER_ALLOW, allow);
@@ -550,7 +562,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 	bool has_body = clen > 0 || header_present(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	bool mutation = strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
 	                strcmp(method, "PATCH") == 0 || strcmp(method, "DELETE") == 0;
-	if (mutation && has_body &&
+	if (mutation && has_body && !c->route->any_type &&
 	    !http_content_type_is_json(
 	        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
 		return reply_problem(c, conn, 415, "The request body must be application/json.",
@@ -563,7 +575,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 
 static void take_body(req_ctx *c, const char *data, size_t n)
 {
-	if (c->replied || c->too_large || c->len + n > HTTP_MAX_BODY) {
+	if (c->replied || c->too_large || c->len + n > c->max_body) {
 		c->too_large = c->too_large || !c->replied;
 		c->discarded += n;
 		return;
@@ -572,15 +584,9 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 		size_t cap = c->cap ? c->cap : 1024;
 		while (cap < c->len + n + 1)
 			cap *= 2;
-		if (cap > HTTP_MAX_BODY + 1)
-			cap = HTTP_MAX_BODY + 1;
-		char *b = realloc(c->body, cap);
-		if (!b) {
-			c->too_large = true; /* out of memory: answered as too large */
-			c->discarded += n;
-			return;
-		}
-		c->body = b;
+		if (cap > c->max_body + 1)
+			cap = c->max_body + 1;
+		c->body = xrealloc(c->body, cap);
 		c->cap = cap;
 	}
 	memcpy(c->body + c->len, data, n);
@@ -597,8 +603,7 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 		return reply_problem(c, conn, c->pending, c->pending_detail, c->pending_header,
 		                     c->pending_header ? c->pending_value : NULL);
 	if (c->too_large)
-		return reply_problem(c, conn, 413, "The request body is larger than 65536 bytes.",
-		                     NULL, NULL);
+		return reply_too_large(c, conn);
 	if (c->is_static) {
 		http_resp err = {0};
 		struct MHD_Response *r = NULL;

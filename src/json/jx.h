@@ -57,6 +57,12 @@ static inline void jx_set(json_object *o, const char *key, json_object *v)
 	        o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) != 0)
 		oom_abort();
 }
+/* Sets o[key] = v (stealing v) for a key of any storage (copied), replacing an existing one. */
+static inline void jx_set_copy(json_object *o, const char *key, json_object *v)
+{
+	if (json_object_object_add(o, key, v) != 0)
+		oom_abort();
+}
 /* Appends v to the array a (stealing v). */
 static inline void jx_push(json_object *a, json_object *v)
 {

@@ -1,0 +1,417 @@
+/* Accounts and cookie sessions (see accounts.h). */
+#include "api/accounts.h"
+
+#include "api/ratelimit.h"
+#include "base/log.h"
+#include "base/oom.h"
+#include "json/jx.h"
+#include "json/spec.h"
+
+#include <ctype.h>
+#include <microhttpd.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SESSION_COOKIE "dh_session"
+
+/* Argon2id at OWASP's minimum: 2 passes over 19 MiB, one lane (libsodium's is always 1). */
+enum { PW_OPS = 2, PW_MEM = 19 * 1024 * 1024, PW_MIN = 8, PW_MAX = 1024 };
+
+/* Log-in attempts: per client address 10, then one every 6 s; per account 5, then one every
+ * 30 s. Sign-ups (each hashes a password): per address 20, then one every 3 s. */
+enum { LOGIN_IP_BURST = 10, LOGIN_IP_EVERY_S = 6, LOGIN_ACCT_BURST = 5, LOGIN_ACCT_EVERY_S = 30 };
+enum { SIGNUP_BURST = 20, SIGNUP_EVERY_S = 3 };
+
+static ratelimit *g_login_ip, *g_login_acct, *g_signup;
+static char g_dummy_hash[crypto_pwhash_STRBYTES]; /* verified for unknown e-mails */
+static double g_idle_s = 7 * 86400.0, g_max_s = 30 * 86400.0;
+
+static double env_seconds(const char *name, double dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (v == NULL || *v == '\0')
+		return dflt;
+	double d = strtod(v, &end);
+	if (*end != '\0' || d < 1 || d > 10 * 365 * 86400.0) {
+		log_warn("%s=%s is not a number of seconds (1 s to 10 years); using %.0f", name, v,
+		         dflt);
+		return dflt;
+	}
+	return d;
+}
+
+int accounts_init(void)
+{
+	g_idle_s = env_seconds("SESSION_IDLE_S", g_idle_s);
+	g_max_s = env_seconds("SESSION_MAX_S", g_max_s);
+	g_login_ip = ratelimit_new(LOGIN_IP_BURST, 1.0 / LOGIN_IP_EVERY_S);
+	g_login_acct = ratelimit_new(LOGIN_ACCT_BURST, 1.0 / LOGIN_ACCT_EVERY_S);
+	g_signup = ratelimit_new(SIGNUP_BURST, 1.0 / SIGNUP_EVERY_S);
+	if (!g_login_ip || !g_login_acct || !g_signup)
+		return -1;
+	/* A hash of a random password with the same parameters: verifying against it costs what
+	 * verifying a real account's costs, so an unknown e-mail answers in the same time. */
+	char pw[TOKEN_LEN + 1];
+	token_new(pw);
+	int rc = crypto_pwhash_str_alg(g_dummy_hash, pw, strlen(pw), PW_OPS, PW_MEM,
+	                               crypto_pwhash_ALG_ARGON2ID13);
+	sodium_memzero(pw, sizeof pw);
+	return rc == 0 ? 0 : -1;
+}
+
+void accounts_shutdown(void)
+{
+	ratelimit_free(g_login_ip);
+	ratelimit_free(g_login_acct);
+	ratelimit_free(g_signup);
+	g_login_ip = g_login_acct = g_signup = NULL;
+}
+
+/* ---- shared helpers ---- */
+
+PGresult *acct_exec(db_conn *c, const char *stmt, int n, const char *const *p, db_status *st)
+{
+	PGresult *r = db_exec(c, stmt, n, p);
+	*st = r ? db_result_status(c, r) : (db_available() ? DB_FAIL : DB_UNAVAILABLE);
+	if (*st == DB_OK)
+		return r;
+	PQclear(r);
+	return NULL;
+}
+
+int acct_reply_db(http_resp *resp)
+{
+	http_resp_clear(resp);
+	if (!db_available()) {
+		http_reply_problem(resp, 503, "the database is unavailable; try again shortly",
+		                   NULL, NULL);
+		return http_resp_header(resp, "Retry-After", "5");
+	}
+	return http_reply_problem(resp, 500, "internal error while reading or storing data", NULL,
+	                          NULL);
+}
+
+/* Does origin ("scheme://authority", no path) name host (the Host header)? */
+static bool origin_matches(const char *origin, const char *host)
+{
+	const char *a = NULL;
+	if (strncasecmp(origin, "http://", 7) == 0)
+		a = origin + 7;
+	else if (strncasecmp(origin, "https://", 8) == 0)
+		a = origin + 8;
+	return a && *a && strcasecmp(a, host) == 0;
+}
+
+bool acct_csrf_reply(const http_req *req, http_resp *resp, bool json)
+{
+	const char *origin = http_header(req, "Origin");
+	const char *host = http_header(req, MHD_HTTP_HEADER_HOST);
+	if (origin == NULL || host == NULL || !origin_matches(origin, host)) {
+		http_reply_problem(resp, 403,
+		                   "a change to an account or a league must come from this site "
+		                   "(Origin must match Host)",
+		                   "origin-mismatch", NULL);
+		return true;
+	}
+	if (json && !http_content_type_is_json(http_header(req, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+		http_reply_problem(resp, 415, "The request body must be application/json.", NULL,
+		                   NULL);
+		return true;
+	}
+	return false;
+}
+
+static void seconds_param(char *buf, size_t n, double s)
+{
+	snprintf(buf, n, "%.3f", s);
+}
+
+/* The session cookie's token, or NULL when absent or not token-shaped. */
+static const char *session_token(const http_req *req)
+{
+	const char *t =
+	    req->conn ? MHD_lookup_connection_value(req->conn, MHD_COOKIE_KIND, SESSION_COOKIE)
+	              : NULL;
+	if (t == NULL || strlen(t) != TOKEN_LEN)
+		return NULL;
+	for (const char *p = t; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			return NULL;
+	return t;
+}
+
+bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc)
+{
+	const char *token = session_token(req);
+	if (token == NULL) {
+		http_reply_problem(resp, 401, "log in first", "no-session", NULL);
+		return false;
+	}
+	if (c == NULL) {
+		acct_reply_db(resp);
+		return false;
+	}
+	char hash[TOKEN_HASH_HEX + 1], idle[32], max[32], touch[32];
+	token_hash_hex(token, hash);
+	seconds_param(idle, sizeof idle, g_idle_s);
+	seconds_param(max, sizeof max, g_max_s);
+	/* the idle clock is written at most every idle/20 (≤ 60 s), not on every request */
+	seconds_param(touch, sizeof touch, g_idle_s / 20 < 60 ? g_idle_s / 20 : 60);
+	const char *p[4] = {hash, idle, max, touch};
+	db_status st;
+	PGresult *r = acct_exec(c, "session_get", 4, p, &st);
+	if (r == NULL) {
+		acct_reply_db(resp);
+		return false;
+	}
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		http_reply_problem(resp, 401, "this session has ended; log in again", "no-session",
+		                   NULL);
+		return false;
+	}
+	if (strcmp(PQgetvalue(r, 0, 0), "t") != 0) {
+		PQclear(r);
+		const char *d[1] = {hash};
+		PQclear(acct_exec(c, "session_delete", 1, d, &st));
+		http_reply_problem(resp, 401, "this session has expired; log in again",
+		                   "session-expired", NULL);
+		return false;
+	}
+	snprintf(acc->id, sizeof acc->id, "%s", PQgetvalue(r, 0, 1));
+	snprintf(acc->email, sizeof acc->email, "%s", PQgetvalue(r, 0, 2));
+	snprintf(acc->display_name, sizeof acc->display_name, "%s", PQgetvalue(r, 0, 3));
+	PQclear(r);
+	return true;
+}
+
+static json_object *account_json(const account *a)
+{
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(a->id));
+	jx_set(o, "email", jx_str(a->email));
+	jx_set(o, "display_name", jx_str(a->display_name));
+	return o;
+}
+
+/* Lower-cases an e-mail address into out; false when it does not look like one (one '@' with
+ * something on both sides, no spaces or control characters). */
+static bool email_normalise(const char *in, char out[ACCT_EMAIL_MAX])
+{
+	size_t n = strlen(in), at = 0, ats = 0;
+	if (n < 3 || n >= ACCT_EMAIL_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)in[i];
+		if (ch <= ' ' || ch == 0x7f)
+			return false;
+		if (ch == '@') {
+			at = i;
+			ats++;
+		}
+		out[i] = (char)tolower(ch);
+	}
+	out[n] = '\0';
+	return ats == 1 && at > 0 && at + 1 < n;
+}
+
+/* The Set-Cookie value for token (or an expired, empty cookie when token is NULL). */
+static void set_cookie(const http_req *req, http_resp *resp, const char *token)
+{
+	char v[256];
+	snprintf(v, sizeof v, SESSION_COOKIE "=%s; Path=/; Max-Age=%.0f; HttpOnly; SameSite=Lax%s",
+	         token ? token : "", token ? g_max_s : 0.0, http_req_tls(req) ? "; Secure" : "");
+	http_resp_header(resp, "Set-Cookie", v);
+	http_resp_header(resp, "Cache-Control", "no-store");
+}
+
+/* ---- handlers ---- */
+
+int api_account_create(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *email = NULL, *password = NULL, *name = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"email", JS_STRING, JS_F_REQUIRED, 3, 254, NULL, &email, NULL},
+	    {"password", JS_STRING, JS_F_REQUIRED, PW_MIN, PW_MAX, NULL, &password, NULL},
+	    {"display_name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL},
+	};
+	if (acct_csrf_reply(req, resp, true) || ratelimit_reply(g_signup, req, resp))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	char norm[ACCT_EMAIL_MAX];
+	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+		goto out;
+	}
+	if (!email_normalise(email, norm)) {
+		http_reply_problem(resp, 400, "is not an e-mail address", NULL, "/email");
+		goto out;
+	}
+	char hash[crypto_pwhash_STRBYTES];
+	if (crypto_pwhash_str_alg(hash, password, strlen(password), PW_OPS, PW_MEM,
+	                          crypto_pwhash_ALG_ARGON2ID13) != 0) {
+		http_reply_problem(resp, 500, "could not hash the password", NULL, NULL);
+		goto out;
+	}
+	account a;
+	id_new(a.id);
+	snprintf(a.email, sizeof a.email, "%s", norm);
+	snprintf(a.display_name, sizeof a.display_name, "%s", name);
+	db_conn *c = db_thread_conn();
+	const char *p[4] = {a.id, a.email, a.display_name, hash};
+	db_status st = DB_UNAVAILABLE;
+	PGresult *r = c ? acct_exec(c, "account_insert", 4, p, &st) : NULL;
+	if (r == NULL)
+		acct_reply_db(resp);
+	else if (PQntuples(r) == 0)
+		http_reply_problem(resp, 409, "an account with this e-mail address exists",
+		                   "email-taken", "/email");
+	else
+		http_reply_json(resp, 201, account_json(&a));
+	PQclear(r);
+out:
+	json_object_put(root);
+	return 0;
+}
+
+int api_account_me(const http_req *req, http_resp *resp)
+{
+	account a;
+	if (!acct_session(req, resp, db_thread_conn(), &a))
+		return 0;
+	http_reply_json(resp, 200, account_json(&a));
+	return http_resp_header(resp, "Cache-Control", "no-store");
+}
+
+/* Checks the password of email; true with *a filled. Costs one Argon2id verification whether
+ * the account exists or not. */
+static bool check_password(db_conn *c, const char *email, const char *password, account *a,
+                           db_status *st)
+{
+	const char *p[1] = {email};
+	PGresult *r = acct_exec(c, "account_by_email", 1, p, st);
+	if (r == NULL)
+		return false;
+	bool found = PQntuples(r) == 1;
+	const char *hash = found ? PQgetvalue(r, 0, 2) : g_dummy_hash;
+	bool ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0 && found;
+	if (ok) {
+		snprintf(a->id, sizeof a->id, "%s", PQgetvalue(r, 0, 0));
+		snprintf(a->email, sizeof a->email, "%s", email);
+		snprintf(a->display_name, sizeof a->display_name, "%s", PQgetvalue(r, 0, 1));
+	}
+	PQclear(r);
+	return ok;
+}
+
+/* 429 for an account key (the e-mail's hash) over its limit. */
+static bool account_limited(const char *email, http_resp *resp)
+{
+	unsigned char h[16];
+	char key[2 + 32 + 1] = "a:";
+	crypto_generichash(h, sizeof h, (const unsigned char *)email, strlen(email), NULL, 0);
+	sodium_bin2hex(key + 2, sizeof key - 2, h, sizeof h);
+	int retry = 0;
+	if (ratelimit_take_key(g_login_acct, key, &retry))
+		return false;
+	char v[16];
+	snprintf(v, sizeof v, "%d", retry);
+	http_reply_problem(resp, 429, "too many log-in attempts for this account; try again later",
+	                   NULL, NULL);
+	http_resp_header(resp, "Retry-After", v);
+	return true;
+}
+
+int api_session_create(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *email = NULL, *password = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"email", JS_STRING, JS_F_REQUIRED, 1, 254, NULL, &email, NULL},
+	    {"password", JS_STRING, JS_F_REQUIRED, 1, PW_MAX, NULL, &password, NULL},
+	};
+	if (acct_csrf_reply(req, resp, true) || ratelimit_reply(g_login_ip, req, resp))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+		goto out;
+	}
+	char norm[ACCT_EMAIL_MAX];
+	if (!email_normalise(email, norm))
+		snprintf(norm, sizeof norm, "%s", "-"); /* no such account: same answer below */
+	if (account_limited(norm, resp))
+		goto out;
+	db_conn *c = db_thread_conn();
+	db_status st = DB_UNAVAILABLE;
+	account a;
+	if (c == NULL) {
+		acct_reply_db(resp);
+		goto out;
+	}
+	if (!check_password(c, norm, password, &a, &st)) {
+		if (st != DB_OK)
+			acct_reply_db(resp);
+		else
+			http_reply_problem(resp, 401, "wrong e-mail address or password",
+			                   "bad-credentials", NULL);
+		goto out;
+	}
+	/* Rotation: the session the request carried (if any) ends; a new token is issued. */
+	const char *old = session_token(req);
+	char hash[TOKEN_HASH_HEX + 1], token[TOKEN_LEN + 1], idle[32], max[32];
+	if (old) {
+		token_hash_hex(old, hash);
+		const char *d[1] = {hash};
+		PQclear(acct_exec(c, "session_delete", 1, d, &st));
+	}
+	seconds_param(idle, sizeof idle, g_idle_s);
+	seconds_param(max, sizeof max, g_max_s);
+	const char *pp[3] = {a.id, idle, max};
+	PQclear(acct_exec(c, "session_purge", 3, pp, &st));
+	token_new(token);
+	token_hash_hex(token, hash);
+	const char *ip[2] = {hash, a.id};
+	PGresult *r = acct_exec(c, "session_insert", 2, ip, &st);
+	if (r == NULL) {
+		acct_reply_db(resp);
+		goto out;
+	}
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "account", account_json(&a));
+	http_reply_json(resp, 200, o);
+	set_cookie(req, resp, token);
+	sodium_memzero(token, sizeof token);
+out:
+	json_object_put(root);
+	return 0;
+}
+
+int api_session_delete(const http_req *req, http_resp *resp)
+{
+	account a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, false) || !acct_session(req, resp, c, &a))
+		return 0;
+	char hash[TOKEN_HASH_HEX + 1];
+	token_hash_hex(session_token(req), hash);
+	const char *p[1] = {hash};
+	db_status st;
+	PGresult *r = acct_exec(c, "session_delete", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	PQclear(r);
+	resp->status = 204;
+	set_cookie(req, resp, NULL);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* Accounts and cookie sessions (api.md "Leagues and history"; issue 10), and the helpers every
+ * league handler uses: the session's account, the CSRF guard, database replies.
+ *
+ * Passwords: Argon2id through libsodium's crypto_pwhash_str (t = 2, m = 19 MiB, p = 1: OWASP's
+ * minimum), never logged nor echoed. Sessions: a 256-bit random token in the cookie
+ * `dh_session` (HttpOnly, SameSite=Lax, Path=/, Secure over TLS), stored as its BLAKE2b-256
+ * hash; expires after SESSION_IDLE_S without use and SESSION_MAX_S after log-in; a log-in
+ * always issues a new token (and ends the session the request carried). */
+#ifndef API_ACCOUNTS_H
+#define API_ACCOUNTS_H
+
+#include "api/tokens.h"
+#include "db/db.h"
+#include "http/http.h"
+
+#include <stdbool.h>
+
+enum { ACCT_NAME_MAX = 64 * 4 + 1, ACCT_EMAIL_MAX = 254 + 1 };
+
+typedef struct {
+	char id[ID_LEN + 1];
+	char email[ACCT_EMAIL_MAX];
+	char display_name[ACCT_NAME_MAX];
+} account;
+
+int accounts_init(void);
+void accounts_shutdown(void);
+
+/* CSRF guard of a state-changing request: the Origin header must be present and name this
+ * host (scheme://Host), else 403 rule "origin-mismatch"; with json, the Content-Type must be
+ * application/json (415) — a cross-site form can send neither. Returns true when it replied. */
+bool acct_csrf_reply(const http_req *req, http_resp *resp, bool json);
+
+/* The request's session: true with *acc filled, or false after replying 401 ("no-session" /
+ * "session-expired") or 503. Refreshes the idle clock. */
+bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc);
+
+/* Runs a statement; returns the result when it succeeded (caller PQclear()s), else NULL with
+ * *st set (DB_FAIL for constraint violations and errors, DB_UNAVAILABLE). */
+PGresult *acct_exec(db_conn *c, const char *stmt, int n, const char *const *p, db_status *st);
+/* 503 + Retry-After when the database is away, else 500. Returns 0. */
+int acct_reply_db(http_resp *resp);
+
+/* ---- handlers ---- */
+int api_account_create(const http_req *req, http_resp *resp); /* POST /accounts */
+int api_account_me(const http_req *req, http_resp *resp);     /* GET /accounts/me */
+int api_session_create(const http_req *req, http_resp *resp); /* POST /sessions */
+int api_session_delete(const http_req *req, http_resp *resp); /* DELETE /sessions/current */
+
+#endif

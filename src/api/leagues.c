@@ -1,0 +1,1852 @@
+/* Leagues, members, seasons, plays, ratings, standings, head-to-head, history (leagues.h). */
+#include "api/leagues.h"
+
+#include "base/log.h"
+#include "base/oom.h"
+#include "json/jx.h"
+#include "json/spec.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256 };
+
+/* ---- small helpers ---- */
+
+/* Appends text to a growing buffer. */
+typedef struct {
+	char *b;
+	size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *s, const char *t, size_t n)
+{
+	if (s->len + n + 1 > s->cap) {
+		s->cap = (s->len + n + 1) * 2;
+		s->b = xrealloc(s->b, s->cap);
+	}
+	memcpy(s->b + s->len, t, n);
+	s->len += n;
+	s->b[s->len] = '\0';
+}
+
+static void sb_str(sbuf *s, const char *t)
+{
+	sb_add(s, t, strlen(t));
+}
+
+/* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
+static void sb_elem(sbuf *s, const char *v)
+{
+	if (v == NULL) {
+		sb_str(s, "NULL");
+		return;
+	}
+	sb_str(s, "\"");
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_str(s, "\\");
+		sb_add(s, p, 1);
+	}
+	sb_str(s, "\"");
+}
+
+static const char *str_or_null(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+}
+
+static json_object *jx_num_text(const char *v)
+{
+	if (v == NULL)
+		return NULL;
+	double d = strtod(v, NULL);
+	if (d == floor(d) && fabs(d) < 9e15)
+		return jx_int((int64_t)d);
+	return jx_double(d);
+}
+
+static json_object *rating_json(rating r)
+{
+	json_object *o = jx_obj();
+	jx_set(o, "mu", jx_double(r.mu));
+	jx_set(o, "sigma", jx_double(r.sigma));
+	jx_set(o, "ordinal", jx_double(rating_ordinal(r)));
+	jx_set(o, "provisional", jx_bool(rating_provisional(r)));
+	return o;
+}
+
+static int reply_status(http_resp *resp, db_status st)
+{
+	(void)st;
+	return acct_reply_db(resp);
+}
+
+/* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT). */
+static void run_tx(db_conn *c, db_tx_fn fn, void *arg, http_resp *resp)
+{
+	db_status st = c ? db_tx(c, false, fn, arg) : DB_UNAVAILABLE;
+	if (st != DB_OK && st != DB_ABORT)
+		reply_status(resp, st);
+}
+
+/* ---- the standings/history cache ----
+ * Standings and histories change only when the league's plays do, and every such change bumps
+ * leagues.version in the same transaction. So a reply computed at version v is valid for any
+ * request that finds the league at v (on any server): the per-process cache is keyed by
+ * (what was asked, version) and needs no invalidation. The version comes with the access
+ * check, so a cached reply costs the same two round trips as any league read. */
+enum { LCACHE_SLOTS = 64, LCACHE_KEY = 400 };
+
+typedef struct {
+	char key[LCACHE_KEY];
+	long long version;
+	char *text; /* owned */
+	size_t len;
+	unsigned long long used;
+} lcache_slot;
+
+static lcache_slot g_lcache[LCACHE_SLOTS];
+static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long g_lcache_tick;
+
+/* Answers from the cache when it holds key at version. */
+static bool lcache_reply(const char *key, long long version, http_resp *resp)
+{
+	bool hit = false;
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS && !hit; i++) {
+		lcache_slot *e = &g_lcache[i];
+		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
+			resp->body = xmalloc(e->len + 1);
+			memcpy(resp->body, e->text, e->len + 1);
+			resp->body_len = e->len;
+			e->used = ++g_lcache_tick;
+			hit = true;
+		}
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+	if (hit) {
+		resp->status = 200;
+		resp->content_type = "application/json";
+	}
+	return hit;
+}
+
+/* Replies o (taking it) and keeps its text under (key, version). */
+static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o)
+{
+	const char *text = jx_text(o);
+	size_t len = strlen(text);
+	if (strlen(key) < LCACHE_KEY) {
+		pthread_mutex_lock(&g_lcache_mu);
+		lcache_slot *victim = &g_lcache[0];
+		for (int i = 0; i < LCACHE_SLOTS; i++) {
+			lcache_slot *e = &g_lcache[i];
+			if (strcmp(e->key, key) == 0 || e->text == NULL) {
+				victim = e;
+				break;
+			}
+			if (e->used < victim->used)
+				victim = e;
+		}
+		free(victim->text);
+		snprintf(victim->key, sizeof victim->key, "%s", key);
+		victim->version = version;
+		victim->text = xmalloc(len + 1);
+		memcpy(victim->text, text, len + 1);
+		victim->len = len;
+		victim->used = ++g_lcache_tick;
+		pthread_mutex_unlock(&g_lcache_mu);
+	}
+	return http_reply_json(resp, 200, o);
+}
+
+void leagues_shutdown(void)
+{
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS; i++) {
+		free(g_lcache[i].text);
+		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+}
+
+/* ---- access ---- */
+
+bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
+                         bool owner, league_access *a)
+{
+	memset(a, 0, sizeof *a);
+	if (!acct_session(req, resp, c, &a->acc))
+		return false;
+	const char *p[2] = {league, a->acc.id};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_access", 2, p, &st);
+	if (r == NULL) {
+		acct_reply_db(resp);
+		return false;
+	}
+	bool ok = false;
+	if (PQntuples(r) != 1) {
+		http_reply_problem(resp, 404, "no such league", NULL, NULL);
+	} else {
+		a->owner = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+		snprintf(a->member, sizeof a->member, "%s", PQgetvalue(r, 0, 1));
+		a->version = atoll(PQgetvalue(r, 0, 2));
+		if (!a->owner && (owner || a->member[0] == '\0'))
+			http_reply_problem(resp, 403,
+			                   owner ? "only the league's owners may do this"
+			                         : "you are not a member of this league",
+			                   owner ? "not-owner" : "not-member", NULL);
+		else
+			ok = true;
+	}
+	PQclear(r);
+	return ok;
+}
+
+db_status league_lock(db_conn *c, const char *league)
+{
+	const char *p[1] = {league};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_lock", 1, p, &st);
+	if (r && PQntuples(r) != 1)
+		st = DB_ABORT;
+	PQclear(r);
+	return st;
+}
+
+db_status league_member_by_name(db_conn *c, const char *league, const char *name,
+                                char id[ID_LEN + 1], bool *created)
+{
+	char nid[ID_LEN + 1];
+	id_new(nid);
+	const char *p[3] = {nid, league, name};
+	db_status st;
+	*created = false;
+	PGresult *r = acct_exec(c, "member_insert_guest", 3, p, &st);
+	if (r == NULL)
+		return st;
+	if (PQntuples(r) == 1) {
+		*created = true;
+		snprintf(id, ID_LEN + 1, "%s", nid);
+		PQclear(r);
+		return DB_OK;
+	}
+	PQclear(r);
+	r = acct_exec(c, "member_by_name", 2, p + 1, &st);
+	if (r == NULL)
+		return st;
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return DB_FAIL;
+	}
+	snprintf(id, ID_LEN + 1, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return DB_OK;
+}
+
+/* ---- dates ---- */
+
+static bool digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+bool league_parse_when(const char *s, char out[64])
+{
+	int y, mo, d, h = 0, mi = 0, se = 0;
+	size_t n = strlen(s);
+	if (n < 10 || n > 40 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
+	    s[7] != '-' || !digits(s + 8, 2, &d))
+		return false;
+	static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap))
+		return false;
+	if (n == 10) {
+		snprintf(out, 64, "%sT00:00:00Z", s);
+		return true;
+	}
+	const char *t = s + 10;
+	if ((*t != 'T' && *t != ' ') || !digits(t + 1, 2, &h) || t[3] != ':' ||
+	    !digits(t + 4, 2, &mi) || h > 23 || mi > 59)
+		return false;
+	t += 6;
+	if (*t == ':') {
+		if (!digits(t + 1, 2, &se) || se > 60)
+			return false;
+		t += 3;
+		if (*t == '.') {
+			t++;
+			if (*t < '0' || *t > '9')
+				return false;
+			while (*t >= '0' && *t <= '9')
+				t++;
+		}
+	}
+	int oh, om;
+	if (*t == 'Z' && t[1] == '\0') {
+		/* UTC */
+	} else if ((*t == '+' || *t == '-') && digits(t + 1, 2, &oh) && t[3] == ':' &&
+	           digits(t + 4, 2, &om) && t[6] == '\0' && oh < 24 && om < 60) {
+		/* offset */
+	} else if (*t == '\0') {
+		snprintf(out, 64, "%sZ", s); /* no zone: UTC */
+		return true;
+	} else {
+		return false;
+	}
+	snprintf(out, 64, "%s", s);
+	return true;
+}
+
+/* ---- ranks ---- */
+
+bool league_play_rank(league_play *p, const char **detail)
+{
+	int n = p->nresults, given = 0, scored = 0, flagged = 0;
+	for (int i = 0; i < n; i++) {
+		given += p->results[i].has_rank;
+		scored += p->results[i].has_score;
+		flagged += p->results[i].has_winner;
+	}
+	if (p->cooperative) {
+		/* a team result: everybody shares rank 1 and the outcome of the first flag */
+		bool won = false;
+		for (int i = 0; i < n; i++)
+			if (p->results[i].has_winner) {
+				won = p->results[i].winner;
+				break;
+			}
+		for (int i = 0; i < n; i++) {
+			p->results[i].rank = 1;
+			p->results[i].winner = won;
+		}
+		return true;
+	}
+	if (given > 0 && given < n) {
+		*detail = "give a rank for every player or for none";
+		return false;
+	}
+	if (given == 0 && scored == n) {
+		for (int i = 0; i < n; i++) {
+			int better = 0;
+			for (int j = 0; j < n; j++)
+				better += p->results[j].score > p->results[i].score;
+			p->results[i].rank = better + 1; /* 1, 2, 2, 4: equal scores tie */
+		}
+	} else if (given == 0 && flagged == n) {
+		for (int i = 0; i < n; i++)
+			p->results[i].rank = p->results[i].winner ? 1 : 2;
+	} else if (given == 0) {
+		*detail = "give every player a rank, a score or a winner flag";
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if (!p->results[i].has_winner)
+			p->results[i].winner = p->results[i].rank == 1;
+	return true;
+}
+
+/* ---- storing plays ---- */
+
+/* Stores a play's results in one statement (five arrays; seat = position). */
+static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
+{
+	sbuf a[5] = {{0}};
+	for (int i = 0; i < n; i++) {
+		const league_result *x = &res[i];
+		char score[40], rank[16];
+		snprintf(score, sizeof score, "%.17g", x->score);
+		snprintf(rank, sizeof rank, "%d", x->rank);
+		const char *v[5] = {x->member, x->has_score ? score : NULL, rank,
+		                    x->winner ? "t" : "f", x->breakdown};
+		for (int k = 0; k < 5; k++) {
+			sb_str(&a[k], i ? "," : "{");
+			sb_elem(&a[k], v[k]);
+		}
+	}
+	for (int k = 0; k < 5; k++)
+		sb_str(&a[k], n ? "}" : "{}");
+	const char *rp[6] = {play, a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
+	db_status st;
+	PQclear(acct_exec(c, "results_insert", 6, rp, &st));
+	for (int k = 0; k < 5; k++)
+		free(a[k].b);
+	return st;
+}
+
+db_status league_play_insert(db_conn *c, const char *league, const char *author,
+                             const league_play *p, char id[ID_LEN + 1])
+{
+	char bgg[24], dur[24];
+	id_new(id);
+	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
+	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
+	const char *ip[13] = {id,
+	                      league,
+	                      p->game,
+	                      p->bgg_id > 0 ? bgg : NULL,
+	                      p->when,
+	                      p->duration_min >= 0 ? dur : NULL,
+	                      p->notes ? p->notes : "",
+	                      p->location ? p->location : "",
+	                      p->cooperative ? "true" : "false",
+	                      p->source,
+	                      p->uuid ? p->uuid : id,
+	                      p->game_id,
+	                      author};
+	db_status st;
+	PGresult *r = acct_exec(c, "play_insert", 13, ip, &st);
+	if (r == NULL)
+		return st;
+	bool inserted = PQntuples(r) == 1;
+	PQclear(r);
+	if (!inserted)
+		return DB_ABORT;
+	return results_store(c, id, p->results, p->nresults);
+}
+
+/* ---- the league's result rows (ratings, standings, head-to-head) ---- */
+
+typedef struct {
+	const char *play, *member, *name;
+	int m; /* member index 0..nmembers-1 */
+	int rank;
+	double score;
+	bool has_score, winner, coop;
+	bool has_stored;
+	rating stored, after;
+	bool rated;
+} lrow;
+
+typedef struct {
+	PGresult *res; /* owns the strings of rows */
+	lrow *rows;
+	int nrows, nmembers;
+} lset;
+
+static void lset_free(lset *s)
+{
+	PQclear(s->res);
+	free(s->rows);
+	memset(s, 0, sizeof *s);
+}
+
+/* Member index of id (0..), added when new: open addressing over the member ids (ids are
+ * random hex, so their first bytes hash well). */
+typedef struct {
+	const char **ids; /* borrowed */
+	int *idx;
+	size_t cap;
+	int n;
+} member_map;
+
+static int member_index(member_map *mm, const char *id)
+{
+	size_t h = 1469598103934665603ull;
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	for (size_t i = h & (mm->cap - 1);; i = (i + 1) & (mm->cap - 1)) {
+		if (mm->ids[i] == NULL) {
+			mm->ids[i] = id;
+			mm->idx[i] = mm->n++;
+			return mm->idx[i];
+		}
+		if (strcmp(mm->ids[i], id) == 0)
+			return mm->idx[i];
+	}
+}
+
+/* Loads the league's results in play order (season/game filters may be NULL). */
+static db_status lset_load(db_conn *c, const char *league, const char *season, const char *game,
+                           lset *s)
+{
+	memset(s, 0, sizeof *s);
+	const char *p[3] = {league, season, game};
+	db_status st;
+	s->res = acct_exec(c, "league_rows", 3, p, &st);
+	if (s->res == NULL)
+		return st;
+	const PGresult *r = s->res;
+	s->nrows = PQntuples(r);
+	s->rows = xcalloc((size_t)s->nrows, sizeof *s->rows);
+	member_map mm = {.cap = 64};
+	while (mm.cap < 2 * (size_t)s->nrows)
+		mm.cap *= 2;
+	mm.ids = xcalloc(mm.cap, sizeof *mm.ids);
+	mm.idx = xcalloc(mm.cap, sizeof *mm.idx);
+	for (int i = 0; i < s->nrows; i++) {
+		lrow *x = &s->rows[i];
+		x->play = PQgetvalue(r, i, 0);
+		x->member = PQgetvalue(r, i, 1);
+		x->name = PQgetvalue(r, i, 2);
+		x->rank = atoi(PQgetvalue(r, i, 3));
+		x->has_score = !PQgetisnull(r, i, 4);
+		x->score = x->has_score ? strtod(PQgetvalue(r, i, 4), NULL) : 0;
+		x->winner = PQgetvalue(r, i, 5)[0] == 't';
+		x->coop = PQgetvalue(r, i, 6)[0] == 't';
+		x->m = member_index(&mm, x->member);
+		x->has_stored = !PQgetisnull(r, i, 7);
+		if (x->has_stored)
+			x->stored = (rating){strtod(PQgetvalue(r, i, 7), NULL),
+			                     strtod(PQgetvalue(r, i, 8), NULL)};
+	}
+	s->nmembers = mm.n;
+	free(mm.ids);
+	free(mm.idx);
+	return DB_OK;
+}
+
+/* Rates the plays of s in order: each row's rating after its play; cur[m] ends as each
+ * member's final rating (cur has nmembers entries, caller-owned). */
+static void lset_rate(lset *s, rating *cur)
+{
+	for (int m = 0; m < s->nmembers; m++)
+		cur[m] = rating_default();
+	rating g[MAX_RESULTS];
+	int rk[MAX_RESULTS];
+	for (int i = 0; i < s->nrows;) {
+		int j = i;
+		while (j < s->nrows && strcmp(s->rows[j].play, s->rows[i].play) == 0)
+			j++;
+		int n = j - i;
+		bool rated = !s->rows[i].coop && n >= 2 && n <= MAX_RESULTS;
+		if (rated) {
+			for (int k = 0; k < n; k++) {
+				g[k] = cur[s->rows[i + k].m];
+				rk[k] = s->rows[i + k].rank;
+			}
+			rating_rate(g, rk, (size_t)n);
+			for (int k = 0; k < n; k++)
+				cur[s->rows[i + k].m] = g[k];
+		}
+		for (int k = i; k < j; k++) {
+			s->rows[k].after = cur[s->rows[k].m];
+			s->rows[k].rated = rated;
+		}
+		i = j;
+	}
+}
+
+db_status league_recompute(db_conn *c, const char *league)
+{
+	lset s;
+	const char *bp[1] = {league};
+	db_status st;
+	PQclear(acct_exec(c, "league_bump", 1, bp, &st)); /* invalidates cached standings */
+	if (st != DB_OK)
+		return st;
+	st = lset_load(c, league, NULL, NULL, &s);
+	if (st != DB_OK)
+		return st;
+	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
+	lset_rate(&s, cur);
+	/* only the rows whose stored rating differs are written: one statement, four arrays */
+	sbuf plays = {0}, members = {0}, mus = {0}, sigmas = {0};
+	int changed = 0;
+	for (int i = 0; i < s.nrows; i++) {
+		const lrow *x = &s.rows[i];
+		bool same = x->rated ? x->has_stored && x->stored.mu == x->after.mu &&
+		                           x->stored.sigma == x->after.sigma
+		                     : !x->has_stored;
+		if (same)
+			continue;
+		char num[40];
+		sb_str(&plays, changed ? "," : "{");
+		sb_str(&plays, x->play);
+		sb_str(&members, changed ? "," : "{");
+		sb_str(&members, x->member);
+		sb_str(&mus, changed ? "," : "{");
+		sb_str(&sigmas, changed ? "," : "{");
+		if (x->rated) {
+			snprintf(num, sizeof num, "%.17g", x->after.mu);
+			sb_str(&mus, num);
+			snprintf(num, sizeof num, "%.17g", x->after.sigma);
+			sb_str(&sigmas, num);
+		} else {
+			sb_str(&mus, "NULL");
+			sb_str(&sigmas, "NULL");
+		}
+		changed++;
+	}
+	if (changed) {
+		sb_str(&plays, "}");
+		sb_str(&members, "}");
+		sb_str(&mus, "}");
+		sb_str(&sigmas, "}");
+		const char *p[4] = {plays.b, members.b, mus.b, sigmas.b};
+		PQclear(acct_exec(c, "ratings_store", 4, p, &st));
+	}
+	free(plays.b);
+	free(members.b);
+	free(mus.b);
+	free(sigmas.b);
+	free(cur);
+	lset_free(&s);
+	return st;
+}
+
+/* ---- finished table games ---- */
+
+static const char *kind_game_name(const char *kind)
+{
+	if (strcmp(kind, "er") == 0)
+		return "Dice Hospital: ER – Emergency Roll";
+	if (strcmp(kind, "dh") == 0)
+		return "Dice Hospital";
+	if (strcmp(kind, "clinic") == 0)
+		return "Clinic";
+	return kind;
+}
+
+int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
+                        const char *result_json)
+{
+	if (league_id == NULL || league_id[0] == '\0')
+		return DB_OK;
+	db_status st = league_lock(c, league_id);
+	if (st == DB_ABORT) {
+		log_client("game %s names league %s, which does not exist: not recorded", game_id,
+		           league_id);
+		return DB_OK;
+	}
+	if (st != DB_OK)
+		return st;
+	json_object *root = json_tokener_parse(result_json), *a = NULL, *v;
+	if (root == NULL || !json_object_object_get_ex(root, "standings", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
+		log_bug("game %s: result without standings: not recorded", game_id);
+		json_object_put(root);
+		return DB_OK;
+	}
+	league_result res[MAX_RESULTS];
+	league_play p = {.game = kind_game_name(kind),
+	                 .duration_min = -1,
+	                 .source = "table",
+	                 .game_id = game_id,
+	                 .results = res};
+	const char *finished = NULL, *created = NULL;
+	if (json_object_object_get_ex(root, "finished_at", &v))
+		finished = json_object_get_string(v);
+	if (json_object_object_get_ex(root, "created_at", &v))
+		created = json_object_get_string(v);
+	if (!finished || !league_parse_when(finished, p.when)) {
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(p.when, sizeof p.when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	char cw[64];
+	if (created && finished && league_parse_when(created, cw)) {
+		struct tm a0 = {0}, a1 = {0};
+		if (strptime(cw, "%Y-%m-%dT%H:%M:%S", &a0) &&
+		    strptime(p.when, "%Y-%m-%dT%H:%M:%S", &a1)) {
+			double d = difftime(timegm(&a1), timegm(&a0));
+			if (d >= 0)
+				p.duration_min = (int64_t)(d / 60 + 0.5);
+		}
+	}
+	size_t n = json_object_array_length(a);
+	st = DB_OK;
+	for (size_t i = 0; i < n && p.nresults < MAX_RESULTS && st == DB_OK; i++) {
+		json_object *s = json_object_array_get_idx(a, i), *name, *bot, *score, *rank, *bd;
+		if (json_object_object_get_ex(s, "bot", &bot) && json_object_get_boolean(bot))
+			continue;
+		if (!json_object_object_get_ex(s, "name", &name))
+			continue;
+		league_result *x = &res[p.nresults++];
+		memset(x, 0, sizeof *x);
+		bool created_member;
+		st = league_member_by_name(c, league_id, json_object_get_string(name), x->member,
+		                           &created_member);
+		/* two seats of one name are two players: the second is "name (seat N)" */
+		for (int k = 0; st == DB_OK && k < p.nresults - 1; k++)
+			if (strcmp(res[k].member, x->member) == 0) {
+				char alt[300];
+				snprintf(alt, sizeof alt, "%.256s (seat %zu)",
+				         json_object_get_string(name), i + 1);
+				st = league_member_by_name(c, league_id, alt, x->member,
+				                           &created_member);
+				break;
+			}
+		if (json_object_object_get_ex(s, "score", &score)) {
+			x->has_score = true;
+			x->score = json_object_get_double(score);
+		}
+		if (json_object_object_get_ex(s, "rank", &rank)) {
+			x->has_rank = true;
+			x->rank = json_object_get_int(rank);
+		}
+		if (json_object_object_get_ex(s, "breakdown", &bd))
+			x->breakdown = json_object_to_json_string_ext(bd, JSON_C_TO_STRING_PLAIN);
+	}
+	const char *why;
+	if (st == DB_OK && p.nresults > 0 && league_play_rank(&p, &why)) {
+		char id[ID_LEN + 1];
+		st = league_play_insert(c, league_id, NULL, &p, id);
+		if (st == DB_ABORT) /* already recorded */
+			st = DB_OK;
+		else if (st == DB_OK)
+			st = league_recompute(c, league_id);
+	}
+	json_object_put(root);
+	return st;
+}
+
+/* ---- JSON of stored things ---- */
+
+/* The play as JSON, or NULL when the league has no such play (*st DB_OK) or on failure. */
+static json_object *play_json(db_conn *c, const char *league, const char *play, db_status *st)
+{
+	const char *p[2] = {league, play};
+	PGresult *r = acct_exec(c, "play_get", 2, p, st);
+	if (r == NULL)
+		return NULL;
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return NULL;
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(PQgetvalue(r, 0, 0)));
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "game", jx_str(PQgetvalue(r, 0, 1)));
+	jx_set(o, "bgg_id", PQgetisnull(r, 0, 2) ? NULL : jx_int(atoll(PQgetvalue(r, 0, 2))));
+	jx_set(o, "date", jx_str(PQgetvalue(r, 0, 3)));
+	jx_set(o, "duration_min", PQgetisnull(r, 0, 4) ? NULL : jx_int(atoll(PQgetvalue(r, 0, 4))));
+	jx_set(o, "notes", jx_str(PQgetvalue(r, 0, 5)));
+	jx_set(o, "location", jx_str(PQgetvalue(r, 0, 6)));
+	jx_set(o, "cooperative", jx_bool(PQgetvalue(r, 0, 7)[0] == 't'));
+	jx_set(o, "source", jx_str(PQgetvalue(r, 0, 8)));
+	jx_set(o, "uuid", jx_str(PQgetvalue(r, 0, 9)));
+	jx_set(o, "game_id", jx_str_or_null(str_or_null(r, 0, 10)));
+	PQclear(r);
+	const char *q[1] = {play};
+	r = acct_exec(c, "play_results", 1, q, st);
+	if (r == NULL) {
+		json_object_put(o);
+		return NULL;
+	}
+	json_object *a = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *x = jx_obj();
+		jx_set(x, "player", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(x, "seat", jx_int(atoi(PQgetvalue(r, i, 2))));
+		jx_set(x, "score", jx_num_text(str_or_null(r, i, 3)));
+		jx_set(x, "rank", jx_int(atoi(PQgetvalue(r, i, 4))));
+		jx_set(x, "winner", jx_bool(PQgetvalue(r, i, 5)[0] == 't'));
+		if (!PQgetisnull(r, i, 6))
+			jx_set(x, "breakdown", json_tokener_parse(PQgetvalue(r, i, 6)));
+		if (!PQgetisnull(r, i, 7))
+			jx_set(x, "rating_after",
+			       rating_json((rating){strtod(PQgetvalue(r, i, 7), NULL),
+			                            strtod(PQgetvalue(r, i, 8), NULL)}));
+		jx_push(a, x);
+	}
+	PQclear(r);
+	jx_set(o, "results", a);
+	return o;
+}
+
+static json_object *league_json(db_conn *c, const char *league, const league_access *acc,
+                                db_status *st)
+{
+	const char *p[1] = {league};
+	PGresult *r = acct_exec(c, "league_get", 1, p, st);
+	if (r == NULL || PQntuples(r) != 1) {
+		PQclear(r);
+		return NULL;
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(league));
+	jx_set(o, "name", jx_str(PQgetvalue(r, 0, 0)));
+	jx_set(o, "created_at", jx_str(PQgetvalue(r, 0, 1)));
+	jx_set(o, "plays", jx_int(atoll(PQgetvalue(r, 0, 2))));
+	PQclear(r);
+	json_object *you = jx_obj();
+	jx_set(you, "account", jx_str(acc->acc.id));
+	jx_set(you, "owner", jx_bool(acc->owner));
+	jx_set(you, "member", jx_str_or_null(acc->member[0] ? acc->member : NULL));
+	jx_set(o, "you", you);
+	json_object *owners = jx_arr(), *members = jx_arr(), *seasons = jx_arr();
+	if ((r = acct_exec(c, "league_owners", 1, p, st)) == NULL)
+		goto fail;
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *x = jx_obj();
+		jx_set(x, "account", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(x, "display_name", jx_str(PQgetvalue(r, i, 1)));
+		jx_push(owners, x);
+	}
+	PQclear(r);
+	if ((r = acct_exec(c, "league_members", 1, p, st)) == NULL)
+		goto fail;
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *x = jx_obj();
+		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(x, "account", jx_str_or_null(str_or_null(r, i, 2)));
+		jx_set(x, "guest", jx_bool(PQgetisnull(r, i, 2)));
+		jx_set(x, "plays", jx_int(atoll(PQgetvalue(r, i, 3))));
+		jx_push(members, x);
+	}
+	PQclear(r);
+	if ((r = acct_exec(c, "league_seasons", 1, p, st)) == NULL)
+		goto fail;
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *x = jx_obj();
+		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(x, "starts", jx_str(PQgetvalue(r, i, 2)));
+		jx_set(x, "ends", jx_str(PQgetvalue(r, i, 3)));
+		jx_push(seasons, x);
+	}
+	PQclear(r);
+	jx_set(o, "owners", owners);
+	jx_set(o, "members", members);
+	jx_set(o, "seasons", seasons);
+	return o;
+fail:
+	json_object_put(owners);
+	json_object_put(members);
+	json_object_put(seasons);
+	json_object_put(o);
+	return NULL;
+}
+
+/* ---- leagues ---- */
+
+typedef struct {
+	const char *name;
+	account acc;
+	char id[ID_LEN + 1];
+	http_resp *resp;
+} create_arg;
+
+static db_status league_create_tx(db_conn *c, void *arg)
+{
+	create_arg *a = arg;
+	char member[ID_LEN + 1];
+	id_new(a->id);
+	id_new(member);
+	const char *p[2] = {a->id, a->name};
+	const char *o[2] = {a->id, a->acc.id};
+	const char *m[4] = {member, a->id, a->acc.display_name, a->acc.id};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_insert", 2, p, &st);
+	if (r == NULL)
+		return st;
+	PQclear(r);
+	if ((r = acct_exec(c, "league_owner_insert", 2, o, &st)) == NULL)
+		return st;
+	PQclear(r);
+	/* the owner plays too: a member entry under their display name */
+	if ((r = acct_exec(c, "member_insert", 4, m, &st)) == NULL)
+		return st;
+	PQclear(r);
+	league_access acc = {.acc = a->acc, .owner = true};
+	snprintf(acc.member, sizeof acc.member, "%s", member);
+	json_object *j = league_json(c, a->id, &acc, &st);
+	if (j == NULL)
+		return st == DB_OK ? DB_FAIL : st;
+	http_resp_clear(a->resp);
+	http_reply_json(a->resp, 201, j);
+	return DB_OK;
+}
+
+int api_league_create(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	create_arg a = {.resp = resp};
+	js_error err;
+	const js_field f[] = {
+	    {"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &a.name, NULL}};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) || !acct_session(req, resp, c, &a.acc))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	if (js_fields(root, "", f, 1, &err) != 0)
+		http_reply_invalid(resp, err.field, err.detail);
+	else
+		run_tx(c, league_create_tx, &a, resp);
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_list(const http_req *req, http_resp *resp)
+{
+	account acc;
+	db_conn *c = db_thread_conn();
+	if (!acct_session(req, resp, c, &acc))
+		return 0;
+	const char *p[1] = {acc.id};
+	db_status st;
+	PGresult *r = acct_exec(c, "league_list", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	json_object *a = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *x = jx_obj();
+		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(x, "owner", jx_bool(PQgetvalue(r, i, 2)[0] == 't'));
+		jx_set(x, "plays", jx_int(atoll(PQgetvalue(r, i, 3))));
+		jx_push(a, x);
+	}
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "leagues", a);
+	return http_reply_json(resp, 200, o);
+}
+
+int api_league_get(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	db_status st;
+	json_object *o = league_json(c, req->params[0], &a, &st);
+	if (o == NULL)
+		return acct_reply_db(resp);
+	return http_reply_json(resp, 200, o);
+}
+
+/* Account by id or e-mail: true with id filled. */
+static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], db_status *st)
+{
+	const char *p[1] = {key};
+	PGresult *r = acct_exec(c, "account_find", 1, p, st);
+	bool ok = r && PQntuples(r) == 1;
+	if (ok)
+		snprintf(id, ID_LEN + 1, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return ok;
+}
+
+int api_league_member_add(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *name = NULL, *account_key = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL},
+	    {"account", JS_STRING, JS_F_NULLABLE, 1, 254, NULL, &account_key, NULL},
+	};
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, req->params[0], true, &a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	char acc[ID_LEN + 1] = "", id[ID_LEN + 1];
+	db_status st = DB_OK;
+	if (js_fields(root, "", f, 2, &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+		goto out;
+	}
+	if (account_key && !find_account(c, account_key, acc, &st)) {
+		if (st != DB_OK)
+			acct_reply_db(resp);
+		else
+			http_reply_problem(resp, 422, "no account has this id or e-mail address",
+			                   "unknown-account", "/account");
+		goto out;
+	}
+	id_new(id);
+	const char *p[4] = {id, req->params[0], name, acc[0] ? acc : NULL};
+	PGresult *r = acct_exec(c, "member_insert", 4, p, &st);
+	if (r == NULL) {
+		acct_reply_db(resp);
+	} else if (PQntuples(r) == 0) {
+		http_reply_problem(resp, 409,
+		                   "the league already has a member of this name or this account",
+		                   "member-exists", "/name");
+	} else {
+		json_object *o = jx_obj();
+		jx_set(o, "id", jx_str(id));
+		jx_set(o, "name", jx_str(name));
+		jx_set(o, "account", jx_str_or_null(acc[0] ? acc : NULL));
+		jx_set(o, "guest", jx_bool(acc[0] == '\0'));
+		http_reply_json(resp, 201, o);
+	}
+	PQclear(r);
+out:
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_member_delete(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, false) ||
+	    !league_access_check(req, resp, c, req->params[0], true, &a))
+		return 0;
+	const char *p[2] = {req->params[0], req->params[1]};
+	db_status st;
+	PGresult *r = acct_exec(c, "member_get", 2, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	bool found = PQntuples(r) == 1;
+	bool has_plays = found && atoll(PQgetvalue(r, 0, 3)) > 0;
+	PQclear(r);
+	if (!found)
+		return http_reply_problem(resp, 404, "no such member in this league", NULL, NULL);
+	if (has_plays)
+		return http_reply_problem(resp, 409,
+		                          "this member has plays: delete or edit them first",
+		                          "member-has-plays", NULL);
+	if ((r = acct_exec(c, "member_delete", 2, p, &st)) == NULL)
+		return acct_reply_db(resp);
+	PQclear(r);
+	resp->status = 204;
+	return 0;
+}
+
+typedef struct {
+	const char *league, *guest;
+	league_access a;
+	http_resp *resp;
+} link_arg;
+
+/* The guest entry becomes the caller's: merged into their member entry when they have one
+ * (its plays move over), else linked to their account. */
+static db_status member_link_tx(db_conn *c, void *arg)
+{
+	link_arg *x = arg;
+	db_status st = league_lock(c, x->league);
+	if (st != DB_OK)
+		return st;
+	const char *p[2] = {x->league, x->guest};
+	PGresult *r = acct_exec(c, "member_get", 2, p, &st);
+	if (r == NULL)
+		return st;
+	bool found = PQntuples(r) == 1, guest = found && PQgetisnull(r, 0, 2);
+	PQclear(r);
+	http_resp_clear(x->resp);
+	if (!found) {
+		http_reply_problem(x->resp, 404, "no such member in this league", NULL, NULL);
+		return DB_ABORT;
+	}
+	if (!guest) {
+		http_reply_problem(x->resp, 409, "this entry already belongs to an account",
+		                   "not-a-guest", NULL);
+		return DB_ABORT;
+	}
+	if (x->a.member[0]) {
+		const char *m[2] = {x->guest, x->a.member};
+		if ((r = acct_exec(c, "member_conflicts", 2, m, &st)) == NULL)
+			return st;
+		bool clash = PQntuples(r) > 0;
+		PQclear(r);
+		if (clash) {
+			http_reply_problem(
+			    x->resp, 409,
+			    "this guest and you played in the same play: they cannot "
+			    "be one person",
+			    "same-play", NULL);
+			return DB_ABORT;
+		}
+		if ((r = acct_exec(c, "member_merge", 2, m, &st)) == NULL)
+			return st;
+		PQclear(r);
+		if ((r = acct_exec(c, "member_delete", 2, p, &st)) == NULL)
+			return st;
+		PQclear(r);
+		if ((st = league_recompute(c, x->league)) != DB_OK)
+			return st;
+		json_object *o = jx_obj();
+		jx_set(o, "id", jx_str(x->a.member));
+		jx_set(o, "merged", jx_str(x->guest));
+		http_reply_json(x->resp, 200, o);
+		return DB_OK;
+	}
+	const char *l[2] = {x->guest, x->a.acc.id};
+	if ((r = acct_exec(c, "member_link", 2, l, &st)) == NULL)
+		return st;
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(x->guest));
+	jx_set(o, "account", jx_str(x->a.acc.id));
+	http_reply_json(x->resp, 200, o);
+	return DB_OK;
+}
+
+int api_league_member_link(const http_req *req, http_resp *resp)
+{
+	link_arg x = {.league = req->params[0], .guest = req->params[1], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
+	js_error err;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	if (js_fields(root, "", NULL, 0, &err) != 0)
+		http_reply_invalid(resp, err.field, err.detail);
+	else
+		run_tx(c, member_link_tx, &x, resp);
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_owner_add(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *key = NULL;
+	js_error err;
+	const js_field f[] = {{"account", JS_STRING, JS_F_REQUIRED, 1, 254, NULL, &key, NULL}};
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, req->params[0], true, &a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	char acc[ID_LEN + 1];
+	db_status st = DB_OK;
+	if (js_fields(root, "", f, 1, &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+	} else if (!find_account(c, key, acc, &st)) {
+		if (st != DB_OK)
+			acct_reply_db(resp);
+		else
+			http_reply_problem(resp, 422, "no account has this id or e-mail address",
+			                   "unknown-account", "/account");
+	} else {
+		const char *p[2] = {req->params[0], acc};
+		PGresult *r = acct_exec(c, "league_owner_insert", 2, p, &st);
+		if (r == NULL) {
+			acct_reply_db(resp);
+		} else {
+			json_object *o = jx_obj();
+			jx_set(o, "account", jx_str(acc));
+			http_reply_json(resp, 201, o);
+		}
+		PQclear(r);
+	}
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_season_add(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *name = NULL, *starts = NULL, *ends = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL},
+	    {"starts", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &starts, NULL},
+	    {"ends", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &ends, NULL},
+	};
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, req->params[0], true, &a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	char w[64], id[ID_LEN + 1];
+	if (js_fields(root, "", f, 3, &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+	} else if (!league_parse_when(starts, w)) {
+		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/starts");
+	} else if (!league_parse_when(ends, w)) {
+		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/ends");
+	} else if (strcmp(ends, starts) < 0) {
+		http_reply_problem(resp, 400, "a season cannot end before it starts", NULL,
+		                   "/ends");
+	} else {
+		id_new(id);
+		const char *p[5] = {id, req->params[0], name, starts, ends};
+		db_status st;
+		PGresult *r = acct_exec(c, "season_insert", 5, p, &st);
+		if (r == NULL) {
+			acct_reply_db(resp);
+		} else if (PQntuples(r) == 0) {
+			http_reply_problem(resp, 409, "the league has a season of this name",
+			                   "season-exists", "/name");
+		} else {
+			json_object *o = jx_obj();
+			jx_set(o, "id", jx_str(id));
+			jx_set(o, "name", jx_str(name));
+			jx_set(o, "starts", jx_str(starts));
+			jx_set(o, "ends", jx_str(ends));
+			http_reply_json(resp, 201, o);
+		}
+		PQclear(r);
+	}
+	json_object_put(root);
+	return 0;
+}
+
+/* ---- plays by hand ---- */
+
+typedef struct {
+	league_play p;
+	league_result res[MAX_RESULTS];
+} play_in;
+
+/* Parses a play body into *in (strings borrowed from root). 0, or -1 after a 400 reply. */
+static int play_parse(json_object *root, http_resp *resp, play_in *in)
+{
+	const char *game = NULL, *date = NULL, *notes = NULL, *location = NULL;
+	int64_t bgg = 0, dur = -1;
+	bool coop = false, has_bgg = false, has_dur = false;
+	json_object *results = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"game", JS_STRING, JS_F_REQUIRED, 1, GAME_MAX, NULL, &game, NULL},
+	    {"bgg_id", JS_INT, JS_F_NULLABLE, 1, 2147483647, NULL, &bgg, &has_bgg},
+	    {"date", JS_STRING, JS_F_NULLABLE, 10, 40, NULL, &date, NULL},
+	    {"duration_min", JS_INT, JS_F_NULLABLE, 0, 100000, NULL, &dur, &has_dur},
+	    {"notes", JS_STRING, JS_F_NULLABLE, 0, NOTES_MAX, NULL, &notes, NULL},
+	    {"location", JS_STRING, JS_F_NULLABLE, 0, GAME_MAX, NULL, &location, NULL},
+	    {"cooperative", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &coop, NULL},
+	    {"results", JS_ARRAY, JS_F_REQUIRED, 1, MAX_RESULTS, NULL, &results, NULL},
+	};
+	memset(in, 0, sizeof *in);
+	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0)
+		return http_reply_invalid(resp, err.field, err.detail), -1;
+	league_play *p = &in->p;
+	p->game = game;
+	p->bgg_id = has_bgg ? bgg : 0;
+	p->duration_min = has_dur ? dur : -1;
+	p->notes = notes;
+	p->location = location;
+	p->cooperative = coop;
+	p->source = "hand";
+	p->results = in->res;
+	if (date == NULL) {
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	} else if (!league_parse_when(date, p->when)) {
+		http_reply_problem(resp, 400, "must be a date (YYYY-MM-DD) or an RFC 3339 time",
+		                   NULL, "/date");
+		return -1;
+	}
+	size_t n = json_object_array_length(results);
+	for (size_t i = 0; i < n; i++) {
+		league_result *x = &in->res[i];
+		const char *player = NULL;
+		double score = 0;
+		int64_t rank = 0;
+		bool winner = false;
+		char at[32];
+		const js_field rf[] = {
+		    {"player", JS_STRING, JS_F_REQUIRED, 1, ID_LEN, NULL, &player, NULL},
+		    {"score", JS_NUMBER, JS_F_NULLABLE, 0, 0, NULL, &score, &x->has_score},
+		    {"rank", JS_INT, JS_F_NULLABLE, 1, 1000, NULL, &rank, &x->has_rank},
+		    {"winner", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &winner, &x->has_winner},
+		};
+		js_path_index(at, sizeof at, "/results", i);
+		if (js_fields(json_object_array_get_idx(results, i), at, rf, 4, &err) != 0)
+			return http_reply_invalid(resp, err.field, err.detail), -1;
+		snprintf(x->member, sizeof x->member, "%s", player);
+		x->score = score;
+		x->rank = (int)rank;
+		x->winner = winner;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(in->res[k].member, x->member) == 0) {
+				char fp[48];
+				snprintf(fp, sizeof fp, "%s/player", at);
+				http_reply_problem(resp, 400, "a player appears twice in one play",
+				                   NULL, fp);
+				return -1;
+			}
+	}
+	p->nresults = (int)n;
+	const char *why = NULL;
+	if (!league_play_rank(p, &why)) {
+		http_reply_problem(resp, 400, why, NULL, "/results");
+		return -1;
+	}
+	return 0;
+}
+
+typedef struct {
+	const char *league, *play;
+	league_access a;
+	play_in *in;
+	http_resp *resp;
+	char id[ID_LEN + 1];
+} play_arg;
+
+/* Every player must be a member of the league: 422 "unknown-player" otherwise. */
+static db_status check_players(db_conn *c, play_arg *x)
+{
+	for (int i = 0; i < x->in->p.nresults; i++) {
+		const char *p[2] = {x->league, x->in->res[i].member};
+		db_status st;
+		PGresult *r = acct_exec(c, "member_get", 2, p, &st);
+		if (r == NULL)
+			return st;
+		bool found = PQntuples(r) == 1;
+		PQclear(r);
+		if (!found) {
+			char fp[48];
+			snprintf(fp, sizeof fp, "/results/%d/player", i);
+			http_resp_clear(x->resp);
+			http_reply_problem(x->resp, 422, "no member of this league has this id",
+			                   "unknown-player", fp);
+			return DB_ABORT;
+		}
+	}
+	return DB_OK;
+}
+
+static db_status log_play(db_conn *c, const char *league, const char *play, const char *who,
+                          const char *action, json_object *before, json_object *after)
+{
+	const char *p[6] = {league,
+	                    play,
+	                    who,
+	                    action,
+	                    before ? jx_text(before) : NULL,
+	                    after ? jx_text(after) : NULL};
+	db_status st;
+	PQclear(acct_exec(c, "play_log_insert", 6, p, &st));
+	return st;
+}
+
+static db_status play_add_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = check_players(c, x);
+	if (st == DB_OK)
+		st = league_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st != DB_OK)
+		return st;
+	json_object *after = play_json(c, x->league, x->id, &st);
+	if (after == NULL)
+		return st == DB_OK ? DB_FAIL : st;
+	st = log_play(c, x->league, x->id, x->a.acc.id, "create", NULL, after);
+	http_resp_clear(x->resp);
+	http_reply_json(x->resp, 201, after);
+	return st;
+}
+
+int api_league_play_add(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	play_arg x = {.league = req->params[0], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	x.in = xmalloc(sizeof *x.in);
+	if (play_parse(root, resp, x.in) == 0)
+		run_tx(c, play_add_tx, &x, resp);
+	free(x.in);
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_play_get(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	db_status st;
+	json_object *o = play_json(c, req->params[0], req->params[1], &st);
+	if (o == NULL && st == DB_OK)
+		return http_reply_problem(resp, 404, "no such play in this league", NULL, NULL);
+	if (o == NULL)
+		return acct_reply_db(resp);
+	return http_reply_json(resp, 200, o);
+}
+
+int api_league_play_list(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	const char *p[1] = {req->params[0]};
+	db_status st;
+	PGresult *r = acct_exec(c, "play_list", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *o = jx_obj();
+		jx_set(o, "id", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(o, "game", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(o, "date", jx_str(PQgetvalue(r, i, 2)));
+		jx_set(o, "cooperative", jx_bool(PQgetvalue(r, i, 3)[0] == 't'));
+		jx_set(o, "source", jx_str(PQgetvalue(r, i, 4)));
+		jx_set(o, "players", json_tokener_parse(PQgetvalue(r, i, 5)));
+		jx_push(arr, o);
+	}
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "plays", arr);
+	return http_reply_json(resp, 200, o);
+}
+
+/* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may
+ * change it (owners any play; members the plays they entered). DB_ABORT after a reply. */
+static db_status play_for_change(db_conn *c, play_arg *x, bool owner_only, json_object **before)
+{
+	db_status st;
+	*before = play_json(c, x->league, x->play, &st);
+	http_resp_clear(x->resp);
+	if (*before == NULL) {
+		if (st != DB_OK)
+			return st;
+		http_reply_problem(x->resp, 404, "no such play in this league", NULL, NULL);
+		return DB_ABORT;
+	}
+	if (x->a.owner)
+		return DB_OK;
+	const char *p[1] = {x->play};
+	PGresult *r = acct_exec(c, "play_created_by", 1, p, &st);
+	if (r == NULL) {
+		json_object_put(*before);
+		return st;
+	}
+	bool mine =
+	    !owner_only && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), x->a.acc.id) == 0;
+	PQclear(r);
+	if (!mine) {
+		json_object_put(*before);
+		*before = NULL;
+		http_reply_problem(x->resp, 403,
+		                   owner_only ? "only the league's owners may delete results"
+		                              : "only the league's owners or the play's author may "
+		                                "edit it",
+		                   "not-owner", NULL);
+		return DB_ABORT;
+	}
+	return DB_OK;
+}
+
+static db_status play_edit_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	json_object *before = NULL, *after = NULL;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = play_for_change(c, x, false, &before);
+	if (st == DB_OK)
+		st = check_players(c, x);
+	const league_play *p = &x->in->p;
+	char bgg[24], dur[24];
+	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
+	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
+	const char *up[9] = {x->play,
+	                     p->game,
+	                     p->bgg_id > 0 ? bgg : NULL,
+	                     p->when,
+	                     p->duration_min >= 0 ? dur : NULL,
+	                     p->notes ? p->notes : "",
+	                     p->location ? p->location : "",
+	                     p->cooperative ? "true" : "false",
+	                     x->league};
+	const char *dp[1] = {x->play};
+	PGresult *r;
+	if (st == DB_OK && (r = acct_exec(c, "play_update", 9, up, &st)) != NULL)
+		PQclear(r);
+	if (st == DB_OK && (r = acct_exec(c, "results_delete", 1, dp, &st)) != NULL)
+		PQclear(r);
+	if (st == DB_OK)
+		st = results_store(c, x->play, p->results, p->nresults);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
+		st = DB_FAIL;
+	if (st == DB_OK)
+		st = log_play(c, x->league, x->play, x->a.acc.id, "edit", before, after);
+	if (st == DB_OK) {
+		http_resp_clear(x->resp);
+		http_reply_json(x->resp, 200, after);
+		after = NULL;
+	}
+	json_object_put(before);
+	json_object_put(after);
+	return st;
+}
+
+int api_league_play_edit(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	x.in = xmalloc(sizeof *x.in);
+	if (play_parse(root, resp, x.in) == 0)
+		run_tx(c, play_edit_tx, &x, resp);
+	free(x.in);
+	json_object_put(root);
+	return 0;
+}
+
+static db_status play_delete_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	json_object *before = NULL;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = play_for_change(c, x, true, &before);
+	const char *p[2] = {x->play, x->league};
+	PGresult *r;
+	if (st == DB_OK && (r = acct_exec(c, "play_delete", 2, p, &st)) != NULL)
+		PQclear(r);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st == DB_OK)
+		st = log_play(c, x->league, x->play, x->a.acc.id, "delete", before, NULL);
+	json_object_put(before);
+	if (st == DB_OK) {
+		http_resp_clear(x->resp);
+		x->resp->status = 204;
+	}
+	return st;
+}
+
+int api_league_play_delete(const http_req *req, http_resp *resp)
+{
+	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, false) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	run_tx(c, play_delete_tx, &x, resp);
+	return 0;
+}
+
+int api_league_log(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	const char *p[1] = {req->params[0]};
+	db_status st;
+	PGresult *r = acct_exec(c, "play_log_list", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *o = jx_obj();
+		jx_set(o, "play", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(o, "account", jx_str_or_null(str_or_null(r, i, 1)));
+		jx_set(o, "action", jx_str(PQgetvalue(r, i, 2)));
+		jx_set(o, "at", jx_str(PQgetvalue(r, i, 3)));
+		jx_set(o, "before",
+		       PQgetisnull(r, i, 4) ? NULL : json_tokener_parse(PQgetvalue(r, i, 4)));
+		jx_set(o, "after",
+		       PQgetisnull(r, i, 5) ? NULL : json_tokener_parse(PQgetvalue(r, i, 5)));
+		jx_push(arr, o);
+	}
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "log", arr);
+	return http_reply_json(resp, 200, o);
+}
+
+/* ---- standings, head-to-head, history ---- */
+
+/* The season and game filters of a standings-like request: season must be one of the
+ * league's (404 otherwise), game any name. */
+static bool read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                         const char **game)
+{
+	*season = http_query(req, "season");
+	*game = http_query(req, "game");
+	if (*season && **season == '\0')
+		*season = NULL;
+	if (*game && **game == '\0')
+		*game = NULL;
+	if (*season == NULL)
+		return true;
+	const char *p[2] = {req->params[0], *season};
+	db_status st;
+	PGresult *r = acct_exec(c, "season_get", 2, p, &st);
+	if (r == NULL) {
+		acct_reply_db(resp);
+		return false;
+	}
+	bool found = PQntuples(r) == 1;
+	PQclear(r);
+	if (!found)
+		http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
+	return found;
+}
+
+typedef struct {
+	const char *member, *name;
+	int games, wins, scored, rank_sum;
+	double score_sum, best;
+	bool has_best;
+	rating r;
+	bool rated; /* played at least one rated play */
+} standing;
+
+static int standing_cmp(const void *a, const void *b)
+{
+	const standing *x = a, *y = b;
+	double ox = rating_ordinal(x->r), oy = rating_ordinal(y->r);
+	if (ox != oy)
+		return ox > oy ? -1 : 1;
+	if (x->wins != y->wins)
+		return y->wins - x->wins;
+	return strcmp(x->name, y->name);
+}
+
+json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                    const char *game, db_status *st)
+{
+	lset s;
+	if ((*st = lset_load(c, league, season, game, &s)) != DB_OK)
+		return NULL;
+	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
+	standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
+	lset_rate(&s, cur);
+	for (int i = 0; i < s.nrows; i++) {
+		const lrow *x = &s.rows[i];
+		standing *p = &t[x->m];
+		p->member = x->member;
+		p->name = x->name;
+		p->games++;
+		p->wins += x->winner;
+		p->rank_sum += x->rank;
+		p->rated = p->rated || x->rated;
+		if (x->has_score) {
+			p->scored++;
+			p->score_sum += x->score;
+			if (!p->has_best || x->score > p->best)
+				p->best = x->score;
+			p->has_best = true;
+		}
+	}
+	for (int m = 0; m < s.nmembers; m++)
+		t[m].r = cur[m];
+	qsort(t, (size_t)s.nmembers, sizeof *t, standing_cmp);
+	json_object *arr = jx_arr();
+	for (int m = 0; m < s.nmembers; m++) {
+		const standing *p = &t[m];
+		if (p->games == 0)
+			continue;
+		json_object *o = jx_obj();
+		jx_set(o, "player", jx_str(p->member));
+		jx_set(o, "name", jx_str(p->name));
+		jx_set(o, "games", jx_int(p->games));
+		jx_set(o, "wins", jx_int(p->wins));
+		jx_set(o, "win_rate", jx_double((double)p->wins / p->games));
+		jx_set(o, "average_score", p->scored ? jx_double(p->score_sum / p->scored) : NULL);
+		jx_set(o, "best_score", p->has_best ? jx_double(p->best) : NULL);
+		jx_set(o, "average_rank", jx_double((double)p->rank_sum / p->games));
+		jx_set(o, "rating", rating_json(p->r));
+		jx_set(o, "rated", jx_bool(p->rated));
+		jx_push(arr, o);
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "season", jx_str_or_null(season));
+	jx_set(o, "game", jx_str_or_null(game));
+	jx_set(o, "standings", arr);
+	free(t);
+	free(cur);
+	lset_free(&s);
+	return o;
+}
+
+int api_league_standings(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
+	    !read_filters(req, resp, c, &season, &game))
+		return 0;
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	         game ? game : "");
+	if (lcache_reply(key, a.version, resp))
+		return 0;
+	db_status st;
+	json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+	if (o == NULL)
+		return acct_reply_db(resp);
+	return lcache_reply_put(key, a.version, resp, o);
+}
+
+typedef struct {
+	int games, wins, losses, ties;
+} h2h;
+
+int api_league_head_to_head(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
+	    !read_filters(req, resp, c, &season, &game))
+		return 0;
+	lset s;
+	if (lset_load(c, req->params[0], season, game, &s) != DB_OK)
+		return acct_reply_db(resp);
+	size_t nm = (size_t)s.nmembers;
+	h2h *t = xcalloc(nm * nm, sizeof *t);
+	const char **names = xcalloc(nm, sizeof *names), **ids = xcalloc(nm, sizeof *ids);
+	for (int i = 0; i < s.nrows;) {
+		int j = i;
+		while (j < s.nrows && strcmp(s.rows[j].play, s.rows[i].play) == 0)
+			j++;
+		for (int k = i; k < j; k++) {
+			const lrow *x = &s.rows[k];
+			names[x->m] = x->name;
+			ids[x->m] = x->member;
+			if (x->coop)
+				continue;
+			for (int l = i; l < j; l++) {
+				const lrow *y = &s.rows[l];
+				if (l == k)
+					continue;
+				h2h *e = &t[(size_t)x->m * nm + (size_t)y->m];
+				e->games++;
+				e->wins += x->rank < y->rank;
+				e->losses += x->rank > y->rank;
+				e->ties += x->rank == y->rank;
+			}
+		}
+		i = j;
+	}
+	json_object *arr = jx_arr();
+	for (size_t m = 0; m < nm; m++)
+		for (size_t n = 0; n < nm; n++) {
+			const h2h *e = &t[m * nm + n];
+			if (e->games == 0)
+				continue;
+			json_object *o = jx_obj();
+			jx_set(o, "player", jx_str(ids[m]));
+			jx_set(o, "name", jx_str(names[m]));
+			jx_set(o, "opponent", jx_str(ids[n]));
+			jx_set(o, "opponent_name", jx_str(names[n]));
+			jx_set(o, "games", jx_int(e->games));
+			jx_set(o, "wins", jx_int(e->wins));
+			jx_set(o, "losses", jx_int(e->losses));
+			jx_set(o, "ties", jx_int(e->ties));
+			jx_push(arr, o);
+		}
+	json_object *o = jx_obj();
+	jx_set(o, "head_to_head", arr);
+	free(t);
+	free(names);
+	free(ids);
+	lset_free(&s);
+	return http_reply_json(resp, 200, o);
+}
+
+int api_player_history(const http_req *req, http_resp *resp)
+{
+	db_conn *c = db_thread_conn();
+	account acc;
+	if (!acct_session(req, resp, c, &acc))
+		return 0;
+	const char *p[1] = {req->params[0]};
+	db_status st;
+	PGresult *r = acct_exec(c, "member_league", 1, p, &st);
+	if (r == NULL)
+		return acct_reply_db(resp);
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
+	}
+	char league[ID_LEN + 1], name[ACCT_NAME_MAX];
+	snprintf(league, sizeof league, "%s", PQgetvalue(r, 0, 0));
+	snprintf(name, sizeof name, "%s", PQgetvalue(r, 0, 1));
+	PQclear(r);
+	league_access a;
+	if (!league_access_check(req, resp, c, league, false, &a))
+		return 0;
+	/* ?limit=N: only the last N plays (the rating is still the one after all of them) */
+	const char *lim = http_query(req, "limit");
+	char *end = NULL;
+	long limit = lim ? strtol(lim, &end, 10) : 0;
+	if (lim && (*lim == '\0' || *end != '\0' || limit < 1 || limit > 1000000))
+		return http_reply_problem(resp, 400, "limit must be a whole number from 1", NULL,
+		                          NULL);
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "history\n%s\n%ld", req->params[0], limit);
+	if (lcache_reply(key, a.version, resp))
+		return 0;
+	if ((r = acct_exec(c, "player_history", 1, p, &st)) == NULL)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	rating cur = rating_default();
+	int first = limit && PQntuples(r) > limit ? PQntuples(r) - (int)limit : 0;
+	for (int i = 0; i < PQntuples(r); i++) {
+		json_object *o = jx_obj();
+		jx_set(o, "play", jx_str(PQgetvalue(r, i, 0)));
+		jx_set(o, "game", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(o, "date", jx_str(PQgetvalue(r, i, 2)));
+		jx_set(o, "cooperative", jx_bool(PQgetvalue(r, i, 3)[0] == 't'));
+		jx_set(o, "score", jx_num_text(str_or_null(r, i, 4)));
+		jx_set(o, "rank", jx_int(atoi(PQgetvalue(r, i, 5))));
+		jx_set(o, "winner", jx_bool(PQgetvalue(r, i, 6)[0] == 't'));
+		bool rated = !PQgetisnull(r, i, 7);
+		if (rated)
+			cur = (rating){strtod(PQgetvalue(r, i, 7), NULL),
+			               strtod(PQgetvalue(r, i, 8), NULL)};
+		jx_set(o, "rated", jx_bool(rated));
+		jx_set(o, "rating", rating_json(cur));
+		jx_set(o, "players", jx_int(atoll(PQgetvalue(r, i, 9))));
+		if (i >= first)
+			jx_push(arr, o);
+		else
+			json_object_put(o);
+	}
+	PQclear(r);
+	json_object *o = jx_obj();
+	jx_set(o, "player", jx_str(req->params[0]));
+	jx_set(o, "name", jx_str(name));
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "rating", rating_json(cur));
+	jx_set(o, "history", arr);
+	return lcache_reply_put(key, a.version, resp, o);
+}
+
+int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
+                       const char *result_json)
+{
+	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
+}
+
+bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
+{
+	league_access a;
+	return league_access_check(req, resp, c, league, false, &a);
+}

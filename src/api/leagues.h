@@ -1,0 +1,137 @@
+/* Leagues (api.md "Leagues and history"; issue 10): leagues, owners, members, seasons, plays,
+ * ratings, standings, head-to-head, player history; export and import (league_io.c).
+ *
+ * Who may do what: every league route needs a session (401 without); reading a league needs
+ * its ownership or a member entry linked to the account (403 otherwise); owners change
+ * membership, seasons and owners and delete plays; members record plays and edit the plays
+ * they entered (owners edit any). */
+#ifndef API_LEAGUES_H
+#define API_LEAGUES_H
+
+#include "api/accounts.h"
+#include "db/db.h"
+#include "http/http.h"
+#include "rules/rating.h"
+
+#include <stdbool.h>
+
+/* Records a finished table game as a play of its league, exactly once (plays.game_id is
+ * unique: a second call for the same game changes nothing), inside the caller's transaction
+ * (the one that finishes the game). kind is "er", "dh" or "clinic"; result_json is what
+ * games.result stores: {"standings": [{"seat", "name", "bot", "score", "rank", "breakdown"?}],
+ * "created_at"?, "finished_at"?} (RFC 3339). Seats map to league members by name (new names
+ * become guest members); bots are not players of the league (a game with one human is solo).
+ * The league's ratings are recomputed. Returns 0 (DB_OK: recorded, already recorded, or
+ * nothing to record — an unknown league is logged and skipped), or a db_status (DB_RETRY,
+ * DB_FAIL, DB_UNAVAILABLE) after which the caller must roll back (DB_RETRY: retry). */
+int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
+                        const char *result_json);
+
+/* The same as a table_finish_hook (engine/table.h): 0, or -1 to roll back. api_init.c
+ * registers it with table_set_finish_hook. */
+int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
+                       const char *result_json);
+
+/* For the table engine when a game is created with "league": may this request record games
+ * in that league? True when it carries the session of an owner or a member of the league;
+ * otherwise false with 401/403/404 (or 503) filled into resp. Not wired yet: today any
+ * creator who knows a league's id can name it. */
+bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league);
+
+/* The standings of a league (optionally one season and/or one game) as GET …/standings
+ * answers them: {"league","season","game","standings":[…]} (caller owns), or NULL with *st
+ * (for the league report PDF and any other reader; no access check here). */
+struct json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                           const char *game, db_status *st);
+
+/* ---- shared with league_io.c ---- */
+
+/* The caller's rights in a league. */
+typedef struct {
+	account acc;
+	bool owner;
+	char member[ID_LEN + 1]; /* the account's member entry, "" if none */
+	long long version;       /* the league's version (bumped by every change of its plays) */
+} league_access;
+
+/* Frees the standings/history cache (at shutdown). */
+void leagues_shutdown(void);
+
+/* Session + league lookup: true when the caller may read the league (owner or linked
+ * member), with *a filled; else replies 401/403/404/503 and returns false. With owner, only
+ * owners pass (403 "not-owner" for members). */
+bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
+                         bool owner, league_access *a);
+
+/* Locks the league row for a write (FOR UPDATE): serialises the league's writers. */
+db_status league_lock(db_conn *c, const char *league);
+
+/* The member id of name in league, created as a guest when new (*created set). */
+db_status league_member_by_name(db_conn *c, const char *league, const char *name,
+                                char id[ID_LEN + 1], bool *created);
+
+/* Recomputes every rating of the league in one pass (plays in order) and stores what changed. */
+db_status league_recompute(db_conn *c, const char *league);
+
+/* "YYYY-MM-DD" or RFC 3339 → a timestamptz literal PostgreSQL accepts ("…Z" appended to a
+ * date). false when malformed or not a calendar date. */
+bool league_parse_when(const char *s, char out[64]);
+
+/* A play's result as stored: which member, where they sat, score (has_score), rank, winner. */
+typedef struct {
+	char member[ID_LEN + 1];
+	double score;
+	bool has_score, has_rank, winner, has_winner;
+	int rank;
+	const char *breakdown; /* JSON text or NULL (borrowed) */
+} league_result;
+
+/* A play to store (all strings borrowed). */
+typedef struct {
+	const char *game;
+	int64_t bgg_id; /* 0: none */
+	char when[64];
+	int64_t duration_min; /* -1: unknown */
+	const char *notes, *location;
+	bool cooperative;
+	const char *source;  /* "hand", "table", "bgstats", "bggxml" */
+	const char *uuid;    /* NULL: generated */
+	const char *game_id; /* NULL unless source is "table" */
+	league_result *results;
+	int nresults;
+} league_play;
+
+/* Derives missing ranks (from scores, else from winner flags) and winners (rank 1); false with
+ * a detail when the results cannot be ranked (some ranks given, others not). */
+bool league_play_rank(league_play *p, const char **detail);
+
+/* Inserts a play (new id into id) with its results. DB_ABORT when a play of the same uuid
+ * (or game_id) is already in the league (nothing stored). Does not recompute ratings. */
+db_status league_play_insert(db_conn *c, const char *league, const char *author,
+                             const league_play *p, char id[ID_LEN + 1]);
+
+/* ---- handlers ---- */
+int api_league_create(const http_req *req, http_resp *resp);
+int api_league_list(const http_req *req, http_resp *resp);
+int api_league_get(const http_req *req, http_resp *resp);
+int api_league_member_add(const http_req *req, http_resp *resp);
+int api_league_member_delete(const http_req *req, http_resp *resp);
+int api_league_member_link(const http_req *req, http_resp *resp);
+int api_league_owner_add(const http_req *req, http_resp *resp);
+int api_league_season_add(const http_req *req, http_resp *resp);
+int api_league_play_add(const http_req *req, http_resp *resp);
+int api_league_play_list(const http_req *req, http_resp *resp);
+int api_league_play_get(const http_req *req, http_resp *resp);
+int api_league_play_edit(const http_req *req, http_resp *resp);
+int api_league_play_delete(const http_req *req, http_resp *resp);
+int api_league_log(const http_req *req, http_resp *resp);
+int api_league_standings(const http_req *req, http_resp *resp);
+int api_league_head_to_head(const http_req *req, http_resp *resp);
+int api_player_history(const http_req *req, http_resp *resp);
+/* league_io.c */
+int api_league_export_json(const http_req *req, http_resp *resp);
+int api_league_export_csv(const http_req *req, http_resp *resp);
+int api_league_backup(const http_req *req, http_resp *resp);
+int api_league_import(const http_req *req, http_resp *resp);
+
+#endif

@@ -1,0 +1,303 @@
+/* Scoring profiles: shipped (templates/) and stored (db/profiles.c). See profiles.h. */
+#include "api/profiles.h"
+
+#include "base/log.h"
+#include "db/profiles.h"
+#include "json/jx.h"
+#include "json/spec.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_SHIPPED = 16 };
+
+/* Shipped profile documents by game (owned here, read-only after profiles_init). */
+static json_object *g_shipped[2][MAX_SHIPPED];
+static int g_nshipped[2];
+static const char *const game_ids[2] = {"dh", "clinic"};
+static const char *const game_dirs[2] = {"dice-hospital", "clinic"};
+
+static int check_doc(int game, json_object *doc, char *err, size_t len)
+{
+	if (game == 0) {
+		dh_profile p;
+		return dh_profile_from_json(&p, doc, err, len);
+	}
+	clinic_profile p;
+	return clinic_profile_from_json(&p, doc, err, len);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_dir(const char *templates_dir, int game)
+{
+	char dir[2048], *names[64];
+	int n = 0, rc = -1;
+	snprintf(dir, sizeof dir, "%s/%s", templates_dir, game_dirs[game]);
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "templates: cannot open %s\n", dir);
+		return -1;
+	}
+	for (struct dirent *e; (e = readdir(d)) != NULL && n < 64;) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 &&
+		    strcmp(e->d_name, "administrators.json") != 0)
+			names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof names[0], name_cmp);
+	for (int i = 0; i < n; i++) {
+		char path[4096], err[256];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		json_object *doc = json_object_from_file(path);
+		if (!doc || check_doc(game, doc, err, sizeof err) != 0 ||
+		    g_nshipped[game] == MAX_SHIPPED) {
+			fprintf(stderr, "templates: %s: %s\n", path, doc ? err : "unreadable JSON");
+			json_object_put(doc);
+			goto out;
+		}
+		g_shipped[game][g_nshipped[game]++] = doc;
+	}
+	rc = g_nshipped[game] > 0 ? 0 : -1;
+	if (rc != 0)
+		fprintf(stderr, "templates: %s has no profile\n", dir);
+out:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	return rc;
+}
+
+static int check_admins(const char *templates_dir)
+{
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/dice-hospital/administrators.json", templates_dir);
+	json_object *doc = json_object_from_file(path);
+	int rc = doc ? dh_admins_check_json(doc, err, sizeof err) : -1;
+	if (rc != 0)
+		fprintf(stderr, "templates: %s: %s\n", path, doc ? err : "unreadable JSON");
+	json_object_put(doc);
+	return rc;
+}
+
+int profiles_init(const char *templates_dir)
+{
+	if (load_dir(templates_dir, 0) != 0 || load_dir(templates_dir, 1) != 0 ||
+	    check_admins(templates_dir) != 0) {
+		profiles_shutdown();
+		return -1;
+	}
+	return 0;
+}
+
+void profiles_shutdown(void)
+{
+	for (int g = 0; g < 2; g++) {
+		for (int i = 0; i < g_nshipped[g]; i++)
+			json_object_put(g_shipped[g][i]);
+		g_nshipped[g] = 0;
+	}
+}
+
+static const char *doc_str(json_object *doc, const char *key)
+{
+	json_object *v = NULL;
+	if (!json_object_object_get_ex(doc, key, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static json_object *shipped(int game, const char *id)
+{
+	for (int i = 0; i < g_nshipped[game]; i++)
+		if (strcmp(doc_str(g_shipped[game][i], "id"), id) == 0)
+			return g_shipped[game][i];
+	return NULL;
+}
+
+/* The document of (game, id): shipped first, then stored. *doc: new reference or NULL. */
+static int find_doc(int game, const char *id, json_object **doc, table_refusal *r)
+{
+	json_object *s = shipped(game, id ? id : "default");
+	*doc = NULL;
+	if (s) {
+		*doc = json_object_get(s);
+		return 0;
+	}
+	db_conn *c = db_thread_conn();
+	char *body = NULL;
+	if (!c || db_profile_get(c, game_ids[game], id, &body) != DB_OK)
+		return table_refuse(r, 503, NULL, NULL, "the database is unavailable");
+	if (body)
+		*doc = json_tokener_parse(body);
+	free(body);
+	if (!*doc)
+		return table_refuse(r, 422, "profile-unknown", "/profile",
+		                    "no scoring profile \"%s\" for this game", id);
+	return 0;
+}
+
+int profiles_find_dh(const char *id, dh_profile *out, json_object **doc, table_refusal *r)
+{
+	char err[256];
+	if (find_doc(0, id, doc, r) != 0)
+		return -1;
+	if (dh_profile_from_json(out, *doc, err, sizeof err) != 0) {
+		log_bug("stored profile %s does not load: %s", id, err);
+		json_object_put(*doc);
+		*doc = NULL;
+		return table_refuse(r, 500, NULL, NULL, "a stored profile does not load");
+	}
+	return 0;
+}
+
+int profiles_find_clinic(const char *id, clinic_profile *out, json_object **doc, table_refusal *r)
+{
+	char err[256];
+	if (find_doc(1, id, doc, r) != 0)
+		return -1;
+	if (clinic_profile_from_json(out, *doc, err, sizeof err) != 0) {
+		log_bug("stored profile %s does not load: %s", id, err);
+		json_object_put(*doc);
+		*doc = NULL;
+		return table_refuse(r, 500, NULL, NULL, "a stored profile does not load");
+	}
+	return 0;
+}
+
+bool profiles_all_verified(json_object *doc)
+{
+	json_object *values = NULL;
+	if (!json_object_object_get_ex(doc, "values", &values))
+		return false;
+	json_object_object_foreach(values, key, v)
+	{
+		json_object *ver = NULL;
+		(void)key;
+		if (!json_object_object_get_ex(v, "verified", &ver) ||
+		    !json_object_get_boolean(ver))
+			return false;
+	}
+	return true;
+}
+
+/* ---- GET /api/v1/profiles[?game=dh|clinic] ---- */
+
+static json_object *listed(json_object *doc, const char *source, const char *league,
+                           const char *created_at)
+{
+	json_object *o = jx_obj();
+	/* the document's keys are not static: copied (json_object_object_add), unlike jx_set */
+	json_object_object_foreach(doc, key, v)
+	{
+		if (strcmp(key, "source") != 0 && strcmp(key, "all_verified") != 0 &&
+		    strcmp(key, "league") != 0 && strcmp(key, "created_at") != 0 &&
+		    json_object_object_add(o, key, json_object_get(v)) != 0)
+			oom_abort();
+	}
+	jx_set(o, "source", jx_str(source));
+	jx_set(o, "all_verified", jx_bool(profiles_all_verified(doc)));
+	if (league)
+		jx_set(o, "league", jx_str(league));
+	if (created_at)
+		jx_set(o, "created_at", jx_str(created_at));
+	return o;
+}
+
+static void add_stored(const char *game, const char *id, const char *body, const char *league,
+                       const char *created_at, void *arg)
+{
+	json_object *doc = json_tokener_parse(body);
+	(void)game;
+	if (!doc) {
+		log_bug("stored profile %s is not JSON", id);
+		return;
+	}
+	jx_push(arg, listed(doc, "stored", league, created_at));
+	json_object_put(doc);
+}
+
+int api_profiles_list(const http_req *req, http_resp *resp)
+{
+	const char *game = http_query(req, "game");
+	if (game && strcmp(game, "dh") != 0 && strcmp(game, "clinic") != 0)
+		return http_reply_problem(resp, 400, "game is \"dh\" or \"clinic\"", NULL, NULL);
+	json_object *list = jx_arr();
+	for (int g = 0; g < 2; g++)
+		for (int i = 0; i < g_nshipped[g] && (!game || strcmp(game, game_ids[g]) == 0); i++)
+			jx_push(list, listed(g_shipped[g][i], "template", NULL, NULL));
+	db_conn *c = db_thread_conn();
+	if (!c || db_profiles_list(c, game, add_stored, list) != DB_OK) {
+		json_object_put(list);
+		return http_reply_problem(resp, 503, "the database is unavailable", NULL, NULL);
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "profiles", list);
+	return http_reply_json(resp, 200, o);
+}
+
+/* ---- POST /api/v1/profiles ---- */
+
+int api_profiles_create(const http_req *req, http_resp *resp)
+{
+	static const char *const games[] = {"dh", "clinic", NULL};
+	json_object *root = NULL, *values = NULL;
+	const char *id = NULL, *name = NULL, *league = NULL;
+	int game = 0;
+	js_error err = {{0}, {0}};
+	const js_field f[] = {
+	    {"game", JS_ENUM, JS_F_REQUIRED, 0, 0, games, &game, NULL},
+	    {"id", JS_STRING, JS_F_REQUIRED, 1, TT_ID_LEN - 1, NULL, &id, NULL},
+	    {"name", JS_STRING, JS_F_REQUIRED, 1, TT_NAME_LEN - 1, NULL, &name, NULL},
+	    {"values", JS_OBJECT, JS_F_REQUIRED, 0, 0, NULL, &values, NULL},
+	    {"league", JS_STRING, JS_F_NULLABLE, 1, JS_MAX_NAME, NULL, &league, NULL},
+	};
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+		goto out;
+	}
+	char why[256];
+	json_object *doc = jx_obj();
+	jx_set(doc, "game", jx_str(games[game]));
+	jx_set(doc, "id", jx_str(id));
+	jx_set(doc, "name", jx_str(name));
+	jx_set(doc, "values", json_object_get(values));
+	if (check_doc(game, doc, why, sizeof why) != 0) {
+		/* the loader names the field as "/values/…: reason" */
+		char field[128];
+		size_t n = strcspn(why, ":");
+		snprintf(field, sizeof field, "%.*s", (int)(n < sizeof field ? n : 0), why);
+		http_reply_problem(resp, 422, why, "profile-invalid", field);
+		goto out_doc;
+	}
+	if (shipped(game, id)) {
+		http_reply_problem(resp, 409, "a shipped profile has this id", "profile-exists",
+		                   "/id");
+		goto out_doc;
+	}
+	db_conn *c = db_thread_conn();
+	bool inserted = false;
+	if (!c ||
+	    db_profile_insert(c, games[game], id, name, jx_text(doc), league, &inserted) != DB_OK) {
+		http_reply_problem(resp, 503, "the database is unavailable", NULL, NULL);
+		goto out_doc;
+	}
+	if (!inserted) {
+		http_reply_problem(resp, 409, "a profile with this id exists", "profile-exists",
+		                   "/id");
+		goto out_doc;
+	}
+	http_reply_json(resp, 201, listed(doc, "stored", league, NULL));
+out_doc:
+	json_object_put(doc);
+out:
+	json_object_put(root);
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* Printable PDFs drawn with libharu (issue 9): pure renderers, data in, PDF bytes out.
+ *
+ * No database, no HTTP. Everything drawn comes from the loaded template data: the sheet itself
+ * from er_data (templates/er/sheet.json, cards, specialists) and the print layout, colours,
+ * fonts and the English/French labels from templates/er/print.json (pdf_print). The only I/O
+ * is libharu reading the TrueType fonts named in print.json.
+ *
+ * Use: pdf_doc_begin(), then any pages (pdf_er_blank_page, pdf_er_filled_page,
+ * pdf_er_ranking_page), then pdf_doc_finish() which returns the bytes and frees the document.
+ * Ownership: a pdf_doc belongs to its caller until pdf_doc_finish/pdf_doc_free; every pointer
+ * passed to a page function is borrowed for the call only. Documents share nothing, so any
+ * number of threads may render at once. */
+#ifndef PDF_H
+#define PDF_H
+
+#include "rules/er.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct json_object;
+
+typedef enum { PDF_A4 = 0, PDF_LETTER = 1 } pdf_paper;
+typedef enum { PDF_EN = 0, PDF_FR = 1, PDF_LANGS = 2 } pdf_lang;
+
+/* Label keys of print.json "labels".{en,fr}; every key is required in both languages. */
+typedef enum {
+	PL_TITLE,
+	PL_SHEET,
+	PL_PLAYER,
+	PL_DATE,
+	PL_LOBBY,
+	PL_XRAY,
+	PL_WARD,
+	PL_STETHOSCOPES,
+	PL_BLOOD_BAGS,
+	PL_NURSES,
+	PL_MORGUE,
+	PL_SCORE,
+	PL_FILLED_WARDS,
+	PL_CRITICAL,
+	PL_CARDIOLOGISTS,
+	PL_RADIOLOGIST,
+	PL_EPIDEMIOLOGIST,
+	PL_TOTAL,
+	PL_SPECIALISTS,
+	PL_RANKING,
+	PL_RANK,
+	PL_SEAT,
+	PL_GAME,
+	PL_SCAN,
+	PL_LEGEND,
+	PL_MORGUE_EACH,
+	PL_AUTHOR,
+	PL_COUNT
+} pdf_label;
+
+/* Colour keys of print.json "colours": the three die colours and wild in er_colour order. */
+typedef enum { PC_RED, PC_YELLOW, PC_GREEN, PC_WILD, PC_LOBBY, PC_XRAY, PC_COUNT } pdf_colour_key;
+typedef enum { PP_NONE, PP_DIAGONAL, PP_DOTS, PP_GRID } pdf_pattern;
+
+typedef struct {
+	float fill[3], ink[3];
+	pdf_pattern pattern;
+} pdf_colour;
+
+typedef struct {
+	int row, col; /* hex position (may lie outside the bed grid) */
+} pdf_pos;
+
+/* PDF_NAME_MAX: a player's name as printed with its seat — 64 characters of up to 4 UTF-8
+ * bytes (api.md limits) and the label, never cut inside a character. */
+enum {
+	PDF_MAX_LOBBY = 16,
+	PDF_LABEL_MAX = 128,
+	PDF_TEXT_MAX = 256,
+	PDF_PATH_MAX = 256,
+	PDF_NAME_MAX = 512
+};
+
+/* print.json, loaded once (pdf_print_from_json); read-only afterwards. Fixed size, no pointers. */
+typedef struct {
+	char font[PDF_PATH_MAX]; /* TrueType file, embedded as a subset */
+	float bold_stroke;       /* bold = outline stroked at this fraction of the size */
+	float margin, hex_radius, grid_top, write_circle, pattern_step, wall_width;
+	float box, ledger_row, score_box, qr_size;
+	pdf_pos clipboard[ER_WARDS];
+	int nlobby;
+	int16_t lobby[PDF_MAX_LOBBY];
+	pdf_colour colours[PC_COUNT];
+	char labels[PDF_LANGS][PL_COUNT][PDF_LABEL_MAX]; /* UTF-8 */
+	char lab_names[ER_LABS][8];                      /* sheet.json xray_labs[].id: "A", "B" */
+	/* specialists.json "text".{en,fr}, indexed by er_spec_id */
+	char spec_text[PDF_LANGS][ER_SPECIALISTS][PDF_TEXT_MAX];
+} pdf_print;
+
+/* Fills *out from print.json, sheet.json (the labs' names) and specialists.json (all
+ * borrowed). Returns 0, or -1 with a message in err. */
+int pdf_print_from_json(pdf_print *out, struct json_object *print, struct json_object *sheet,
+                        struct json_object *specialists, char *err, size_t errlen);
+
+/* Writes a slimmer copy of the TrueType font src to dst for embedding (font.c): glyphs and
+ * metrics untouched; glyph names, licence text and layout tables dropped; the character map
+ * cut to the Latin scripts, accents, punctuation and a few symbol blocks. 0, or -1 + err. */
+int pdf_font_slim(const char *src, const char *dst, char *err, size_t errlen);
+/* Replaces p's font path by a slim copy written into the existing directory dir
+ * (dir/font.ttf). 0, or -1 + err. */
+int pdf_print_slim_fonts(pdf_print *p, const char *dir, char *err, size_t errlen);
+
+/* Parses "a4"/"letter" and "en"/"fr"; -1 if unknown. */
+int pdf_paper_from_name(const char *s);
+int pdf_lang_from_name(const char *s);
+
+typedef struct pdf_doc pdf_doc;
+
+/* A new document: metadata title (UTF-8), author (the print.json label), creation date
+ * `created` (UTC), fonts embedded (subset) with the UTF-8 encoder, compression on. d and p are
+ * borrowed and must outlive the document. Returns NULL when libharu fails (font missing). */
+pdf_doc *pdf_doc_begin(const er_data *d, const pdf_print *p, pdf_paper paper, pdf_lang lang,
+                       const char *title, time_t created);
+/* Writes the document and frees it: 0 with *bytes (malloc'ed, the caller frees) and *len, or
+ * -1 when libharu reported an error at any step (the document is freed either way). */
+int pdf_doc_finish(pdf_doc *doc, unsigned char **bytes, size_t *len);
+void pdf_doc_free(pdf_doc *doc);
+
+/* The blank ER sheet to play on with a pencil. */
+void pdf_er_blank_page(pdf_doc *doc);
+/* count blank sheets drawn once and shared by every page (a pad). */
+void pdf_er_blank_pages(pdf_doc *doc, int count);
+
+/* A sheet written on: what a player's paper looks like at this point of the game. */
+typedef struct {
+	const er_sheet *sheet;
+	const char *player;          /* UTF-8 name */
+	const char *date;            /* as printed, e.g. "2026-11-23" */
+	er_spec_id cardiologists[2]; /* ER_SPEC_NONE when unknown */
+	er_spec_id radiologist, epidemiologist;
+	const er_breakdown *score; /* NULL: score row left empty */
+	const char *link;          /* QR code target; NULL: no QR code */
+	int seat;                  /* 1-based, printed next to the name; 0: none */
+} pdf_er_filled;
+void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f);
+
+/* One row of the ranking page, in rank order (ties share a rank). */
+typedef struct {
+	int rank;
+	int seat;
+	const char *player;
+	er_breakdown score;
+} pdf_er_rank;
+void pdf_er_ranking_page(pdf_doc *doc, const char *game, const char *date, const pdf_er_rank *rows,
+                         int nrows, const char *link);
+
+/* ---- QR codes (qr.c), libqrencode ---- */
+
+/* The QR code of data[0..len) (8-bit mode, level M) as an SVG document of black squares on a
+ * white quiet zone; malloc'ed (the caller frees), *out_len its length. NULL when data does not
+ * fit any QR version. */
+char *pdf_qr_svg(const char *data, size_t len, size_t *out_len);
+
+#endif

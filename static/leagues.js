@@ -1,0 +1,436 @@
+// League screens (issue 10): sign up / log in, my leagues, a league's standings (sortable,
+// rating with its provisional mark), a player's history with a rating chart (inline SVG), a
+// play's summary, "add a play", export and import. Its own module and strings
+// (i18n/leagues.{en,fr}.json); the language choice is the one the game screens store.
+const BASE = "/api/v1";
+const app = document.getElementById("app");
+const LANGS = ["en", "fr"];
+const LANG_STORE = "dh.lang";
+let dict = {};
+let me = null; // the logged-in account, or null
+
+// ---- small helpers ----
+
+function h(tag, attrs, ...children) {
+	const el = document.createElement(tag);
+	for (const [k, v] of Object.entries(attrs || {})) {
+		if (v === null || v === undefined || v === false) continue;
+		if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+		else if (k === "class") el.className = v;
+		else el.setAttribute(k, v === true ? "" : v);
+	}
+	for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c.nodeType ? c : String(c));
+	return el;
+}
+
+const svgNS = "http://www.w3.org/2000/svg";
+function s(tag, attrs, ...children) {
+	const el = document.createElementNS(svgNS, tag);
+	for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+	for (const c of children) el.append(c);
+	return el;
+}
+
+function t(key, vars) {
+	let v = dict[key] ?? key;
+	if (vars) v = v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+	return v;
+}
+
+function lang() {
+	const stored = localStorage.getItem(LANG_STORE);
+	if (LANGS.includes(stored)) return stored;
+	const nav = String(navigator.language || "en").slice(0, 2).toLowerCase();
+	return LANGS.includes(nav) ? nav : "en";
+}
+
+async function loadLang(l) {
+	const en = await (await fetch("i18n/leagues.en.json")).json();
+	dict = l === "en" ? en : { ...en, ...(await (await fetch(`i18n/leagues.${l}.json`)).json()) };
+	document.documentElement.lang = l;
+	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
+}
+
+class ApiError extends Error {
+	constructor(status, problem) {
+		super(problem.detail || problem.title || `HTTP ${status}`);
+		this.status = status;
+		this.rule = problem.rule || null;
+	}
+}
+
+async function api(method, path, body, contentType) {
+	const headers = { Accept: "application/json" };
+	let payload;
+	if (body !== undefined) {
+		headers["Content-Type"] = contentType || "application/json";
+		payload = contentType ? body : JSON.stringify(body);
+	}
+	let r;
+	try {
+		r = await fetch(BASE + path, { method, headers, body: payload, credentials: "same-origin", cache: "no-store" });
+	} catch {
+		throw new ApiError(0, { detail: t("error.network") });
+	}
+	const text = await r.text();
+	let data = null;
+	try {
+		data = text ? JSON.parse(text) : null;
+	} catch {
+		data = { detail: text };
+	}
+	if (!r.ok) throw new ApiError(r.status, data || {});
+	return data;
+}
+
+function errorBox(e) {
+	return h("p", { class: "error", role: "alert" }, e.message);
+}
+
+function panel(...children) {
+	return h("section", { class: "panel" }, ...children);
+}
+
+function field(label, input) {
+	return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+function fmt(x, digits = 1) {
+	return x === null || x === undefined ? "–" : Number(x).toFixed(digits).replace(/\.0+$/, "");
+}
+
+function day(iso) {
+	return String(iso).slice(0, 10);
+}
+
+function params() {
+	return new URLSearchParams(location.hash.replace(/^#/, ""));
+}
+
+/** A form whose submit runs fn(form) with its button disabled; errors are shown above it. */
+function form(children, submitLabel, fn) {
+	const out = h("div");
+	const button = h("button", { class: "primary wide", type: "submit" }, submitLabel);
+	const f = h("form", {}, out, ...children, button);
+	f.addEventListener("submit", async (ev) => {
+		ev.preventDefault();
+		button.disabled = true;
+		out.replaceChildren();
+		try {
+			await fn(f);
+		} catch (e) {
+			out.replaceChildren(errorBox(e));
+		} finally {
+			button.disabled = false;
+		}
+	});
+	return f;
+}
+
+// ---- screens ----
+
+function renderAuth(signup) {
+	const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
+	const pw = h("input", { type: "password", name: "password", autocomplete: signup ? "new-password" : "current-password", required: true, minlength: signup ? 8 : 1 });
+	const name = h("input", { type: "text", name: "display_name", autocomplete: "nickname", required: true, maxlength: 64 });
+	const fields = signup ? [field(t("auth.email"), email), field(t("auth.name"), name), field(t("auth.password"), pw)] : [field(t("auth.email"), email), field(t("auth.password"), pw)];
+	app.replaceChildren(
+		panel(
+			h("h1", {}, signup ? t("auth.signup") : t("auth.login")),
+			form(fields, signup ? t("auth.signup") : t("auth.login"), async () => {
+				if (signup) await api("POST", "/accounts", { email: email.value, password: pw.value, display_name: name.value });
+				const r = await api("POST", "/sessions", { email: email.value, password: pw.value });
+				me = r.account;
+				location.hash = "";
+				route();
+			}),
+			h("button", { class: "wide", type: "button", onclick: () => renderAuth(!signup) }, signup ? t("auth.have_account") : t("auth.no_account")),
+		),
+	);
+}
+
+async function renderHome() {
+	const { leagues } = await api("GET", "/leagues");
+	const name = h("input", { type: "text", name: "league", required: true, maxlength: 64 });
+	app.replaceChildren(
+		panel(
+			h("h1", {}, t("leagues.mine")),
+			leagues.length
+				? h("ul", { class: "lg-list" }, leagues.map((l) => h("li", {}, h("a", { class: "button", href: `#league=${encodeURIComponent(l.id)}` }, h("span", {}, l.name), h("span", { class: "muted" }, t("leagues.plays", { n: l.plays }))))))
+				: h("p", { class: "muted" }, t("leagues.none")),
+		),
+		panel(
+			h("h2", {}, t("leagues.new")),
+			form([field(t("leagues.name"), name)], t("leagues.create"), async () => {
+				const l = await api("POST", "/leagues", { name: name.value });
+				location.hash = `league=${encodeURIComponent(l.id)}`;
+			}),
+		),
+		h("p", { class: "muted" }, t("auth.hello", { name: me.display_name })),
+		h("button", { class: "wide", type: "button", onclick: logout }, t("auth.logout")),
+	);
+}
+
+async function logout() {
+	try {
+		await api("DELETE", "/sessions/current");
+	} catch {}
+	me = null;
+	location.hash = "";
+	route();
+}
+
+const COLS = [
+	["name", "league.player"],
+	["games", "league.games"],
+	["wins", "league.wins"],
+	["win_rate", "league.win_rate"],
+	["average_score", "league.avg_score"],
+	["best_score", "league.best"],
+	["average_rank", "league.avg_rank"],
+	["ordinal", "league.rating"],
+];
+
+function standingsTable(rows, sort, onSort) {
+	const key = (r) => (sort.key === "ordinal" ? r.rating.ordinal : r[sort.key]);
+	const sorted = [...rows].sort((a, b) => {
+		const x = key(a), y = key(b);
+		const c = typeof x === "string" ? x.localeCompare(y) : (x ?? -Infinity) - (y ?? -Infinity);
+		return sort.desc ? -c : c;
+	});
+	const table = h(
+		"table",
+		{ class: "lg-table", "data-testid": "standings" },
+		h("thead", {}, h("tr", {}, COLS.map(([k, label]) => h("th", { scope: "col", "aria-sort": sort.key === k ? (sort.desc ? "descending" : "ascending") : null }, h("button", { type: "button", onclick: () => onSort(k) }, t(label)))))),
+		h(
+			"tbody",
+			{},
+			sorted.map((r) =>
+				h(
+					"tr",
+					{},
+					h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name)),
+					h("td", {}, r.games),
+					h("td", {}, r.wins),
+					h("td", {}, `${Math.round(r.win_rate * 100)}`),
+					h("td", {}, fmt(r.average_score)),
+					h("td", {}, fmt(r.best_score)),
+					h("td", {}, fmt(r.average_rank, 2)),
+					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
+				),
+			),
+		),
+	);
+	const legend = rows.some((r) => r.rating.provisional) ? h("p", { class: "muted" }, `? ${t("league.provisional")} (σ ≥ 4)`) : null;
+	return h("div", {}, h("div", { class: "lg-scroll" }, table), legend);
+}
+
+async function renderLeague(id) {
+	const enc = encodeURIComponent(id);
+	const lg = await api("GET", `/leagues/${enc}`);
+	const p = params();
+	const season = p.get("season") || "";
+	const game = p.get("game") || "";
+	const q = new URLSearchParams();
+	if (season) q.set("season", season);
+	if (game) q.set("game", game);
+	const [st, plays] = await Promise.all([api("GET", `/leagues/${enc}/standings?${q}`), api("GET", `/leagues/${enc}/plays`)]);
+	const games = [...new Set(plays.plays.map((x) => x.game))].sort();
+	const filter = (k, v) => {
+		const n = new URLSearchParams(location.hash.slice(1));
+		if (v) n.set(k, v);
+		else n.delete(k);
+		location.hash = n.toString();
+	};
+	const sort = { key: "ordinal", desc: true };
+	const holder = h("div");
+	const draw = () => holder.replaceChildren(st.standings.length ? standingsTable(st.standings, sort, (k) => ((sort.desc = sort.key === k ? !sort.desc : k !== "name" && k !== "average_rank"), (sort.key = k), draw())) : h("p", { class: "muted" }, t("league.no_plays")));
+	draw();
+	const seasonSel = h("select", { onchange: (e) => filter("season", e.target.value) }, h("option", { value: "" }, t("league.all")), lg.seasons.map((x) => h("option", { value: x.id, selected: x.id === season }, x.name)));
+	const gameSel = h("select", { onchange: (e) => filter("game", e.target.value) }, h("option", { value: "" }, t("league.all")), games.map((g) => h("option", { value: g, selected: g === game }, g)));
+	const importMsg = h("div");
+	const file = h("input", { type: "file", accept: ".json,.xml,application/json,text/xml", "aria-label": t("league.import") });
+	file.addEventListener("change", async () => {
+		const f = file.files[0];
+		if (!f) return;
+		importMsg.replaceChildren();
+		try {
+			const text = await f.text();
+			const xml = /\.xml$/i.test(f.name) || text.trimStart().startsWith("<");
+			const format = xml ? "bggxml" : JSON.parse(text).format === "dicehospital-league-backup" ? "backup" : "bgstats";
+			const r = await api("POST", `/leagues/${enc}/import?format=${format}`, text, xml ? "application/xml" : "application/json");
+			importMsg.replaceChildren(h("p", { class: "lg-ok", role: "status" }, t("league.imported", { imported: r.imported, skipped: r.skipped, created: r.players_created })));
+			setTimeout(route, 1200);
+		} catch (e) {
+			importMsg.replaceChildren(errorBox(e));
+		}
+	});
+	const owner = lg.you.owner;
+	const mName = h("input", { type: "text", required: true, maxlength: 64 });
+	const mAcc = h("input", { type: "email" });
+	app.replaceChildren(
+		panel(
+			h("h1", {}, lg.name),
+			h("div", { class: "lg-row" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
+			h("h2", {}, t("league.standings")),
+			holder,
+			h("a", { class: "button primary wide", href: `#add=${enc}` }, t("league.add_play")),
+		),
+		panel(
+			h("h2", {}, t("league.recent")),
+			h("ul", { class: "lg-list" }, plays.plays.slice(0, 10).map((x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", ")))))),
+		),
+		panel(
+			h("h2", {}, t("league.members")),
+			h("ul", {}, lg.members.map((m) => h("li", {}, h("a", { href: `#player=${encodeURIComponent(m.id)}` }, m.name), m.guest ? h("span", { class: "muted" }, ` (${t("league.guest")})`) : null))),
+			owner
+				? form([h("h3", {}, t("league.add_member")), field(t("league.member_name"), mName), field(t("league.member_account"), mAcc)], t("league.add"), async () => {
+						await api("POST", `/leagues/${enc}/members`, mAcc.value ? { name: mName.value, account: mAcc.value } : { name: mName.value });
+						route();
+					})
+				: null,
+		),
+		panel(
+			h("div", { class: "lg-actions" }, h("a", { class: "button", href: `${BASE}/leagues/${enc}/export.json`, download: "" }, t("league.export_json")), h("a", { class: "button", href: `${BASE}/leagues/${enc}/export.csv`, download: "" }, t("league.export_csv")), h("a", { class: "button", href: `${BASE}/leagues/${enc}/backup.json`, download: "" }, t("league.backup"))),
+			owner ? field(t("league.import"), file) : null,
+			importMsg,
+		),
+		h("a", { class: "button wide", href: "#" }, t("back")),
+	);
+}
+
+function ratingChart(history) {
+	const pts = history.map((x) => x.rating.ordinal);
+	if (pts.length < 2) return null;
+	const W = 320, H = 120, P = 20;
+	const lo = Math.min(...pts, 0), hi = Math.max(...pts, 1);
+	const x = (i) => P + ((W - 2 * P) * i) / (pts.length - 1);
+	const y = (v) => H - P - ((H - 2 * P) * (v - lo)) / (hi - lo || 1);
+	return s(
+		"svg",
+		{ class: "lg-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("history.chart") },
+		s("title", {}, t("history.chart")),
+		s("line", { x1: P, x2: W - P, y1: y(0), y2: y(0) }),
+		s("text", { x: 2, y: y(hi) + 4 }, fmt(hi)),
+		s("text", { x: 2, y: y(lo) + 4 }, fmt(lo)),
+		s("polyline", { points: pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+	);
+}
+
+async function renderPlayer(id) {
+	const hst = await api("GET", `/players/${encodeURIComponent(id)}/history`);
+	const r = hst.rating;
+	app.replaceChildren(
+		panel(
+			h("h1", {}, t("history.title", { name: hst.name })),
+			h("p", {}, `${t("league.rating")}: ${fmt(r.ordinal)} (μ ${fmt(r.mu, 2)}, σ ${fmt(r.sigma, 2)})`, r.provisional ? h("span", { class: "lg-prov" }, t("league.provisional")) : null),
+			ratingChart(hst.history),
+			h("div", { class: "lg-scroll" }, h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", {}, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", {}, h("a", { href: `#play=${encodeURIComponent(hst.league)}/${encodeURIComponent(x.play)}` }, day(x.date))), h("td", {}, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal))))))),
+		),
+		h("a", { class: "button wide", href: `#league=${encodeURIComponent(hst.league)}` }, t("back")),
+	);
+}
+
+async function renderPlay(lid, pid) {
+	const p = await api("GET", `/leagues/${encodeURIComponent(lid)}/plays/${encodeURIComponent(pid)}`);
+	app.replaceChildren(
+		panel(
+			h("h1", {}, `${p.game}`),
+			h("p", { class: "muted" }, [day(p.date), p.duration_min ? `${p.duration_min} min` : null, p.location || null].filter(Boolean).join(" · ")),
+			p.notes ? h("p", {}, p.notes) : null,
+			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
+		),
+		h("a", { class: "button wide", href: `#league=${encodeURIComponent(lid)}` }, t("back")),
+	);
+}
+
+async function renderAdd(lid) {
+	const enc = encodeURIComponent(lid);
+	const lg = await api("GET", `/leagues/${enc}`);
+	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games" });
+	const date = h("input", { type: "date", value: new Date().toISOString().slice(0, 10), required: true });
+	const dur = h("input", { type: "number", min: 0, max: 100000 });
+	const notes = h("textarea", { rows: 2, maxlength: 4096 });
+	const coop = h("input", { type: "checkbox" });
+	const won = h("input", { type: "checkbox" });
+	const rows = lg.members.map((m) => ({ m, on: h("input", { type: "checkbox", "aria-label": m.name }), score: h("input", { type: "number", step: "any", "aria-label": `${t("play.score")} ${m.name}` }), win: h("input", { type: "checkbox", "aria-label": `${t("play.winner")} ${m.name}` }) }));
+	app.replaceChildren(
+		panel(
+			h("h1", {}, t("league.add_play")),
+			form(
+				[
+					field(t("play.game"), game),
+					h("div", { class: "lg-row" }, field(t("play.date"), date), field(t("play.duration"), dur)),
+					h("label", { class: "check" }, coop, t("play.coop")),
+					h("label", { class: "check" }, won, t("play.coop_won")),
+					h("fieldset", {}, h("legend", {}, t("play.who")), rows.map((r) => h("div", { class: "lg-row" }, h("label", { class: "check", style: "flex:1" }, r.on, r.m.name), r.score, h("label", { class: "check" }, r.win, "★")))),
+					field(t("play.notes"), notes),
+				],
+				t("play.save"),
+				async () => {
+					const chosen = rows.filter((r) => r.on.checked);
+					const allScores = chosen.every((r) => r.score.value !== "");
+					const body = {
+						game: game.value,
+						date: date.value,
+						cooperative: coop.checked,
+						notes: notes.value || null,
+						duration_min: dur.value === "" ? null : Number(dur.value),
+						results: chosen.map((r) => {
+							const x = { player: r.m.id };
+							if (r.score.value !== "") x.score = Number(r.score.value);
+							if (coop.checked) x.winner = won.checked;
+							else if (!allScores || r.win.checked) x.winner = r.win.checked;
+							return x;
+						}),
+					};
+					// with every score given, ranks come from the scores; the stars then only mark winners
+					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
+					const p = await api("POST", `/leagues/${enc}/plays`, body);
+					location.hash = `play=${enc}/${encodeURIComponent(p.id)}`;
+				},
+			),
+		),
+		h("a", { class: "button wide", href: `#league=${enc}` }, t("back")),
+	);
+}
+
+async function route() {
+	const p = params();
+	try {
+		if (!me) {
+			try {
+				me = await api("GET", "/accounts/me");
+			} catch (e) {
+				if (e.status === 401) return renderAuth(false);
+				throw e;
+			}
+		}
+		window.scrollTo(0, 0);
+		if (p.get("league")) return await renderLeague(p.get("league"));
+		if (p.get("player")) return await renderPlayer(p.get("player"));
+		if (p.get("play")) {
+			const [lid, pid] = p.get("play").split("/");
+			return await renderPlay(lid, pid);
+		}
+		if (p.get("add")) return await renderAdd(p.get("add"));
+		return await renderHome();
+	} catch (e) {
+		if (e.status === 401) {
+			me = null;
+			return renderAuth(false);
+		}
+		app.replaceChildren(errorBox(e), h("a", { class: "button wide", href: "#" }, t("back")));
+	}
+}
+
+const sel = document.getElementById("lang");
+sel.value = lang();
+sel.addEventListener("change", async () => {
+	localStorage.setItem(LANG_STORE, sel.value);
+	await loadLang(sel.value);
+	route();
+});
+await loadLang(lang());
+window.addEventListener("hashchange", route);
+route();

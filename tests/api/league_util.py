@@ -1,0 +1,67 @@
+"""Helpers of the league tests (issue 10): a browser-like client that keeps its session cookie
+and sends Origin on every mutation, and account set-up."""
+import json
+
+from harness import Server, make_database, problem  # noqa: F401 (re-exported)
+
+
+class Client:
+    """One user: a cookie jar of one cookie (dh_session) and the site's Origin."""
+
+    def __init__(self, server):
+        self.s = server
+        self.cookie = None
+        self.origin = f"http://127.0.0.1:{server.port}"
+        self.last_set_cookie = None
+
+    def call(self, method, path, body=None, headers=None, origin=True, raw=False):
+        h = {}
+        if origin and method != "GET":
+            h["Origin"] = self.origin
+        if self.cookie:
+            h["Cookie"] = "dh_session=" + self.cookie
+        if body is not None and not raw:
+            body = json.dumps(body)
+            h["Content-Type"] = "application/json"
+        h.update(headers or {})
+        st, hd, data = self.s.request(method, path, body, h)
+        sc = hd.get("set-cookie")
+        if sc:
+            self.last_set_cookie = sc
+            value = sc.split(";", 1)[0].split("=", 1)[1]
+            self.cookie = value or None
+        ctype = hd.get("content-type", "")
+        obj = json.loads(data) if data and "json" in ctype else data
+        return st, hd, obj
+
+    def get(self, path, **kw):
+        return self.call("GET", path, **kw)
+
+    def post(self, path, body=None, **kw):
+        return self.call("POST", path, {} if body is None else body, **kw)
+
+    def put(self, path, body=None, **kw):
+        return self.call("PUT", path, {} if body is None else body, **kw)
+
+    def delete(self, path, **kw):
+        return self.call("DELETE", path, **kw)
+
+    def signup(self, email, password="correct horse battery", name=None):
+        st, hd, o = self.post("/api/v1/accounts", {"email": email, "password": password,
+                                                   "display_name": name or email.split("@")[0]})
+        assert st == 201, (st, o)
+        return o
+
+    def login(self, email, password="correct horse battery"):
+        st, hd, o = self.post("/api/v1/sessions", {"email": email, "password": password})
+        assert st == 200, (st, o)
+        return o["account"]
+
+
+def user(s, email, name=None):
+    """A signed-up, logged-in client."""
+    c = Client(s)
+    acc = c.signup(email, name=name)
+    c.login(email)
+    c.account = acc
+    return c

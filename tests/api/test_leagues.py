@@ -1,0 +1,589 @@
+"""Leagues (api.md "Leagues and history"; issue 10): leagues, owners, members (accounts and
+guests), seasons, plays by hand with edit/delete logged and recomputed, standings with the
+Weng-Lin Plackett-Luce rating (checked against values computed by hand, see
+tests/unit/test_rating.c), head-to-head, player history, every 401/403, a finished ER game
+recorded exactly once, export/import (BG Stats JSON, CSV, backup round trip, BGG XML)."""
+import json, os
+
+from harness import Server, make_database, problem
+from league_util import Client, user
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _db():
+    return make_database("h_leagues")
+
+
+def _league(owner, name="Tuesday club", guests=("Bea", "Cid", "Dot")):
+    st, hd, lg = owner.post("/api/v1/leagues", {"name": name})
+    assert st == 201, (st, lg)
+    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
+    for g in guests:
+        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
+        assert st == 201 and m["guest"], (st, m)
+        ids[g] = m["id"]
+    return lg, ids
+
+
+def test_league_life_cycle_and_permissions():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann)
+        lid = lg["id"]
+        assert lg["you"]["owner"] and lg["you"]["member"] == ids["Ann"], lg
+        assert [o["display_name"] for o in lg["owners"]] == ["Ann"]
+        st, hd, o = ann.get("/api/v1/leagues")
+        assert st == 200 and [x["id"] for x in o["leagues"]] == [lid], o
+        # without a session: 401 everywhere
+        anon = Client(s)
+        for method, path, body in [("GET", f"/api/v1/leagues/{lid}", None),
+                                   ("GET", "/api/v1/leagues", None),
+                                   ("POST", "/api/v1/leagues", {"name": "x"}),
+                                   ("POST", f"/api/v1/leagues/{lid}/members", {"name": "x"}),
+                                   ("POST", f"/api/v1/leagues/{lid}/plays", {"game": "x", "results": []}),
+                                   ("GET", f"/api/v1/leagues/{lid}/standings", None),
+                                   ("GET", f"/api/v1/players/{ids['Bea']}/history", None),
+                                   ("DELETE", f"/api/v1/leagues/{lid}/members/{ids['Bea']}", None)]:
+            st, hd, o = anon.call(method, path, body)
+            problem(st, hd, o, 401, rule="no-session")
+        # a stranger: 403 for reading and writing
+        eve = user(s, "eve@example.org", "Eve")
+        st, hd, o = eve.get(f"/api/v1/leagues/{lid}")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.get(f"/api/v1/leagues/{lid}/standings")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.get(f"/api/v1/players/{ids['Bea']}/history")
+        problem(st, hd, o, 403, rule="not-member")
+        st, hd, o = eve.post(f"/api/v1/leagues/{lid}/members", {"name": "Mallory"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = eve.get("/api/v1/leagues")
+        assert o["leagues"] == []
+        st, hd, o = eve.get("/api/v1/leagues/nope")
+        problem(st, hd, o, 404)
+        # a member with an account (added by e-mail): reads, records plays, cannot manage
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Bob", "account": "BOB@example.org"})
+        assert st == 201 and m["account"] == bob.account["id"] and not m["guest"], m
+        st, hd, o = bob.get(f"/api/v1/leagues/{lid}")
+        assert st == 200 and not o["you"]["owner"] and o["you"]["member"] == m["id"], o
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/members", {"name": "Zed"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/seasons",
+                             {"name": "S", "starts": "2026-01-01", "ends": "2026-12-31"})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.post(f"/api/v1/leagues/{lid}/owners", {"account": bob.account["id"]})
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/members/{ids['Bea']}")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, play = bob.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-03-01",
+            "results": [{"player": m["id"], "score": 50}, {"player": ids["Bea"], "score": 40}]})
+        assert st == 201, (st, play)
+        # members edit their own plays; only owners delete results
+        st, hd, o = bob.call("PUT", f"/api/v1/leagues/{lid}/plays/{play['id']}", {
+            "game": "Azul", "date": "2026-03-01", "notes": "typo fixed",
+            "results": [{"player": m["id"], "score": 52}, {"player": ids["Bea"], "score": 40}]})
+        assert st == 200 and o["notes"] == "typo fixed", (st, o)
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/plays/{play['id']}")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, other = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 1},
+                                        {"player": ids["Bea"], "rank": 2}]})
+        assert st == 201
+        st, hd, o = bob.call("PUT", f"/api/v1/leagues/{lid}/plays/{other['id']}", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 2},
+                                        {"player": ids["Bea"], "rank": 1}]})
+        problem(st, hd, o, 403, rule="not-owner")
+        # co-owner
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "bob@example.org"})
+        assert st == 201, o
+        st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/plays/{play['id']}")
+        assert st == 204, (st, o)
+        # CSRF applies to league writes too
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Q"}, origin=False)
+        problem(st, hd, o, 403, rule="origin-mismatch")
+        # membership: duplicates, deletion of a member with plays
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
+        problem(st, hd, o, 409, rule="member-exists")
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/members/{ids['Bea']}")
+        problem(st, hd, o, 409, rule="member-has-plays")
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/members/{ids['Dot']}")
+        assert st == 204
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Q", "account": "nobody@x.y"})
+        problem(st, hd, o, 422, rule="unknown-account", field="/account")
+
+
+def test_guest_linked_to_account():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Cid",))
+        lid = lg["id"]
+        st, hd, p1 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-01-05",
+            "results": [{"player": ids["Ann"], "score": 10}, {"player": ids["Cid"], "score": 20}]})
+        assert st == 201
+        # Cid signs up; the owner adds his account as a member; he links the guest entry
+        cid = user(s, "cid@example.org", "Cid S.")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Cid S.", "account": "cid@example.org"})
+        assert st == 201
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{ids['Cid']}/link")
+        assert st == 200 and o["id"] == m["id"] and o["merged"] == ids["Cid"], (st, o)
+        st, hd, h = cid.get(f"/api/v1/players/{m['id']}/history")
+        assert st == 200 and [x["play"] for x in h["history"]] == [p1["id"]], h
+        assert h["history"][0]["winner"] and h["history"][0]["score"] == 20
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{m['id']}/link")
+        problem(st, hd, o, 409, rule="not-a-guest")
+        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{m['id']}/link", {"force": True})
+        problem(st, hd, o, 400, field="/force")
+        eve = user(s, "eve@example.org")
+        st, hd, o = eve.post(f"/api/v1/leagues/{lid}/members/{ids['Ann']}/link")
+        problem(st, hd, o, 403, rule="not-member")
+
+
+def _rating_close(got, mu, sigma):
+    assert abs(got["mu"] - mu) < 1e-9 and abs(got["sigma"] - sigma) < 1e-9, (got, mu, sigma)
+    assert abs(got["ordinal"] - (mu - 3 * sigma)) < 1e-9
+
+
+def test_standings_ratings_and_recompute_after_edit():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann)
+        lid = lg["id"]
+        A, B, C, D = ids["Ann"], ids["Bea"], ids["Cid"], ids["Dot"]
+        # play 1: two new players, Ann wins (tests/unit/test_rating.c two_new_players)
+        st, hd, p1 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-01", "duration_min": 40,
+            "results": [{"player": A, "score": 60}, {"player": B, "score": 45}]})
+        assert st == 201, p1
+        assert [r["rank"] for r in p1["results"]] == [1, 2] and p1["results"][0]["winner"]
+        _rating_close(p1["results"][0]["rating_after"], 27.635389493140497, 8.06590141354368)
+        _rating_close(p1["results"][1]["rating_after"], 22.364610506859503, 8.06590141354368)
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert st == 200, o
+        rows = {r["name"]: r for r in o["standings"]}
+        assert set(rows) == {"Ann", "Bea"}
+        assert rows["Ann"]["games"] == 1 and rows["Ann"]["wins"] == 1 and rows["Ann"]["win_rate"] == 1
+        assert rows["Bea"]["average_score"] == 45 and rows["Bea"]["best_score"] == 45
+        assert rows["Bea"]["average_rank"] == 2 and rows["Ann"]["rating"]["provisional"]
+        _rating_close(rows["Ann"]["rating"], 27.635389493140497, 8.06590141354368)
+        assert o["standings"][0]["name"] == "Ann"
+        # a 4-player play with a tie (scores 30, 20, 20, 10) and a cooperative and a solo play
+        st, hd, p2 = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-08",
+            "results": [{"player": A, "score": 30}, {"player": B, "score": 20},
+                        {"player": C, "score": 20}, {"player": D, "score": 10}]})
+        assert [r["rank"] for r in p2["results"]] == [1, 2, 2, 4], p2
+        st, hd, coop = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Pandemic", "date": "2026-02-09", "cooperative": True,
+            "results": [{"player": A, "winner": True}, {"player": C}]})
+        assert st == 201 and all(r["winner"] and r["rank"] == 1 for r in coop["results"]), coop
+        assert all("rating_after" not in r for r in coop["results"]), "cooperative: not rated"
+        st, hd, solo = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Onirim", "date": "2026-02-10", "results": [{"player": D, "winner": True}]})
+        assert st == 201 and "rating_after" not in solo["results"][0], solo
+        # ratings equal a replay of the rated plays in order (the model: tests/unit/test_rating.c)
+        import math
+        def rate(rs, ranks):
+            beta, tau = 25 / 6, 25 / 300
+            s2 = [sg * sg + tau * tau for _, sg in rs]
+            c = math.sqrt(sum(x + beta * beta for x in s2))
+            e = [math.exp(mu / c) for mu, _ in rs]
+            n = len(rs)
+            sq = [sum(e[i] for i in range(n) if ranks[i] >= ranks[q]) for q in range(n)]
+            a = [sum(1 for i in range(n) if ranks[i] == ranks[q]) for q in range(n)]
+            out = []
+            for i in range(n):
+                om = de = 0
+                for q in range(n):
+                    if ranks[q] <= ranks[i]:
+                        p = e[i] / sq[q]
+                        de += p * (1 - p) / a[q]
+                        om += ((1 - p) if q == i else -p) / a[q]
+                om *= s2[i] / c
+                de *= s2[i] / c ** 2 * math.sqrt(s2[i]) / c
+                out.append((rs[i][0] + om, math.sqrt(s2[i]) * math.sqrt(max(1 - de, 1e-4))))
+            return out
+        d = (25.0, 25 / 3)
+        r1 = rate([d, d], [1, 2])
+        r2 = rate([r1[0], r1[1], d, d], [1, 2, 2, 4])
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), r2):
+            _rating_close(rows[name]["rating"], mu, sg)
+        assert rows["Dot"]["games"] == 2 and rows["Dot"]["wins"] == 1, rows["Dot"]
+        assert rows["Cid"]["games"] == 2 and rows["Cid"]["wins"] == 1
+        # filters: game, season
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?game=pandemic")
+        assert sorted(r["name"] for r in o["standings"]) == ["Ann", "Cid"], o
+        assert all(not r["rated"] and r["rating"]["mu"] == 25 for r in o["standings"])
+        st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
+                                  {"name": "Feb 8+", "starts": "2026-02-08", "ends": "2026-03-31"})
+        assert st == 201, season
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season={season['id']}&game=Azul")
+        rows = {r["name"]: r for r in o["standings"]}
+        fresh = rate([d, d, d, d], [1, 2, 2, 4])
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), fresh):
+            _rating_close(rows[name]["rating"], mu, sg)
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season=nope")
+        problem(st, hd, o, 404)
+        # head-to-head
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head")
+        h = {(x["name"], x["opponent_name"]): x for x in o["head_to_head"]}
+        assert h[("Ann", "Bea")]["games"] == 2 and h[("Ann", "Bea")]["wins"] == 2
+        assert h[("Bea", "Cid")]["ties"] == 1 and h[("Bea", "Ann")]["losses"] == 2
+        assert ("Ann", "Cid") in h and h[("Ann", "Cid")]["games"] == 1, "coop not counted"
+        # edit the FIRST play: Bea won it after all → everything after is recomputed
+        st, hd, o = ann.call("PUT", f"/api/v1/leagues/{lid}/plays/{p1['id']}", {
+            "game": "Azul", "date": "2026-02-01", "duration_min": 40,
+            "results": [{"player": A, "score": 40}, {"player": B, "score": 45}]})
+        assert st == 200, o
+        r1 = rate([d, d], [2, 1])
+        r2 = rate([r1[0], r1[1], d, d], [1, 2, 2, 4])
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), r2):
+            _rating_close(rows[name]["rating"], mu, sg)
+        st, hd, hist = ann.get(f"/api/v1/players/{B}/history")
+        assert [x["play"] for x in hist["history"]] == [p1["id"], p2["id"]]
+        _rating_close(hist["history"][0]["rating"], *r1[1])
+        _rating_close(hist["history"][1]["rating"], *r2[1])
+        assert hist["history"][1]["players"] == 4 and hist["history"][1]["rank"] == 2
+        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1")
+        assert [x["play"] for x in last["history"]] == [p2["id"]] and last["rating"] == hist["rating"]
+        st, hd, o = ann.get(f"/api/v1/players/{B}/history?limit=0")
+        problem(st, hd, o, 400)
+        # delete the first play: the second is now everyone's first
+        st, hd, o = ann.delete(f"/api/v1/leagues/{lid}/plays/{p1['id']}")
+        assert st == 204
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        rows = {r["name"]: r for r in o["standings"]}
+        for name, (mu, sg) in zip("Ann Bea Cid Dot".split(), fresh):
+            _rating_close(rows[name]["rating"], mu, sg)
+        # the log has create, edit and delete with before/after
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/log")
+        acts = [(x["play"], x["action"]) for x in o["log"]]
+        assert acts[0] == (p1["id"], "create") and (p1["id"], "edit") in acts
+        assert acts[-1] == (p1["id"], "delete"), acts
+        edit = [x for x in o["log"] if x["action"] == "edit"][0]
+        assert edit["before"]["results"][0]["score"] == 60 and edit["after"]["results"][0]["score"] == 40
+        assert edit["account"] == ann.account["id"]
+
+
+def test_play_validation():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        A, B = ids["Ann"], ids["Bea"]
+        url = f"/api/v1/leagues/{lid}/plays"
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A}, {"player": "x" * 24}]})
+        problem(st, hd, o, 400, field="/results")  # no rank, score or winner
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": "f" * 24, "rank": 2}]})
+        problem(st, hd, o, 422, rule="unknown-player", field="/results/1/player")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": A, "rank": 2}]})
+        problem(st, hd, o, 400, field="/results/1/player")
+        st, hd, o = ann.post(url, {"game": "Azul", "date": "2026-02-30",
+                                   "results": [{"player": A, "rank": 1}]})
+        problem(st, hd, o, 400, field="/date")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1},
+                                                             {"player": B}]})
+        problem(st, hd, o, 400, field="/results")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "score": "45"}]})
+        problem(st, hd, o, 400, field="/results/0/score")
+        st, hd, o = ann.post(url, {"game": "", "results": [{"player": A, "rank": 1}]})
+        problem(st, hd, o, 400, field="/game")
+        st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1}], "x": 1})
+        problem(st, hd, o, 400, field="/x")
+        # winner flags alone rank the play; an RFC 3339 time is kept in UTC
+        st, hd, o = ann.post(url, {"game": "Hanabi", "bgg_id": 98778, "date": "2026-04-01T21:30:00+02:00",
+                                   "results": [{"player": A, "winner": False}, {"player": B, "winner": True}]})
+        assert st == 201 and [r["rank"] for r in o["results"]] == [2, 1], o
+        assert o["date"] == "2026-04-01T19:30:00Z" and o["bgg_id"] == 98778, o
+        st, hd, o2 = ann.get(f"{url}/{o['id']}")
+        assert o2 == o
+        st, hd, lst = ann.get(url)
+        assert [p["id"] for p in lst["plays"]] == [o["id"]] and lst["plays"][0]["players"][1]["name"] == "Bea"
+
+
+def test_finished_er_game_becomes_exactly_one_play():
+    import random
+    from games import create, deck, play_turn, random_policy, state
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        rng = random.Random(7)
+        g = create(s, names=["Ann", "Bea", "Newcomer"], deck="table", league=lid)
+        for card, dice in deck(rng, g["turns"]):
+            cur, _ = play_turn(s, g, random_policy(rng), card, dice)
+        fin = state(s, g["id"], g["host_token"])
+        assert fin["status"] == "finished", fin["status"]
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(o["plays"]) == 1, o
+        st, hd, play = ann.get(f"/api/v1/leagues/{lid}/plays/{o['plays'][0]['id']}")
+        assert play["source"] == "table" and play["game_id"] == g["id"], play
+        assert play["game"].startswith("Dice Hospital: ER"), play
+        totals = {x["name"]: x["score"]["total"] for x in fin["seats"]}
+        ranks = {x["name"]: x["rank"] for x in fin["seats"]}
+        assert [r["name"] for r in play["results"]] == ["Ann", "Bea", "Newcomer"]
+        for r in play["results"]:
+            assert r["player"] == ids.get(r["name"], r["player"])
+            assert r["score"] == totals[r["name"]] and r["rank"] == ranks[r["name"]], (r, totals)
+            assert "rating_after" in r
+        # the new name became a guest member
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert any(m["name"] == "Newcomer" and m["guest"] for m in lg2["members"]), lg2
+        # nothing more happens to a finished game: still exactly one play
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert sorted(r["games"] for r in o["standings"]) == [1, 1, 1], o
+
+
+def _read(name):
+    with open(os.path.join(HERE, "data", name), "rb") as f:
+        return f.read()
+
+
+def _announce(s, c, path, length):
+    """Sends only the headers of a POST announcing length body bytes; returns the status line
+    the server answers before reading the body."""
+    import socket
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+    sock.sendall((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{s.port}\r\n"
+                  f"Origin: {c.origin}\r\nCookie: dh_session={c.cookie}\r\n"
+                  f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n").encode())
+    data = sock.recv(4096).decode(errors="replace")
+    sock.close()
+    return data
+
+
+def _import(c, lid, fmt, body, ctype):
+    return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
+                  headers={"Content-Type": ctype})
+
+
+def test_import_bgstats_sample():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        assert st == 200, (st, o)
+        assert o == {"imported": 3, "skipped": 0, "players_created": 1}, o  # Gus is new
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        byname = {p["game"]: p for p in plays["plays"]}
+        st, hd, azul = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Azul']['id']}")
+        assert azul["uuid"] == "c0ffee00-0000-4000-8000-000000000001" and azul["source"] == "bgstats"
+        assert azul["date"] == "2025-11-02T20:15:00Z" and azul["duration_min"] == 35
+        assert azul["location"] == "Café Meeple" and azul["notes"] == "first game of the night"
+        assert azul["bgg_id"] == 230802
+        assert [(r["name"], r["score"], r["rank"], r["winner"]) for r in azul["results"]] == \
+            [("Ann", 61, 1, True), ("Bea", 48, 2, False), ("Gus", 48, 2, False)], azul
+        assert azul["results"][1]["player"] == ids["Bea"], "matched to the member by name"
+        # Golf: highestWins false, the lowest score wins
+        st, hd, golf = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Golf']['id']}")
+        assert [(r["name"], r["rank"], r["winner"]) for r in golf["results"]] == \
+            [("Ann", 2, False), ("Bea", 1, True)], golf
+        st, hd, hanabi = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Hanabi']['id']}")
+        assert hanabi["cooperative"] and all(r["winner"] for r in hanabi["results"]), hanabi
+        # the same file again: everything skipped, nothing duplicated
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(plays["plays"]) == 3
+
+
+def test_import_bgg_xml_sample():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        for ctype in ("application/xml", "text/xml; charset=utf-8"):
+            st, hd, o = _import(ann, lid, "bggxml", _read("bgg-plays-sample.xml"), ctype)
+            assert st == 200, (st, o)
+        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o  # second time
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert len(plays["plays"]) == 3
+        byname = {p["game"]: p for p in plays["plays"]}
+        st, hd, dh = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Dice Hospital']['id']}")
+        assert dh["uuid"] == "bgg-87654321" and dh["source"] == "bggxml" and dh["bgg_id"] == 242302
+        assert dh["date"] == "2025-10-28T00:00:00Z" and dh["duration_min"] == 45
+        assert dh["notes"] == "Close game & a lot of dice" and dh["location"] == "Home"
+        assert [(r["name"], r["score"], r["rank"], r["winner"]) for r in dh["results"]] == \
+            [("Ann", 52, 1, True), ("Hal", 47, 2, False), ("Bea", 39, 3, False)], dh
+        # lowest score won (the win flags say so)
+        st, hd, golf = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Golf']['id']}")
+        assert [(r["name"], r["rank"], r["winner"]) for r in golf["results"]] == \
+            [("Ann", 1, True), ("Hal", 2, False)], golf
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert sorted(m["name"] for m in lg2["members"]) == ["Ann", "Bea", "Hal"]
+
+
+def test_import_errors_store_nothing():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        sample = json.loads(_read("bgstats-sample.json"))
+        bad = json.loads(json.dumps(sample))
+        bad["plays"][2]["playerScores"][1]["playerRefId"] = 99  # the LAST play is wrong
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
+        problem(st, hd, o, 400, rule="malformed-file", field="/plays/2/playerScores/1")
+        bad = json.loads(json.dumps(sample))
+        bad["plays"][0]["playerScores"][0]["score"] = "lots"
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
+        problem(st, hd, o, 400, field="/plays/0/playerScores/0")
+        st, hd, o = _import(ann, lid, "bgstats", b'{"games": [', "application/json")
+        problem(st, hd, o, 400)
+        st, hd, o = _import(ann, lid, "bggxml", b"<plays><play id='1'>", "application/xml")
+        problem(st, hd, o, 400, rule="malformed-file")
+        assert "line" in o["detail"], o
+        st, hd, o = _import(ann, lid, "bggxml", b"<games/>", "application/xml")
+        problem(st, hd, o, 400, rule="malformed-file")
+        # an external entity is not fetched nor expanded (XXE)
+        xxe = (b'<?xml version="1.0"?><!DOCTYPE plays [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+               b'<plays><play id="5" date="2025-01-01"><item name="&x;" objectid="1"/>'
+               b'<players><player name="Ann" win="1"/></players></play></plays>')
+        st, hd, o = _import(ann, lid, "bggxml", xxe, "application/xml")
+        if st == 200:
+            st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+            assert "root:" not in json.dumps(plays), plays
+            ann.delete(f"/api/v1/leagues/{lid}/plays/{plays['plays'][0]['id']}")
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/xml")
+        problem(st, hd, o, 415)
+        st, hd, o = _import(ann, lid, "csv", b"x", "text/csv")
+        problem(st, hd, o, 400)
+        st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
+        assert plays["plays"] == [], "nothing half-imported"
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert [m["name"] for m in lg2["members"]] == ["Ann"], "no member created either"
+        # 16 MiB cap: 413 above it, and this route only (others keep 64 KiB)
+        assert _announce(s, ann, f"/api/v1/leagues/{lid}/import?format=bgstats",
+                         16 * 1024 * 1024 + 1).startswith("HTTP/1.1 413"), "over 16 MiB"
+        assert _announce(s, ann, f"/api/v1/leagues/{lid}/members",
+                         64 * 1024 + 1).startswith("HTTP/1.1 413"), "other routes: 64 KiB"
+        # just under the cap is read and parsed (a malformed 16 MiB file: 400, not 413)
+        big = b'{"x": "' + b"a" * (16 * 1024 * 1024 - 10) + b'"}'
+        st, hd, o = _import(ann, lid, "bgstats", big, "application/json")
+        problem(st, hd, o, 400, rule="malformed-file")
+        # importing is the owners' business; CSRF is checked as for every mutation
+        bob = user(s, "bob@example.org")
+        ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        st, hd, o = _import(bob, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        problem(st, hd, o, 403, rule="not-owner")
+        st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
+                             _read("bgstats-sample.json"), raw=True, origin=False,
+                             headers={"Content-Type": "application/json"})
+        problem(st, hd, o, 403, rule="origin-mismatch")
+
+
+def test_export_import_round_trips():
+    import csv, io
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, name="Club", guests=("Bea", "Cid, \"the dice\"", "=cmd"))
+        lid = lg["id"]
+        st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
+        st, hd, o = _import(ann, lid, "bggxml", _read("bgg-plays-sample.xml"), "application/xml")
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2025-12-01T20:00:00Z", "notes": "line one\nline two",
+            "results": [{"player": ids["Cid, \"the dice\""], "score": 12.5},
+                        {"player": ids["=cmd"], "score": 10}]})
+        assert st == 201, o
+        ann.post(f"/api/v1/leagues/{lid}/seasons", {"name": "Autumn", "starts": "2025-09-01",
+                                                    "ends": "2025-11-30"})
+        # backup → a new league → backup: identical
+        st, hd, b1 = ann.get(f"/api/v1/leagues/{lid}/backup.json")
+        assert st == 200 and "attachment" in hd["content-disposition"], hd
+        assert len(b1["plays"]) == 7 and b1["format"] == "dicehospital-league-backup"
+        # a score breakdown (what table games store) survives, quotes and backslashes included
+        b1["plays"][0]["results"][0]["breakdown"] = {"a\\b": 2, 'wards "x"': 3}
+        st, hd, lg2 = ann.post("/api/v1/leagues", {"name": "Club"})
+        st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
+        assert st == 200 and o["imported"] == 7 and o["skipped"] == 0, o
+        st, hd, b2 = ann.get(f"/api/v1/leagues/{lg2['id']}/backup.json")
+        assert b2 == b1, "backup → import → backup is identical"
+        st, hd, s1 = ann.get(f"/api/v1/leagues/{lid}/standings")
+        st, hd, s2 = ann.get(f"/api/v1/leagues/{lg2['id']}/standings")
+        strip = lambda st_: [{k: v for k, v in r.items() if k != "player"} for r in st_["standings"]]
+        assert strip(s1) == strip(s2), "same ratings after the round trip"
+        st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
+        assert o == {"imported": 0, "skipped": 7, "players_created": 0}, o
+        # BG Stats export → import into a new league → export: the same plays
+        st, hd, e1 = ann.get(f"/api/v1/leagues/{lid}/export.json")
+        assert st == 200 and {"games", "players", "locations", "plays"} <= set(e1)
+        assert all(isinstance(x["score"], str) for p in e1["plays"] for x in p["playerScores"])
+        st, hd, lg3 = ann.post("/api/v1/leagues", {"name": "Club"})
+        st, hd, o = _import(ann, lg3["id"], "bgstats", json.dumps(e1), "application/json")
+        assert st == 200 and o["imported"] == 7, o
+        st, hd, e3 = ann.get(f"/api/v1/leagues/{lg3['id']}/export.json")
+        names = lambda e: {p["id"]: p["name"] for p in e["players"]}
+        norm = lambda e: [(p["uuid"], p["playDate"], p["durationMin"], p["comments"],
+                           [(names(e)[x["playerRefId"]], x["score"], x["winner"], x["rank"])
+                            for x in p["playerScores"]]) for p in e["plays"]]
+        assert norm(e3) == norm(e1)
+        assert [g["name"] for g in e3["games"]] == [g["name"] for g in e1["games"]]
+        # CSV: one row per player per play, quoted where needed, formulas neutralised
+        st, hd, text = ann.get(f"/api/v1/leagues/{lid}/export.csv")
+        assert st == 200 and hd["content-type"].startswith("text/csv"), hd
+        rows = list(csv.DictReader(io.StringIO(text.decode())))
+        assert len(rows) == sum(len(p["results"]) for p in b1["plays"]), len(rows)
+        azul = [r for r in rows if r["date"] == "2025-12-01T20:00:00Z"]
+        assert [r["player"] for r in azul] == ['Cid, "the dice"', "'=cmd"], azul
+        assert azul[0]["score"] == "12.5" and azul[0]["rank"] == "1" and azul[0]["winner"] == "true"
+        assert azul[0]["notes"] == "line one\nline two" and azul[0]["rating_mu"]
+
+
+def test_import_survives_mangled_files():
+    """Seeded mutations of the sample files (types swapped, members dropped, bytes cut): every
+    answer is 200 or a 400 problem, never a crash, and a 400 stores nothing."""
+    import random
+    rng = random.Random(1010)
+    sample = json.loads(_read("bgstats-sample.json"))
+    odd = [None, True, -1, 0, 2 ** 40, 1.5, "", "x" * 300, [], {}, [1, 2], {"id": 1}]
+
+    def mutate(node):
+        if isinstance(node, dict) and node:
+            k = rng.choice(list(node))
+            if rng.random() < 0.3:
+                del node[k]
+            elif rng.random() < 0.5:
+                node[k] = rng.choice(odd)
+            else:
+                mutate(node[k])
+        elif isinstance(node, list) and node:
+            i = rng.randrange(len(node))
+            if rng.random() < 0.3:
+                node.append(json.loads(json.dumps(node[i])))
+            elif rng.random() < 0.5:
+                node[i] = rng.choice(odd)
+            else:
+                mutate(node[i])
+
+    xml = _read("bgg-plays-sample.xml")
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        seen = {200: 0, 400: 0}
+        for n in range(60):
+            doc = json.loads(json.dumps(sample))
+            for _ in range(rng.randint(1, 3)):
+                mutate(doc)
+            before = len(ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"])
+            st, hd, o = _import(ann, lid, "bgstats", json.dumps(doc), "application/json")
+            assert st in (200, 400), (st, o, doc)
+            seen[st] += 1
+            if st == 400:
+                problem(st, hd, o, 400)
+                after = len(ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"])
+                assert after == before, "a refused file stored nothing"
+            cut = xml[: rng.randrange(len(xml))] if n % 2 else xml.replace(b'"', b"'", rng.randint(1, 9))
+            st, hd, o = _import(ann, lid, "bggxml", cut, "application/xml")
+            assert st in (200, 400), (st, o)
+        assert seen[200] and seen[400], seen

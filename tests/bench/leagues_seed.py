@@ -1,0 +1,80 @@
+"""Seeds the leagues benchmark: an account, a league of 20 players, 10,000 plays of 2 to 6 of
+them (a BG Stats file, imported in one request), then times: the import, a cold standings and
+history (cache empty), and recomputing every rating (an edit of the first play).
+usage: python3 tests/bench/leagues_seed.py PORT   (last line printed: cookie league player)"""
+import http.client, json, random, sys, time
+
+PORT = int(sys.argv[1])
+ORIGIN = f"http://127.0.0.1:{PORT}"
+cookie = None
+
+
+def call(method, path, body=None, ctype="application/json", raw=False):
+    global cookie
+    c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=600)
+    h = {"Origin": ORIGIN}
+    if cookie:
+        h["Cookie"] = "dh_session=" + cookie
+    if body is not None:
+        h["Content-Type"] = ctype
+        if not raw:
+            body = json.dumps(body)
+    t0 = time.monotonic()
+    c.request(method, path, body=body, headers=h)
+    r = c.getresponse()
+    data = r.read()
+    dt = time.monotonic() - t0
+    sc = r.getheader("Set-Cookie")
+    if sc:
+        cookie = sc.split(";")[0].split("=", 1)[1]
+    assert 200 <= r.status < 300, (method, path, r.status, data[:300])
+    return (json.loads(data) if data else None), dt
+
+
+call("POST", "/api/v1/accounts", {"email": "bench@example.org", "password": "bench password",
+                                  "display_name": "Bench"})
+call("POST", "/api/v1/sessions", {"email": "bench@example.org", "password": "bench password"})
+lg, _ = call("POST", "/api/v1/leagues", {"name": "Bench league"})
+lid = lg["id"]
+rng = random.Random(10)
+NP, NPLAYS = 20, 10000
+players = [{"id": i + 1, "name": f"Player {i + 1:02d}"} for i in range(NP)]
+skill = [rng.gauss(0, 10) for _ in range(NP)]
+plays = []
+t = time.mktime((2020, 1, 1, 19, 0, 0, 0, 0, 0))
+for k in range(NPLAYS):
+    who = rng.sample(range(NP), rng.randint(2, 6))
+    scores = [round(50 + skill[i] + rng.gauss(0, 8)) for i in who]
+    best = max(scores)
+    t += 3 * 3600
+    plays.append({"uuid": f"bench-{k:05d}", "playDate": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t)),
+                  "durationMin": 30 + k % 60, "gameRefId": 1 + k % 3, "locationRefId": 0,
+                  "playerScores": [{"playerRefId": i + 1, "score": str(s), "winner": s == best}
+                                   for i, s in zip(who, scores)]})
+doc = {"games": [{"id": 1, "name": "Dice Hospital"}, {"id": 2, "name": "Azul"},
+                 {"id": 3, "name": "Clinic"}], "players": players, "locations": [], "plays": plays}
+body = json.dumps(doc)
+res, dt = call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats", body, raw=True)
+nres = sum(len(p["playerScores"]) for p in plays)
+print(f"import: {res['imported']} plays ({nres} results, {len(body) / 1e6:.1f} MB BG Stats file) in {dt:.2f} s")
+st, dt1 = call("GET", f"/api/v1/leagues/{lid}/standings")
+member = st["standings"][0]["player"]
+_, dt2 = call("GET", f"/api/v1/players/{member}/history")
+_, dt3 = call("GET", f"/api/v1/leagues/{lid}/standings?game=Azul")
+print(f"cold (computed, not cached): standings {dt1 * 1000:.0f} ms, standings?game=Azul {dt3 * 1000:.0f} ms, "
+      f"history of {st['standings'][0]['name']} ({st['standings'][0]['games']} plays) {dt2 * 1000:.0f} ms")
+pl, _ = call("GET", f"/api/v1/leagues/{lid}/plays")
+first = pl["plays"][-1]
+full, _ = call("GET", f"/api/v1/leagues/{lid}/plays/{first['id']}")
+edit = {"game": full["game"], "date": full["date"], "duration_min": full["duration_min"],
+        "results": [{"player": r["player"], "score": (r["score"] or 0) + (5 if i == 1 else 0)}
+                    for i, r in enumerate(full["results"])]}
+times = []
+for _ in range(3):
+    edit["results"][1]["score"] += 1
+    _, dt = call("PUT", f"/api/v1/leagues/{lid}/plays/{first['id']}", edit)
+    times.append(dt)
+times.sort()
+print(f"recompute all ratings ({NPLAYS} plays, an edit of the first play, whole request): "
+      f"median {times[1] * 1000:.0f} ms of 3 (target < 1 s)")
+print(cookie, lid, member)

@@ -1,0 +1,127 @@
+// End-to-end test of the league screens (static/leagues.html, issue 10) in headless Debian
+// chromium: sign up, create a league, add members, add two plays by hand, read the standings
+// (rating with its provisional mark, sorting), a player's history with its rating chart, a
+// play's summary, the French strings, and no script error or external request.
+// Started by tests/e2e/run.sh with BASE_URL and SHOTS; prints PASS/FAIL lines like run.mjs.
+import { chromium } from "playwright-core";
+import { mkdirSync, readFileSync } from "node:fs";
+
+const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "build/e2e";
+const ROOT = new URL("../../", import.meta.url);
+const FR = JSON.parse(readFileSync(new URL("static/i18n/leagues.fr.json", ROOT), "utf8"));
+mkdirSync(SHOTS, { recursive: true });
+let failed = 0;
+const errors = [];
+
+async function test(name, fn) {
+	const t0 = Date.now();
+	try {
+		await fn();
+		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
+	} catch (e) {
+		failed++;
+		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 6).map((l) => `  ${l}`).join("\n")}`);
+	}
+}
+
+function assert(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"],
+});
+const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-GB" });
+await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
+	errors.push(`external request: ${route.request().url()}`);
+	return route.abort();
+});
+const page = await ctx.newPage();
+page.setDefaultTimeout(8000);
+page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+
+await test("leagues-signup-to-standings", async () => {
+	await page.goto(`${BASE}/index.html`);
+	await page.locator('a[href="leagues.html"]').click();
+	await page.getByRole("button", { name: "Create an account" }).click();
+	await page.getByLabel("E-mail").fill("e2e@example.org");
+	await page.getByLabel("Your name in the league").fill("Ann");
+	await page.getByLabel("Password (8 characters or more)").fill("e2e password");
+	await page.locator("form button[type=submit]").click();
+	await page.getByRole("heading", { name: "My leagues" }).waitFor();
+	await page.getByLabel("League name").fill("Tuesday club");
+	await page.getByRole("button", { name: "Create the league" }).click();
+	await page.getByRole("heading", { name: "Tuesday club" }).waitFor();
+	for (const name of ["Bea", "Cid"]) {
+		await page.getByLabel("Name", { exact: true }).fill(name);
+		await page.getByRole("button", { name: "Add", exact: true }).click();
+		await page.locator("li", { hasText: name }).first().waitFor();
+	}
+	// two plays by hand: scores decide the ranks
+	const plays = [
+		{ Ann: 50, Bea: 40, Cid: 30 },
+		{ Ann: 20, Bea: 45 },
+	];
+	for (const [k, scores] of plays.entries()) {
+		await page.getByRole("link", { name: "Add a play" }).click();
+		await page.getByLabel("Game", { exact: true }).fill("Azul");
+		await page.getByLabel("Date").fill(`2026-03-0${k + 1}`);
+		for (const [who, score] of Object.entries(scores)) {
+			await page.getByLabel(who, { exact: true }).check();
+			await page.getByLabel(`Score ${who}`).fill(String(score));
+		}
+		await page.getByRole("button", { name: "Save the play" }).click();
+		await page.getByRole("heading", { name: "Azul" }).waitFor();
+		await page.getByRole("link", { name: "Back" }).click();
+		await page.getByRole("heading", { name: "Standings" }).waitFor();
+	}
+	const rows = page.locator('[data-testid="standings"] tbody tr');
+	assert((await rows.count()) === 3, "three players in the standings");
+	const first = await rows.first().innerText();
+	assert(/Ann|Bea/.test(first), `a winner leads: ${first}`);
+	assert((await page.locator('[data-testid="standings"] .lg-prov').count()) === 3, "every rating is provisional after two plays");
+	// sort by games played, then by name
+	await page.getByRole("button", { name: "Player" }).click();
+	const names = await page.locator('[data-testid="standings"] tbody tr td:first-child').allInnerTexts();
+	assert(JSON.stringify(names) === JSON.stringify(["Ann", "Bea", "Cid"]), `sorted by name: ${names}`);
+	await page.screenshot({ path: `${SHOTS}/leagues-standings.png`, fullPage: true });
+	// a player's history with the rating chart
+	await page.locator('[data-testid="standings"] a', { hasText: "Bea" }).click();
+	await page.getByRole("heading", { name: "History of Bea" }).waitFor();
+	await page.locator("svg.lg-chart polyline").waitFor();
+	assert((await page.locator("table.lg-table tbody tr").count()) === 2, "two plays in Bea's history");
+	await page.screenshot({ path: `${SHOTS}/leagues-history.png`, fullPage: true });
+	// a play's summary
+	await page.locator("table.lg-table tbody tr a").first().click();
+	await page.getByRole("heading", { name: "Azul" }).waitFor();
+	assert((await page.locator("table.lg-table tbody tr").count()) === 2, "the last play had two players");
+});
+
+await test("leagues-french", async () => {
+	await page.selectOption("#lang", "fr");
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.getByRole("heading", { name: FR["leagues.mine"] }).waitFor();
+	await page.locator("a.button", { hasText: "Tuesday club" }).click();
+	await page.getByRole("heading", { name: FR["league.standings"] }).waitFor();
+	await page.getByRole("link", { name: FR["league.add_play"] }).waitFor();
+	await page.screenshot({ path: `${SHOTS}/leagues-fr.png`, fullPage: true });
+});
+
+await test("leagues-logout", async () => {
+	await page.selectOption("#lang", "en");
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.getByRole("button", { name: "Log out" }).click();
+	await page.getByRole("heading", { name: "Log in" }).waitFor();
+	await page.reload();
+	await page.getByRole("heading", { name: "Log in" }).waitFor();
+});
+
+await test("leagues-no-script-errors", async () => {
+	assert(errors.length === 0, errors.join("\n"));
+});
+
+await browser.close();
+process.exit(failed ? 1 : 0);

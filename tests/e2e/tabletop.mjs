@@ -1,0 +1,246 @@
+// Browser test of the Dice Hospital and Clinic screens (static/tabletop.js) on a 360-px phone:
+// a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
+// ranking and its tie-break, a second phone following live, the unverified badge, a refusal
+// shown with its rule, and French. Started by tests/e2e/run.sh after run.mjs (same server).
+// Prints "PASS name" / "FAIL name" per test; exits 1 on any failure.
+import { chromium } from "playwright-core";
+import { mkdirSync, readFileSync } from "node:fs";
+
+const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "build/e2e";
+const ROOT = new URL("../../", import.meta.url);
+const FR = JSON.parse(readFileSync(new URL("static/i18n/fr.json", ROOT), "utf8"));
+mkdirSync(SHOTS, { recursive: true });
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const results = [];
+const jsErrors = [];
+
+function assert(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+async function test(name, fn) {
+	const t0 = Date.now();
+	try {
+		await fn();
+		results.push({ name, ok: true });
+		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
+	} catch (e) {
+		results.push({ name, ok: false });
+		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 6).map((l) => `  ${l}`).join("\n")}`);
+	}
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+});
+
+async function phone(locale = "en-GB") {
+	const ctx = await browser.newContext({ ...PHONE, locale });
+	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
+		jsErrors.push(`external request: ${route.request().url()}`);
+		return route.abort();
+	});
+	const page = await ctx.newPage();
+	page.setDefaultTimeout(8000);
+	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
+	page.on("console", (m) => {
+		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()}`);
+	});
+	return page;
+}
+
+const shot = (page, name, fullPage = true) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+
+/** Taps the + of a stepper n times (the steppers are the only input: no keyboard). */
+async function bump(page, seat, field, n) {
+	const plus = page.locator(`.tt-stepper[data-seat="${seat}"][data-field="${field}"] button`).nth(1);
+	for (let i = 0; i < n; i++) await plus.click();
+}
+
+async function saveAndWait(page, label) {
+	await page.locator("#tt-save:not([disabled])").click();
+	const ok = page.locator("#tt-msg").filter({ hasText: label }), err = page.locator("#tt-error");
+	await ok.or(err).first().waitFor();
+	assert(!(await err.count()), `refused: ${(await err.count()) ? await err.innerText() : ""}`);
+}
+
+async function noHorizontalScroll(page) {
+	const w = await page.evaluate(() => document.documentElement.scrollWidth);
+	assert(w <= 360, `the page scrolls sideways at 360 px: ${w}`);
+}
+
+async function createGame(page, kind, names) {
+	await page.goto(BASE + "/");
+	await page.locator(`#tt-open-${kind}`).click();
+	await page.locator("#tt-new").waitFor();
+	for (let i = 2; i < names.length; i++) await page.click("#tt-add-player");
+	for (let i = 0; i < names.length; i++) await page.fill(`input[name="tt-player${i + 1}"]`, names[i]);
+	return page;
+}
+
+let H, P2, dhId;
+
+await test("tt-a-dh-game-round-by-round", async () => {
+	H = await phone();
+	await createGame(H, "dh", ["Ann", "Bob", "Cy"]);
+	await H.selectOption('select[name="tt-admin1"]', "most-discharged");
+	await H.check('input[name="tt-variant-final_round_collections"]');
+	// the default profile is the placeholders: flagged
+	await H.locator("#tt-new .tt-badge").waitFor();
+	await noHorizontalScroll(H);
+	await shot(H, "tt-dh-new");
+	await H.click("#tt-create");
+	const code = await H.locator("#tt-code-shown").getAttribute("data-code");
+	assert(/^[A-Z0-9]{6}$/.test(code), `code ${code}`);
+	dhId = decodeURIComponent((await H.locator("#tt-open-host").getAttribute("href")).match(/game=([^&]+)/)[1]);
+	await H.click("#tt-open-host");
+	await H.locator("#tt-entry .tt-seat").first().waitFor();
+	assert((await H.locator(".tt-profile-line .tt-badge").count()) === 1, "the unverified badge on the game");
+
+	// a second phone joins seat 2 by code (the home screen's join form) and follows live
+	P2 = await phone();
+	await P2.goto(BASE + "/");
+	await P2.fill("#join-code", code.toLowerCase());
+	await P2.selectOption("#join-seat", "2");
+	await P2.click("#join-go");
+	await P2.locator("#tt-entry .tt-seat").first().waitFor();
+	assert((await P2.locator("#tt-entry .tt-seat").count()) === 1, "a seat phone enters only its own seat");
+
+	// rounds 1..8 on the host's phone, the whole table
+	for (let r = 1; r <= 8; r++) {
+		await bump(H, 1, "discharged.red", 1);
+		await bump(H, 1, "discharged.yellow", 1);
+		await bump(H, 1, "discharged.green", 1);
+		await bump(H, 2, "discharged.red", 2);
+		await bump(H, 2, "discharged.yellow", 1);
+		await bump(H, 3, "discharged.yellow", 2);
+		if (r === 1) await shot(H, "tt-dh-round");
+		await saveAndWait(H, `Round ${r} saved`);
+	}
+	// the second phone got every round live: Ann 3 patients (6) + most discharged (+1) × 8
+	await P2.locator('.tt-score[data-seat="1"] .tt-total[data-total="56"]').waitFor();
+	// the reasons of a seat, with the unverified flag on the placeholder table
+	await H.locator('.tt-score[data-seat="1"] .tt-score-head').click();
+	await H.locator('.tt-score[data-seat="1"] .tt-reason[data-rule="administrator-most-discharged"]').first().waitFor();
+	assert((await H.locator('.tt-score[data-seat="1"] .tt-reason.unverified[data-rule="discharge-table"]').count()) === 8, "8 unverified discharge lines");
+	await noHorizontalScroll(H);
+	await shot(H, "tt-dh-reasons");
+
+	// the end of the game: Bob and Ann tie; fewest patients left decides
+	await H.locator('[data-round="finish"]:not([disabled])').click();
+	await bump(H, 1, "patients_left", 2);
+	await bump(H, 1, "pips_left", 7);
+	await bump(H, 2, "patients_left", 1);
+	await bump(H, 2, "pips_left", 4);
+	await bump(H, 2, "blood_bags", 7);
+	await bump(H, 3, "collected", 2);
+	await saveAndWait(H, "Final scores saved");
+	await H.locator("#tt-standings li").first().waitFor();
+	const rows = await H.locator("#tt-standings li").evaluateAll((els) => els.map((e) => [e.dataset.seat, e.dataset.rank, e.querySelector(".tt-tie")?.dataset.tie || ""]));
+	// Ann 56 − 2 left = 54; Bob 6 × 8 + 7 bags − 1 left = 54: tied, Bob has fewer patients left;
+	// Cy 3 × 8 + 2 collected = 26 (seed 000, END GAME SCORING; FINAL ROUND COLLECTIONS)
+	const want = [["2", "1", "fewest-patients-left"], ["1", "2", "fewest-patients-left"], ["3", "3", ""]];
+	assert(JSON.stringify(rows) === JSON.stringify(want), `ranking ${JSON.stringify(rows)}`);
+	assert((await H.locator(".tt-tie").first().innerText()).includes("fewest patients left"), "the tie-break is worded");
+	await P2.locator("#tt-standings li").first().waitFor();
+	await noHorizontalScroll(H);
+	await shot(H, "tt-dh-ranking");
+});
+
+await test("tt-b-dh-refusal-shows-rule", async () => {
+	const page = await phone();
+	await createGame(page, "dh", ["X", "Y"]);
+	await page.click("#tt-create");
+	await page.click("#tt-open-host");
+	await page.locator("#tt-entry .tt-seat").first().waitFor();
+	await bump(page, 1, "discharged.red", 12);
+	await bump(page, 1, "discharged.yellow", 1);
+	await page.locator("#tt-save").click();
+	const err = page.locator("#tt-error");
+	await err.waitFor();
+	assert((await err.getAttribute("data-rule")) === "too-many-discharged", await err.innerText());
+	assert((await err.getAttribute("data-field")) === "/entries/0/discharged", await err.getAttribute("data-field"));
+	await page.context().close();
+});
+
+await test("tt-c-clinic-game-round-by-round", async () => {
+	const page = await phone();
+	await createGame(page, "clinic", ["Eve", "Flo"]);
+	await page.check('input[name="tt-exp-zombies"]');
+	await page.click("#tt-create");
+	const code = await page.locator("#tt-code-shown").getAttribute("data-code");
+	await page.click("#tt-open-host");
+	// the Clinic screen's own join form
+	const other = await phone();
+	await other.goto(BASE + "/#tt=clinic");
+	await other.fill("#tt-join-code", code);
+	await other.selectOption("#tt-join-seat", "2");
+	await other.click("#tt-join-go");
+	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
+	assert((await other.locator("#tt-entry .tt-seat").count()) === 1, "joined seat 2 only");
+	await other.context().close();
+	await page.locator("#tt-entry .tt-seat").first().waitFor();
+	// the Business helper (seed 001, Phase 2: Business): 4 modules → $4 upkeep, 1 white doctor's
+	// wage (a placeholder: flagged), 2 outpatients → $12; the rest buys popularity at $3
+	await page.click("#tt-biz-toggle");
+	const plus = page.locator('.tt-stepper[data-biz="outpatients"] button').nth(1);
+	await plus.click();
+	await plus.click();
+	await page.click("#tt-biz-go");
+	await page.locator("#tt-biz-out").waitFor();
+	assert((await page.locator('[data-out="upkeep"] dd').innerText()).startsWith("$4"), await page.locator("#tt-biz-out").innerText());
+	assert((await page.locator('[data-out="income"] dd').innerText()).startsWith("$12"), await page.locator("#tt-biz-out").innerText());
+	assert((await page.locator('[data-out="wages"] .tt-badge').count()) === 1, "the placeholder wage is flagged");
+	const affordable = (await page.locator('[data-out="affordable"] dd').innerText()).match(/^\d+/)[0];
+	await page.click('[data-use="1"]');
+	const bought = page.locator('.tt-stepper[data-seat="1"][data-field="popularity_bought"] output');
+	assert((await bought.innerText()) === affordable, `helper → popularity bought ${await bought.innerText()} != ${affordable}`);
+	await noHorizontalScroll(page);
+	await shot(page, "tt-clinic-business");
+	const minus = page.locator('.tt-stepper[data-seat="1"][data-field="popularity_bought"] button').first();
+	for (let i = 0; i < Number(affordable); i++) await minus.click();
+	for (let r = 1; r <= 6; r++) {
+		await bump(page, 1, "popularity_bought", 2);
+		await bump(page, 2, "popularity_bought", 1);
+		await bump(page, 2, "lab_doctors", 1);
+		await bump(page, 1, "time_spent", 3);
+		await saveAndWait(page, `Round ${r} saved`);
+	}
+	assert(/Turn order/.test(await page.locator("#tt-turn-order").innerText()), "the turn order is shown");
+	await page.locator('[data-round="finish"]:not([disabled])').click();
+	await bump(page, 1, "doctors.red", 1);
+	await bump(page, 2, "zombies", 1);
+	await bump(page, 2, "patients_left.red", 1);
+	await saveAndWait(page, "Final scores saved");
+	// Eve 12 + 4 − 6 = 10 ; Flo 6 + 6 + 9 − 4 = 17
+	const rows = await page.locator("#tt-standings li").evaluateAll((els) => els.map((e) => [e.dataset.seat, e.dataset.rank]));
+	assert(JSON.stringify(rows) === JSON.stringify([["2", "1"], ["1", "2"]]), `ranking ${JSON.stringify(rows)}`);
+	assert((await page.locator('.tt-score[data-seat="2"] .tt-total').getAttribute("data-total")) === "17", "Flo 17");
+	await noHorizontalScroll(page);
+	await shot(page, "tt-clinic-ranking");
+	await page.context().close();
+});
+
+await test("tt-d-french", async () => {
+	const page = await phone("fr-FR");
+	await page.goto(BASE + "/#tt=clinic");
+	await page.locator("#tt-new").waitFor();
+	const title = await page.locator("#tt-new h2").innerText();
+	assert(title === FR["tt.new_clinic"], `French title: ${title}`);
+	await page.goto(`${BASE}/#tt=dh&game=${encodeURIComponent(dhId)}`);
+	// not this phone's game: no token here
+	await page.locator("[role=alert]").waitFor();
+	await page.context().close();
+});
+
+await test("tt-no-script-errors", async () => {
+	assert(jsErrors.length === 0, jsErrors.join("\n"));
+});
+
+await browser.close();
+process.exit(results.some((r) => !r.ok) ? 1 : 0);

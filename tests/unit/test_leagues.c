@@ -1,0 +1,79 @@
+/* League helpers without a database (src/api/leagues.c): dates a play may carry, and the ranks
+ * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
+ * ranks come from the scores when omitted). */
+#include "api/leagues.h"
+#include "test.h"
+
+static void dates(void)
+{
+	char out[64];
+	CHECK(league_parse_when("2026-02-28", out));
+	CHECK_STR(out, "2026-02-28T00:00:00Z");
+	CHECK(league_parse_when("2024-02-29", out)); /* a leap year */
+	CHECK(!league_parse_when("2026-02-29", out));
+	CHECK(!league_parse_when("2100-02-29", out)); /* not a leap year */
+	CHECK(league_parse_when("2000-02-29", out));  /* a leap year */
+	CHECK(!league_parse_when("2026-04-31", out));
+	CHECK(!league_parse_when("2026-13-01", out));
+	CHECK(!league_parse_when("26-01-01", out));
+	CHECK(league_parse_when("2026-04-01T21:30:00+02:00", out));
+	CHECK_STR(out, "2026-04-01T21:30:00+02:00");
+	CHECK(league_parse_when("2026-04-01T21:30:00.250Z", out));
+	CHECK(league_parse_when("2020-01-01 20:00:00", out)); /* BG Stats: UTC */
+	CHECK_STR(out, "2020-01-01 20:00:00Z");
+	CHECK(!league_parse_when("2026-04-01T24:00:00Z", out));
+	CHECK(!league_parse_when("2026-04-01T21:30:00+02", out));
+	CHECK(!league_parse_when("2026-04-01T21:30:00Zjunk", out));
+	CHECK(!league_parse_when("2026-04-01; DROP TABLE plays", out));
+}
+
+static void ranks_from_scores(void)
+{
+	league_result r[4] = {{.score = 30, .has_score = true},
+	                      {.score = 20, .has_score = true},
+	                      {.score = 20, .has_score = true},
+	                      {.score = 10, .has_score = true}};
+	league_play p = {.results = r, .nresults = 4};
+	const char *why = NULL;
+	CHECK(league_play_rank(&p, &why));
+	CHECK_EQ_INT(r[0].rank, 1);
+	CHECK_EQ_INT(r[1].rank, 2);
+	CHECK_EQ_INT(r[2].rank, 2);
+	CHECK_EQ_INT(r[3].rank, 4);
+	CHECK(r[0].winner && !r[1].winner && !r[3].winner);
+}
+
+static void ranks_from_winners_and_refusals(void)
+{
+	league_result r[2] = {{.has_winner = true, .winner = false},
+	                      {.has_winner = true, .winner = true}};
+	league_play p = {.results = r, .nresults = 2};
+	const char *why = NULL;
+	CHECK(league_play_rank(&p, &why));
+	CHECK_EQ_INT(r[0].rank, 2);
+	CHECK_EQ_INT(r[1].rank, 1);
+	/* some ranks given, others not: refused */
+	league_result m[2] = {{.has_rank = true, .rank = 1}, {.has_score = true, .score = 3}};
+	league_play q = {.results = m, .nresults = 2};
+	CHECK(!league_play_rank(&q, &why) && why != NULL);
+	/* nothing to rank by */
+	league_result n[2] = {{.has_score = true, .score = 3}, {.score = 0}};
+	league_play z = {.results = n, .nresults = 2};
+	CHECK(!league_play_rank(&z, &why));
+	/* cooperative: everybody rank 1, one outcome for the team */
+	league_result c[3] = {
+	    {.has_winner = true, .winner = true}, {.score = 0}, {.score = 5, .has_score = true}};
+	league_play co = {.results = c, .nresults = 3, .cooperative = true};
+	CHECK(league_play_rank(&co, &why));
+	CHECK(c[0].rank == 1 && c[1].rank == 1 && c[2].rank == 1);
+	CHECK(c[0].winner && c[1].winner && c[2].winner);
+}
+
+int main(void)
+{
+	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
+	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
+	TEST("leagues: ranks from winner flags; refusals; cooperative",
+	     ranks_from_winners_and_refusals);
+	TEST_MAIN_END();
+}

@@ -1,0 +1,333 @@
+/* The PDF renderers (src/pdf/, issue 9) read back with real tools: pdfinfo (pages, size),
+ * pdftotext (labels and values in both languages), qpdf --check, Ghostscript (a second
+ * renderer), zbarimg on a pdftoppm render (the QR code decodes back). Writes every kind of page
+ * under build/pdf/ as PDF and PNG, so anyone can look at them. Needs poppler-utils, qpdf,
+ * ghostscript, zbar-tools (DEB_PKGS). */
+#include "er_fixture.h"
+#include "pdf/pdf.h"
+#include "test.h"
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+static er_data g_d;
+static pdf_print g_p;
+static const char *const OUT = "build/pdf";
+
+static int load_print(void)
+{
+	json_object *print = json_object_from_file("templates/er/print.json");
+	json_object *specs = json_object_from_file("templates/er/specialists.json");
+	json_object *sheet = json_object_from_file("templates/er/sheet.json");
+	char err[256] = "";
+	int rc = print && specs && sheet
+	             ? pdf_print_from_json(&g_p, print, sheet, specs, err, sizeof err)
+	             : -1;
+	if (rc == 0)
+		rc = pdf_print_slim_fonts(&g_p, OUT, err, sizeof err);
+	if (rc != 0)
+		printf("  load_print: %s\n", err);
+	json_object_put(print);
+	json_object_put(specs);
+	json_object_put(sheet);
+	return rc;
+}
+
+static int write_file(const char *path, const unsigned char *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t w = fwrite(b, 1, n, f);
+	return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
+/* Runs a shell command; its whole stdout in out (NUL-terminated, truncated to cap). */
+static int run(const char *cmd, char *out, size_t cap)
+{
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	return pclose(p);
+}
+
+/* Finishes doc into build/pdf/name.pdf (+ name.png of page 1 at 60 dpi). */
+static int save(pdf_doc *doc, const char *name, size_t *size)
+{
+	unsigned char *bytes;
+	size_t len;
+	if (pdf_doc_finish(doc, &bytes, &len) != 0)
+		return -1;
+	char path[256], cmd[512], out[256];
+	snprintf(path, sizeof path, "%s/%s.pdf", OUT, name);
+	int rc = write_file(path, bytes, len);
+	free(bytes);
+	if (size)
+		*size = len;
+	snprintf(cmd, sizeof cmd, "pdftoppm -png -r 60 -f 1 -l 1 -singlefile %s %s/%s", path, OUT,
+	         name);
+	if (rc == 0 && run(cmd, out, sizeof out) != 0)
+		rc = -1;
+	return rc;
+}
+
+static void check_info(const char *name, int pages, const char *size)
+{
+	char cmd[512], out[4096];
+	snprintf(cmd, sizeof cmd, "pdfinfo %s/%s.pdf", OUT, name);
+	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	const char *pg = strstr(out, "Pages:");
+	CHECK(pg != NULL && atoi(pg + 6) == pages);
+	CHECK(strstr(out, size) != NULL);
+	CHECK(strstr(out, "Title:") != NULL && strstr(out, "Author:") != NULL &&
+	      strstr(out, "CreationDate:") != NULL);
+	snprintf(cmd, sizeof cmd, "qpdf --check %s/%s.pdf", OUT, name);
+	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "No syntax or stream encoding errors") != NULL);
+	/* a second renderer: Ghostscript draws every page without repairing anything (it caught
+	 * an empty Flate stream that poppler and qpdf accept) */
+	snprintf(cmd, sizeof cmd, "gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s/%s.pdf 2>&1", OUT,
+	         name);
+	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "Error") == NULL && strstr(out, "repaired") == NULL);
+	if (strstr(out, "Error") || strstr(out, "repaired"))
+		printf("  gs: %.300s\n", out);
+}
+
+/* pdftotext of the whole document. */
+static void text_of(const char *name, char *out, size_t cap)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "pdftotext -enc UTF-8 %s/%s.pdf -", OUT, name);
+	CHECK_EQ_INT(run(cmd, out, cap), 0);
+}
+
+static void blank(const char *name, pdf_paper paper, pdf_lang lang, int n)
+{
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, paper, lang, "ER sheets", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_er_blank_pages(doc, n);
+	CHECK_EQ_INT(save(doc, name, NULL), 0);
+}
+
+static void test_blank_en_a4(void)
+{
+	blank("blank-en-a4", PDF_A4, PDF_EN, 3);
+	check_info("blank-en-a4", 3, "595.276 x 841.89 pts (A4)");
+	static char t[65536];
+	text_of("blank-en-a4", t, sizeof t);
+	/* game-data.md §1.1/§1.3: clipboards 5 7 8 6 9 10 4, nurses track 2 … 35 */
+	const char *want[] = {"Dice Hospital",  "Stethoscopes", "Blood bags", "Nurses",
+	                      "Morgue",         "LOBBY",        "X-RAY",      "Filled wards",
+	                      "Epidemiologist", "Total",        "35",         "27"};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(t, want[i])) {
+			printf("  missing \"%s\"\n", want[i]);
+			test_failed_now = 1;
+		}
+}
+
+static void test_blank_fr_letter(void)
+{
+	blank("blank-fr-letter", PDF_LETTER, PDF_FR, 1);
+	check_info("blank-fr-letter", 1, "612 x 792 pts (letter)");
+	static char t[65536];
+	text_of("blank-fr-letter", t, sizeof t);
+	const char *want[] = {"Stéthoscopes",    "Poches de sang", "Infirmières",
+	                      "Épidémiologiste", "ACCUEIL",        "Services remplis"};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(t, want[i])) {
+			printf("  missing \"%s\"\n", want[i]);
+			test_failed_now = 1;
+		}
+}
+
+static const char *LINK = "https://dice.example/#/er/games/4f2a9c?seat=2";
+
+static void filled_sheet(er_sheet *s)
+{
+	/* ward 7 full (3 beds), a critical 3 and a screened 5 */
+	er_fixture_sheet(&g_d, s, "1,3!,5s|2,4|||||2,4!,6");
+	s->nurse_crossed[6] = true;
+	s->nurse_track = 1;
+	s->steth_circled = 5;
+	s->steth_used = 2;
+	s->blood_circled = 3;
+	s->blood_used = 1;
+	s->morgue = 1;
+	s->cardiologists[0] = 8;
+}
+
+static void test_filled_sheet(void)
+{
+	er_sheet s;
+	filled_sheet(&s);
+	er_breakdown b;
+	er_result r =
+	    er_score(&g_d, &s, ER_RADIO_HIGH_VALUES, ER_EPI_LINE_OF_3, false, 0, &b, NULL);
+	CHECK(r.rule == NULL);
+	if (r.rule)
+		printf("  %s: %s\n", r.rule, r.detail);
+	pdf_er_filled f = {.sheet = &s,
+	                   .player = "Zoë Łukasiewicz-Ñúñez",
+	                   .date = "2026-11-23",
+	                   .cardiologists = {ER_CARDIO_NURSES_3, ER_CARDIO_ALL_WARDS},
+	                   .radiologist = ER_RADIO_HIGH_VALUES,
+	                   .epidemiologist = ER_EPI_LINE_OF_3,
+	                   .score = &b,
+	                   .link = LINK,
+	                   .seat = 2};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_LETTER, PDF_EN, "Game 4f2a9c", 1795000000);
+	CHECK(doc != NULL);
+	if (doc) {
+		pdf_er_filled_page(doc, &f);
+		CHECK_EQ_INT(save(doc, "filled-en-letter", NULL), 0);
+	}
+	doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_FR, "Partie 4f2a9c", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_er_filled_page(doc, &f);
+	CHECK_EQ_INT(save(doc, "filled-fr-a4", NULL), 0);
+	check_info("filled-fr-a4", 1, "(A4)");
+	static char t[65536];
+	text_of("filled-fr-a4", t, sizeof t);
+	char total[16];
+	snprintf(total, sizeof total, "%d", b.total);
+	const char *want[] = {"Zoë Łukasiewicz-Ñúñez", "2026-11-23", "Gagnez 3 infirmières.",
+	                      "Spécialistes",          "!",          total};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(t, want[i])) {
+			printf("  missing \"%s\"\n", want[i]);
+			test_failed_now = 1;
+		}
+	char cmd[512], out[1024];
+	snprintf(cmd, sizeof cmd,
+	         "pdftoppm -png -r 150 %s/filled-fr-a4.pdf %s/qr-scan && zbarimg -q --raw "
+	         "%s/qr-scan-1.png",
+	         OUT, OUT, OUT);
+	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	char want_qr[256];
+	snprintf(want_qr, sizeof want_qr, "%s\n", LINK);
+	CHECK_STR(out, want_qr);
+}
+
+static void test_ranking(void)
+{
+	pdf_er_rank rows[4] = {
+	    {.rank = 1, .seat = 2, .player = "Élodie", .score = {.filled_wards = 12, .total = 61}},
+	    {.rank = 2, .seat = 1, .player = "Bob", .score = {.critical = 9, .total = 40}},
+	    {.rank = 2, .seat = 3, .player = "Łucja", .score = {.nurses = 14, .total = 40}},
+	    {.rank = 4, .seat = 4, .player = "Дмитрий Σοφία", .score = {.morgue = -2, .total = 7}},
+	};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_LETTER, PDF_EN, "Game 4f2a9c", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_er_ranking_page(doc, "4f2a9c", "2026-11-23", rows, 4, LINK);
+	CHECK_EQ_INT(save(doc, "ranking-en-letter", NULL), 0);
+	check_info("ranking-en-letter", 1, "612 x 792 pts (letter)");
+	static char t[65536];
+	text_of("ranking-en-letter", t, sizeof t);
+	/* Latin, Greek and Cyrillic names all print (the slim font keeps those scripts) */
+	const char *want[] = {"Ranking", "Élodie", "Łucja", "Дмитрий Σοφία",
+	                      "61",      "40",     "-2",    "4f2a9c"};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(t, want[i])) {
+			printf("  missing \"%s\"\n", want[i]);
+			test_failed_now = 1;
+		}
+}
+
+/* api.md limits: names ≤ 64 characters. 64 two-byte and 64 four-byte characters print whole
+ * on a sheet and on the ranking. */
+static void test_longest_names(void)
+{
+	char two[64 * 2 + 1] = "", four[64 * 4 + 1] = "";
+	for (int i = 0; i < 64; i++) {
+		strcat(two, "ź");
+		strcat(four, "\xf0\x9f\x98\x80"); /* U+1F600, not in the font: a blank box */
+	}
+	er_sheet s;
+	er_fixture_blank(&g_d, &s);
+	pdf_er_filled f = {.sheet = &s,
+	                   .player = two,
+	                   .date = "2026-11-23",
+	                   .cardiologists = {ER_SPEC_NONE, ER_SPEC_NONE},
+	                   .radiologist = ER_SPEC_NONE,
+	                   .epidemiologist = ER_SPEC_NONE,
+	                   .seat = 6};
+	pdf_er_rank rows[2] = {{.rank = 1, .seat = 1, .player = four},
+	                       {.rank = 1, .seat = 6, .player = two}};
+	pdf_doc *doc = pdf_doc_begin(&g_d, &g_p, PDF_A4, PDF_EN, "Long names", 1795000000);
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	pdf_er_filled_page(doc, &f);
+	pdf_er_ranking_page(doc, "x", "2026-11-23", rows, 2, NULL);
+	CHECK_EQ_INT(save(doc, "long-names", NULL), 0);
+	check_info("long-names", 2, "(A4)");
+	static char t[65536];
+	text_of("long-names", t, sizeof t);
+	char want[sizeof two + 16];
+	snprintf(want, sizeof want, "%s (Seat 6)", two);
+	CHECK(strstr(t, want) != NULL);
+	const char *rank = strstr(t, "Ranking");
+	CHECK(rank != NULL && strstr(rank, want) != NULL);
+	/* the 256-byte name is not cut: its seat, printed after it, is there */
+	CHECK(rank != NULL && strstr(rank, "(Seat 1)") != NULL);
+}
+
+static void test_qr_svg(void)
+{
+	size_t n;
+	char *svg = pdf_qr_svg(LINK, strlen(LINK), &n);
+	CHECK(svg != NULL);
+	if (!svg)
+		return;
+	CHECK(strncmp(svg, "<?xml", 5) == 0 && strstr(svg, "</svg>") != NULL);
+	CHECK_EQ_INT(strlen(svg), n);
+	free(svg);
+	CHECK(pdf_qr_svg("", 0, &n) == NULL);
+}
+
+static void test_print_json_refuses_missing_label(void)
+{
+	json_object *print = json_object_from_file("templates/er/print.json");
+	json_object *specs = json_object_from_file("templates/er/specialists.json");
+	json_object *sheet = json_object_from_file("templates/er/sheet.json");
+	json_object *labels = NULL, *fr = NULL;
+	json_object_object_get_ex(print, "labels", &labels);
+	json_object_object_get_ex(labels, "fr", &fr);
+	json_object_object_del(fr, "morgue");
+	static pdf_print p;
+	char err[256] = "";
+	CHECK_EQ_INT(pdf_print_from_json(&p, print, sheet, specs, err, sizeof err), -1);
+	CHECK(strstr(err, "labels.fr.morgue") != NULL);
+	json_object_put(print);
+	json_object_put(specs);
+	json_object_put(sheet);
+}
+
+int main(void)
+{
+	mkdir("build", 0755);
+	mkdir(OUT, 0755);
+	if (er_fixture_load(&g_d) != 0 || load_print() != 0) {
+		printf("FAIL pdf: cannot load templates\n");
+		return 1;
+	}
+	TEST("pdf blank sheets en A4: 3 pages, labels, ledger values", test_blank_en_a4);
+	TEST("pdf blank sheet fr Letter: French labels", test_blank_fr_letter);
+	TEST("pdf filled sheet: name, values, specialists, QR decodes", test_filled_sheet);
+	TEST("pdf ranking page", test_ranking);
+	TEST("pdf names of 64 characters (api.md limits) print whole", test_longest_names);
+	TEST("pdf qr svg", test_qr_svg);
+	TEST("pdf print.json: a missing label is refused by name",
+	     test_print_json_refuses_missing_label);
+	TEST_MAIN_END();
+}
