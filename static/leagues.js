@@ -182,13 +182,13 @@ async function logout() {
 
 const COLS = [
 	["name", "league.player"],
+	["ordinal", "league.rating"],
 	["games", "league.games"],
 	["wins", "league.wins"],
 	["win_rate", "league.win_rate"],
 	["average_score", "league.avg_score"],
 	["best_score", "league.best"],
 	["average_rank", "league.avg_rank"],
-	["ordinal", "league.rating"],
 ];
 
 function standingsTable(rows, sort, onSort) {
@@ -210,13 +210,13 @@ function standingsTable(rows, sort, onSort) {
 					"tr",
 					{},
 					h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name)),
+					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
 					h("td", {}, r.games),
 					h("td", {}, r.wins),
 					h("td", {}, `${Math.round(r.win_rate * 100)}`),
 					h("td", {}, fmt(r.average_score)),
 					h("td", {}, fmt(r.best_score)),
 					h("td", {}, fmt(r.average_rank, 2)),
-					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
 				),
 			),
 		),
@@ -234,8 +234,8 @@ async function renderLeague(id) {
 	const q = new URLSearchParams();
 	if (season) q.set("season", season);
 	if (game) q.set("game", game);
-	const [st, plays] = await Promise.all([api("GET", `/leagues/${enc}/standings?${q}`), api("GET", `/leagues/${enc}/plays`)]);
-	const games = [...new Set(plays.plays.map((x) => x.game))].sort();
+	const [st, plays] = await Promise.all([api("GET", `/leagues/${enc}/standings?${q}`), api("GET", `/leagues/${enc}/plays?limit=10`)]);
+	const games = lg.games;
 	const filter = (k, v) => {
 		const n = new URLSearchParams(location.hash.slice(1));
 		if (v) n.set(k, v);
@@ -278,7 +278,7 @@ async function renderLeague(id) {
 		),
 		panel(
 			h("h2", {}, t("league.recent")),
-			h("ul", { class: "lg-list" }, plays.plays.slice(0, 10).map((x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", ")))))),
+			h("ul", { class: "lg-list" }, plays.plays.map((x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", ")))))),
 		),
 		panel(
 			h("h2", {}, t("league.members")),

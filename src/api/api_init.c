@@ -37,6 +37,12 @@ static int start_profiles(void)
 	return profiles_init(g_templates_dir);
 }
 
+/* A game created in a league: its creator must be an owner or a member (leagues). */
+static int league_check(const http_req *req, http_resp *resp, void *c, const char *league)
+{
+	return leagues_may_record(req, resp, c, league) ? 0 : -1;
+}
+
 /* The table engine and every kind of game it serves (ER; Dice Hospital and Clinic). A finished
  * game with a league becomes a play (leagues). */
 static int start_engine(void)
@@ -45,6 +51,7 @@ static int start_engine(void)
 	    table_register(&dh_table_kind) != 0 || table_register(&clinic_table_kind) != 0)
 		return -1;
 	table_set_finish_hook(leagues_table_hook);
+	table_set_league_check(league_check);
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256 };
+enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_MAX_PLAYERS = 1024 };
 
 /* ---- small helpers ---- */
 
@@ -805,6 +805,13 @@ static json_object *league_json(db_conn *c, const char *league, const league_acc
 		jx_push(members, x);
 	}
 	PQclear(r);
+	if ((r = acct_exec(c, "league_games", 1, p, st)) == NULL)
+		goto fail;
+	json_object *games = jx_arr();
+	for (int i = 0; i < PQntuples(r); i++)
+		jx_push(games, jx_str(PQgetvalue(r, i, 0)));
+	jx_set(o, "games", games);
+	PQclear(r);
 	if ((r = acct_exec(c, "league_seasons", 1, p, st)) == NULL)
 		goto fail;
 	for (int i = 0; i < PQntuples(r); i++) {
@@ -1389,9 +1396,22 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (!league_access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
-	const char *p[1] = {req->params[0]};
+	/* ?limit=N&offset=M: a page, newest first (default: every play) */
+	const char *lim = http_query(req, "limit"), *off = http_query(req, "offset");
+	char *e1 = NULL, *e2 = NULL;
+	long limit = lim ? strtol(lim, &e1, 10) : 0, offset = off ? strtol(off, &e2, 10) : 0;
+	if ((lim && (*lim == '\0' || *e1 != '\0' || limit < 1 || limit > 100000)) ||
+	    (off && (*off == '\0' || *e2 != '\0' || offset < 0 || offset > 100000000)))
+		return http_reply_problem(resp, 400,
+		                          "limit (1 to 100000) and offset (0 or more) are "
+		                          "whole numbers",
+		                          NULL, NULL);
+	char lb[24], ob[24];
+	snprintf(lb, sizeof lb, "%ld", limit);
+	snprintf(ob, sizeof ob, "%ld", offset);
+	const char *p[3] = {req->params[0], lim ? lb : NULL, ob};
 	db_status st;
-	PGresult *r = acct_exec(c, "play_list", 1, p, &st);
+	PGresult *r = acct_exec(c, "play_list", 3, p, &st);
 	if (r == NULL)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
@@ -1448,6 +1468,26 @@ static db_status play_for_change(db_conn *c, play_arg *x, bool owner_only, json_
 	return DB_OK;
 }
 
+/* An edit keeps the score breakdown (of a finished table game) of every player whose score it
+ * does not change; the text points into before, which outlives the store. */
+static void keep_breakdowns(json_object *before, league_result *res, int n)
+{
+	json_object *old = NULL;
+	if (before == NULL || !json_object_object_get_ex(before, "results", &old))
+		return;
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *o = json_object_array_get_idx(old, i), *pl, *bd, *sc;
+		if (!json_object_object_get_ex(o, "breakdown", &bd) ||
+		    !json_object_object_get_ex(o, "player", &pl) ||
+		    !json_object_object_get_ex(o, "score", &sc) || sc == NULL)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(res[k].member, json_object_get_string(pl)) == 0 &&
+			    res[k].has_score && res[k].score == json_object_get_double(sc))
+				res[k].breakdown = jx_text(bd);
+	}
+}
+
 static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
@@ -1476,8 +1516,10 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		PQclear(r);
 	if (st == DB_OK && (r = acct_exec(c, "results_delete", 1, dp, &st)) != NULL)
 		PQclear(r);
-	if (st == DB_OK)
+	if (st == DB_OK) {
+		keep_breakdowns(before, x->in->res, p->nresults);
 		st = results_store(c, x->play, p->results, p->nresults);
+	}
 	if (st == DB_OK)
 		st = league_recompute(c, x->league);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
@@ -1719,6 +1761,14 @@ int api_league_head_to_head(const http_req *req, http_resp *resp)
 	if (lset_load(c, req->params[0], season, game, &s) != DB_OK)
 		return acct_reply_db(resp);
 	size_t nm = (size_t)s.nmembers;
+	if (nm > H2H_MAX_PLAYERS) { /* the table is nm² cells: bounded memory */
+		lset_free(&s);
+		return http_reply_problem(
+		    resp, 422,
+		    "too many players for one head-to-head table: choose a game "
+		    "or a season",
+		    "too-many-players", NULL);
+	}
 	h2h *t = xcalloc(nm * nm, sizeof *t);
 	const char **names = xcalloc(nm, sizeof *names), **ids = xcalloc(nm, sizeof *ids);
 	for (int i = 0; i < s.nrows;) {

@@ -34,8 +34,8 @@ int leagues_table_hook(void *c, const char *game_id, const char *league, const c
 
 /* For the table engine when a game is created with "league": may this request record games
  * in that league? True when it carries the session of an owner or a member of the league;
- * otherwise false with 401/403/404 (or 503) filled into resp. Not wired yet: today any
- * creator who knows a league's id can name it. */
+ * otherwise false with 401/403/404 (or 503) filled into resp. The engine asks it
+ * (table_set_league_check, api_init.c) before creating a game with "league". */
 bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league);
 
 /* The standings of a league (optionally one season and/or one game) as GET …/standings

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_KINDS = 8 };
 
@@ -35,6 +36,7 @@ static const table_kind *g_kinds[MAX_KINDS];
 static int g_nkinds;
 static ratelimit *g_join_limit;
 static table_finish_hook g_finish_hook;
+static table_league_check g_league_check;
 
 /* A loaded game. The part up to `state` plus the kind's state is what the cache keeps (the
  * requester fields are set after every load). Owned by the request that loaded it. */
@@ -82,6 +84,11 @@ void table_set_finish_hook(table_finish_hook hook)
 	g_finish_hook = hook;
 }
 
+void table_set_league_check(table_league_check check)
+{
+	g_league_check = check;
+}
+
 int table_init(void)
 {
 	g_join_limit = ratelimit_new(JOIN_BURST, 1.0 / JOIN_EVERY_S);
@@ -94,6 +101,7 @@ void table_shutdown(void)
 	g_join_limit = NULL;
 	g_nkinds = 0;
 	g_finish_hook = NULL;
+	g_league_check = NULL;
 }
 
 /* The kind of a path /api/v1/{kind}/games…, or NULL. */
@@ -450,6 +458,13 @@ static db_status commit_events(db_conn *c, table_game *g, json_object *batch)
 		table_view v;
 		view_of(g, &v);
 		result = g->kind->result_json(g->state, &v);
+		/* when it was played, for the league history (RFC 3339 UTC) */
+		char now[32];
+		time_t t = time(NULL);
+		struct tm tm;
+		strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		jx_set_copy(result, "created_at", jx_str(g->created_at));
+		jx_set_copy(result, "finished_at", jx_str(now));
 	}
 	const char *text = result ? jx_text(result) : NULL;
 	db_status st =
@@ -718,11 +733,18 @@ int table_api_create(const http_req *req, http_resp *resp)
 		table_reply_refusal(resp, &why);
 		goto out;
 	}
+	db_conn *c = db_thread_conn();
+	if (c == NULL) {
+		reply_db(resp, DB_UNAVAILABLE);
+		goto out;
+	}
+	/* a game recorded in a league is created by one of its owners or members */
+	if (n.league && g_league_check && g_league_check(req, resp, c, n.league) != 0)
+		goto out;
 	create_arg *a = xcalloc(1, sizeof *a);
 	a->kind = kind;
 	a->n = &n;
-	db_conn *c = db_thread_conn();
-	db_status st = c ? db_tx(c, false, create_tx, a) : DB_UNAVAILABLE;
+	db_status st = db_tx(c, false, create_tx, a);
 	if (st != DB_OK) {
 		reply_db(resp, st);
 	} else {

@@ -84,8 +84,12 @@ const char *http_query(const http_req *req, const char *name);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);
-/* Did the request come over TLS (the daemon serves HTTPS)? Secure cookies depend on it. */
+/* Did the request come over TLS: the daemon serves HTTPS, or a trusted reverse proxy
+ * (http_config.trust_proxy) says so with X-Forwarded-Proto: https? Secure cookies depend on
+ * it (leagues, issue 10). */
 bool http_req_tls(const http_req *req);
+/* Is the request's peer a trusted reverse proxy (http_config.trust_proxy)? */
+bool http_req_via_trusted_proxy(const http_req *req);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 

@@ -194,8 +194,10 @@ bool http_req_tls(const http_req *req)
 		return false;
 	const union MHD_ConnectionInfo *ci =
 	    MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_DAEMON);
-	if (ci == NULL || ci->daemon == NULL)
-		return false;
-	const union MHD_DaemonInfo *di = MHD_get_daemon_info(ci->daemon, MHD_DAEMON_INFO_FLAGS);
-	return di != NULL && (di->flags & MHD_USE_TLS) != 0;
+	const union MHD_DaemonInfo *di =
+	    ci && ci->daemon ? MHD_get_daemon_info(ci->daemon, MHD_DAEMON_INFO_FLAGS) : NULL;
+	if (di != NULL && (di->flags & MHD_USE_TLS) != 0)
+		return true;
+	const char *proto = http_header(req, "X-Forwarded-Proto");
+	return proto && strcasecmp(proto, "https") == 0 && http_req_via_trusted_proxy(req);
 }

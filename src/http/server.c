@@ -333,6 +333,12 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
+bool http_req_via_trusted_proxy(const http_req *req)
+{
+	conn_slot *sl = req ? slot_of(req->conn) : NULL;
+	return sl && sl->trusted;
+}
+
 void http_client_addr(const http_req *req, char *buf, size_t len)
 {
 	if (!buf || !len)

@@ -186,3 +186,47 @@ def test_login_rate_limit_per_address():
             statuses.append(st)
         assert statuses[:10] == [401] * 10 and statuses[10] == 429, statuses
         assert int(hd["retry-after"]) >= 1
+
+
+def test_secure_cookie_over_https():
+    """Served over TLS (TLS_CERT/TLS_KEY), the session cookie carries Secure; the Origin the
+    browser sends is https://host."""
+    import http.client, json, os, ssl, subprocess, tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                        "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        with Server(database=_db(), env={"TLS_CERT": cert, "TLS_KEY": key}) as s:
+            ctx = ssl.create_default_context(cafile=cert)
+
+            def req(path, body):
+                c = http.client.HTTPSConnection("127.0.0.1", s.port, context=ctx, timeout=10)
+                c.request("POST", path, body=json.dumps(body),
+                          headers={"Content-Type": "application/json",
+                                   "Origin": f"https://127.0.0.1:{s.port}"})
+                r = c.getresponse()
+                r.read()
+                c.close()
+                return r.status, r.getheader("Set-Cookie")
+
+            st, _ = req("/api/v1/accounts", {"email": "tls@example.org", "password": "over tls ok",
+                                             "display_name": "T"})
+            assert st == 201, st
+            st, cookie = req("/api/v1/sessions", {"email": "tls@example.org", "password": "over tls ok"})
+            assert st == 200 and cookie, (st, cookie)
+            assert "; Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie, cookie
+
+
+def test_secure_cookie_behind_a_trusted_proxy():
+    """Behind a reverse proxy that ends TLS, X-Forwarded-Proto: https makes the cookie Secure —
+    only from a proxy in TRUST_PROXY (anyone else could send the header)."""
+    for trust, secure in (("127.0.0.0/8", True), ("10.9.9.9", False)):
+        with Server(database=_db(), env={"TRUST_PROXY": trust}) as s:
+            c = Client(s)
+            c.signup("p@example.org")
+            st, hd, o = c.post("/api/v1/sessions", {"email": "p@example.org",
+                                                    "password": "correct horse battery"},
+                               headers={"X-Forwarded-Proto": "https"})
+            assert st == 200, o
+            assert ("; Secure" in c.last_set_cookie) == secure, (trust, c.last_set_cookie)

@@ -3,7 +3,7 @@ guests), seasons, plays by hand with edit/delete logged and recomputed, standing
 Weng-Lin Plackett-Luce rating (checked against values computed by hand, see
 tests/unit/test_rating.c), head-to-head, player history, every 401/403, a finished ER game
 recorded exactly once, export/import (BG Stats JSON, CSV, backup round trip, BGG XML)."""
-import json, os
+import json, os, re, subprocess
 
 from harness import Server, make_database, problem
 from league_util import Client, user
@@ -309,6 +309,16 @@ def test_play_validation():
         assert o2 == o
         st, hd, lst = ann.get(url)
         assert [p["id"] for p in lst["plays"]] == [o["id"]] and lst["plays"][0]["players"][1]["name"] == "Bea"
+        st, hd, o3 = ann.post(url, {"game": "Azul", "date": "2026-05-01",
+                                    "results": [{"player": A, "rank": 1}, {"player": B, "rank": 2}]})
+        st, hd, page = ann.get(url + "?limit=1")
+        assert [p["id"] for p in page["plays"]] == [o3["id"]], "newest first"
+        st, hd, page = ann.get(url + "?limit=1&offset=1")
+        assert [p["id"] for p in page["plays"]] == [o["id"]]
+        st, hd, e = ann.get(url + "?limit=0")
+        problem(st, hd, e, 400)
+        st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
+        assert lg2["games"] == ["Azul", "Hanabi"], lg2["games"]
 
 
 def test_finished_er_game_becomes_exactly_one_play():
@@ -319,7 +329,16 @@ def test_finished_er_game_becomes_exactly_one_play():
         lg, ids = _league(ann, guests=("Bea",))
         lid = lg["id"]
         rng = random.Random(7)
-        g = create(s, names=["Ann", "Bea", "Newcomer"], deck="table", league=lid)
+        body = {"players": [{"name": n} for n in ("Ann", "Bea", "Newcomer")], "deck": "table",
+                "league": lid}
+        # only an owner or a member records games in a league: no session 401, a stranger 403
+        st, hd, obj = s.json("POST", "/api/v1/er/games", body)
+        problem(st, hd, obj, 401)
+        eve = user(s, "eve@example.org", "Eve")
+        st, hd, obj = eve.post("/api/v1/er/games", body)
+        problem(st, hd, obj, 403)
+        st, hd, g = ann.post("/api/v1/er/games", body)
+        assert st == 201, (st, g)
         for card, dice in deck(rng, g["turns"]):
             cur, _ = play_turn(s, g, random_policy(rng), card, dice)
         fin = state(s, g["id"], g["host_token"])
@@ -336,6 +355,14 @@ def test_finished_er_game_becomes_exactly_one_play():
             assert r["player"] == ids.get(r["name"], r["player"])
             assert r["score"] == totals[r["name"]] and r["rank"] == ranks[r["name"]], (r, totals)
             assert "rating_after" in r
+        # the stored result says when the game was played (the engine adds it for every kind)
+        out = subprocess.run(["psql", "-At", "-d", "h_leagues", "-c",
+                              f"SELECT result->>'created_at', result->>'finished_at' FROM games "
+                              f"WHERE id = '{g['id']}'"], check=True, capture_output=True,
+                             text=True).stdout.strip()
+        created, finished = out.split("|")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", created), out
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", finished) and finished >= created, out
         # the new name became a guest member
         st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
         assert any(m["name"] == "Newcomer" and m["guest"] for m in lg2["members"]), lg2
@@ -587,3 +614,96 @@ def test_import_survives_mangled_files():
             st, hd, o = _import(ann, lid, "bggxml", cut, "application/xml")
             assert st in (200, 400), (st, o)
         assert seen[200] and seen[400], seen
+
+
+def test_head_to_head_is_bounded():
+    """The head-to-head table is players² cells: above 1024 players in the selection it is a
+    422 asking for a filter, not an unbounded allocation; standings still answer."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=())
+        lid = lg["id"]
+        players = [{"id": i + 1, "name": f"P{i:04d}"} for i in range(1025)]
+        plays = []
+        for k in range(17):
+            who = range(k * 64, min(k * 64 + 64, 1025))
+            if len(who) < 2:
+                who = range(1023, 1025)
+            plays.append({"uuid": f"big-{k}", "playDate": f"2025-01-{k + 1:02d} 20:00:00",
+                          "gameRefId": 1, "playerScores": [{"playerRefId": i + 1, "score": str(i)}
+                                                           for i in who]})
+        doc = {"games": [{"id": 1, "name": "Crowd"}], "players": players, "plays": plays}
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(doc), "application/json")
+        assert st == 200 and o["players_created"] == 1025, o
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head")
+        problem(st, hd, o, 422, rule="too-many-players")
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
+        assert st == 200 and len(o["standings"]) == 1025
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/head-to-head?game=nothing")
+        assert st == 200 and o["head_to_head"] == []
+
+
+def test_every_league_route_401_and_403():
+    """Every league route the server serves (read from `server routes`, so a new one cannot be
+    forgotten): 401 no-session without a session; 403 for a logged-in stranger (not-member or
+    not-owner); and the owner-only ones 403 not-owner for a member."""
+    import subprocess
+    from harness import ROOT, SERVER_BIN
+    out = subprocess.run([os.path.join(ROOT, SERVER_BIN), "routes"], check=True,
+                         capture_output=True, text=True).stdout
+    routes = [tuple(l.split(" ", 1)) for l in out.splitlines()
+              if l.split(" ", 1)[1].startswith(("/api/v1/leagues/", "/api/v1/players/"))]
+    assert len(routes) >= 18, routes
+    OWNER_ONLY = {("POST", "/api/v1/leagues/{id}/members"),
+                  ("DELETE", "/api/v1/leagues/{id}/members/{member}"),
+                  ("POST", "/api/v1/leagues/{id}/owners"), ("POST", "/api/v1/leagues/{id}/seasons"),
+                  ("POST", "/api/v1/leagues/{id}/import")}
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        st, hd, play = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "results": [{"player": ids["Ann"], "rank": 1}, {"player": ids["Bea"], "rank": 2}]})
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        eve = user(s, "eve@example.org", "Eve")
+        anon = Client(s)
+        for method, pattern in routes:
+            path = (pattern.replace("{id}", ids["Bea"] if pattern.startswith("/api/v1/players/") else lid)
+                    .replace("{member}", ids["Bea"]).replace("{play}", play["id"]))
+            if pattern.endswith("/import"):
+                path += "?format=bgstats"
+            body = None if method in ("GET", "DELETE") else {}
+            st, hd, o = anon.call(method, path, body)
+            problem(st, hd, o, 401, rule="no-session")
+            st, hd, o = eve.call(method, path, body)
+            problem(st, hd, o, 403)
+            assert o["rule"] in ("not-member", "not-owner"), (method, pattern, o)
+            if (method, pattern) in OWNER_ONLY:
+                st, hd, o = bob.call(method, path, body)
+                problem(st, hd, o, 403, rule="not-owner")
+
+
+def test_edit_keeps_unchanged_breakdowns():
+    """A finished game's per-player score breakdown survives an edit that leaves that player's
+    score alone (fixing the date, say), and goes when the score changes."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        backup = {"format": "dicehospital-league-backup", "version": 1, "members": [], "seasons": [],
+                  "plays": [{"uuid": "g-1", "game": "Dice Hospital: ER", "date": "2026-01-01T20:00:00Z",
+                             "source": "table", "results": [
+                                 {"name": "Ann", "score": 50, "rank": 1, "winner": True,
+                                  "breakdown": {"wards": 30, "specialists": 20}},
+                                 {"name": "Bea", "score": 40, "rank": 2, "winner": False,
+                                  "breakdown": {"wards": 40, "specialists": 0}}]}]}
+        st, hd, o = _import(ann, lid, "backup", json.dumps(backup), "application/json")
+        assert st == 200 and o["imported"] == 1, o
+        pid = ann.get(f"/api/v1/leagues/{lid}/plays")[2]["plays"][0]["id"]
+        edit = {"game": "Dice Hospital: ER", "date": "2026-01-02", "notes": "date fixed",
+                "results": [{"player": ids["Ann"], "score": 50}, {"player": ids["Bea"], "score": 41}]}
+        st, hd, p = ann.put(f"/api/v1/leagues/{lid}/plays/{pid}", edit)
+        assert st == 200, p
+        assert p["results"][0]["breakdown"] == {"wards": 30, "specialists": 20}, p["results"][0]
+        assert "breakdown" not in p["results"][1], "Bea's score changed: her breakdown no longer adds up"
