@@ -74,16 +74,6 @@ void accounts_shutdown(void)
 
 /* ---- shared helpers ---- */
 
-PGresult *acct_exec(db_conn *c, const char *stmt, int n, const char *const *p, db_status *st)
-{
-	PGresult *r = db_exec(c, stmt, n, p);
-	*st = r ? db_result_status(c, r) : (db_available() ? DB_FAIL : DB_UNAVAILABLE);
-	if (*st == DB_OK)
-		return r;
-	PQclear(r);
-	return NULL;
-}
-
 int acct_reply_db(http_resp *resp)
 {
 	http_resp_clear(resp);
