@@ -19,6 +19,8 @@ LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
 LDLIBS   += -lxml2 # leagues (issue 10): BGG plays XML import
 # printable PDFs (issue 9): QR codes
 LDLIBS   += -lqrencode
+# erfront (issue 11): static files are sent gzip-compressed with zlib (src/http/static.c)
+LDLIBS   += -lz
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -48,6 +50,8 @@ DEB_PKGS += python3-jsonschema
 DEB_PKGS += openssl iproute2
 # leagues (issue 10): BoardGameGeek plays XML import
 DEB_PKGS += libxml2-dev
+# erfront (issue 11): zlib for gzip-compressed static files
+DEB_PKGS += zlib1g-dev
 
 .PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

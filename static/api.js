@@ -22,7 +22,7 @@ export async function request(method, path, body, token) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 			cache: "no-store",
 		});
-	} catch (e) {
+	} catch {
 		throw new ApiError(0, { title: "network", detail: "" });
 	}
 	const text = await r.text();
@@ -44,7 +44,11 @@ export function gameData() {
 }
 
 export const createGame = (body) => request("POST", "/er/games", body);
-export const join = (code, seat) => request("POST", "/join", { code, seat });
+/** Joins a seat; replace: this phone takes over a seat another phone has claimed. */
+export const join = (code, seat, replace = false) => request("POST", "/join", replace ? { code, seat, replace: true } : { code, seat });
+/** The seats of a table by join code: [{seat, name, bot, claimed}]. */
+export const joinInfo = (code) => request("GET", `/join/${encodeURIComponent(code)}`);
+export const getLog = (id, token) => request("GET", `/er/games/${encodeURIComponent(id)}/log`, undefined, token);
 export const getGame = (id, token) => request("GET", `/er/games/${encodeURIComponent(id)}`, undefined, token);
 export const reveal = (id, token, body) => request("POST", `/er/games/${encodeURIComponent(id)}/turns`, body, token);
 export const sendMove = (id, token, seat, body) =>

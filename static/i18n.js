@@ -1,15 +1,33 @@
-// Translations: static/i18n/{en,fr}.json, English as the fallback for any missing key.
+// Translations: static/i18n/{en,fr}.json, English as the fallback for any missing key. Screens
+// loaded on demand bring their own strings (addStrings("tabletop") → i18n/tabletop.{en,fr}.json),
+// so the ER screens do not download them.
 const LANGS = ["en", "fr"];
 const STORE = "dh.lang";
 let dict = {};
 let fallback = {};
 let current = "en";
 const listeners = [];
+const extras = []; // names of the extra string files in use
 
-async function load(lang) {
-	const r = await fetch(`i18n/${lang}.json`);
-	if (!r.ok) throw new Error(`i18n/${lang}.json: ${r.status}`);
+async function load(file) {
+	const r = await fetch(`i18n/${file}.json`);
+	if (!r.ok) throw new Error(`i18n/${file}.json: ${r.status}`);
 	return r.json();
+}
+
+/** The strings of lang: the main file and every extra one. */
+async function loadAll(lang) {
+	const parts = await Promise.all([load(lang), ...extras.map((x) => load(`${x}.${lang}`))]);
+	return Object.assign({}, ...parts);
+}
+
+/** Adds the strings of an on-demand screen (i18n/NAME.{en,fr}.json), in the current language. */
+export async function addStrings(name) {
+	if (extras.includes(name)) return;
+	const [en, cur] = await Promise.all([load(`${name}.en`), current === "en" ? null : load(`${name}.${current}`)]);
+	extras.push(name);
+	Object.assign(fallback, en);
+	if (cur) Object.assign(dict, cur);
 }
 
 export function languages() {
@@ -33,8 +51,8 @@ export function preferredLang() {
 
 export async function setLang(l, remember = true) {
 	if (!LANGS.includes(l)) l = "en";
-	if (!Object.keys(fallback).length) fallback = await load("en");
-	dict = l === "en" ? fallback : await load(l);
+	if (!Object.keys(fallback).length) fallback = await loadAll("en");
+	dict = l === "en" ? fallback : await loadAll(l);
 	current = l;
 	document.documentElement.lang = l;
 	if (remember) localStorage.setItem(STORE, l);

@@ -226,6 +226,46 @@ def test_static_traversal_never_leaks():
         assert hd["content-type"].startswith("application/problem+json"), (path, hd)
 
 
+# ---- erfront (issue 11): gzip and Content-Security-Policy on static files ----
+
+def test_static_gzip_when_accepted_and_csp():
+    import gzip
+    s = server()
+    with open(os.path.join(ROOT, "static", "app.css"), "rb") as f:
+        raw = f.read()
+    # plain: no encoding, the plain ETag, Vary names Accept-Encoding (a cache must keep both)
+    st, hd, body = s.request("GET", "/app.css")
+    assert st == 200 and body == raw and "content-encoding" not in hd, hd
+    assert hd["vary"] == "Accept-Encoding", hd
+    plain_etag = hd["etag"]
+    # gzip taken: a smaller body that unzips to the file, under its own ETag
+    for ae in ("gzip", "gzip, deflate, br", "br;q=1.0, gzip;q=0.8", "*"):
+        st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": ae})
+        assert st == 200 and hd.get("content-encoding") == "gzip", (ae, hd)
+        assert gzip.decompress(body) == raw and len(body) < len(raw) / 2, ae
+        assert hd["etag"] != plain_etag and hd["etag"].endswith('-gz"'), hd
+        gz_etag = hd["etag"]
+    # revalidation per variant
+    st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": "gzip", "If-None-Match": gz_etag})
+    assert st == 304 and body == b"", st
+    st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": "gzip", "If-None-Match": plain_etag})
+    assert st == 200 and hd.get("content-encoding") == "gzip"
+    # refused or absent gzip, and files not worth compressing, go out as they are
+    for ae in ("identity", "gzip;q=0", "deflate", "br"):
+        st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": ae})
+        assert st == 200 and body == raw and "content-encoding" not in hd, (ae, hd)
+    st, hd, body = s.request("GET", "/icon-192.png", headers={"Accept-Encoding": "gzip"})
+    assert st == 200 and "content-encoding" not in hd and "vary" not in hd, hd
+    # every static file carries the policy: nothing external, no inline script or style, no framing
+    for path in ("/", "/app.js", "/app.css", "/icon-192.png"):
+        st, hd, _ = s.request("GET", path)
+        csp = hd["content-security-policy"]
+        for d in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
+                  "frame-ancestors 'none'", "base-uri 'none'"):
+            assert d in csp, (path, csp)
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "http" not in csp, csp
+
+
 # ---- lifecycle ----
 
 def test_graceful_stop_with_request_in_flight():

@@ -23,7 +23,10 @@ if ! command -v npm >/dev/null 2>&1; then
 		exit 1
 	fi
 fi
-if [ ! -f tests/e2e/node_modules/playwright-core/package.json ]; then
+# npm ci when a pinned package is missing (playwright-core, @axe-core/playwright, lighthouse)
+if [ ! -f tests/e2e/node_modules/playwright-core/package.json ] ||
+	[ ! -f tests/e2e/node_modules/@axe-core/playwright/package.json ] ||
+	[ ! -f tests/e2e/node_modules/lighthouse/package.json ]; then
 	(cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error) >"$OUT/npm.log" 2>&1 || {
 		echo "FAIL setup: npm ci in tests/e2e"
 		sed 's/^/  | /' "$OUT/npm.log" | tail -n 20

@@ -1,0 +1,37 @@
+// Service worker (secure contexts only: HTTPS or localhost). Keeps the app shell so the page opens
+// without a connection: network first (files revalidate, so an upgrade is never mixed with old
+// modules), the cached copy when the network fails. The API is never cached: moves made offline
+// wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
+// is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
+// a game's sheet draw offline too.
+const CACHE = "dh-shell-v4";
+const DATA = "/api/v1/er/data";
+const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
+	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
+	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
+	// the Dice Hospital and Clinic screens (issue 8), loaded on their routes
+	"tabletop.js", "tabletop.css", "i18n/tabletop.en.json", "i18n/tabletop.fr.json"];
+
+self.addEventListener("install", (e) => {
+	e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (e) => {
+	e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (e) => {
+	const url = new URL(e.request.url);
+	if (e.request.method !== "GET" || url.origin !== location.origin || (url.pathname.startsWith("/api/") && url.pathname !== DATA)) return;
+	e.respondWith(
+		fetch(e.request)
+			.then((r) => {
+				if (r.ok) {
+					const copy = r.clone();
+					caches.open(CACHE).then((c) => c.put(e.request, copy));
+				}
+				return r;
+			})
+			.catch(() => caches.match(e.request, { ignoreSearch: true }).then((r) => r || (e.request.mode === "navigate" ? caches.match("index.html") : Response.error()))),
+	);
+});

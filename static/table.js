@@ -1,0 +1,194 @@
+// The table: the sheet shown (hex board + ledger), the players, the specialists, ALICAT's last
+// move in a solo game, and the final ranking.
+import { h, icon } from "./dom.js";
+import { t, lang } from "./i18n.js";
+import { mount } from "./view.js";
+import { createBoard, createLedger } from "./hexsheet.js";
+import { D } from "./derive.js";
+import * as api from "./api.js";
+
+const BREAKDOWN = ["filled_wards", "critical", "nurses", "cardiologists", "radiologist", "epidemiologist", "morgue", "modifiers"];
+
+function breakdown(score) {
+	const rows = BREAKDOWN.filter((k) => k in score.breakdown && (k !== "modifiers" || score.breakdown[k]))
+		.map((k) => h("tr", {}, h("th", { scope: "row" }, t(`score.${k}`)), h("td", {}, score.breakdown[k])));
+	rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("score.total")), h("td", {}, score.total)));
+	return h("table", { class: "breakdown" }, h("tbody", {}, rows));
+}
+
+function specName(S, id) {
+	const s = S.data.specialists.find((x) => x.id === id);
+	return s ? s.text[lang()] || s.text.en : id;
+}
+
+/** The sheet of the seat being viewed: built once, then updated in place. */
+export function sheetView({ store, A }) {
+	const get = store.get;
+	const heading = h("h2", { id: "sheet-h" });
+	const boardBox = h("div", { class: "board-box" });
+	const ledgerBox = h("div", { class: "ledger-box" });
+	const toggles = h("div", { class: "hl-toggles" });
+	const el = h("section", { class: "sheet-panel", "aria-labelledby": "sheet-h" }, heading, boardBox, toggles, ledgerBox);
+	let board = null, ledger = null;
+
+	// the beds that earned the Radiologist's or the Epidemiologist's points (score details)
+	let hlKind = null, hlSeq = 0;
+	async function highlight(kind) {
+		hlKind = kind;
+		const seq = ++hlSeq;
+		const S = get();
+		if (!kind) return store.set({ highlight: [] });
+		const seat = D.seatOf(S, viewing(S));
+		try {
+			const r = await api.request("POST", "/er/score", { sheet: seat.sheet, radiologist: S.game.specialists.radiologist, epidemiologist: S.game.specialists.epidemiologist });
+			if (seq !== hlSeq) return;
+			const hexes = (r.details[kind] || []).map((b) => S.data.sheet.wards[b.ward - 1].beds[b.bed - 1].hex);
+			store.set({ highlight: hexes, hlCount: hexes.length });
+		} catch {
+			if (seq === hlSeq) store.set({ highlight: [] });
+		}
+	}
+	store.subscribe((S) => S.game && S.data && [S.lang, viewing(S), D.seatOf(S, viewing(S)).bot, D.seatOf(S, viewing(S)).sheet, S.highlight && S.highlight.length], (v) => {
+		if (!v) return;
+		const S = get();
+		const bot = D.seatOf(S, viewing(S)).bot;
+		if (bot && hlKind) highlight(null);
+		toggles.replaceChildren(...(bot ? [] : ["radiologist", "epidemiologist"].map((k) => h("button", {
+			type: "button", class: "secondary hl", "data-hl": k, "aria-pressed": String(hlKind === k),
+			onclick: () => highlight(hlKind === k ? null : k),
+		}, t(`sheet.show_${k}`)))));
+	});
+	store.subscribe((S) => S.game && S.data && [viewing(S), D.seatOf(S, viewing(S)).sheet], (v) => v && hlKind && highlight(hlKind));
+
+	const viewing = (S) => (S.view && S.view !== D.me(S) ? S.view : D.me(S));
+	store.subscribe((S) => S.game && S.data && (() => {
+		const seat = viewing(S);
+		const mine = seat === D.me(S);
+		const interactive = mine && D.canMove(S) && !!S.draft && !S.busy;
+		const sheet = mine && S.draft ? D.draftSheet(S) : D.seatOf(S, seat).sheet;
+		const screenable = [];
+		if (interactive && S.draft.bay.bonus === "screen" && !D.screenStep(S.draft)) sheet.wards.forEach((w, i) => w.length && screenable.push(i));
+		const lit = interactive && !S.picker ? [...D.litBeds(S).keys()] : [];
+		return {
+			lang: S.lang, seat, sheet, interactive, screenable, lit,
+			draft: mine ? [...D.draftBeds(S)] : [], picking: interactive && S.picker ? S.picker.ward : null,
+			name: D.seatOf(S, seat).name, bot: D.seatOf(S, seat).bot, score: D.seatOf(S, seat).score,
+			finished: S.game.status === "finished", hl: S.highlight || [],
+			// the legal beds of the patient being placed are known (the options have arrived)
+			ready: !!S.opts && (!S.draft || !S.draft.current || !!S.draft.second ||
+				!D.patientsOf(S.draft).some((p) => p !== S.draft.current && S.draft.done[p] && S.draft.done[p] !== "morgue")),
+		};
+	})(), (v) => {
+		if (!v) return;
+		const S = get();
+		if (!board) {
+			board = createBoard(S.data.sheet, { onBed: A.tapBed, onScreen: A.screenWard, onUnlit: A.unlit });
+			ledger = createLedger(S.data.sheet);
+			boardBox.append(board.el);
+			ledgerBox.append(ledger.el);
+		}
+		heading.replaceChildren(v.bot ? icon("robot") : "", `${v.name}${v.bot ? ` (${t("game.bot")})` : ""}`, " ",
+			h("span", { class: "pscore" }, t("game.score", { n: v.score.total })));
+		board.update({
+			sheet: v.sheet, interactive: v.interactive, lit: new Map(v.lit.map((w) => [w, true])), screenable: new Set(v.screenable),
+			draft: new Set(v.draft), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
+		});
+		board.el.setAttribute("aria-label", t("game.sheet_of", { name: v.name }));
+		ledger.update(v.sheet, v.score);
+		el.dataset.opts = v.ready ? "ready" : "loading";
+	});
+	return { el };
+}
+
+export function tableViews({ store, A, root }) {
+	const get = store.get;
+
+	const players = mount(store, h("div", {}), (S) => S.game && [
+		S.lang, S.view, D.me(S), S.game.status, S.game.turn && S.game.turn.moved, S.game.turn && S.game.turn.chief_seat, D.next(S).action,
+		S.game.seats.map((s) => [s.name, s.score.total, s.bot]),
+	], (v) => {
+		if (!v) return [];
+		const S = get();
+		const st = S.game;
+		const tr = st.turn;
+		const shown = S.view || D.me(S);
+		return h("section", { class: "table-panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, t("game.players")),
+			h("ul", { class: "players" }, st.seats.map((s) => {
+				const moved = tr && tr.moved.includes(s.seat);
+				const chief = tr && tr.chief_seat === s.seat && D.next(S).action !== "reveal";
+				return h("li", {}, h("button", {
+					type: "button", class: `player${shown === s.seat ? " viewing" : ""}`, "data-seat": s.seat,
+					"aria-pressed": String(shown === s.seat), onclick: () => A.view(s.seat),
+				},
+				h("span", { class: "pname" }, s.name, s.seat === D.me(S) ? " ★" : ""),
+				chief ? h("span", { class: "tag" }, t("game.chief_tag")) : null,
+				s.bot ? h("span", { class: "tag" }, t("game.bot")) : null,
+				st.status === "playing" && tr && D.next(S).action === "move"
+					? h("span", { class: `state${moved ? " ok" : ""}` }, moved ? `✓ ${t("game.moved")}` : t("game.waiting")) : null,
+				h("span", { class: "pscore", "data-score": s.seat }, t("game.score", { n: s.score.total }))));
+			})));
+	});
+
+	const specialists = mount(store, h("div", {}), (S) => S.game && S.data && [S.lang, S.game.specialists], (v) => {
+		if (!v) return [];
+		const S = get();
+		const sp = S.game.specialists;
+		return h("details", { class: "specialists" }, h("summary", {}, t("game.specialists")),
+			h("ul", {},
+				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), specName(S, c.id), " — ",
+					c.offer > 0 ? t("game.cardio_side", { points: c.offer }) : t("game.cardio_discarded"))),
+				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), specName(S, sp.radiologist)),
+				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), specName(S, sp.epidemiologist))));
+	});
+
+	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.lang, S.game.version], (v) => {
+		if (!v) return [];
+		const seats = [...get().game.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+		return h("section", { class: "results", "aria-labelledby": "results-h" }, h("h2", { id: "results-h" }, t("game.ranking")),
+			h("ol", { class: "ranking" }, seats.map((s) => h("li", { class: `result${s.rank === 1 ? " winner" : ""}`, "data-rank": s.rank },
+				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
+					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
+				breakdown(s.score)))));
+	});
+
+	// ---- solo: what ALICAT did, one tap from its sheet ----
+	function describeMove(S, a) {
+		if (!a.move) return t("alicat.no_move");
+		const parts = [t("alicat.took", { colour: t(`colour.${a.move.die}`), v: a.dice[a.move.die] })];
+		for (const st of a.move.steps) {
+			if ("admit" in st) parts.push(t("alicat.wrote", { v: st.value, ward: st.ward }));
+			else if ("morgue" in st) parts.push(t("alicat.morgue"));
+			else if ("screen" in st) parts.push(t("alicat.screened", { ward: st.screen }));
+		}
+		return parts.join(" ");
+	}
+	function describeGain(a) {
+		const g = [];
+		if (a.gained.stethoscopes > 0) g.push(t("alicat.gain_steth", { n: a.gained.stethoscopes }));
+		if (a.gained.blood_bags > 0) g.push(t("alicat.gain_blood", { n: a.gained.blood_bags }));
+		if (a.gained.nurses > 0) g.push(t("alicat.gain_nurse", { n: a.gained.nurses }));
+		return g.length ? g.join(", ") : t("alicat.gain_none");
+	}
+	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && [S.lang, S.alicat, S.game.version], (v) => {
+		if (!v) return [];
+		const S = get();
+		const bot = S.game.seats.find((s) => s.bot);
+		const a = S.alicat;
+		const bd = bot.score.breakdown;
+		const intro = h("p", { id: "alicat-start" }, t("alicat.start", { nurses: S.data.sheet.nurse_track[1], radiologist: bd.radiologist, epidemiologist: bd.epidemiologist }),
+			S.game.alicat_modifiers.length ? ` ${t("alicat.modifiers", { list: S.game.alicat_modifiers.map((m) => t(`mod.${m}`)).join("; ") })}` : "");
+		return h("section", { class: "alicat-panel", id: "alicat", "aria-labelledby": "alicat-h" },
+			h("h2", { id: "alicat-h" }, icon("robot"), a ? t("alicat.last", { n: a.turn }) : t("alicat.title")),
+			a ? h("p", { id: "alicat-move" }, describeMove(S, a), " ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`),
+				a.gained.points ? ` (${t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : a.gained.points })})` : "") : null,
+			h("details", { class: "alicat-rules" }, h("summary", {}, t("alicat.how")), intro),
+			h("button", { type: "button", class: "secondary", id: "alicat-sheet", onclick: () => {
+				A.view(bot.seat);
+				store.flush();
+				const el = root.querySelector(".sheet-panel");
+				if (el) el.scrollIntoView({ block: "start" });
+			} }, t("alicat.see_sheet")));
+	});
+
+	return { players, specialists, results, alicat };
+}
