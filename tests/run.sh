@@ -32,6 +32,8 @@ run_unit() { # run_unit BUILD_DIR
 	step format-check make -s format-check
 	# static/openapi.json linted by Redocly CLI (tests/lint/)
 	step lint-openapi sh tests/lint/openapi.sh
+	# typed rows (issue 7): no statement run or read outside src/db/ (tests/lint/typed_rows.sh)
+	step lint-typed-rows sh tests/lint/typed_rows.sh
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build

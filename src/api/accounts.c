@@ -3,6 +3,7 @@
 
 #include "api/ratelimit.h"
 #include "base/log.h"
+#include "db/accounts.h"
 #include "base/oom.h"
 #include "json/jx.h"
 #include "json/spec.h"
@@ -72,16 +73,6 @@ void accounts_shutdown(void)
 }
 
 /* ---- shared helpers ---- */
-
-PGresult *acct_exec(db_conn *c, const char *stmt, int n, const char *const *p, db_status *st)
-{
-	PGresult *r = db_exec(c, stmt, n, p);
-	*st = r ? db_result_status(c, r) : (db_available() ? DB_FAIL : DB_UNAVAILABLE);
-	if (*st == DB_OK)
-		return r;
-	PQclear(r);
-	return NULL;
-}
 
 int acct_reply_db(http_resp *resp)
 {
@@ -161,31 +152,25 @@ bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc
 	seconds_param(max, sizeof max, g_max_s);
 	/* the idle clock is written at most every idle/20 (≤ 60 s), not on every request */
 	seconds_param(touch, sizeof touch, g_idle_s / 20 < 60 ? g_idle_s / 20 : 60);
-	const char *p[4] = {hash, idle, max, touch};
-	db_status st;
-	PGresult *r = acct_exec(c, "session_get", 4, p, &st);
-	if (r == NULL) {
+	db_session_row row;
+	if (db_session_get(c, hash, idle, max, touch, &row) != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}
-	if (PQntuples(r) != 1) {
-		PQclear(r);
+	if (!row.found) {
 		http_reply_problem(resp, 401, "this session has ended; log in again", "no-session",
 		                   NULL);
 		return false;
 	}
-	if (strcmp(PQgetvalue(r, 0, 0), "t") != 0) {
-		PQclear(r);
-		const char *d[1] = {hash};
-		PQclear(acct_exec(c, "session_delete", 1, d, &st));
+	if (!row.valid) {
+		db_session_delete(c, hash);
 		http_reply_problem(resp, 401, "this session has expired; log in again",
 		                   "session-expired", NULL);
 		return false;
 	}
-	snprintf(acc->id, sizeof acc->id, "%s", PQgetvalue(r, 0, 1));
-	snprintf(acc->email, sizeof acc->email, "%s", PQgetvalue(r, 0, 2));
-	snprintf(acc->display_name, sizeof acc->display_name, "%s", PQgetvalue(r, 0, 3));
-	PQclear(r);
+	snprintf(acc->id, sizeof acc->id, "%s", row.id);
+	snprintf(acc->email, sizeof acc->email, "%s", row.email);
+	snprintf(acc->display_name, sizeof acc->display_name, "%s", row.display_name);
 	return true;
 }
 
@@ -265,17 +250,15 @@ int api_account_create(const http_req *req, http_resp *resp)
 	snprintf(a.email, sizeof a.email, "%s", norm);
 	snprintf(a.display_name, sizeof a.display_name, "%s", name);
 	db_conn *c = db_thread_conn();
-	const char *p[4] = {a.id, a.email, a.display_name, hash};
-	db_status st = DB_UNAVAILABLE;
-	PGresult *r = c ? acct_exec(c, "account_insert", 4, p, &st) : NULL;
-	if (r == NULL)
+	bool inserted = false;
+	if (c == NULL ||
+	    db_account_insert(c, a.id, a.email, a.display_name, hash, &inserted) != DB_OK)
 		acct_reply_db(resp);
-	else if (PQntuples(r) == 0)
+	else if (!inserted)
 		http_reply_problem(resp, 409, "an account with this e-mail address exists",
 		                   "email-taken", "/email");
 	else
 		http_reply_json(resp, 201, account_json(&a));
-	PQclear(r);
 out:
 	json_object_put(root);
 	return 0;
@@ -295,19 +278,18 @@ int api_account_me(const http_req *req, http_resp *resp)
 static bool check_password(db_conn *c, const char *email, const char *password, account *a,
                            db_status *st)
 {
-	const char *p[1] = {email};
-	PGresult *r = acct_exec(c, "account_by_email", 1, p, st);
-	if (r == NULL)
+	db_account_login row;
+	*st = db_account_by_email(c, email, &row);
+	if (*st != DB_OK)
 		return false;
-	bool found = PQntuples(r) == 1;
-	const char *hash = found ? PQgetvalue(r, 0, 2) : g_dummy_hash;
-	bool ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0 && found;
+	const char *hash = row.found ? row.password_hash : g_dummy_hash;
+	bool ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0 && row.found;
 	if (ok) {
-		snprintf(a->id, sizeof a->id, "%s", PQgetvalue(r, 0, 0));
+		snprintf(a->id, sizeof a->id, "%s", row.id);
 		snprintf(a->email, sizeof a->email, "%s", email);
-		snprintf(a->display_name, sizeof a->display_name, "%s", PQgetvalue(r, 0, 1));
+		snprintf(a->display_name, sizeof a->display_name, "%s", row.display_name);
 	}
-	PQclear(r);
+	sodium_memzero(row.password_hash, sizeof row.password_hash);
 	return ok;
 }
 
@@ -371,22 +353,17 @@ int api_session_create(const http_req *req, http_resp *resp)
 	char hash[TOKEN_HASH_HEX + 1], token[TOKEN_LEN + 1], idle[32], max[32];
 	if (old) {
 		token_hash_hex(old, hash);
-		const char *d[1] = {hash};
-		PQclear(acct_exec(c, "session_delete", 1, d, &st));
+		db_session_delete(c, hash);
 	}
 	seconds_param(idle, sizeof idle, g_idle_s);
 	seconds_param(max, sizeof max, g_max_s);
-	const char *pp[3] = {a.id, idle, max};
-	PQclear(acct_exec(c, "session_purge", 3, pp, &st));
+	db_session_purge(c, a.id, idle, max);
 	token_new(token);
 	token_hash_hex(token, hash);
-	const char *ip[2] = {hash, a.id};
-	PGresult *r = acct_exec(c, "session_insert", 2, ip, &st);
-	if (r == NULL) {
+	if (db_session_insert(c, hash, a.id) != DB_OK) {
 		acct_reply_db(resp);
 		goto out;
 	}
-	PQclear(r);
 	json_object *o = jx_obj();
 	jx_set(o, "account", account_json(&a));
 	http_reply_json(resp, 200, o);
@@ -405,12 +382,8 @@ int api_session_delete(const http_req *req, http_resp *resp)
 		return 0;
 	char hash[TOKEN_HASH_HEX + 1];
 	token_hash_hex(session_token(req), hash);
-	const char *p[1] = {hash};
-	db_status st;
-	PGresult *r = acct_exec(c, "session_delete", 1, p, &st);
-	if (r == NULL)
+	if (db_session_delete(c, hash) != DB_OK)
 		return acct_reply_db(resp);
-	PQclear(r);
 	resp->status = 204;
 	set_cookie(req, resp, NULL);
 	return 0;

@@ -35,9 +35,6 @@ bool acct_csrf_reply(const http_req *req, http_resp *resp, bool json);
  * "session-expired") or 503. Refreshes the idle clock. */
 bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc);
 
-/* Runs a statement; returns the result when it succeeded (caller PQclear()s), else NULL with
- * *st set (DB_FAIL for constraint violations and errors, DB_UNAVAILABLE). */
-PGresult *acct_exec(db_conn *c, const char *stmt, int n, const char *const *p, db_status *st);
 /* 503 + Retry-After when the database is away, else 500. Returns 0. */
 int acct_reply_db(http_resp *resp);
 

@@ -10,6 +10,7 @@
 
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
@@ -75,9 +76,10 @@ static void b_csv(buf *s, const char *v, bool text)
 		b_str(s, "\"");
 }
 
-static const char *val(const PGresult *r, int row, int col)
+/* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
+static int64_t int_text(const char *v)
 {
-	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+	return v ? atoll(v) : 0;
 }
 
 static json_object *num_text(const char *v)
@@ -120,40 +122,18 @@ static int reply_file(http_resp *resp, const char *ctype, const char *filename, 
 
 /* ---- export ---- */
 
-/* Columns of league_export_rows. */
-enum {
-	X_PLAY,
-	X_UUID,
-	X_GAME,
-	X_BGG,
-	X_DATE_BGS,
-	X_DURATION,
-	X_NOTES,
-	X_LOCATION,
-	X_COOP,
-	X_SOURCE,
-	X_SEAT,
-	X_NAME,
-	X_MEMBER,
-	X_SCORE,
-	X_RANK,
-	X_WINNER,
-	X_BREAKDOWN,
-	X_MU,
-	X_SIGMA,
-	X_DATE,
-};
-
-static PGresult *export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a)
+/* The league's export rows into *rows (caller clears), or false after a reply. */
+static bool export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
+                        db_export_rows *rows)
 {
+	memset(rows, 0, sizeof *rows);
 	if (!league_access_check(req, resp, c, req->params[0], false, a))
-		return NULL;
-	const char *p[1] = {req->params[0]};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_export_rows", 1, p, &st);
-	if (r == NULL)
+		return false;
+	if (db_league_export_rows(c, req->params[0], rows) != DB_OK) {
 		acct_reply_db(resp);
-	return r;
+		return false;
+	}
+	return true;
 }
 
 /* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
@@ -171,26 +151,26 @@ int api_league_export_json(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	PGresult *r = export_rows(req, resp, c, &a);
-	if (r == NULL)
+	db_export_rows rs;
+	if (!export_rows(req, resp, c, &a, &rs))
 		return 0;
 	const char **games = NULL, **players = NULL, **pids = NULL, **locs = NULL;
 	int ngames = 0, nplayers = 0, npids = 0, nlocs = 0;
 	json_object *plays = jx_arr(), *gamesj = jx_arr(), *playersj = jx_arr(), *locsj = jx_arr();
 	json_object *play = NULL, *scores = NULL;
 	const char *cur = "";
-	for (int i = 0; i < PQntuples(r); i++) {
-		if (strcmp(cur, PQgetvalue(r, i, X_PLAY)) != 0) {
-			cur = PQgetvalue(r, i, X_PLAY);
+	for (int i = 0; i < rs.n; i++) {
+		const db_export_row *x = &rs.rows[i];
+		if (strcmp(cur, x->play) != 0) {
+			cur = x->play;
 			int before = ngames;
-			int g = intern(&games, &ngames, PQgetvalue(r, i, X_GAME));
-			bool coop = PQgetvalue(r, i, X_COOP)[0] == 't';
+			int g = intern(&games, &ngames, x->game);
+			bool coop = x->cooperative;
 			if (g > before) {
 				json_object *go = jx_obj();
 				jx_set(go, "id", jx_int(g));
-				jx_set(go, "name", jx_str(PQgetvalue(r, i, X_GAME)));
-				jx_set(go, "bggId",
-				       jx_int(val(r, i, X_BGG) ? atoll(val(r, i, X_BGG)) : 0));
+				jx_set(go, "name", jx_str(x->game));
+				jx_set(go, "bggId", jx_int(int_text(x->bgg_id)));
 				jx_set(go, "cooperative", jx_bool(coop));
 				jx_set(go, "highestWins", jx_bool(true));
 				jx_set(go, "noPoints", jx_bool(false));
@@ -198,26 +178,24 @@ int api_league_export_json(const http_req *req, http_resp *resp)
 				jx_push(gamesj, go);
 			}
 			int loc = 0;
-			if (PQgetvalue(r, i, X_LOCATION)[0]) {
+			if (x->location[0]) {
 				before = nlocs;
-				loc = intern(&locs, &nlocs, PQgetvalue(r, i, X_LOCATION));
+				loc = intern(&locs, &nlocs, x->location);
 				if (loc > before) {
 					json_object *lo = jx_obj();
 					jx_set(lo, "id", jx_int(loc));
-					jx_set(lo, "name", jx_str(PQgetvalue(r, i, X_LOCATION)));
+					jx_set(lo, "name", jx_str(x->location));
 					jx_push(locsj, lo);
 				}
 			}
 			play = jx_obj();
-			jx_set(play, "uuid", jx_str(PQgetvalue(r, i, X_UUID)));
-			jx_set(play, "playDate", jx_str(PQgetvalue(r, i, X_DATE_BGS)));
-			jx_set(play, "durationMin",
-			       jx_int(val(r, i, X_DURATION) ? atoll(val(r, i, X_DURATION)) : 0));
+			jx_set(play, "uuid", jx_str(x->uuid));
+			jx_set(play, "playDate", jx_str(x->date_bgs));
+			jx_set(play, "durationMin", jx_int(int_text(x->duration_min)));
 			jx_set(play, "gameRefId", jx_int(g));
 			jx_set(play, "locationRefId", jx_int(loc));
-			jx_set(play, "bggId",
-			       jx_int(val(r, i, X_BGG) ? atoll(val(r, i, X_BGG)) : 0));
-			jx_set(play, "comments", jx_str(PQgetvalue(r, i, X_NOTES)));
+			jx_set(play, "bggId", jx_int(int_text(x->bgg_id)));
+			jx_set(play, "comments", jx_str(x->notes));
 			jx_set(play, "ignored", jx_bool(false));
 			jx_set(play, "usesTeams", jx_bool(false));
 			jx_set(play, "manualWinner", jx_bool(false));
@@ -227,33 +205,33 @@ int api_league_export_json(const http_req *req, http_resp *resp)
 			jx_push(plays, play);
 		}
 		int before = npids;
-		int pid = intern(&pids, &npids, PQgetvalue(r, i, X_MEMBER));
+		int pid = intern(&pids, &npids, x->member);
 		if (pid > before) {
-			intern(&players, &nplayers, PQgetvalue(r, i, X_NAME));
+			intern(&players, &nplayers, x->name);
 			json_object *po = jx_obj();
 			jx_set(po, "id", jx_int(pid));
-			jx_set(po, "name", jx_str(PQgetvalue(r, i, X_NAME)));
-			jx_set(po, "uuid", jx_str(PQgetvalue(r, i, X_MEMBER)));
+			jx_set(po, "name", jx_str(x->name));
+			jx_set(po, "uuid", jx_str(x->member));
 			jx_set(po, "isAnonymous", jx_bool(false));
 			jx_push(playersj, po);
 		}
-		int seat = atoi(PQgetvalue(r, i, X_SEAT));
+		int seat = x->seat;
 		json_object *so = jx_obj();
 		jx_set(so, "playerRefId", jx_int(pid));
-		jx_set(so, "score", score_string(val(r, i, X_SCORE)));
-		jx_set(so, "winner", jx_bool(PQgetvalue(r, i, X_WINNER)[0] == 't'));
-		jx_set(so, "rank", jx_int(atoi(PQgetvalue(r, i, X_RANK))));
+		jx_set(so, "score", score_string(x->score));
+		jx_set(so, "winner", jx_bool(x->winner));
+		jx_set(so, "rank", jx_int(x->rank));
 		jx_set(so, "seatOrder", jx_int(seat));
 		jx_set(so, "startPlayer", jx_bool(seat == 1));
 		jx_set(so, "newPlayer", jx_bool(false));
 		jx_set(so, "role", jx_str(""));
 		jx_push(scores, so);
 	}
-	PQclear(r);
 	free(games);
 	free(players);
 	free(pids);
 	free(locs);
+	db_rowset_clear(&rs); /* after the last use of the interned (borrowed) strings */
 	json_object *o = jx_obj();
 	jx_set(o, "about", jx_str("Dice Hospital companion league export, BG Stats format"));
 	jx_set(o, "games", gamesj);
@@ -269,32 +247,43 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	PGresult *r = export_rows(req, resp, c, &a);
-	if (r == NULL)
+	db_export_rows rs;
+	if (!export_rows(req, resp, c, &a, &rs))
 		return 0;
 	buf s = {0};
 	b_str(&s, "play,date,game,bgg_id,duration_min,cooperative,location,player,seat,score,rank,"
 	          "winner,rating_mu,rating_sigma,notes\r\n");
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < rs.n; i++) {
+		const db_export_row *x = &rs.rows[i];
+		char seat[16], rank[16];
+		snprintf(seat, sizeof seat, "%d", x->seat);
+		snprintf(rank, sizeof rank, "%d", x->rank);
 		const struct {
-			int col;
+			const char *v; /* NULL: empty */
 			bool text;
-		} cols[] = {{X_UUID, false},    {X_DATE, false},     {X_GAME, true},
-		            {X_BGG, false},     {X_DURATION, false}, {X_COOP, false},
-		            {X_LOCATION, true}, {X_NAME, true},      {X_SEAT, false},
-		            {X_SCORE, false},   {X_RANK, false},     {X_WINNER, false},
-		            {X_MU, false},      {X_SIGMA, false},    {X_NOTES, true}};
+		} cols[] = {{x->uuid, false},
+		            {x->date, false},
+		            {x->game, true},
+		            {x->bgg_id, false},
+		            {x->duration_min, false},
+		            {x->cooperative ? "true" : "false", false},
+		            {x->location, true},
+		            {x->name, true},
+		            {seat, false},
+		            {x->score, false},
+		            {rank, false},
+		            {x->winner ? "true" : "false", false},
+		            {x->mu, false},
+		            {x->sigma, false},
+		            {x->notes, true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
-			const char *v = val(r, i, cols[k].col);
-			if (cols[k].col == X_COOP || cols[k].col == X_WINNER)
-				v = v && v[0] == 't' ? "true" : "false";
 			if (k)
 				b_str(&s, ",");
-			b_csv(&s, v, cols[k].text);
+			b_csv(&s, cols[k].v, cols[k].text);
 		}
 		b_str(&s, "\r\n");
 	}
-	PQclear(r);
+	db_rowset_clear(&rs);
 	return reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);
 }
 
@@ -302,74 +291,73 @@ int api_league_backup(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	PGresult *r = export_rows(req, resp, c, &a);
-	if (r == NULL)
+	db_export_rows rs;
+	if (!export_rows(req, resp, c, &a, &rs))
 		return 0;
 	json_object *plays = jx_arr(), *play = NULL, *results = NULL;
 	const char *cur = "";
-	for (int i = 0; i < PQntuples(r); i++) {
-		if (strcmp(cur, PQgetvalue(r, i, X_PLAY)) != 0) {
-			cur = PQgetvalue(r, i, X_PLAY);
+	for (int i = 0; i < rs.n; i++) {
+		const db_export_row *y = &rs.rows[i];
+		if (strcmp(cur, y->play) != 0) {
+			cur = y->play;
 			play = jx_obj();
-			jx_set(play, "uuid", jx_str(PQgetvalue(r, i, X_UUID)));
-			jx_set(play, "game", jx_str(PQgetvalue(r, i, X_GAME)));
-			jx_set(play, "bgg_id", num_text(val(r, i, X_BGG)));
-			jx_set(play, "date", jx_str(PQgetvalue(r, i, X_DATE)));
-			jx_set(play, "duration_min", num_text(val(r, i, X_DURATION)));
-			jx_set(play, "notes", jx_str(PQgetvalue(r, i, X_NOTES)));
-			jx_set(play, "location", jx_str(PQgetvalue(r, i, X_LOCATION)));
-			jx_set(play, "cooperative", jx_bool(PQgetvalue(r, i, X_COOP)[0] == 't'));
-			jx_set(play, "source", jx_str(PQgetvalue(r, i, X_SOURCE)));
+			jx_set(play, "uuid", jx_str(y->uuid));
+			jx_set(play, "game", jx_str(y->game));
+			jx_set(play, "bgg_id", num_text(y->bgg_id));
+			jx_set(play, "date", jx_str(y->date));
+			jx_set(play, "duration_min", num_text(y->duration_min));
+			jx_set(play, "notes", jx_str(y->notes));
+			jx_set(play, "location", jx_str(y->location));
+			jx_set(play, "cooperative", jx_bool(y->cooperative));
+			jx_set(play, "source", jx_str(y->source));
 			results = jx_arr();
 			jx_set(play, "results", results);
 			jx_push(plays, play);
 		}
 		json_object *x = jx_obj();
-		jx_set(x, "name", jx_str(PQgetvalue(r, i, X_NAME)));
-		jx_set(x, "score", num_text(val(r, i, X_SCORE)));
-		jx_set(x, "rank", jx_int(atoi(PQgetvalue(r, i, X_RANK))));
-		jx_set(x, "winner", jx_bool(PQgetvalue(r, i, X_WINNER)[0] == 't'));
-		if (val(r, i, X_BREAKDOWN))
-			jx_set(x, "breakdown", json_tokener_parse(val(r, i, X_BREAKDOWN)));
+		jx_set(x, "name", jx_str(y->name));
+		jx_set(x, "score", num_text(y->score));
+		jx_set(x, "rank", jx_int(y->rank));
+		jx_set(x, "winner", jx_bool(y->winner));
+		if (y->breakdown)
+			jx_set(x, "breakdown", json_tokener_parse(y->breakdown));
 		jx_push(results, x);
 	}
-	PQclear(r);
-	const char *p[1] = {req->params[0]};
-	db_status st;
+	db_rowset_clear(&rs);
+	const char *league = req->params[0];
+	db_league_row lr;
+	db_member_rows mr = {0};
+	db_season_rows sr = {0};
 	json_object *members = jx_arr(), *seasons = jx_arr(), *o = jx_obj();
 	jx_set(o, "format", jx_str(BACKUP_FORMAT));
 	jx_set(o, "version", jx_int(1));
 	jx_set(o, "members", members);
 	jx_set(o, "seasons", seasons);
 	jx_set(o, "plays", plays);
-	if ((r = acct_exec(c, "league_get", 1, p, &st)) == NULL)
-		goto fail;
-	jx_set(o, "name", jx_str(PQgetvalue(r, 0, 0)));
-	PQclear(r);
-	if ((r = acct_exec(c, "league_members", 1, p, &st)) == NULL)
-		goto fail;
-	for (int i = 0; i < PQntuples(r); i++) {
+	if (db_league_get(c, league, &lr) != DB_OK || db_league_members(c, league, &mr) != DB_OK ||
+	    db_league_seasons(c, league, &sr) != DB_OK) {
+		db_rowset_clear(&mr);
+		json_object_put(o);
+		return acct_reply_db(resp);
+	}
+	jx_set(o, "name", jx_str(lr.found ? lr.name : ""));
+	for (int i = 0; i < mr.n; i++) {
 		json_object *m = jx_obj();
-		jx_set(m, "name", jx_str(PQgetvalue(r, i, 1)));
+		jx_set(m, "name", jx_str(mr.rows[i].name));
 		jx_push(members, m);
 	}
-	PQclear(r);
-	if ((r = acct_exec(c, "league_seasons", 1, p, &st)) == NULL)
-		goto fail;
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < sr.n; i++) {
 		json_object *m = jx_obj();
-		jx_set(m, "name", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(m, "starts", jx_str(PQgetvalue(r, i, 2)));
-		jx_set(m, "ends", jx_str(PQgetvalue(r, i, 3)));
+		jx_set(m, "name", jx_str(sr.rows[i].name));
+		jx_set(m, "starts", jx_str(sr.rows[i].starts));
+		jx_set(m, "ends", jx_str(sr.rows[i].ends));
 		jx_push(seasons, m);
 	}
-	PQclear(r);
+	db_rowset_clear(&mr);
+	db_rowset_clear(&sr);
 	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return reply_file(resp, "application/json", "league-backup.json", text, strlen(text));
-fail:
-	json_object_put(o);
-	return acct_reply_db(resp);
 }
 
 /* ---- import: parsed and checked completely before the transaction ---- */
@@ -1047,20 +1035,21 @@ static db_status import_tx(db_conn *c, void *arg)
 		char id[ID_LEN + 1];
 		id_new(id);
 		const imp_season *s = &im->seasons[i];
-		const char *p[5] = {id, im->league, s->name, s->starts, s->ends};
-		PQclear(acct_exec(c, "season_insert", 5, p, &st));
+		bool inserted; /* a season of this name already there is kept */
+		st = db_season_insert(c, id, im->league, s->name, s->starts, s->ends, &inserted);
 	}
 	league_result res[IMPORT_MAX_RESULTS];
 	/* the uuids already in the league, in byte order (one query, then a binary search) */
-	const char *lp[1] = {im->league};
-	PGresult *known = st == DB_OK ? acct_exec(c, "league_uuids", 1, lp, &st) : NULL;
-	int nknown = known ? PQntuples(known) : 0;
+	db_uuid_rows known = {0};
+	if (st == DB_OK)
+		st = db_league_uuids(c, im->league, &known);
+	int nknown = known.n;
 	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
 		imp_play *ip = &im->plays[i];
 		bool exists = false;
 		for (int lo = 0, hi = nknown - 1; lo <= hi && !exists;) {
 			int mid = lo + (hi - lo) / 2,
-			    cmp = strcmp(PQgetvalue(known, mid, 0), ip->p.uuid);
+			    cmp = strcmp(known.rows[mid].uuid, ip->p.uuid);
 			exists = cmp == 0;
 			if (cmp < 0)
 				lo = mid + 1;
@@ -1089,7 +1078,7 @@ static db_status import_tx(db_conn *c, void *arg)
 			im->imported++;
 		}
 	}
-	PQclear(known);
+	db_rowset_clear(&known);
 	if (st == DB_OK)
 		st = league_recompute(c, im->league);
 	return st;

@@ -3,6 +3,8 @@
 
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/accounts.h"
+#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
@@ -56,16 +58,11 @@ static void sb_elem(sbuf *s, const char *v)
 	sb_str(s, "\"");
 }
 
-static const char *str_or_null(const PGresult *r, int row, int col)
+/* A stored number (score) as JSON: an integer when it is one, null when absent. */
+static json_object *jx_num(bool has, double d)
 {
-	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
-}
-
-static json_object *jx_num_text(const char *v)
-{
-	if (v == NULL)
+	if (!has)
 		return NULL;
-	double d = strtod(v, NULL);
 	if (d == floor(d) && fabs(d) < 9e15)
 		return jx_int((int64_t)d);
 	return jx_double(d);
@@ -185,20 +182,18 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	memset(a, 0, sizeof *a);
 	if (!acct_session(req, resp, c, &a->acc))
 		return false;
-	const char *p[2] = {league, a->acc.id};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_access", 2, p, &st);
-	if (r == NULL) {
+	db_league_access row;
+	if (db_league_access_get(c, league, a->acc.id, &row) != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}
 	bool ok = false;
-	if (PQntuples(r) != 1) {
+	if (!row.found) {
 		http_reply_problem(resp, 404, "no such league", NULL, NULL);
 	} else {
-		a->owner = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-		snprintf(a->member, sizeof a->member, "%s", PQgetvalue(r, 0, 1));
-		a->version = atoll(PQgetvalue(r, 0, 2));
+		a->owner = row.owner;
+		snprintf(a->member, sizeof a->member, "%s", row.member);
+		a->version = row.version;
 		if (!a->owner && (owner || a->member[0] == '\0'))
 			http_reply_problem(resp, 403,
 			                   owner ? "only the league's owners may do this"
@@ -207,19 +202,14 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 		else
 			ok = true;
 	}
-	PQclear(r);
 	return ok;
 }
 
 db_status league_lock(db_conn *c, const char *league)
 {
-	const char *p[1] = {league};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_lock", 1, p, &st);
-	if (r && PQntuples(r) != 1)
-		st = DB_ABORT;
-	PQclear(r);
-	return st;
+	bool found;
+	db_status st = db_league_lock(c, league, &found);
+	return st == DB_OK && !found ? DB_ABORT : st;
 }
 
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
@@ -227,29 +217,20 @@ db_status league_member_by_name(db_conn *c, const char *league, const char *name
 {
 	char nid[ID_LEN + 1];
 	id_new(nid);
-	const char *p[3] = {nid, league, name};
-	db_status st;
+	bool inserted, found;
 	*created = false;
-	PGresult *r = acct_exec(c, "member_insert_guest", 3, p, &st);
-	if (r == NULL)
+	db_status st = db_member_insert_guest(c, nid, league, name, &inserted);
+	if (st != DB_OK)
 		return st;
-	if (PQntuples(r) == 1) {
+	if (inserted) {
 		*created = true;
 		snprintf(id, ID_LEN + 1, "%s", nid);
-		PQclear(r);
 		return DB_OK;
 	}
-	PQclear(r);
-	r = acct_exec(c, "member_by_name", 2, p + 1, &st);
-	if (r == NULL)
+	st = db_member_by_name(c, league, name, &found, id);
+	if (st != DB_OK)
 		return st;
-	if (PQntuples(r) != 1) {
-		PQclear(r);
-		return DB_FAIL;
-	}
-	snprintf(id, ID_LEN + 1, "%s", PQgetvalue(r, 0, 0));
-	PQclear(r);
-	return DB_OK;
+	return found ? DB_OK : DB_FAIL;
 }
 
 /* ---- dates ---- */
@@ -382,9 +363,8 @@ static db_status results_store(db_conn *c, const char *play, const league_result
 	}
 	for (int k = 0; k < 5; k++)
 		sb_str(&a[k], n ? "}" : "{}");
-	const char *rp[6] = {play, a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
-	db_status st;
-	PQclear(acct_exec(c, "results_insert", 6, rp, &st));
+	const char *arrays[5] = {a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
+	db_status st = db_results_insert(c, play, arrays);
 	for (int k = 0; k < 5; k++)
 		free(a[k].b);
 	return st;
@@ -410,12 +390,10 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 	                      p->uuid ? p->uuid : id,
 	                      p->game_id,
 	                      author};
-	db_status st;
-	PGresult *r = acct_exec(c, "play_insert", 13, ip, &st);
-	if (r == NULL)
+	bool inserted;
+	db_status st = db_play_insert(c, ip, &inserted);
+	if (st != DB_OK)
 		return st;
-	bool inserted = PQntuples(r) == 1;
-	PQclear(r);
 	if (!inserted)
 		return DB_ABORT;
 	return results_store(c, id, p->results, p->nresults);
@@ -435,14 +413,14 @@ typedef struct {
 } lrow;
 
 typedef struct {
-	PGresult *res; /* owns the strings of rows */
+	db_league_results set; /* owns the strings of rows */
 	lrow *rows;
 	int nrows, nmembers;
 } lset;
 
 static void lset_free(lset *s)
 {
-	PQclear(s->res);
+	db_rowset_clear(&s->set);
 	free(s->rows);
 	memset(s, 0, sizeof *s);
 }
@@ -477,13 +455,10 @@ static db_status lset_load(db_conn *c, const char *league, const char *season, c
                            lset *s)
 {
 	memset(s, 0, sizeof *s);
-	const char *p[3] = {league, season, game};
-	db_status st;
-	s->res = acct_exec(c, "league_rows", 3, p, &st);
-	if (s->res == NULL)
+	db_status st = db_league_rows(c, league, season, game, &s->set);
+	if (st != DB_OK)
 		return st;
-	const PGresult *r = s->res;
-	s->nrows = PQntuples(r);
+	s->nrows = s->set.n;
 	s->rows = xcalloc((size_t)s->nrows, sizeof *s->rows);
 	member_map mm = {.cap = 64};
 	while (mm.cap < 2 * (size_t)s->nrows)
@@ -492,19 +467,19 @@ static db_status lset_load(db_conn *c, const char *league, const char *season, c
 	mm.idx = xcalloc(mm.cap, sizeof *mm.idx);
 	for (int i = 0; i < s->nrows; i++) {
 		lrow *x = &s->rows[i];
-		x->play = PQgetvalue(r, i, 0);
-		x->member = PQgetvalue(r, i, 1);
-		x->name = PQgetvalue(r, i, 2);
-		x->rank = atoi(PQgetvalue(r, i, 3));
-		x->has_score = !PQgetisnull(r, i, 4);
-		x->score = x->has_score ? strtod(PQgetvalue(r, i, 4), NULL) : 0;
-		x->winner = PQgetvalue(r, i, 5)[0] == 't';
-		x->coop = PQgetvalue(r, i, 6)[0] == 't';
+		const db_league_result *y = &s->set.rows[i];
+		x->play = y->play;
+		x->member = y->member;
+		x->name = y->name;
+		x->rank = y->rank;
+		x->has_score = y->has_score;
+		x->score = y->score;
+		x->winner = y->winner;
+		x->coop = y->cooperative;
 		x->m = member_index(&mm, x->member);
-		x->has_stored = !PQgetisnull(r, i, 7);
+		x->has_stored = y->has_rating;
 		if (x->has_stored)
-			x->stored = (rating){strtod(PQgetvalue(r, i, 7), NULL),
-			                     strtod(PQgetvalue(r, i, 8), NULL)};
+			x->stored = (rating){y->mu, y->sigma};
 	}
 	s->nmembers = mm.n;
 	free(mm.ids);
@@ -546,9 +521,7 @@ static void lset_rate(lset *s, rating *cur)
 db_status league_recompute(db_conn *c, const char *league)
 {
 	lset s;
-	const char *bp[1] = {league};
-	db_status st;
-	PQclear(acct_exec(c, "league_bump", 1, bp, &st)); /* invalidates cached standings */
+	db_status st = db_league_bump(c, league); /* invalidates cached standings */
 	if (st != DB_OK)
 		return st;
 	st = lset_load(c, league, NULL, NULL, &s);
@@ -589,8 +562,8 @@ db_status league_recompute(db_conn *c, const char *league)
 		sb_str(&members, "}");
 		sb_str(&mus, "}");
 		sb_str(&sigmas, "}");
-		const char *p[4] = {plays.b, members.b, mus.b, sigmas.b};
-		PQclear(acct_exec(c, "ratings_store", 4, p, &st));
+		const char *arrays[4] = {plays.b, members.b, mus.b, sigmas.b};
+		st = db_ratings_store(c, arrays);
 	}
 	free(plays.b);
 	free(members.b);
@@ -713,126 +686,114 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 /* The play as JSON, or NULL when the league has no such play (*st DB_OK) or on failure. */
 static json_object *play_json(db_conn *c, const char *league, const char *play, db_status *st)
 {
-	const char *p[2] = {league, play};
-	PGresult *r = acct_exec(c, "play_get", 2, p, st);
-	if (r == NULL)
-		return NULL;
-	if (PQntuples(r) != 1) {
-		PQclear(r);
-		return NULL;
-	}
-	json_object *o = jx_obj();
-	jx_set(o, "id", jx_str(PQgetvalue(r, 0, 0)));
+	db_play_rows pr = {0};
+	db_result_rows rr = {0};
+	json_object *o = NULL;
+	if ((*st = db_play_get(c, league, play, &pr)) != DB_OK || pr.n != 1)
+		goto out;
+	const db_play_row *y = &pr.rows[0];
+	if ((*st = db_play_results(c, play, &rr)) != DB_OK)
+		goto out;
+	o = jx_obj();
+	jx_set(o, "id", jx_str(y->id));
 	jx_set(o, "league", jx_str(league));
-	jx_set(o, "game", jx_str(PQgetvalue(r, 0, 1)));
-	jx_set(o, "bgg_id", PQgetisnull(r, 0, 2) ? NULL : jx_int(atoll(PQgetvalue(r, 0, 2))));
-	jx_set(o, "date", jx_str(PQgetvalue(r, 0, 3)));
-	jx_set(o, "duration_min", PQgetisnull(r, 0, 4) ? NULL : jx_int(atoll(PQgetvalue(r, 0, 4))));
-	jx_set(o, "notes", jx_str(PQgetvalue(r, 0, 5)));
-	jx_set(o, "location", jx_str(PQgetvalue(r, 0, 6)));
-	jx_set(o, "cooperative", jx_bool(PQgetvalue(r, 0, 7)[0] == 't'));
-	jx_set(o, "source", jx_str(PQgetvalue(r, 0, 8)));
-	jx_set(o, "uuid", jx_str(PQgetvalue(r, 0, 9)));
-	jx_set(o, "game_id", jx_str_or_null(str_or_null(r, 0, 10)));
-	PQclear(r);
-	const char *q[1] = {play};
-	r = acct_exec(c, "play_results", 1, q, st);
-	if (r == NULL) {
-		json_object_put(o);
-		return NULL;
-	}
+	jx_set(o, "game", jx_str(y->game));
+	jx_set(o, "bgg_id", y->has_bgg_id ? jx_int(y->bgg_id) : NULL);
+	jx_set(o, "date", jx_str(y->date));
+	jx_set(o, "duration_min", y->has_duration ? jx_int(y->duration_min) : NULL);
+	jx_set(o, "notes", jx_str(y->notes));
+	jx_set(o, "location", jx_str(y->location));
+	jx_set(o, "cooperative", jx_bool(y->cooperative));
+	jx_set(o, "source", jx_str(y->source));
+	jx_set(o, "uuid", jx_str(y->uuid));
+	jx_set(o, "game_id", jx_str_or_null(y->game_id));
 	json_object *a = jx_arr();
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < rr.n; i++) {
+		const db_result_row *z = &rr.rows[i];
 		json_object *x = jx_obj();
-		jx_set(x, "player", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(x, "seat", jx_int(atoi(PQgetvalue(r, i, 2))));
-		jx_set(x, "score", jx_num_text(str_or_null(r, i, 3)));
-		jx_set(x, "rank", jx_int(atoi(PQgetvalue(r, i, 4))));
-		jx_set(x, "winner", jx_bool(PQgetvalue(r, i, 5)[0] == 't'));
-		if (!PQgetisnull(r, i, 6))
-			jx_set(x, "breakdown", json_tokener_parse(PQgetvalue(r, i, 6)));
-		if (!PQgetisnull(r, i, 7))
-			jx_set(x, "rating_after",
-			       rating_json((rating){strtod(PQgetvalue(r, i, 7), NULL),
-			                            strtod(PQgetvalue(r, i, 8), NULL)}));
+		jx_set(x, "player", jx_str(z->member));
+		jx_set(x, "name", jx_str(z->name));
+		jx_set(x, "seat", jx_int(z->seat));
+		jx_set(x, "score", jx_num(z->has_score, z->score));
+		jx_set(x, "rank", jx_int(z->rank));
+		jx_set(x, "winner", jx_bool(z->winner));
+		if (z->breakdown)
+			jx_set(x, "breakdown", json_tokener_parse(z->breakdown));
+		if (z->has_rating)
+			jx_set(x, "rating_after", rating_json((rating){z->mu, z->sigma}));
 		jx_push(a, x);
 	}
-	PQclear(r);
 	jx_set(o, "results", a);
+out:
+	db_rowset_clear(&pr);
+	db_rowset_clear(&rr);
 	return o;
 }
 
 static json_object *league_json(db_conn *c, const char *league, const league_access *acc,
                                 db_status *st)
 {
-	const char *p[1] = {league};
-	PGresult *r = acct_exec(c, "league_get", 1, p, st);
-	if (r == NULL || PQntuples(r) != 1) {
-		PQclear(r);
+	db_league_row lr;
+	if ((*st = db_league_get(c, league, &lr)) != DB_OK || !lr.found)
 		return NULL;
-	}
-	json_object *o = jx_obj();
+	db_owner_rows owners = {0};
+	db_member_rows members = {0};
+	db_game_name_rows games = {0};
+	db_season_rows seasons = {0};
+	json_object *o = NULL;
+	if ((*st = db_league_owners(c, league, &owners)) != DB_OK ||
+	    (*st = db_league_members(c, league, &members)) != DB_OK ||
+	    (*st = db_league_games(c, league, &games)) != DB_OK ||
+	    (*st = db_league_seasons(c, league, &seasons)) != DB_OK)
+		goto out;
+	o = jx_obj();
 	jx_set(o, "id", jx_str(league));
-	jx_set(o, "name", jx_str(PQgetvalue(r, 0, 0)));
-	jx_set(o, "created_at", jx_str(PQgetvalue(r, 0, 1)));
-	jx_set(o, "plays", jx_int(atoll(PQgetvalue(r, 0, 2))));
-	PQclear(r);
+	jx_set(o, "name", jx_str(lr.name));
+	jx_set(o, "created_at", jx_str(lr.created_at));
+	jx_set(o, "plays", jx_int(lr.plays));
 	json_object *you = jx_obj();
 	jx_set(you, "account", jx_str(acc->acc.id));
 	jx_set(you, "owner", jx_bool(acc->owner));
 	jx_set(you, "member", jx_str_or_null(acc->member[0] ? acc->member : NULL));
 	jx_set(o, "you", you);
-	json_object *owners = jx_arr(), *members = jx_arr(), *seasons = jx_arr();
-	if ((r = acct_exec(c, "league_owners", 1, p, st)) == NULL)
-		goto fail;
-	for (int i = 0; i < PQntuples(r); i++) {
+	json_object *ow = jx_arr(), *me = jx_arr(), *ga = jx_arr(), *se = jx_arr();
+	for (int i = 0; i < owners.n; i++) {
 		json_object *x = jx_obj();
-		jx_set(x, "account", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(x, "display_name", jx_str(PQgetvalue(r, i, 1)));
-		jx_push(owners, x);
+		jx_set(x, "account", jx_str(owners.rows[i].account));
+		jx_set(x, "display_name", jx_str(owners.rows[i].display_name));
+		jx_push(ow, x);
 	}
-	PQclear(r);
-	if ((r = acct_exec(c, "league_members", 1, p, st)) == NULL)
-		goto fail;
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < members.n; i++) {
+		const db_member_row *m = &members.rows[i];
 		json_object *x = jx_obj();
-		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(x, "account", jx_str_or_null(str_or_null(r, i, 2)));
-		jx_set(x, "guest", jx_bool(PQgetisnull(r, i, 2)));
-		jx_set(x, "plays", jx_int(atoll(PQgetvalue(r, i, 3))));
-		jx_push(members, x);
+		jx_set(x, "id", jx_str(m->id));
+		jx_set(x, "name", jx_str(m->name));
+		jx_set(x, "account", jx_str_or_null(m->account));
+		jx_set(x, "guest", jx_bool(m->account == NULL));
+		jx_set(x, "plays", jx_int(m->plays));
+		jx_push(me, x);
 	}
-	PQclear(r);
-	if ((r = acct_exec(c, "league_games", 1, p, st)) == NULL)
-		goto fail;
-	json_object *games = jx_arr();
-	for (int i = 0; i < PQntuples(r); i++)
-		jx_push(games, jx_str(PQgetvalue(r, i, 0)));
-	jx_set(o, "games", games);
-	PQclear(r);
-	if ((r = acct_exec(c, "league_seasons", 1, p, st)) == NULL)
-		goto fail;
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < games.n; i++)
+		jx_push(ga, jx_str(games.rows[i].game));
+	jx_set(o, "games", ga);
+	for (int i = 0; i < seasons.n; i++) {
+		const db_season_row *z = &seasons.rows[i];
 		json_object *x = jx_obj();
-		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(x, "starts", jx_str(PQgetvalue(r, i, 2)));
-		jx_set(x, "ends", jx_str(PQgetvalue(r, i, 3)));
-		jx_push(seasons, x);
+		jx_set(x, "id", jx_str(z->id));
+		jx_set(x, "name", jx_str(z->name));
+		jx_set(x, "starts", jx_str(z->starts));
+		jx_set(x, "ends", jx_str(z->ends));
+		jx_push(se, x);
 	}
-	PQclear(r);
-	jx_set(o, "owners", owners);
-	jx_set(o, "members", members);
-	jx_set(o, "seasons", seasons);
+	jx_set(o, "owners", ow);
+	jx_set(o, "members", me);
+	jx_set(o, "seasons", se);
+out:
+	db_rowset_clear(&owners);
+	db_rowset_clear(&members);
+	db_rowset_clear(&games);
+	db_rowset_clear(&seasons);
 	return o;
-fail:
-	json_object_put(owners);
-	json_object_put(members);
-	json_object_put(seasons);
-	json_object_put(o);
-	return NULL;
 }
 
 /* ---- leagues ---- */
@@ -850,21 +811,15 @@ static db_status league_create_tx(db_conn *c, void *arg)
 	char member[ID_LEN + 1];
 	id_new(a->id);
 	id_new(member);
-	const char *p[2] = {a->id, a->name};
-	const char *o[2] = {a->id, a->acc.id};
-	const char *m[4] = {member, a->id, a->acc.display_name, a->acc.id};
+	bool inserted;
 	db_status st;
-	PGresult *r = acct_exec(c, "league_insert", 2, p, &st);
-	if (r == NULL)
+	if ((st = db_league_insert(c, a->id, a->name)) != DB_OK ||
+	    (st = db_league_owner_insert(c, a->id, a->acc.id)) != DB_OK)
 		return st;
-	PQclear(r);
-	if ((r = acct_exec(c, "league_owner_insert", 2, o, &st)) == NULL)
-		return st;
-	PQclear(r);
 	/* the owner plays too: a member entry under their display name */
-	if ((r = acct_exec(c, "member_insert", 4, m, &st)) == NULL)
+	st = db_member_insert(c, member, a->id, a->acc.display_name, a->acc.id, &inserted);
+	if (st != DB_OK)
 		return st;
-	PQclear(r);
 	league_access acc = {.acc = a->acc, .owner = true};
 	snprintf(acc.member, sizeof acc.member, "%s", member);
 	json_object *j = league_json(c, a->id, &acc, &st);
@@ -901,21 +856,20 @@ int api_league_list(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (!acct_session(req, resp, c, &acc))
 		return 0;
-	const char *p[1] = {acc.id};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_list", 1, p, &st);
-	if (r == NULL)
+	db_league_items items = {0};
+	if (db_league_list(c, acc.id, &items) != DB_OK)
 		return acct_reply_db(resp);
 	json_object *a = jx_arr();
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < items.n; i++) {
+		const db_league_item *y = &items.rows[i];
 		json_object *x = jx_obj();
-		jx_set(x, "id", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(x, "name", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(x, "owner", jx_bool(PQgetvalue(r, i, 2)[0] == 't'));
-		jx_set(x, "plays", jx_int(atoll(PQgetvalue(r, i, 3))));
+		jx_set(x, "id", jx_str(y->id));
+		jx_set(x, "name", jx_str(y->name));
+		jx_set(x, "owner", jx_bool(y->owner));
+		jx_set(x, "plays", jx_int(y->plays));
 		jx_push(a, x);
 	}
-	PQclear(r);
+	db_rowset_clear(&items);
 	json_object *o = jx_obj();
 	jx_set(o, "leagues", a);
 	return http_reply_json(resp, 200, o);
@@ -937,13 +891,9 @@ int api_league_get(const http_req *req, http_resp *resp)
 /* Account by id or e-mail: true with id filled. */
 static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], db_status *st)
 {
-	const char *p[1] = {key};
-	PGresult *r = acct_exec(c, "account_find", 1, p, st);
-	bool ok = r && PQntuples(r) == 1;
-	if (ok)
-		snprintf(id, ID_LEN + 1, "%s", PQgetvalue(r, 0, 0));
-	PQclear(r);
-	return ok;
+	bool found;
+	*st = db_account_find(c, key, &found, id);
+	return *st == DB_OK && found;
 }
 
 int api_league_member_add(const http_req *req, http_resp *resp)
@@ -977,11 +927,11 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		goto out;
 	}
 	id_new(id);
-	const char *p[4] = {id, req->params[0], name, acc[0] ? acc : NULL};
-	PGresult *r = acct_exec(c, "member_insert", 4, p, &st);
-	if (r == NULL) {
+	bool inserted;
+	st = db_member_insert(c, id, req->params[0], name, acc[0] ? acc : NULL, &inserted);
+	if (st != DB_OK) {
 		acct_reply_db(resp);
-	} else if (PQntuples(r) == 0) {
+	} else if (!inserted) {
 		http_reply_problem(resp, 409,
 		                   "the league already has a member of this name or this account",
 		                   "member-exists", "/name");
@@ -993,7 +943,6 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		jx_set(o, "guest", jx_bool(acc[0] == '\0'));
 		http_reply_json(resp, 201, o);
 	}
-	PQclear(r);
 out:
 	json_object_put(root);
 	return 0;
@@ -1006,23 +955,20 @@ int api_league_member_delete(const http_req *req, http_resp *resp)
 	if (acct_csrf_reply(req, resp, false) ||
 	    !league_access_check(req, resp, c, req->params[0], true, &a))
 		return 0;
-	const char *p[2] = {req->params[0], req->params[1]};
-	db_status st;
-	PGresult *r = acct_exec(c, "member_get", 2, p, &st);
-	if (r == NULL)
+	db_member_rows m = {0};
+	if (db_member_get(c, req->params[0], req->params[1], &m) != DB_OK)
 		return acct_reply_db(resp);
-	bool found = PQntuples(r) == 1;
-	bool has_plays = found && atoll(PQgetvalue(r, 0, 3)) > 0;
-	PQclear(r);
+	bool found = m.n == 1;
+	bool has_plays = found && m.rows[0].plays > 0;
+	db_rowset_clear(&m);
 	if (!found)
 		return http_reply_problem(resp, 404, "no such member in this league", NULL, NULL);
 	if (has_plays)
 		return http_reply_problem(resp, 409,
 		                          "this member has plays: delete or edit them first",
 		                          "member-has-plays", NULL);
-	if ((r = acct_exec(c, "member_delete", 2, p, &st)) == NULL)
+	if (db_member_delete(c, req->params[0], req->params[1]) != DB_OK)
 		return acct_reply_db(resp);
-	PQclear(r);
 	resp->status = 204;
 	return 0;
 }
@@ -1041,12 +987,11 @@ static db_status member_link_tx(db_conn *c, void *arg)
 	db_status st = league_lock(c, x->league);
 	if (st != DB_OK)
 		return st;
-	const char *p[2] = {x->league, x->guest};
-	PGresult *r = acct_exec(c, "member_get", 2, p, &st);
-	if (r == NULL)
+	db_member_rows m = {0};
+	if ((st = db_member_get(c, x->league, x->guest, &m)) != DB_OK)
 		return st;
-	bool found = PQntuples(r) == 1, guest = found && PQgetisnull(r, 0, 2);
-	PQclear(r);
+	bool found = m.n == 1, guest = found && m.rows[0].account == NULL;
+	db_rowset_clear(&m);
 	http_resp_clear(x->resp);
 	if (!found) {
 		http_reply_problem(x->resp, 404, "no such member in this league", NULL, NULL);
@@ -1058,11 +1003,9 @@ static db_status member_link_tx(db_conn *c, void *arg)
 		return DB_ABORT;
 	}
 	if (x->a.member[0]) {
-		const char *m[2] = {x->guest, x->a.member};
-		if ((r = acct_exec(c, "member_conflicts", 2, m, &st)) == NULL)
+		bool clash;
+		if ((st = db_member_conflicts(c, x->guest, x->a.member, &clash)) != DB_OK)
 			return st;
-		bool clash = PQntuples(r) > 0;
-		PQclear(r);
 		if (clash) {
 			http_reply_problem(
 			    x->resp, 409,
@@ -1071,12 +1014,9 @@ static db_status member_link_tx(db_conn *c, void *arg)
 			    "same-play", NULL);
 			return DB_ABORT;
 		}
-		if ((r = acct_exec(c, "member_merge", 2, m, &st)) == NULL)
+		if ((st = db_member_merge(c, x->guest, x->a.member)) != DB_OK ||
+		    (st = db_member_delete(c, x->league, x->guest)) != DB_OK)
 			return st;
-		PQclear(r);
-		if ((r = acct_exec(c, "member_delete", 2, p, &st)) == NULL)
-			return st;
-		PQclear(r);
 		if ((st = league_recompute(c, x->league)) != DB_OK)
 			return st;
 		json_object *o = jx_obj();
@@ -1085,10 +1025,8 @@ static db_status member_link_tx(db_conn *c, void *arg)
 		http_reply_json(x->resp, 200, o);
 		return DB_OK;
 	}
-	const char *l[2] = {x->guest, x->a.acc.id};
-	if ((r = acct_exec(c, "member_link", 2, l, &st)) == NULL)
+	if ((st = db_member_link(c, x->guest, x->a.acc.id)) != DB_OK)
 		return st;
-	PQclear(r);
 	json_object *o = jx_obj();
 	jx_set(o, "id", jx_str(x->guest));
 	jx_set(o, "account", jx_str(x->a.acc.id));
@@ -1139,16 +1077,13 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 			http_reply_problem(resp, 422, "no account has this id or e-mail address",
 			                   "unknown-account", "/account");
 	} else {
-		const char *p[2] = {req->params[0], acc};
-		PGresult *r = acct_exec(c, "league_owner_insert", 2, p, &st);
-		if (r == NULL) {
+		if (db_league_owner_insert(c, req->params[0], acc) != DB_OK) {
 			acct_reply_db(resp);
 		} else {
 			json_object *o = jx_obj();
 			jx_set(o, "account", jx_str(acc));
 			http_reply_json(resp, 201, o);
 		}
-		PQclear(r);
 	}
 	json_object_put(root);
 	return 0;
@@ -1183,12 +1118,11 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 		                   "/ends");
 	} else {
 		id_new(id);
-		const char *p[5] = {id, req->params[0], name, starts, ends};
-		db_status st;
-		PGresult *r = acct_exec(c, "season_insert", 5, p, &st);
-		if (r == NULL) {
+		bool inserted;
+		if (db_season_insert(c, id, req->params[0], name, starts, ends, &inserted) !=
+		    DB_OK) {
 			acct_reply_db(resp);
-		} else if (PQntuples(r) == 0) {
+		} else if (!inserted) {
 			http_reply_problem(resp, 409, "the league has a season of this name",
 			                   "season-exists", "/name");
 		} else {
@@ -1199,7 +1133,6 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 			jx_set(o, "ends", jx_str(ends));
 			http_reply_json(resp, 201, o);
 		}
-		PQclear(r);
 	}
 	json_object_put(root);
 	return 0;
@@ -1303,13 +1236,12 @@ typedef struct {
 static db_status check_players(db_conn *c, play_arg *x)
 {
 	for (int i = 0; i < x->in->p.nresults; i++) {
-		const char *p[2] = {x->league, x->in->res[i].member};
-		db_status st;
-		PGresult *r = acct_exec(c, "member_get", 2, p, &st);
-		if (r == NULL)
+		db_member_rows m = {0};
+		db_status st = db_member_get(c, x->league, x->in->res[i].member, &m);
+		if (st != DB_OK)
 			return st;
-		bool found = PQntuples(r) == 1;
-		PQclear(r);
+		bool found = m.n == 1;
+		db_rowset_clear(&m);
 		if (!found) {
 			char fp[48];
 			snprintf(fp, sizeof fp, "/results/%d/player", i);
@@ -1325,15 +1257,8 @@ static db_status check_players(db_conn *c, play_arg *x)
 static db_status log_play(db_conn *c, const char *league, const char *play, const char *who,
                           const char *action, json_object *before, json_object *after)
 {
-	const char *p[6] = {league,
-	                    play,
-	                    who,
-	                    action,
-	                    before ? jx_text(before) : NULL,
-	                    after ? jx_text(after) : NULL};
-	db_status st;
-	PQclear(acct_exec(c, "play_log_insert", 6, p, &st));
-	return st;
+	return db_play_log_insert(c, league, play, who, action, before ? jx_text(before) : NULL,
+	                          after ? jx_text(after) : NULL);
 }
 
 static db_status play_add_tx(db_conn *c, void *arg)
@@ -1409,23 +1334,22 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 	char lb[24], ob[24];
 	snprintf(lb, sizeof lb, "%ld", limit);
 	snprintf(ob, sizeof ob, "%ld", offset);
-	const char *p[3] = {req->params[0], lim ? lb : NULL, ob};
-	db_status st;
-	PGresult *r = acct_exec(c, "play_list", 3, p, &st);
-	if (r == NULL)
+	db_play_items items = {0};
+	if (db_play_list(c, req->params[0], lim ? lb : NULL, ob, &items) != DB_OK)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < items.n; i++) {
+		const db_play_item *y = &items.rows[i];
 		json_object *o = jx_obj();
-		jx_set(o, "id", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(o, "game", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(o, "date", jx_str(PQgetvalue(r, i, 2)));
-		jx_set(o, "cooperative", jx_bool(PQgetvalue(r, i, 3)[0] == 't'));
-		jx_set(o, "source", jx_str(PQgetvalue(r, i, 4)));
-		jx_set(o, "players", json_tokener_parse(PQgetvalue(r, i, 5)));
+		jx_set(o, "id", jx_str(y->id));
+		jx_set(o, "game", jx_str(y->game));
+		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "cooperative", jx_bool(y->cooperative));
+		jx_set(o, "source", jx_str(y->source));
+		jx_set(o, "players", json_tokener_parse(y->players));
 		jx_push(arr, o);
 	}
-	PQclear(r);
+	db_rowset_clear(&items);
 	json_object *o = jx_obj();
 	jx_set(o, "plays", arr);
 	return http_reply_json(resp, 200, o);
@@ -1446,15 +1370,13 @@ static db_status play_for_change(db_conn *c, play_arg *x, bool owner_only, json_
 	}
 	if (x->a.owner)
 		return DB_OK;
-	const char *p[1] = {x->play};
-	PGresult *r = acct_exec(c, "play_created_by", 1, p, &st);
-	if (r == NULL) {
+	bool found;
+	char by[DB_LG_ID_MAX + 1];
+	if ((st = db_play_created_by(c, x->play, &found, by)) != DB_OK) {
 		json_object_put(*before);
 		return st;
 	}
-	bool mine =
-	    !owner_only && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), x->a.acc.id) == 0;
-	PQclear(r);
+	bool mine = !owner_only && found && strcmp(by, x->a.acc.id) == 0;
 	if (!mine) {
 		json_object_put(*before);
 		*before = NULL;
@@ -1510,12 +1432,10 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 	                     p->location ? p->location : "",
 	                     p->cooperative ? "true" : "false",
 	                     x->league};
-	const char *dp[1] = {x->play};
-	PGresult *r;
-	if (st == DB_OK && (r = acct_exec(c, "play_update", 9, up, &st)) != NULL)
-		PQclear(r);
-	if (st == DB_OK && (r = acct_exec(c, "results_delete", 1, dp, &st)) != NULL)
-		PQclear(r);
+	if (st == DB_OK)
+		st = db_play_update(c, up);
+	if (st == DB_OK)
+		st = db_results_delete(c, x->play);
 	if (st == DB_OK) {
 		keep_breakdowns(before, x->in->res, p->nresults);
 		st = results_store(c, x->play, p->results, p->nresults);
@@ -1561,10 +1481,8 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 	db_status st = league_lock(c, x->league);
 	if (st == DB_OK)
 		st = play_for_change(c, x, true, &before);
-	const char *p[2] = {x->play, x->league};
-	PGresult *r;
-	if (st == DB_OK && (r = acct_exec(c, "play_delete", 2, p, &st)) != NULL)
-		PQclear(r);
+	if (st == DB_OK)
+		st = db_play_delete(c, x->play, x->league);
 	if (st == DB_OK)
 		st = league_recompute(c, x->league);
 	if (st == DB_OK)
@@ -1594,25 +1512,22 @@ int api_league_log(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (!league_access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
-	const char *p[1] = {req->params[0]};
-	db_status st;
-	PGresult *r = acct_exec(c, "play_log_list", 1, p, &st);
-	if (r == NULL)
+	db_log_rows log = {0};
+	if (db_play_log_list(c, req->params[0], &log) != DB_OK)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
-	for (int i = 0; i < PQntuples(r); i++) {
+	for (int i = 0; i < log.n; i++) {
+		const db_log_row *y = &log.rows[i];
 		json_object *o = jx_obj();
-		jx_set(o, "play", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(o, "account", jx_str_or_null(str_or_null(r, i, 1)));
-		jx_set(o, "action", jx_str(PQgetvalue(r, i, 2)));
-		jx_set(o, "at", jx_str(PQgetvalue(r, i, 3)));
-		jx_set(o, "before",
-		       PQgetisnull(r, i, 4) ? NULL : json_tokener_parse(PQgetvalue(r, i, 4)));
-		jx_set(o, "after",
-		       PQgetisnull(r, i, 5) ? NULL : json_tokener_parse(PQgetvalue(r, i, 5)));
+		jx_set(o, "play", jx_str(y->play));
+		jx_set(o, "account", jx_str_or_null(y->account));
+		jx_set(o, "action", jx_str(y->action));
+		jx_set(o, "at", jx_str(y->at));
+		jx_set(o, "before", y->before ? json_tokener_parse(y->before) : NULL);
+		jx_set(o, "after", y->after ? json_tokener_parse(y->after) : NULL);
 		jx_push(arr, o);
 	}
-	PQclear(r);
+	db_rowset_clear(&log);
 	json_object *o = jx_obj();
 	jx_set(o, "log", arr);
 	return http_reply_json(resp, 200, o);
@@ -1633,15 +1548,11 @@ static bool read_filters(const http_req *req, http_resp *resp, db_conn *c, const
 		*game = NULL;
 	if (*season == NULL)
 		return true;
-	const char *p[2] = {req->params[0], *season};
-	db_status st;
-	PGresult *r = acct_exec(c, "season_get", 2, p, &st);
-	if (r == NULL) {
+	bool found;
+	if (db_season_exists(c, req->params[0], *season, &found) != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}
-	bool found = PQntuples(r) == 1;
-	PQclear(r);
 	if (!found)
 		http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
 	return found;
@@ -1826,19 +1737,12 @@ int api_player_history(const http_req *req, http_resp *resp)
 	account acc;
 	if (!acct_session(req, resp, c, &acc))
 		return 0;
-	const char *p[1] = {req->params[0]};
-	db_status st;
-	PGresult *r = acct_exec(c, "member_league", 1, p, &st);
-	if (r == NULL)
+	db_member_league ml;
+	if (db_member_league_get(c, req->params[0], &ml) != DB_OK)
 		return acct_reply_db(resp);
-	if (PQntuples(r) != 1) {
-		PQclear(r);
+	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
-	}
-	char league[ID_LEN + 1], name[ACCT_NAME_MAX];
-	snprintf(league, sizeof league, "%s", PQgetvalue(r, 0, 0));
-	snprintf(name, sizeof name, "%s", PQgetvalue(r, 0, 1));
-	PQclear(r);
+	const char *league = ml.league, *name = ml.name;
 	league_access a;
 	if (!league_access_check(req, resp, c, league, false, &a))
 		return 0;
@@ -1853,33 +1757,33 @@ int api_player_history(const http_req *req, http_resp *resp)
 	snprintf(key, sizeof key, "history\n%s\n%ld", req->params[0], limit);
 	if (lcache_reply(key, a.version, resp))
 		return 0;
-	if ((r = acct_exec(c, "player_history", 1, p, &st)) == NULL)
+	db_history_rows h = {0};
+	if (db_player_history(c, req->params[0], &h) != DB_OK)
 		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
 	rating cur = rating_default();
-	int first = limit && PQntuples(r) > limit ? PQntuples(r) - (int)limit : 0;
-	for (int i = 0; i < PQntuples(r); i++) {
+	int first = limit && h.n > limit ? h.n - (int)limit : 0;
+	for (int i = 0; i < h.n; i++) {
+		const db_history_row *y = &h.rows[i];
 		json_object *o = jx_obj();
-		jx_set(o, "play", jx_str(PQgetvalue(r, i, 0)));
-		jx_set(o, "game", jx_str(PQgetvalue(r, i, 1)));
-		jx_set(o, "date", jx_str(PQgetvalue(r, i, 2)));
-		jx_set(o, "cooperative", jx_bool(PQgetvalue(r, i, 3)[0] == 't'));
-		jx_set(o, "score", jx_num_text(str_or_null(r, i, 4)));
-		jx_set(o, "rank", jx_int(atoi(PQgetvalue(r, i, 5))));
-		jx_set(o, "winner", jx_bool(PQgetvalue(r, i, 6)[0] == 't'));
-		bool rated = !PQgetisnull(r, i, 7);
-		if (rated)
-			cur = (rating){strtod(PQgetvalue(r, i, 7), NULL),
-			               strtod(PQgetvalue(r, i, 8), NULL)};
-		jx_set(o, "rated", jx_bool(rated));
+		jx_set(o, "play", jx_str(y->play));
+		jx_set(o, "game", jx_str(y->game));
+		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "cooperative", jx_bool(y->cooperative));
+		jx_set(o, "score", jx_num(y->has_score, y->score));
+		jx_set(o, "rank", jx_int(y->rank));
+		jx_set(o, "winner", jx_bool(y->winner));
+		if (y->has_rating)
+			cur = (rating){y->mu, y->sigma};
+		jx_set(o, "rated", jx_bool(y->has_rating));
 		jx_set(o, "rating", rating_json(cur));
-		jx_set(o, "players", jx_int(atoll(PQgetvalue(r, i, 9))));
+		jx_set(o, "players", jx_int(y->players));
 		if (i >= first)
 			jx_push(arr, o);
 		else
 			json_object_put(o);
 	}
-	PQclear(r);
+	db_rowset_clear(&h);
 	json_object *o = jx_obj();
 	jx_set(o, "player", jx_str(req->params[0]));
 	jx_set(o, "name", jx_str(name));

@@ -41,7 +41,7 @@ static int load_dir(const char *templates_dir, int game)
 	snprintf(dir, sizeof dir, "%s/%s", templates_dir, game_dirs[game]);
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "templates: cannot open %s\n", dir);
+		log_bug("templates: cannot open %s", dir);
 		return -1;
 	}
 	for (struct dirent *e; (e = readdir(d)) != NULL && n < 64;) {
@@ -58,7 +58,7 @@ static int load_dir(const char *templates_dir, int game)
 		json_object *doc = json_object_from_file(path);
 		if (!doc || check_doc(game, doc, err, sizeof err) != 0 ||
 		    g_nshipped[game] == MAX_SHIPPED) {
-			fprintf(stderr, "templates: %s: %s\n", path, doc ? err : "unreadable JSON");
+			log_bug("templates: %s: %s", path, doc ? err : "unreadable JSON");
 			json_object_put(doc);
 			goto out;
 		}
@@ -66,7 +66,7 @@ static int load_dir(const char *templates_dir, int game)
 	}
 	rc = g_nshipped[game] > 0 ? 0 : -1;
 	if (rc != 0)
-		fprintf(stderr, "templates: %s has no profile\n", dir);
+		log_bug("templates: %s has no profile", dir);
 out:
 	for (int i = 0; i < n; i++)
 		free(names[i]);
@@ -80,7 +80,7 @@ static int check_admins(const char *templates_dir)
 	json_object *doc = json_object_from_file(path);
 	int rc = doc ? dh_admins_check_json(doc, err, sizeof err) : -1;
 	if (rc != 0)
-		fprintf(stderr, "templates: %s: %s\n", path, doc ? err : "unreadable JSON");
+		log_bug("templates: %s: %s", path, doc ? err : "unreadable JSON");
 	json_object_put(doc);
 	return rc;
 }

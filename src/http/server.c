@@ -983,11 +983,13 @@ http_server *http_start(const http_config *cfg)
 		return NULL;
 	}
 	srv->reaper_run = true;
-	sse_limits lim = {.per_topic = srv->cfg.sse_per_topic, .per_owner = srv->cfg.sse_per_owner};
-	if (pthread_create(&srv->reaper, NULL, reaper, srv) != 0 || sse_start(&lim) != 0) {
-		log_warn("http: cannot start the connection threads");
-		srv->reaper_run = false; /* (cannot happen short of resource exhaustion) */
+	if (pthread_create(&srv->reaper, NULL, reaper, srv) != 0) {
+		log_warn("http: cannot start the deadline thread: no request deadline");
+		srv->reaper_run = false;
 	}
+	sse_limits lim = {.per_topic = srv->cfg.sse_per_topic, .per_owner = srv->cfg.sse_per_owner};
+	if (sse_start(&lim) != 0)
+		log_warn("http: cannot start the event-stream probe: dead streams are found late");
 	return srv;
 }
 

@@ -268,13 +268,42 @@ def test_static_gzip_when_accepted_and_csp():
 
 # ---- lifecycle ----
 
+def _wait_until(cond, timeout, what):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _server_read_all(s, client):
+    """True once the server has read every byte the client sent on this connection (its end's
+    receive queue in /proc/net/tcp is empty): libmicrohttpd parses what it reads in the same
+    step, so the request is then known to the server. Synchronises without sleeping."""
+    cport = client.getsockname()[1]
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                p = line.split()
+                if int(p[1].split(":")[1], 16) == s.port and \
+                        int(p[2].split(":")[1], 16) == cport:
+                    return int(p[4].split(":")[1], 16) == 0
+    return False
+
+
+def _sigterm_taken(s):
+    s.proc.send_signal(signal.SIGTERM)
+    _wait_until(lambda: "SIGTERM received" in s.output() or s.proc.poll() is not None, 10,
+                "the server to take SIGTERM")
+
+
 def test_graceful_stop_with_request_in_flight():
     with Server(database=db()) as s:
         c = socket.create_connection(("127.0.0.1", s.port), timeout=10)
         c.sendall(b"GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n")  # headers unfinished
-        time.sleep(0.3)
-        s.proc.send_signal(signal.SIGTERM)
-        time.sleep(0.5)
+        _wait_until(lambda: _server_read_all(s, c), 10, "the server to read the request line")
+        _sigterm_taken(s)
         assert s.proc.poll() is None, "exited with a request in flight"
         c.sendall(b"Connection: close\r\n\r\n")
         buf = b""
@@ -302,9 +331,8 @@ def test_graceful_stop_slow_body():
         c.sendall(b"POST " + p.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                   b"Content-Type: application/json\r\nContent-Length: " +
                   str(len(body)).encode() + b"\r\n\r\n" + body[:5])
-        time.sleep(0.3)
-        s.proc.send_signal(signal.SIGTERM)
-        time.sleep(0.3)
+        _wait_until(lambda: _server_read_all(s, c), 10, "the server to read the head")
+        _sigterm_taken(s)
         c.sendall(body[5:])
         buf = b""
         while True:
@@ -362,7 +390,9 @@ def test_access_log_lines():
         s.request("GET", "/api/v1/health")
         s.request("GET", "/api/v1/nope")
         s.request("GET", "/app.css?v=1")
-        time.sleep(0.2)
+        # the access line is written once the response is out, maybe after the client read it
+        _wait_until(lambda: sum(l.startswith("access ") for l in s.output().splitlines()) >= 3,
+                    10, "three access lines")
         lines = [l for l in s.output().splitlines() if l.startswith("access ")]
     assert any(re.fullmatch(r"access GET /api/v1/health 200 \d+us", l) for l in lines), lines
     assert any(re.fullmatch(r"access GET /api/v1/nope 404 \d+us client-error .+", l)

@@ -1,0 +1,92 @@
+/* Typed rows of accounts and sessions (see accounts.h; SQL in statements.c). */
+#include "db/accounts.h"
+
+#include "db/rows.h"
+
+#include <stdio.h>
+
+db_status db_account_insert(db_conn *c, const char *id, const char *email, const char *name,
+                            const char *password_hash, bool *inserted)
+{
+	/* account_insert … RETURNING id: one row when stored */
+	const char *p[4] = {id, email, name, password_hash};
+	int n;
+	db_status st = db_run_count(c, "account_insert", 4, p, &n);
+	*inserted = n == 1;
+	return st;
+}
+
+db_status db_account_by_email(db_conn *c, const char *email, db_account_login *out)
+{
+	/* account_by_email: 0 id, 1 display_name, 2 password_hash */
+	const char *p[1] = {email};
+	PGresult *r;
+	out->found = false;
+	db_status st = db_run(c, "account_by_email", 1, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		snprintf(out->id, sizeof out->id, "%s", db_col_text(r, 0, 0));
+		snprintf(out->display_name, sizeof out->display_name, "%s", db_col_text(r, 0, 1));
+		snprintf(out->password_hash, sizeof out->password_hash, "%s", db_col_text(r, 0, 2));
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_ACCT_ID_MAX + 1])
+{
+	/* account_find: 0 id */
+	const char *p[1] = {key};
+	PGresult *r;
+	*found = false;
+	db_status st = db_run(c, "account_find", 1, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		*found = true;
+		snprintf(id, DB_ACCT_ID_MAX + 1, "%s", db_col_text(r, 0, 0));
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, const char *max,
+                         const char *touch, db_session_row *out)
+{
+	/* session_get: 0 valid, 1 a.id, 2 a.email, 3 a.display_name */
+	const char *p[4] = {hash_hex, idle, max, touch};
+	PGresult *r;
+	out->found = out->valid = false;
+	db_status st = db_run(c, "session_get", 4, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		out->valid = db_col_bool(r, 0, 0);
+		snprintf(out->id, sizeof out->id, "%s", db_col_text(r, 0, 1));
+		snprintf(out->email, sizeof out->email, "%s", db_col_text(r, 0, 2));
+		snprintf(out->display_name, sizeof out->display_name, "%s", db_col_text(r, 0, 3));
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_session_insert(db_conn *c, const char *hash_hex, const char *account)
+{
+	const char *p[2] = {hash_hex, account}; /* session_insert */
+	return db_run_count(c, "session_insert", 2, p, NULL);
+}
+
+db_status db_session_delete(db_conn *c, const char *hash_hex)
+{
+	const char *p[1] = {hash_hex}; /* session_delete */
+	return db_run_count(c, "session_delete", 1, p, NULL);
+}
+
+db_status db_session_purge(db_conn *c, const char *account, const char *idle, const char *max)
+{
+	const char *p[3] = {account, idle, max}; /* session_purge */
+	return db_run_count(c, "session_purge", 3, p, NULL);
+}

@@ -1,0 +1,517 @@
+/* Typed rows of leagues, members, seasons, plays, results, ratings and the play log (see
+ * leagues.h; SQL in statements.c). Each accessor names its statement and reads its columns by
+ * number here and nowhere else. */
+#include "db/leagues.h"
+
+#include <stdio.h>
+
+/* One text-column lookup: *found and out (fixed buffer of size n) from column col of row 0. */
+static db_status one_text(db_conn *c, const char *stmt, int np, const char *const *p, int col,
+                          bool *found, char *out, size_t n)
+{
+	PGresult *r;
+	*found = false;
+	db_status st = db_run(c, stmt, np, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		*found = true;
+		if (out)
+			snprintf(out, n, "%s", db_col_text(r, 0, col));
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+/* A statement whose only answer is whether it returned a row (RETURNING / SELECT). */
+static db_status some_row(db_conn *c, const char *stmt, int np, const char *const *p, bool *any)
+{
+	int n;
+	db_status st = db_run_count(c, stmt, np, p, &n);
+	*any = n > 0;
+	return st;
+}
+
+/* Loads row set `set` from stmt (rd reads one row into its element type) and returns the
+ * status from the calling accessor. */
+#define RETURN_LOADED(c, stmt, np, p, set, rd)                                                     \
+	do {                                                                                       \
+		void *rows_;                                                                       \
+		db_status st_ = db_load(c, stmt, np, p, sizeof *(set)->rows, rd, &(set)->res,      \
+		                        &(set)->n, &rows_);                                        \
+		(set)->rows = rows_;                                                               \
+		return st_;                                                                        \
+	} while (0)
+
+/* ---- leagues ---- */
+
+db_status db_league_insert(db_conn *c, const char *id, const char *name)
+{
+	const char *p[2] = {id, name}; /* league_insert */
+	return db_run_count(c, "league_insert", 2, p, NULL);
+}
+
+db_status db_league_owner_insert(db_conn *c, const char *league, const char *account)
+{
+	const char *p[2] = {league, account}; /* league_owner_insert */
+	return db_run_count(c, "league_owner_insert", 2, p, NULL);
+}
+
+db_status db_league_bump(db_conn *c, const char *league)
+{
+	const char *p[1] = {league}; /* league_bump */
+	return db_run_count(c, "league_bump", 1, p, NULL);
+}
+
+db_status db_league_lock(db_conn *c, const char *league, bool *found)
+{
+	const char *p[1] = {league}; /* league_lock: 0 id */
+	int n;
+	db_status st = db_run_count(c, "league_lock", 1, p, &n);
+	*found = n == 1;
+	return st;
+}
+
+db_status db_league_access_get(db_conn *c, const char *league, const char *account,
+                               db_league_access *out)
+{
+	/* league_access: 0 is-owner, 1 member id or '', 2 version */
+	const char *p[2] = {league, account};
+	PGresult *r;
+	out->found = out->owner = false;
+	out->member[0] = '\0';
+	out->version = 0;
+	db_status st = db_run(c, "league_access", 2, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		out->owner = db_col_bool(r, 0, 0);
+		snprintf(out->member, sizeof out->member, "%s", db_col_text(r, 0, 1));
+		out->version = db_col_int64(r, 0, 2);
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_league_get(db_conn *c, const char *league, db_league_row *out)
+{
+	/* league_get: 0 name, 1 created_at, 2 plays */
+	const char *p[1] = {league};
+	PGresult *r;
+	out->found = false;
+	db_status st = db_run(c, "league_get", 1, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		snprintf(out->name, sizeof out->name, "%s", db_col_text(r, 0, 0));
+		snprintf(out->created_at, sizeof out->created_at, "%s", db_col_text(r, 0, 1));
+		out->plays = db_col_int64(r, 0, 2);
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+static void read_league_item(const PGresult *r, int i, void *row)
+{
+	/* league_list: 0 id, 1 name, 2 owner?, 3 plays */
+	db_league_item *x = row;
+	x->id = db_col_text(r, i, 0);
+	x->name = db_col_text(r, i, 1);
+	x->owner = db_col_bool(r, i, 2);
+	x->plays = db_col_int64(r, i, 3);
+}
+
+db_status db_league_list(db_conn *c, const char *account, db_league_items *out)
+{
+	const char *p[1] = {account};
+	RETURN_LOADED(c, "league_list", 1, p, out, read_league_item);
+}
+
+static void read_owner(const PGresult *r, int i, void *row)
+{
+	/* league_owners: 0 account id, 1 display_name */
+	db_owner_row *x = row;
+	x->account = db_col_text(r, i, 0);
+	x->display_name = db_col_text(r, i, 1);
+}
+
+db_status db_league_owners(db_conn *c, const char *league, db_owner_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_owners", 1, p, out, read_owner);
+}
+
+static void read_member(const PGresult *r, int i, void *row)
+{
+	/* league_members and member_get: 0 id, 1 name, 2 account_id (NULL: guest), 3 plays */
+	db_member_row *x = row;
+	x->id = db_col_text(r, i, 0);
+	x->name = db_col_text(r, i, 1);
+	x->account = db_col_text_or_null(r, i, 2);
+	x->plays = db_col_int64(r, i, 3);
+}
+
+db_status db_league_members(db_conn *c, const char *league, db_member_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_members", 1, p, out, read_member);
+}
+
+db_status db_member_get(db_conn *c, const char *league, const char *member, db_member_rows *out)
+{
+	const char *p[2] = {league, member};
+	RETURN_LOADED(c, "member_get", 2, p, out, read_member);
+}
+
+static void read_game_name(const PGresult *r, int i, void *row)
+{
+	db_game_name_row *x = row; /* league_games: 0 game */
+	x->game = db_col_text(r, i, 0);
+}
+
+db_status db_league_games(db_conn *c, const char *league, db_game_name_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_games", 1, p, out, read_game_name);
+}
+
+static void read_season(const PGresult *r, int i, void *row)
+{
+	/* league_seasons: 0 id, 1 name, 2 starts, 3 ends */
+	db_season_row *x = row;
+	x->id = db_col_text(r, i, 0);
+	x->name = db_col_text(r, i, 1);
+	x->starts = db_col_text(r, i, 2);
+	x->ends = db_col_text(r, i, 3);
+}
+
+db_status db_league_seasons(db_conn *c, const char *league, db_season_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_seasons", 1, p, out, read_season);
+}
+
+/* ---- members ---- */
+
+db_status db_member_insert(db_conn *c, const char *id, const char *league, const char *name,
+                           const char *account, bool *inserted)
+{
+	const char *p[4] = {id, league, name, account}; /* member_insert … RETURNING id */
+	return some_row(c, "member_insert", 4, p, inserted);
+}
+
+db_status db_member_insert_guest(db_conn *c, const char *id, const char *league, const char *name,
+                                 bool *inserted)
+{
+	const char *p[3] = {id, league, name}; /* member_insert_guest … RETURNING id */
+	return some_row(c, "member_insert_guest", 3, p, inserted);
+}
+
+db_status db_member_by_name(db_conn *c, const char *league, const char *name, bool *found,
+                            char id[DB_LG_ID_MAX + 1])
+{
+	const char *p[2] = {league, name}; /* member_by_name: 0 id */
+	return one_text(c, "member_by_name", 2, p, 0, found, id, DB_LG_ID_MAX + 1);
+}
+
+db_status db_member_delete(db_conn *c, const char *league, const char *member)
+{
+	const char *p[2] = {league, member}; /* member_delete */
+	return db_run_count(c, "member_delete", 2, p, NULL);
+}
+
+db_status db_member_merge(db_conn *c, const char *from, const char *to)
+{
+	const char *p[2] = {from, to}; /* member_merge */
+	return db_run_count(c, "member_merge", 2, p, NULL);
+}
+
+db_status db_member_link(db_conn *c, const char *member, const char *account)
+{
+	const char *p[2] = {member, account}; /* member_link */
+	return db_run_count(c, "member_link", 2, p, NULL);
+}
+
+db_status db_member_conflicts(db_conn *c, const char *a, const char *b, bool *clash)
+{
+	const char *p[2] = {a, b}; /* member_conflicts: 0 play_id (only counted) */
+	return some_row(c, "member_conflicts", 2, p, clash);
+}
+
+db_status db_member_league_get(db_conn *c, const char *member, db_member_league *out)
+{
+	/* member_league: 0 league_id, 1 name */
+	const char *p[1] = {member};
+	PGresult *r;
+	out->found = false;
+	db_status st = db_run(c, "member_league", 1, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		snprintf(out->league, sizeof out->league, "%s", db_col_text(r, 0, 0));
+		snprintf(out->name, sizeof out->name, "%s", db_col_text(r, 0, 1));
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+/* ---- seasons ---- */
+
+db_status db_season_insert(db_conn *c, const char *id, const char *league, const char *name,
+                           const char *starts, const char *ends, bool *inserted)
+{
+	const char *p[5] = {id, league, name, starts, ends}; /* season_insert … RETURNING id */
+	return some_row(c, "season_insert", 5, p, inserted);
+}
+
+db_status db_season_exists(db_conn *c, const char *league, const char *id, bool *found)
+{
+	const char *p[2] = {league, id}; /* season_get: 0 id */
+	int n;
+	db_status st = db_run_count(c, "season_get", 2, p, &n);
+	*found = n == 1;
+	return st;
+}
+
+/* ---- plays ---- */
+
+db_status db_play_insert(db_conn *c, const char *const p[13], bool *inserted)
+{
+	int n; /* play_insert … RETURNING id */
+	db_status st = db_run_count(c, "play_insert", 13, p, &n);
+	*inserted = n == 1;
+	return st;
+}
+
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[5])
+{
+	const char *p[6] = {play, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4]};
+	return db_run_count(c, "results_insert", 6, p, NULL); /* results_insert */
+}
+
+db_status db_play_update(db_conn *c, const char *const p[9])
+{
+	return db_run_count(c, "play_update", 9, p, NULL); /* play_update */
+}
+
+db_status db_results_delete(db_conn *c, const char *play)
+{
+	const char *p[1] = {play}; /* results_delete */
+	return db_run_count(c, "results_delete", 1, p, NULL);
+}
+
+db_status db_play_delete(db_conn *c, const char *play, const char *league)
+{
+	const char *p[2] = {play, league}; /* play_delete */
+	return db_run_count(c, "play_delete", 2, p, NULL);
+}
+
+static void read_play(const PGresult *r, int i, void *row)
+{
+	/* play_get: 0 id, 1 game, 2 bgg_id, 3 date, 4 duration_min, 5 notes, 6 location,
+	 * 7 cooperative, 8 source, 9 uuid, 10 game_id */
+	db_play_row *x = row;
+	x->id = db_col_text(r, i, 0);
+	x->game = db_col_text(r, i, 1);
+	x->has_bgg_id = !db_col_null(r, i, 2);
+	x->bgg_id = x->has_bgg_id ? db_col_int64(r, i, 2) : 0;
+	x->date = db_col_text(r, i, 3);
+	x->has_duration = !db_col_null(r, i, 4);
+	x->duration_min = x->has_duration ? db_col_int64(r, i, 4) : 0;
+	x->notes = db_col_text(r, i, 5);
+	x->location = db_col_text(r, i, 6);
+	x->cooperative = db_col_bool(r, i, 7);
+	x->source = db_col_text(r, i, 8);
+	x->uuid = db_col_text(r, i, 9);
+	x->game_id = db_col_text_or_null(r, i, 10);
+}
+
+db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out)
+{
+	const char *p[2] = {league, play};
+	RETURN_LOADED(c, "play_get", 2, p, out, read_play);
+}
+
+static void read_result(const PGresult *r, int i, void *row)
+{
+	/* play_results: 0 member_id, 1 name, 2 seat, 3 score, 4 rank, 5 winner, 6 breakdown,
+	 * 7 mu, 8 sigma */
+	db_result_row *x = row;
+	x->member = db_col_text(r, i, 0);
+	x->name = db_col_text(r, i, 1);
+	x->seat = db_col_int(r, i, 2);
+	x->has_score = !db_col_null(r, i, 3);
+	x->score = x->has_score ? db_col_double(r, i, 3) : 0;
+	x->rank = db_col_int(r, i, 4);
+	x->winner = db_col_bool(r, i, 5);
+	x->breakdown = db_col_text_or_null(r, i, 6);
+	x->has_rating = !db_col_null(r, i, 7);
+	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+}
+
+db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
+{
+	const char *p[1] = {play};
+	RETURN_LOADED(c, "play_results", 1, p, out, read_result);
+}
+
+db_status db_play_created_by(db_conn *c, const char *play, bool *found,
+                             char account[DB_LG_ID_MAX + 1])
+{
+	const char *p[1] = {play}; /* play_created_by: 0 created_by or '' */
+	return one_text(c, "play_created_by", 1, p, 0, found, account, DB_LG_ID_MAX + 1);
+}
+
+static void read_play_item(const PGresult *r, int i, void *row)
+{
+	/* play_list: 0 id, 1 game, 2 date, 3 cooperative, 4 source, 5 players (JSON text) */
+	db_play_item *x = row;
+	x->id = db_col_text(r, i, 0);
+	x->game = db_col_text(r, i, 1);
+	x->date = db_col_text(r, i, 2);
+	x->cooperative = db_col_bool(r, i, 3);
+	x->source = db_col_text(r, i, 4);
+	x->players = db_col_text(r, i, 5);
+}
+
+db_status db_play_list(db_conn *c, const char *league, const char *limit, const char *offset,
+                       db_play_items *out)
+{
+	const char *p[3] = {league, limit, offset};
+	RETURN_LOADED(c, "play_list", 3, p, out, read_play_item);
+}
+
+db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
+                             const char *action, const char *before, const char *after)
+{
+	const char *p[6] = {league, play, account, action, before, after}; /* play_log_insert */
+	return db_run_count(c, "play_log_insert", 6, p, NULL);
+}
+
+static void read_log(const PGresult *r, int i, void *row)
+{
+	/* play_log_list: 0 play_id, 1 account_id, 2 action, 3 at, 4 before, 5 after */
+	db_log_row *x = row;
+	x->play = db_col_text(r, i, 0);
+	x->account = db_col_text_or_null(r, i, 1);
+	x->action = db_col_text(r, i, 2);
+	x->at = db_col_text(r, i, 3);
+	x->before = db_col_text_or_null(r, i, 4);
+	x->after = db_col_text_or_null(r, i, 5);
+}
+
+db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "play_log_list", 1, p, out, read_log);
+}
+
+/* ---- ratings and standings ---- */
+
+static void read_league_result(const PGresult *r, int i, void *row)
+{
+	/* league_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,
+	 * 6 cooperative, 7 mu, 8 sigma */
+	db_league_result *x = row;
+	x->play = db_col_text(r, i, 0);
+	x->member = db_col_text(r, i, 1);
+	x->name = db_col_text(r, i, 2);
+	x->rank = db_col_int(r, i, 3);
+	x->has_score = !db_col_null(r, i, 4);
+	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
+	x->winner = db_col_bool(r, i, 5);
+	x->cooperative = db_col_bool(r, i, 6);
+	x->has_rating = !db_col_null(r, i, 7);
+	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+}
+
+db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
+                         db_league_results *out)
+{
+	const char *p[3] = {league, season, game};
+	RETURN_LOADED(c, "league_rows", 3, p, out, read_league_result);
+}
+
+db_status db_ratings_store(db_conn *c, const char *const arrays[4])
+{
+	return db_run_count(c, "ratings_store", 4, arrays, NULL); /* ratings_store */
+}
+
+static void read_history(const PGresult *r, int i, void *row)
+{
+	/* player_history: 0 play id, 1 game, 2 date, 3 cooperative, 4 score, 5 rank, 6 winner,
+	 * 7 mu, 8 sigma, 9 players */
+	db_history_row *x = row;
+	x->play = db_col_text(r, i, 0);
+	x->game = db_col_text(r, i, 1);
+	x->date = db_col_text(r, i, 2);
+	x->cooperative = db_col_bool(r, i, 3);
+	x->has_score = !db_col_null(r, i, 4);
+	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
+	x->rank = db_col_int(r, i, 5);
+	x->winner = db_col_bool(r, i, 6);
+	x->has_rating = !db_col_null(r, i, 7);
+	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+	x->players = db_col_int64(r, i, 9);
+}
+
+db_status db_player_history(db_conn *c, const char *member, db_history_rows *out)
+{
+	const char *p[1] = {member};
+	RETURN_LOADED(c, "player_history", 1, p, out, read_history);
+}
+
+/* ---- export, backup, import ---- */
+
+static void read_uuid(const PGresult *r, int i, void *row)
+{
+	db_uuid_row *x = row; /* league_uuids: 0 uuid */
+	x->uuid = db_col_text(r, i, 0);
+}
+
+db_status db_league_uuids(db_conn *c, const char *league, db_uuid_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_uuids", 1, p, out, read_uuid);
+}
+
+static void read_export(const PGresult *r, int i, void *row)
+{
+	/* league_export_rows: 0 play id, 1 uuid, 2 game, 3 bgg_id, 4 date (BG Stats form),
+	 * 5 duration_min, 6 notes, 7 location, 8 cooperative, 9 source, 10 seat, 11 member name,
+	 * 12 member id, 13 score, 14 rank, 15 winner, 16 breakdown, 17 mu, 18 sigma,
+	 * 19 date (RFC 3339) */
+	db_export_row *x = row;
+	x->play = db_col_text(r, i, 0);
+	x->uuid = db_col_text(r, i, 1);
+	x->game = db_col_text(r, i, 2);
+	x->bgg_id = db_col_text_or_null(r, i, 3);
+	x->date_bgs = db_col_text(r, i, 4);
+	x->duration_min = db_col_text_or_null(r, i, 5);
+	x->notes = db_col_text(r, i, 6);
+	x->location = db_col_text(r, i, 7);
+	x->cooperative = db_col_bool(r, i, 8);
+	x->source = db_col_text(r, i, 9);
+	x->seat = db_col_int(r, i, 10);
+	x->name = db_col_text(r, i, 11);
+	x->member = db_col_text(r, i, 12);
+	x->score = db_col_text_or_null(r, i, 13);
+	x->rank = db_col_int(r, i, 14);
+	x->winner = db_col_bool(r, i, 15);
+	x->breakdown = db_col_text_or_null(r, i, 16);
+	x->mu = db_col_text_or_null(r, i, 17);
+	x->sigma = db_col_text_or_null(r, i, 18);
+	x->date = db_col_text(r, i, 19);
+}
+
+db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_export_rows", 1, p, out, read_export);
+}

@@ -1,0 +1,269 @@
+/* Typed rows of leagues, members, seasons, plays, results, ratings and the play log
+ * (migrations/0004_leagues.sql; issue 10). Every statement of src/api/leagues.c and
+ * src/api/league_io.c is run here and its result read here, each accessor next to a comment
+ * naming its statement (SQL in statements.c) and its columns: no column numbers elsewhere.
+ *
+ * Functions return a db_status: DB_OK, DB_UNAVAILABLE (the database is away), DB_RETRY
+ * (serialization failure inside a transaction), DB_FAIL (anything else, logged by db_exec).
+ *
+ * Ownership: single rows are filled into caller-owned structs with fixed buffers. Row sets
+ * (DB_ROWSET: .rows[0 … n-1]) own their result; the strings of their rows are borrowed from it
+ * and valid until db_rowset_clear(&set), which every caller of a _list/_rows accessor calls
+ * (also after a failure: the set is then empty). Parameters are text, as statements.c sends
+ * them (NULL for SQL NULL). */
+#ifndef DB_LEAGUES_H
+#define DB_LEAGUES_H
+
+#include "db/db.h"
+#include "db/rows.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+	DB_LG_ID_MAX = 24,       /* ids are hex of 12 random bytes (api/tokens.h ID_LEN) */
+	DB_LG_NAME_MAX = 64 * 4, /* bytes; names are ≤ 64 characters of UTF-8 */
+	DB_LG_TIME_MAX = 32,     /* RFC 3339 UTC */
+};
+
+/* ---- leagues ---- */
+
+/* league_insert / league_owner_insert / league_bump (no rows read). */
+db_status db_league_insert(db_conn *c, const char *id, const char *name);
+db_status db_league_owner_insert(db_conn *c, const char *league, const char *account);
+db_status db_league_bump(db_conn *c, const char *league);
+
+/* league_lock: locks the league row; *found false when there is no such league. */
+db_status db_league_lock(db_conn *c, const char *league, bool *found);
+
+/* league_access: columns is-owner, member id ('' when none), version; for account. */
+typedef struct {
+	bool found, owner;
+	char member[DB_LG_ID_MAX + 1]; /* "" when the account is no member */
+	int64_t version;
+} db_league_access;
+db_status db_league_access_get(db_conn *c, const char *league, const char *account,
+                               db_league_access *out);
+
+/* league_get: columns name, created_at, number of plays. */
+typedef struct {
+	bool found;
+	char name[DB_LG_NAME_MAX + 1];
+	char created_at[DB_LG_TIME_MAX + 1];
+	int64_t plays;
+} db_league_row;
+db_status db_league_get(db_conn *c, const char *league, db_league_row *out);
+
+/* league_list: columns id, name, owner?, plays — the leagues account owns or plays in. */
+typedef struct {
+	const char *id, *name;
+	bool owner;
+	int64_t plays;
+} db_league_item;
+typedef DB_ROWSET(db_league_item) db_league_items;
+db_status db_league_list(db_conn *c, const char *account, db_league_items *out);
+
+/* league_owners: columns account id, display_name. */
+typedef struct {
+	const char *account, *display_name;
+} db_owner_row;
+typedef DB_ROWSET(db_owner_row) db_owner_rows;
+db_status db_league_owners(db_conn *c, const char *league, db_owner_rows *out);
+
+/* league_members / member_get: columns id, name, account (NULL for a guest), plays. */
+typedef struct {
+	const char *id, *name;
+	const char *account; /* NULL: a guest */
+	int64_t plays;
+} db_member_row;
+typedef DB_ROWSET(db_member_row) db_member_rows;
+db_status db_league_members(db_conn *c, const char *league, db_member_rows *out);
+/* member_get: the member `member` of league (n = 0 when there is none). */
+db_status db_member_get(db_conn *c, const char *league, const char *member, db_member_rows *out);
+
+/* league_games: column game (distinct names of the league's plays). */
+typedef struct {
+	const char *game;
+} db_game_name_row;
+typedef DB_ROWSET(db_game_name_row) db_game_name_rows;
+db_status db_league_games(db_conn *c, const char *league, db_game_name_rows *out);
+
+/* league_seasons: columns id, name, starts, ends (dates as text). */
+typedef struct {
+	const char *id, *name, *starts, *ends;
+} db_season_row;
+typedef DB_ROWSET(db_season_row) db_season_rows;
+db_status db_league_seasons(db_conn *c, const char *league, db_season_rows *out);
+
+/* ---- members ---- */
+
+/* member_insert (account NULL: a guest) / member_insert_guest … RETURNING id: *inserted
+ * false on a conflict. */
+db_status db_member_insert(db_conn *c, const char *id, const char *league, const char *name,
+                           const char *account, bool *inserted);
+db_status db_member_insert_guest(db_conn *c, const char *id, const char *league, const char *name,
+                                 bool *inserted);
+/* member_by_name: column id. */
+db_status db_member_by_name(db_conn *c, const char *league, const char *name, bool *found,
+                            char id[DB_LG_ID_MAX + 1]);
+/* member_delete / member_merge (results of `from` move to `to`) / member_link (no rows). */
+db_status db_member_delete(db_conn *c, const char *league, const char *member);
+db_status db_member_merge(db_conn *c, const char *from, const char *to);
+db_status db_member_link(db_conn *c, const char *member, const char *account);
+/* member_conflicts: *clash when a play has results of both a and b. */
+db_status db_member_conflicts(db_conn *c, const char *a, const char *b, bool *clash);
+/* member_league: columns league_id, name of member. */
+typedef struct {
+	bool found;
+	char league[DB_LG_ID_MAX + 1];
+	char name[DB_LG_NAME_MAX + 1];
+} db_member_league;
+db_status db_member_league_get(db_conn *c, const char *member, db_member_league *out);
+
+/* ---- seasons ---- */
+
+/* season_insert … RETURNING id: *inserted false when the name is taken. */
+db_status db_season_insert(db_conn *c, const char *id, const char *league, const char *name,
+                           const char *starts, const char *ends, bool *inserted);
+/* season_get: whether season id belongs to league. */
+db_status db_season_exists(db_conn *c, const char *league, const char *id, bool *found);
+
+/* ---- plays ---- */
+
+/* play_insert … RETURNING id; p in the statement's order: id, league, game, bgg_id, played_at,
+ * duration_min, notes, location, cooperative, source, uuid, game_id, created_by. *inserted
+ * false on a conflict (the uuid is known). */
+db_status db_play_insert(db_conn *c, const char *const p[13], bool *inserted);
+/* results_insert: play, then five Postgres array literals (members, scores, ranks, winners,
+ * breakdowns; seat = position). */
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[5]);
+/* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
+ * location, cooperative, league. */
+db_status db_play_update(db_conn *c, const char *const p[9]);
+db_status db_results_delete(db_conn *c, const char *play);
+db_status db_play_delete(db_conn *c, const char *play, const char *league);
+
+/* play_get: columns id, game, bgg_id, date, duration_min, notes, location, cooperative,
+ * source, uuid, game_id (n = 0 when there is no such play). */
+typedef struct {
+	const char *id, *game;
+	bool has_bgg_id;
+	int64_t bgg_id;
+	const char *date;
+	bool has_duration;
+	int64_t duration_min;
+	const char *notes, *location;
+	bool cooperative;
+	const char *source, *uuid;
+	const char *game_id; /* NULL when not from a table game */
+} db_play_row;
+typedef DB_ROWSET(db_play_row) db_play_rows;
+db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
+
+/* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma. */
+typedef struct {
+	const char *member, *name;
+	int seat;
+	bool has_score;
+	double score;
+	int rank;
+	bool winner;
+	const char *breakdown; /* JSON text or NULL */
+	bool has_rating;
+	double mu, sigma;
+} db_result_row;
+typedef DB_ROWSET(db_result_row) db_result_rows;
+db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
+
+/* play_created_by: the account that recorded play ("" when unknown); *found false when there
+ * is no such play. */
+db_status db_play_created_by(db_conn *c, const char *play, bool *found,
+                             char account[DB_LG_ID_MAX + 1]);
+
+/* play_list: columns id, game, date, cooperative, source, players (JSON array text). */
+typedef struct {
+	const char *id, *game, *date;
+	bool cooperative;
+	const char *source, *players;
+} db_play_item;
+typedef DB_ROWSET(db_play_item) db_play_items;
+db_status db_play_list(db_conn *c, const char *league, const char *limit, const char *offset,
+                       db_play_items *out);
+
+/* play_log_insert: league, play, account, action, before/after (JSON text or NULL). */
+db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
+                             const char *action, const char *before, const char *after);
+/* play_log_list: columns play, account (NULL), action, at, before, after (JSON text or NULL). */
+typedef struct {
+	const char *play, *account, *action, *at, *before, *after;
+} db_log_row;
+typedef DB_ROWSET(db_log_row) db_log_rows;
+db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out);
+
+/* ---- ratings and standings ---- */
+
+/* league_rows: columns play, member, name, rank, score, winner, cooperative, mu, sigma — the
+ * league's results in play order (season, game: filters or NULL). */
+typedef struct {
+	const char *play, *member, *name;
+	int rank;
+	bool has_score;
+	double score;
+	bool winner, cooperative;
+	bool has_rating;
+	double mu, sigma;
+} db_league_result;
+typedef DB_ROWSET(db_league_result) db_league_results;
+db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
+                         db_league_results *out);
+/* ratings_store: four Postgres array literals (plays, members, mus, sigmas; NULL entries
+ * clear a rating). */
+db_status db_ratings_store(db_conn *c, const char *const arrays[4]);
+
+/* player_history: columns play, game, date, cooperative, score, rank, winner, mu, sigma,
+ * number of players — member's results in play order. */
+typedef struct {
+	const char *play, *game, *date;
+	bool cooperative;
+	bool has_score;
+	double score;
+	int rank;
+	bool winner;
+	bool has_rating;
+	double mu, sigma;
+	int64_t players;
+} db_history_row;
+typedef DB_ROWSET(db_history_row) db_history_rows;
+db_status db_player_history(db_conn *c, const char *member, db_history_rows *out);
+
+/* ---- export, backup, import (api/league_io.c) ---- */
+
+/* league_uuids: column uuid, sorted bytewise (COLLATE "C": strcmp order). */
+typedef struct {
+	const char *uuid;
+} db_uuid_row;
+typedef DB_ROWSET(db_uuid_row) db_uuid_rows;
+db_status db_league_uuids(db_conn *c, const char *league, db_uuid_rows *out);
+
+/* league_export_rows: one row per result, in play then seat order. */
+typedef struct {
+	const char *play, *uuid, *game;
+	const char *bgg_id;       /* text or NULL */
+	const char *date_bgs;     /* "YYYY-MM-DD HH:MM:SS" UTC */
+	const char *duration_min; /* text or NULL */
+	const char *notes, *location;
+	bool cooperative;
+	const char *source;
+	int seat;
+	const char *name, *member;
+	const char *score; /* text or NULL */
+	int rank;
+	bool winner;
+	const char *breakdown;  /* JSON text or NULL */
+	const char *mu, *sigma; /* text or NULL */
+	const char *date;       /* RFC 3339 UTC */
+} db_export_row;
+typedef DB_ROWSET(db_export_row) db_export_rows;
+db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);
+
+#endif

@@ -1,0 +1,92 @@
+/* Shared plumbing of the typed-row modules (see rows.h). */
+#include "db/rows.h"
+
+#include "base/oom.h"
+
+#include <stdlib.h>
+
+void db_rows_free(PGresult *res, void *rows)
+{
+	PQclear(res);
+	free(rows);
+}
+
+db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out)
+{
+	PGresult *r = db_exec(c, stmt, n, p);
+	db_status st = r ? db_result_status(c, r) : (db_available() ? DB_FAIL : DB_UNAVAILABLE);
+	if (st != DB_OK) {
+		PQclear(r);
+		*out = NULL;
+		return st;
+	}
+	*out = r;
+	return DB_OK;
+}
+
+db_status db_run_count(db_conn *c, const char *stmt, int n, const char *const *p, int *rows)
+{
+	PGresult *r;
+	db_status st = db_run(c, stmt, n, p, &r);
+	if (rows)
+		*rows = st == DB_OK ? PQntuples(r) : 0;
+	PQclear(r);
+	return st;
+}
+
+db_status db_load(db_conn *c, const char *stmt, int np, const char *const *p, size_t size,
+                  db_row_reader rd, PGresult **res, int *n, void **rows)
+{
+	*n = 0;
+	*rows = NULL;
+	db_status st = db_run(c, stmt, np, p, res);
+	if (st != DB_OK)
+		return st;
+	int nr = PQntuples(*res);
+	char *a = xcalloc(nr ? (size_t)nr : 1, size);
+	for (int i = 0; i < nr; i++)
+		rd(*res, i, a + (size_t)i * size);
+	*n = nr;
+	*rows = a;
+	return DB_OK;
+}
+
+int db_nrows(const PGresult *r)
+{
+	return PQntuples(r);
+}
+
+const char *db_col_text(const PGresult *r, int i, int col)
+{
+	return PQgetvalue(r, i, col);
+}
+
+const char *db_col_text_or_null(const PGresult *r, int i, int col)
+{
+	return PQgetisnull(r, i, col) ? NULL : PQgetvalue(r, i, col);
+}
+
+bool db_col_null(const PGresult *r, int i, int col)
+{
+	return PQgetisnull(r, i, col);
+}
+
+bool db_col_bool(const PGresult *r, int i, int col)
+{
+	return PQgetvalue(r, i, col)[0] == 't';
+}
+
+int db_col_int(const PGresult *r, int i, int col)
+{
+	return atoi(PQgetvalue(r, i, col));
+}
+
+int64_t db_col_int64(const PGresult *r, int i, int col)
+{
+	return atoll(PQgetvalue(r, i, col));
+}
+
+double db_col_double(const PGresult *r, int i, int col)
+{
+	return strtod(PQgetvalue(r, i, col), NULL);
+}

@@ -1,0 +1,54 @@
+/* Shared plumbing of the typed-row modules (db/accounts.c, db/leagues.c): running a statement
+ * into a db_status, reading one column as a C type, and the "row set" that keeps a result alive
+ * while its typed rows borrow strings from it.
+ *
+ * Only files in src/db/ include this header; handlers see the typed structs of the modules.
+ *
+ * A row set (DB_ROWSET) owns its PGresult and a malloc'ed array of typed rows; the rows' string
+ * pointers borrow from the result and stay valid until db_rowset_clear(). */
+#ifndef DB_ROWS_H
+#define DB_ROWS_H
+
+#include "db/db.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A typed row set: rows[0..n-1] of type T; res owns the strings they point to. */
+#define DB_ROWSET(T)                                                                               \
+	struct {                                                                                   \
+		T *rows;                                                                           \
+		int n;                                                                             \
+		PGresult *res;                                                                     \
+	}
+/* Frees a DB_ROWSET (any T) and empties it; clearing an empty (zeroed) set is fine. */
+#define db_rowset_clear(s)                                                                         \
+	(db_rows_free((s)->res, (s)->rows), (s)->res = NULL, (s)->rows = NULL, (s)->n = 0)
+void db_rows_free(PGresult *res, void *rows);
+
+/* Runs a prepared statement: DB_OK with *out the result (caller PQclear()s), else the status
+ * (a lost connection is DB_UNAVAILABLE when the database is away, DB_FAIL otherwise) and
+ * *out NULL. */
+db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out);
+/* Runs a statement whose rows are not read; *rows (may be NULL) receives how many it returned
+ * (RETURNING / SELECT), 0 on failure. */
+db_status db_run_count(db_conn *c, const char *stmt, int n, const char *const *p, int *rows);
+
+/* Runs stmt and reads every row with rd into a calloc'ed array of nrows elements of size
+ * bytes: DB_OK with *res (owner of the strings), *n and *rows set, else the status and all
+ * three empty. rd(r, i, row) fills one element from row i. */
+typedef void (*db_row_reader)(const PGresult *r, int i, void *row);
+db_status db_load(db_conn *c, const char *stmt, int np, const char *const *p, size_t size,
+                  db_row_reader rd, PGresult **res, int *n, void **rows);
+
+/* Column readers (row i, column col of r). Text is borrowed from r. */
+int db_nrows(const PGresult *r);
+const char *db_col_text(const PGresult *r, int i, int col);         /* "" for NULL */
+const char *db_col_text_or_null(const PGresult *r, int i, int col); /* NULL for NULL */
+bool db_col_null(const PGresult *r, int i, int col);
+bool db_col_bool(const PGresult *r, int i, int col); /* false for NULL */
+int db_col_int(const PGresult *r, int i, int col);   /* 0 for NULL */
+int64_t db_col_int64(const PGresult *r, int i, int col);
+double db_col_double(const PGresult *r, int i, int col);
+
+#endif
