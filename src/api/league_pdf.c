@@ -10,6 +10,7 @@
 #include "api/pdf_api.h"
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/leagues.h"
 #include "pdf/pdf.h"
 
 #include <json-c/json.h>
@@ -138,18 +139,16 @@ static int standing_rows(json_object *st, pdf_league_row **out)
 static bool season_dates(db_conn *c, const char *league, const char *season, char *name, size_t cap,
                          char starts[16], char ends[16])
 {
-	const char *p[1] = {league};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_seasons", 1, p, &st);
-	if (r == NULL)
+	db_season_rows rows = {0};
+	if (db_league_seasons(c, league, &rows) != DB_OK)
 		return false;
-	for (int i = 0; i < PQntuples(r); i++)
-		if (strcmp(PQgetvalue(r, i, 0), season) == 0) {
-			snprintf(name, cap, "%s", PQgetvalue(r, i, 1));
-			snprintf(starts, 16, "%.10s", PQgetvalue(r, i, 2));
-			snprintf(ends, 16, "%.10s", PQgetvalue(r, i, 3));
+	for (int i = 0; i < rows.n; i++)
+		if (strcmp(rows.rows[i].id, season) == 0) {
+			snprintf(name, cap, "%s", rows.rows[i].name);
+			snprintf(starts, 16, "%.10s", rows.rows[i].starts);
+			snprintf(ends, 16, "%.10s", rows.rows[i].ends);
 		}
-	PQclear(r);
+	db_rowset_clear(&rows);
 	return true;
 }
 
@@ -188,27 +187,25 @@ static bool recent_plays(db_conn *c, const char *league, const char *game, const
 {
 	char lim[16];
 	snprintf(lim, sizeof lim, "%d", REPORT_SCAN);
-	const char *p[3] = {league, lim, "0"};
-	db_status st;
-	PGresult *r = acct_exec(c, "play_list", 3, p, &st);
-	if (r == NULL)
+	db_play_items items = {0};
+	if (db_play_list(c, league, lim, "0", &items) != DB_OK)
 		return false;
-	for (int i = 0; i < PQntuples(r) && pl->n < REPORT_PLAYS; i++) {
-		const char *g = PQgetvalue(r, i, 1), *d = PQgetvalue(r, i, 2);
+	for (int i = 0; i < items.n && pl->n < REPORT_PLAYS; i++) {
+		const char *g = items.rows[i].game;
 		char day[16];
-		snprintf(day, sizeof day, "%.10s", d);
+		snprintf(day, sizeof day, "%.10s", items.rows[i].date);
 		if ((game && strcasecmp(game, g) != 0) || (starts && strcmp(day, starts) < 0) ||
 		    (ends && strcmp(day, ends) > 0))
 			continue;
 		int k = pl->n++;
 		snprintf(pl->game[k], sizeof pl->game[k], "%s", g);
 		snprintf(pl->date[k], sizeof pl->date[k], "%s", day);
-		json_object *players = json_tokener_parse(PQgetvalue(r, i, 5));
+		json_object *players = json_tokener_parse(items.rows[i].players);
 		results_line(players, pl->results[k], sizeof pl->results[k]);
 		json_object_put(players);
 		pl->plays[k] = (pdf_league_play){pl->date[k], pl->game[k], pl->results[k]};
 	}
-	PQclear(r);
+	db_rowset_clear(&items);
 	return true;
 }
 
@@ -226,15 +223,14 @@ int api_league_standings_pdf(const http_req *req, http_resp *resp)
 	pdf_lang lang;
 	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
 		return 0;
-	char league_name[256] = "", season_name[128] = "", starts[16] = "", ends[16] = "";
-	const char *p[1] = {id};
-	db_status st;
-	PGresult *r = acct_exec(c, "league_get", 1, p, &st);
-	if (r == NULL)
+	char league_name[DB_LG_NAME_MAX + 1] = "", season_name[128] = "", starts[16] = "",
+	                                  ends[16] = "";
+	db_league_row lrow;
+	if (db_league_get(c, id, &lrow) != DB_OK)
 		return acct_reply_db(resp);
-	if (PQntuples(r) == 1)
-		snprintf(league_name, sizeof league_name, "%s", PQgetvalue(r, 0, 0));
-	PQclear(r);
+	if (lrow.found)
+		snprintf(league_name, sizeof league_name, "%s", lrow.name);
+	db_status st;
 	if (season && !season_dates(c, id, season, season_name, sizeof season_name, starts, ends))
 		return acct_reply_db(resp);
 	json_object *standings = leagues_standings_json(c, id, season, game, &st);
@@ -267,7 +263,7 @@ int api_league_standings_pdf(const http_req *req, http_resp *resp)
 	l.rows = rows;
 	l.nplays = pl->n;
 	l.plays = pl->plays;
-	char title[320];
+	char title[DB_LG_NAME_MAX + 160];
 	snprintf(title, sizeof title, "%s – %s", lab(lang, "title"), league_name);
 	pdf_doc *doc = pdf_doc_begin(er_api_data(), pdf_api_print(), paper, lang, title, now);
 	if (doc)
