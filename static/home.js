@@ -115,6 +115,7 @@ export async function renderHome(app, isCurrent, extra) {
 // one picker per page load, moved into every render (keeps its choice)
 let leaguePick = null;
 function leagueChoice() {
+	if (!localStorage.getItem("dh.leagues.session")) return Promise.resolve(null); // never logged in here (leagues.js)
 	if (!leaguePick)
 		leaguePick = leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
 			if (pick) {

@@ -8,6 +8,10 @@ const LANGS = ["en", "fr"];
 const LANG_STORE = "dh.lang";
 let dict = {};
 let me = null; // the logged-in account, or null
+// a hint for the new-game forms (home.js, tabletop.js, issue 9): this browser has a session, so
+// they may ask GET /leagues for the league choice (without it they do not: no 401 on every home)
+const SESSION_HINT = "dh.leagues.session";
+const hint = (on) => (on ? localStorage.setItem(SESSION_HINT, "1") : localStorage.removeItem(SESSION_HINT));
 
 // ---- small helpers ----
 
@@ -141,6 +145,7 @@ function renderAuth(signup) {
 				if (signup) await api("POST", "/accounts", { email: email.value, password: pw.value, display_name: name.value });
 				const r = await api("POST", "/sessions", { email: email.value, password: pw.value });
 				me = r.account;
+				hint(true);
 				location.hash = "";
 				route();
 			}),
@@ -176,6 +181,7 @@ async function logout() {
 		await api("DELETE", "/sessions/current");
 	} catch {}
 	me = null;
+	hint(false);
 	location.hash = "";
 	route();
 }
@@ -403,8 +409,12 @@ async function route() {
 		if (!me) {
 			try {
 				me = await api("GET", "/accounts/me");
+				hint(true);
 			} catch (e) {
-				if (e.status === 401) return renderAuth(false);
+				if (e.status === 401) {
+					hint(false);
+					return renderAuth(false);
+				}
 				throw e;
 			}
 		}

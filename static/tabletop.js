@@ -184,7 +184,7 @@ function openHome(app, kind) {
 	let closed = false;
 	let pbox = null; // the profile and goal fields: refreshed alone when the list arrives
 	// the league choice (only for a logged-in owner or member): one element moved into every render
-	const league = leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
+	const league = (localStorage.getItem("dh.leagues.session") ? leaguePicker(t("new.league"), t("new.no_league")) : Promise.resolve(null)).then((pick) => {
 		if (pick) {
 			pick.select.id = "tt-league";
 			pick.select.addEventListener("change", (e) => (F.league = e.target.value));

@@ -268,6 +268,9 @@ await test("tt-f-league-picker-and-report", async () => {
 	assert((await post("/api/v1/sessions", { email: "pads@example.org", password: "pads password" })).status() === 200, "login");
 	const lg = await (await post("/api/v1/leagues", { name: "Pad club" })).json();
 	assert(lg.id, JSON.stringify(lg));
+	// the league screens mark this browser as logged in (without it the forms do not ask)
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.locator("a.button", { hasText: "Pad club" }).waitFor();
 	// Dice Hospital: the picker sits in the create form; the game is created in the league
 	await createGame(page, "dh", ["Ann", "Bob"]);
 	await page.locator("#tt-league").waitFor();
@@ -282,6 +285,9 @@ await test("tt-f-league-picker-and-report", async () => {
 	await page.selectOption("#new-league", lg.id);
 	await page.fill('input[name="player1"]', "Ann");
 	await page.fill('input[name="player2"]', "Bob");
+	await noHorizontalScroll(page);
+	await page.locator("#new-league").scrollIntoViewIfNeeded();
+	await shot(page, "er-new-league", false);
 	const [er] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api/v1/er/games") && r.request().method() === "POST"), page.click("#create")]);
 	assert(er.status() === 201 && er.request().postDataJSON().league === lg.id, `er created in the league: ${er.status()} ${await er.text()}`);
 	// the league's screen: the report link gives a PDF
