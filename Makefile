@@ -53,7 +53,7 @@ DEB_PKGS += libxml2-dev
 # erfront (issue 11): zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
-.PHONY: all run stop deps print-deps migrate test unit bench format format-check clean fuzz asan
+.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -87,6 +87,9 @@ deps:
 
 print-deps: # the package list, for .ci/run and docker/
 	@echo $(DEB_PKGS)
+
+print-ldlibs: # the libraries the app links, for tests/fuzz/build.sh
+	@echo $(LDLIBS)
 
 # Serves on http://localhost:$(PORT); with no DATABASE_URL, a private cluster under var/.
 run: deps $(BUILD)/server
