@@ -117,7 +117,7 @@ fuzz:
 bench: deps $(BUILD)/server
 	@SERVER=$(BUILD)/server sh tests/bench/run.sh
 
-FMT_FILES = $(shell find src tests -name '*.[ch]')
+FMT_FILES = $(shell find src tests -name '*.[ch]' -not -path '*/node_modules/*')
 format:
 	clang-format -i $(FMT_FILES)
 format-check:

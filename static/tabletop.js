@@ -371,11 +371,11 @@ function openGame(app, kind, id, token) {
 		const g = S.game;
 		const you = g.you ? g.seats[g.you - 1] : null;
 		fill(head, 
-			h("div", { class: "turn-line" }, h("strong", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("game.code", { code: g.code }))),
+			h("div", { class: "turn-line" }, h("strong", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
 			h("div", { class: "you-line" }, you ? t("game.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
 			h("div", { class: "muted", id: "tt-status" },
 				g.status === "finished" ? t("game.finished") : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
-				" · ", S.live ? t("tt.live") : t("game.live_lost")),
+				" · ", S.live ? t("tt.live") : t("tt.live_lost")),
 			!g.profile.all_verified ? h("p", { class: "tt-profile-line" }, unverifiedBadge("big"), " ", t("tt.profile_named", { name: g.profile.name })) : null,
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {
 				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null,

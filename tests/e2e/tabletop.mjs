@@ -56,7 +56,14 @@ async function phone(locale = "en-GB") {
 	return page;
 }
 
-const shot = (page, name, fullPage = true) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+// Every screenshot is also a check that no string key leaked onto the screen untranslated
+// (a missing key shows as "game.code").
+const shot = async (page, name, fullPage = true) => {
+	const text = await page.locator("body").innerText();
+	const raw = text.match(/\b(?:game|tt|ttr|ttrule|nav|home|rule|league|leagues|pad|print)\.[a-z][a-z0-9_]*\b/);
+	assert(!raw, `${name}: untranslated key on screen: ${raw && raw[0]}`);
+	return page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+};
 
 /** Taps the + of a stepper n times (the steppers are the only input: no keyboard). */
 async function bump(page, seat, field, n) {
