@@ -33,6 +33,9 @@ struct db_conn {
 	bool saw_retryable; /* a statement of the current transaction got 40001 / 40P01 */
 	bool fatal_notice;  /* the server announced it is closing this connection */
 	unsigned seed;      /* backoff jitter */
+	/* BEGIN not sent yet: it goes out in one pipeline with the transaction's first statement
+	 * (one round trip fewer per transaction); NULL when none is pending */
+	const char *begin_pending;
 };
 
 enum {
@@ -333,6 +336,47 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 	return DB_FAIL;
 }
 
+/* Sends the pending BEGIN and the statement in one pipeline and returns the statement's result
+ * (or BEGIN's, when BEGIN failed; NULL when the connection failed). One round trip. */
+static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
+                                 const char *const *params)
+{
+	const char *begin = c->begin_pending;
+	PGresult *r_begin = NULL, *r = NULL, *x;
+	c->begin_pending = NULL;
+	if (PQenterPipelineMode(c->pg) != 1)
+		return NULL;
+	if (PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) != 1 ||
+	    PQsendQueryPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0) != 1 ||
+	    PQpipelineSync(c->pg) != 1)
+		goto drain;
+	/* BEGIN's result, then the statement's, each followed by NULL; then the sync */
+	r_begin = PQgetResult(c->pg);
+	while ((x = PQgetResult(c->pg)) != NULL)
+		PQclear(x);
+	r = PQgetResult(c->pg);
+	while ((x = PQgetResult(c->pg)) != NULL)
+		PQclear(x);
+drain:
+	while ((x = PQgetResult(c->pg)) != NULL) { /* the PGRES_PIPELINE_SYNC */
+		ExecStatusType t = PQresultStatus(x);
+		PQclear(x);
+		if (t == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	if (PQexitPipelineMode(c->pg) != 1 || r_begin == NULL) {
+		PQclear(r_begin);
+		PQclear(r);
+		return NULL;
+	}
+	if (PQresultStatus(r_begin) != PGRES_COMMAND_OK) {
+		PQclear(r);
+		return r_begin;
+	}
+	PQclear(r_begin);
+	return r;
+}
+
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params)
 {
 	if (!c || !c->pg || c->broken)
@@ -348,7 +392,8 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 		 * DB_FAIL path answers 500. */
 		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
 	}
-	PGresult *r = PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
+	PGresult *r = c->begin_pending ? exec_with_begin(c, stmt, nparams, params)
+	                               : PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
 	switch (db_result_status(c, r)) {
 	case DB_UNAVAILABLE:
 		PQclear(r);
@@ -397,13 +442,15 @@ static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, 
 {
 	*commit_sent = false;
 	c->saw_retryable = false;
-	db_status st =
-	    run_cmd(c, serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN", NULL, 0);
-	if (st != DB_OK)
-		return st == DB_UNAVAILABLE ? DB_UNAVAILABLE : DB_FAIL;
-	st = fn(c, arg);
+	/* BEGIN goes out with the first statement fn runs (exec_with_begin) */
+	c->begin_pending = serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+	db_status st = fn(c, arg);
+	bool began = c->begin_pending == NULL;
+	c->begin_pending = NULL;
 	if (c->broken)
 		return DB_UNAVAILABLE;
+	if (!began) /* fn ran no statement: there is no transaction to end */
+		return st == DB_OK || st == DB_ABORT ? st : DB_FAIL;
 	if (st == DB_OK) {
 		char tag[32];
 		*commit_sent = true;

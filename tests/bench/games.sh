@@ -65,7 +65,8 @@ FS=$(psql -X -At -d bench_pgb -c "SHOW fsync")
 
 start_server() { # start_server NAME → SERVER_PID, PORT
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	PORT=$PORT DATABASE_URL="dbname=bench_$1" STATIC_DIR=static TEMPLATES_DIR=templates \
+	# one load generator plays every phone from 127.0.0.1: lift the per-address connection cap
+	CONN_PER_ADDR=4096 PORT=$PORT DATABASE_URL="dbname=bench_$1" STATIC_DIR=static TEMPLATES_DIR=templates \
 		MIGRATIONS_DIR=$(mig_of "$1") $(bin_of "$1") >"$OUT/server-$1.log" 2>&1 &
 	SERVER_PID=$!
 	i=0
