@@ -392,8 +392,9 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 		 * DB_FAIL path answers 500. */
 		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
 	}
-	PGresult *r = c->begin_pending ? exec_with_begin(c, stmt, nparams, params)
-	                               : PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
+	PGresult *r = c->begin_pending
+	                  ? exec_with_begin(c, stmt, nparams, params)
+	                  : PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
 	switch (db_result_status(c, r)) {
 	case DB_UNAVAILABLE:
 		PQclear(r);
