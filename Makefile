@@ -9,9 +9,6 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wvla -fno-common -Isrc -I/usr/include/postgresql $(SAN)
-# Leagues (issue 10): route-table rows leave their optional trailing fields (max_body, any_type)
-# out, and zero is their default.
-CFLAGS   += -Wno-missing-field-initializers
 # Leagues (issue 10): libxml2 reads BoardGameGeek plays XML.
 CFLAGS   += -I/usr/include/libxml2
 LDFLAGS  += $(SAN)
