@@ -7,6 +7,7 @@
  * play's uuid, "bgg-<play id>", a backup's uuid) are skipped; players are matched to members
  * by name, new names become guest members. */
 #include "api/leagues.h"
+#include "base/sbuf.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -34,46 +35,25 @@ enum {
 
 /* ---- text helpers ---- */
 
-typedef struct {
-	char *b;
-	size_t len, cap;
-} buf;
-
-static void b_add(buf *s, const char *t, size_t n)
-{
-	if (s->len + n + 1 > s->cap) {
-		s->cap = (s->len + n + 1) * 2;
-		s->b = xrealloc(s->b, s->cap);
-	}
-	memcpy(s->b + s->len, t, n);
-	s->len += n;
-	s->b[s->len] = '\0';
-}
-
-static void b_str(buf *s, const char *t)
-{
-	b_add(s, t, strlen(t));
-}
-
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
  * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe. */
-static void b_csv(buf *s, const char *v, bool text)
+static void b_csv(sbuf *s, const char *v, bool text)
 {
 	if (v == NULL)
 		v = "";
 	bool quote = strpbrk(v, ",\"\r\n") != NULL;
 	bool formula = text && (*v == '=' || *v == '+' || *v == '-' || *v == '@');
 	if (quote)
-		b_str(s, "\"");
+		sb_str(s, "\"");
 	if (formula)
-		b_str(s, "'");
+		sb_str(s, "'");
 	for (const char *p = v; *p; p++) {
 		if (*p == '"')
-			b_str(s, "\"");
-		b_add(s, p, 1);
+			sb_str(s, "\"");
+		sb_add(s, p, 1);
 	}
 	if (quote)
-		b_str(s, "\"");
+		sb_str(s, "\"");
 }
 
 /* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
@@ -250,9 +230,9 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 	db_export_rows rs;
 	if (!export_rows(req, resp, c, &a, &rs))
 		return 0;
-	buf s = {0};
-	b_str(&s, "play,date,game,bgg_id,duration_min,cooperative,location,player,seat,score,rank,"
-	          "winner,rating_mu,rating_sigma,notes\r\n");
+	sbuf s = {0};
+	sb_str(&s, "play,date,game,bgg_id,duration_min,cooperative,location,player,seat,score,rank,"
+	           "winner,rating_mu,rating_sigma,notes\r\n");
 	for (int i = 0; i < rs.n; i++) {
 		const db_export_row *x = &rs.rows[i];
 		char seat[16], rank[16];
@@ -278,10 +258,10 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 		            {x->notes, true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
-				b_str(&s, ",");
+				sb_str(&s, ",");
 			b_csv(&s, cols[k].v, cols[k].text);
 		}
-		b_str(&s, "\r\n");
+		sb_str(&s, "\r\n");
 	}
 	db_rowset_clear(&rs);
 	return reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);

@@ -1,5 +1,6 @@
 /* Leagues, members, seasons, plays, ratings, standings, head-to-head, history (leagues.h). */
 #include "api/leagues.h"
+#include "base/sbuf.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -19,28 +20,6 @@
 enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_MAX_PLAYERS = 1024 };
 
 /* ---- small helpers ---- */
-
-/* Appends text to a growing buffer. */
-typedef struct {
-	char *b;
-	size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *s, const char *t, size_t n)
-{
-	if (s->len + n + 1 > s->cap) {
-		s->cap = (s->len + n + 1) * 2;
-		s->b = xrealloc(s->b, s->cap);
-	}
-	memcpy(s->b + s->len, t, n);
-	s->len += n;
-	s->b[s->len] = '\0';
-}
-
-static void sb_str(sbuf *s, const char *t)
-{
-	sb_add(s, t, strlen(t));
-}
 
 /* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
 static void sb_elem(sbuf *s, const char *v)
