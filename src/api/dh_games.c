@@ -687,22 +687,14 @@ static json_object *dh_result_json(const void *state, const table_view *v)
 static void dh_log_step(const void *state, const table_event *tev, const table_view *v,
                         json_object *log)
 {
-	const dh_game *g = state;
-	json_object *steps;
-	(void)v;
-	if (!json_object_object_get_ex(log, "totals", &steps)) {
-		steps = jx_arr();
-		jx_set(log, "totals", steps);
-	}
 	dh_scores sc;
-	dh_score(g, &sc);
-	json_object *o = jx_obj(), *t = jx_arr();
-	jx_set(o, "event", jx_str(tev->name));
-	jx_set(o, "round", tev->turn ? jx_int(tev->turn) : jx_null());
-	for (int s = 0; s < sc.nseats; s++)
-		jx_push(t, jx_int(sc.seat[s].total));
-	jx_set(o, "totals", t);
-	jx_push(steps, o);
+	int totals[TABLE_MAX_SEATS];
+	(void)v;
+	dh_score(state, &sc);
+	for (int s = 0; s < sc.nseats && s < TABLE_MAX_SEATS; s++)
+		totals[s] = sc.seat[s].total;
+	tt_json_log_totals(log, tev, totals,
+	                   sc.nseats < TABLE_MAX_SEATS ? sc.nseats : TABLE_MAX_SEATS);
 }
 
 const table_kind dh_table_kind = {

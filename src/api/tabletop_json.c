@@ -43,3 +43,19 @@ int tt_path_round(const char *s)
 		return -1;
 	return (int)v;
 }
+
+void tt_json_log_totals(json_object *log, const table_event *tev, const int *totals, int nseats)
+{
+	json_object *steps;
+	if (!json_object_object_get_ex(log, "totals", &steps)) {
+		steps = jx_arr();
+		jx_set(log, "totals", steps);
+	}
+	json_object *o = jx_obj(), *t = jx_arr();
+	jx_set(o, "event", jx_str(tev->name));
+	jx_set(o, "round", tev->turn ? jx_int(tev->turn) : jx_null());
+	for (int s = 0; s < nseats; s++)
+		jx_push(t, jx_int(totals[s]));
+	jx_set(o, "totals", t);
+	jx_push(steps, o);
+}

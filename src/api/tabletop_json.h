@@ -23,6 +23,10 @@ int tt_refuse_rule(table_refusal *r, const tt_error *e);
 	{                                                                                          \
 		name, JS_INT, (flags) | JS_F_INT32, -1000, 1000, NULL, out, NULL                   \
 	}
+/* The log step of both kinds: appends {"event", "round", "totals": [every seat's running total]}
+ * to the log's "totals" array (created on the first call). */
+void tt_json_log_totals(struct json_object *log, const table_event *tev, const int *totals,
+                        int nseats);
 /* The path parameter {n} of …/rounds/{n}: an integer, else -1 (the rules refuse it). */
 int tt_path_round(const char *s);
 
