@@ -89,6 +89,14 @@ static int start_live(void)
 	return live_start(url ? url : "");
 }
 
+/* The notifier outlives the streams (stopped at quiesce): the requests still running after
+ * the quiesce may commit changes that other servers' streams want to hear of. */
+static void stop_live(void)
+{
+	live_shutdown();
+	live_stop_notifier();
+}
+
 static void stop_nothing(void)
 {
 }
@@ -114,7 +122,7 @@ static const step steps[] = {
     {"the PDF renderers", start_pdf, pdf_api_shutdown},
     /* score pads (issue 9) */
     {"the score pads and the league report", start_pads, stop_pads},
-    {"the live-update listener", start_live, live_shutdown},
+    {"the live-update listener and notifier", start_live, stop_live},
 };
 enum { NSTEPS = sizeof steps / sizeof steps[0] };
 

@@ -13,6 +13,7 @@
 #include "base/oom.h"
 #include "db/games.h"
 #include "db/listen.h"
+#include "db/notify.h"
 #include "http/sse.h"
 
 #include <stdio.h>
@@ -106,7 +107,24 @@ static void on_notify(void *cls, const char *id, int version)
 
 int live_start(const char *conninfo)
 {
-	return db_listen_start(conninfo, "game_events", on_notify, NULL);
+	if (db_notify_start(conninfo, "game_events") != 0)
+		return -1;
+	if (db_listen_start(conninfo, "game_events", on_notify, NULL) == 0)
+		return 0;
+	db_notify_stop();
+	return -1;
+}
+
+void live_changed(const char *game_id, int version)
+{
+	char payload[DB_NOTIFY_PAYLOAD_MAX];
+	int n = snprintf(payload, sizeof payload, "%s:%d", game_id, version);
+	db_notify_post(n > 0 && (size_t)n < sizeof payload ? payload : DB_NOTIFY_ALL);
+}
+
+void live_stop_notifier(void)
+{
+	db_notify_stop();
 }
 
 void live_shutdown(void)

@@ -1,17 +1,23 @@
-/* Live updates (api.md "Live updates"): every committed change to a game NOTIFYs
- * "game_events" with "id:version" inside its transaction (statement game_update_notify); the
- * LISTEN thread of each server process (db/listen.c) wakes the server-sent-event streams
- * (http/sse.c) of that game, so two servers on one database stay in step. Streams read what
- * they send from the events table, so a stream that missed a notification (listener
- * reconnecting) catches up on its next wake-up. This file only formats the events. */
+/* Live updates (api.md "Live updates"): once a change to a game has committed, the table
+ * engine calls live_changed(), which has the notifier (db/notify.c) NOTIFY "game_events" with
+ * "id:version" in a batch after the commit; the LISTEN thread of each server process
+ * (db/listen.c) wakes the server-sent-event streams (http/sse.c) of that game, so two servers
+ * on one database stay in step. Streams read what they send from the events table, so a stream
+ * that missed a notification (listener reconnecting, notifier catch-all, a server that died
+ * before its batch went out) catches up on its next wake-up or heartbeat. This file only
+ * formats the events. */
 #ifndef LIVE_H
 #define LIVE_H
 
 #include "db/db.h"
 #include "http/http.h"
 
-/* Starts the listener thread (its own connection from conninfo). */
+/* Starts the listener and the notifier threads (each its own connection from conninfo). */
 int live_start(const char *conninfo);
+/* Game game_id is at `version` now (committed): tell every server's streams. Any thread. */
+void live_changed(const char *game_id, int version);
+/* Sends what the notifier still holds and stops it: after the last request (http_stop). */
+void live_stop_notifier(void);
 /* Ends every stream (resuming suspended connections, as libmicrohttpd requires before
  * stopping) and stops the listener. Call before http_stop(). */
 void live_shutdown(void);

@@ -256,11 +256,32 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	return st != DB_OK ? st : walk_events(r, 4, fn, arg, stopped_rc);
 }
 
-db_status db_events_append_notify(db_conn *c, const char *id, const char *events_json, int version,
-                                  bool finished, const char *result)
+db_status db_events_append(db_conn *c, const char *id, const char *events_json, int version,
+                           bool finished, const char *result)
 {
 	char v[16];
 	itoa10(version, v);
 	const char *p[5] = {id, events_json, v, finished ? "finished" : "playing", result};
-	return run_cmd(c, "events_append_notify", 5, p);
+	return run_cmd(c, "events_append", 5, p);
+}
+
+/* events_append_if: one row (the count of events) when applied, none otherwise */
+db_status db_events_append_if(db_conn *c, const char *id, const char *events_json, int version,
+                              bool finished, const char *result, int expected, int seat,
+                              const char *hash_hex, bool *applied)
+{
+	char v[16], e[16], s[16];
+	itoa10(version, v);
+	itoa10(expected, e);
+	itoa10(seat, s);
+	const char *p[8] = {id,     events_json, v, finished ? "finished" : "playing",
+	                    result, e,           s, hash_hex};
+	PGresult *r;
+	*applied = false;
+	db_status st = run(c, "events_append_if", 8, p, &r);
+	if (st != DB_OK)
+		return st;
+	*applied = PQntuples(r) == 1;
+	PQclear(r);
+	return DB_OK;
 }

@@ -115,10 +115,19 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
                           void *arg, int *stopped_rc);
 
 /* Appends a batch of events — a JSON array of {"version","kind","seat","turn","payload"} (the
- * unique (game, version) key refuses a second writer) — sets the game's version, status and
- * result (JSON text or NULL) and NOTIFYs "id:version" on channel game_events: one statement,
- * one round trip. */
-db_status db_events_append_notify(db_conn *c, const char *id, const char *events_json, int version,
-                                  bool finished, const char *result);
+ * unique (game, version) key refuses a second writer) — and sets the game's version, status and
+ * result (JSON text or NULL): one statement, one round trip, inside the caller's transaction.
+ * The NOTIFY follows the commit (db/notify.h). */
+db_status db_events_append(db_conn *c, const char *id, const char *events_json, int version,
+                           bool finished, const char *result);
+
+/* The optimistic write of a move computed on a cached state: appends the batch and sets
+ * version, status and result as db_events_append does, in ONE statement run outside any
+ * transaction (it commits by itself) — but only while the game is still playing at version
+ * `expected` and `hash_hex` is still the host token (seat 0) or the claimed token of `seat`.
+ * *applied is false when either no longer holds: nothing was written. */
+db_status db_events_append_if(db_conn *c, const char *id, const char *events_json, int version,
+                              bool finished, const char *result, int expected, int seat,
+                              const char *hash_hex, bool *applied);
 
 #endif

@@ -4,6 +4,8 @@
  * the PGconn belongs to the thread. */
 #include "db/listen.h"
 
+#include "db/notify.h"
+
 #include "base/log.h"
 #include "base/oom.h"
 
@@ -64,6 +66,11 @@ static void dispatch(PGconn *pg)
 {
 	PGnotify *n;
 	while ((n = PQnotifies(pg)) != NULL) {
+		if (strcmp(n->extra, DB_NOTIFY_ALL) == 0) { /* the notifier may have lost some */
+			g.fn(g.cls, NULL, 0);
+			PQfreemem(n);
+			continue;
+		}
 		char id[ID_MAX];
 		const char *colon = strrchr(n->extra, ':');
 		size_t len = colon ? (size_t)(colon - n->extra) : strlen(n->extra);

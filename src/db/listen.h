@@ -1,10 +1,11 @@
 /* One LISTEN connection per server process (PostgreSQL LISTEN/NOTIFY), on its own thread.
  *
- * Payloads are "id:version" (the games code NOTIFYs them in the transaction that appends an
- * event). Each notification is handed to the callback as (id, version); after every
- * (re)connection the callback gets (NULL, 0): notifications may have been missed meanwhile, so
- * every listener should catch up. The thread reconnects by itself (every second while the
- * database is away). The callback runs on the listener thread and must not block. */
+ * Payloads are "id:version" (db/notify.h sends them once the transaction that appended an
+ * event has committed). Each notification is handed to the callback as (id, version); after
+ * every (re)connection, and for the catch-all payload DB_NOTIFY_ALL, the callback gets
+ * (NULL, 0): notifications may have been missed, so every listener should catch up. The thread
+ * reconnects by itself (every second while the database is away). The callback runs on the listener
+ * thread and must not block. */
 #ifndef DB_LISTEN_H
 #define DB_LISTEN_H
 

@@ -1,11 +1,20 @@
 /* The table engine (table.h): create, join, load, mutate, read, log, events for every kind.
  *
- * A write locks the game row (SELECT … FOR UPDATE), takes the state at the row's version (from
- * the per-process cache, else by replaying the newer events), applies the new event, appends
- * it with the next version, lets bots act, stores the result when the game ends and NOTIFYs
- * "id:version" — all in one transaction, so an acknowledged change is committed and two
- * writers of one game are serialised. A read replays exactly the events up to the version of
- * the row it read (one snapshot), whatever commits meanwhile. */
+ * A write is one of two paths, both ending in one statement that appends the events with the
+ * next versions and lets the version, status and result follow:
+ *   - the optimistic write (one round trip): when this process holds the game's state in its
+ *     cache and has seen the request's token before, the event is applied to that state and
+ *     the statement itself checks, under the row lock it takes, that the game is still at that
+ *     version and the token still the host's or the seat's; it commits on its own;
+ *   - the locking write (three round trips), for everything else and whenever the optimistic
+ *     statement writes nothing: BEGIN, lock the game row (SELECT … FOR UPDATE) and take the
+ *     state at its version (cache, else replay of the newer events), apply, append, COMMIT.
+ * Writes of one game in one process take turns (a striped mutex), so the cached state is the
+ * current one when the next write comes; across processes the database's version check keeps
+ * two writers of one game serialised. An acknowledged change is committed either way; then
+ * "id:version" is NOTIFYed after the commit, in a batch (api/live.h, db/notify.h).
+ * A read replays exactly the events up to the version of the row it read (one snapshot),
+ * whatever commits meanwhile. */
 #include "engine/table.h"
 
 #include "api/game_cache.h"
@@ -18,15 +27,21 @@
 #include "json/jx.h"
 #include "json/spec.h"
 
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { MAX_KINDS = 8 };
+enum {
+	MAX_KINDS = 8,
+	KNOWN_TOKENS = TABLE_MAX_SEATS + 2, /* host, seats, and a replacement or two */
+	WRITE_STRIPES = 256,                /* mutexes that make writes of one game take turns */
+};
 
 /* POST /join guesses a 6-character code: each client address gets JOIN_BURST attempts, then
  * one every JOIN_EVERY_S seconds (429 beyond). A table joining needs a handful. */
@@ -37,9 +52,16 @@ static int g_nkinds;
 static ratelimit *g_join_limit;
 static table_finish_hook g_finish_hook;
 static table_league_check g_league_check;
+static pthread_mutex_t g_stripes[WRITE_STRIPES];
 
-/* A loaded game. The part up to `state` plus the kind's state is what the cache keeps (the
- * requester fields are set after every load). Owned by the request that loaded it. */
+/* A token this process has seen authenticate as the host (seat 0) or as a claimed seat. */
+typedef struct {
+	char hash[TOKEN_HASH_HEX + 1];
+	int seat;
+} known_token;
+
+/* A loaded game: the whole struct plus the kind's state is what the cache keeps (the requester
+ * fields are set after every load). Owned by the request that loaded it. */
 struct table_game {
 	const table_kind *kind;
 	char id[TABLE_ID_MAX + 1];
@@ -47,6 +69,9 @@ struct table_game {
 	int nseats;
 	char names[TABLE_MAX_SEATS][TABLE_NAME_BYTES + 1];
 	bool bot[TABLE_MAX_SEATS];
+	/* tokens that may take the optimistic write (the statement checks them again) */
+	known_token tokens[KNOWN_TOKENS];
+	int ntokens; /* entries used; once full, the oldest is replaced */
 	/* set per request */
 	bool host;
 	int you;
@@ -91,6 +116,8 @@ void table_set_league_check(table_league_check check)
 
 int table_init(void)
 {
+	for (int i = 0; i < WRITE_STRIPES; i++)
+		pthread_mutex_init(&g_stripes[i], NULL);
 	g_join_limit = ratelimit_new(JOIN_BURST, 1.0 / JOIN_EVERY_S);
 	return g_join_limit ? 0 : -1;
 }
@@ -102,6 +129,17 @@ void table_shutdown(void)
 	g_nkinds = 0;
 	g_finish_hook = NULL;
 	g_league_check = NULL;
+	for (int i = 0; i < WRITE_STRIPES; i++)
+		pthread_mutex_destroy(&g_stripes[i]);
+}
+
+/* The mutex that writes of game `id` take turns on (FNV-1a of the id). */
+static pthread_mutex_t *stripe_of(const char *id)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return &g_stripes[h % WRITE_STRIPES];
 }
 
 /* The kind of a path /api/v1/{kind}/games…, or NULL. */
@@ -266,6 +304,58 @@ static int fresh(db_conn *c, table_game *g, const char *config, http_resp *resp)
 	return init_state(g, config, resp);
 }
 
+/* ---- tokens this process has seen ---- */
+
+/* The seat (0: the host) a known token authenticated as, or -1. */
+static int known_seat(const table_game *g, const char *hash)
+{
+	for (int i = 0; i < g->ntokens && i < KNOWN_TOKENS; i++)
+		if (strcmp(g->tokens[i].hash, hash) == 0)
+			return g->tokens[i].seat;
+	return -1;
+}
+
+/* Remembers that hash authenticates as seat (0: the host); true when g changed. */
+static bool learn_token(table_game *g, const char *hash, int seat)
+{
+	for (int i = 0; i < g->ntokens && i < KNOWN_TOKENS; i++) {
+		if (strcmp(g->tokens[i].hash, hash) == 0) {
+			if (g->tokens[i].seat == seat)
+				return false;
+			g->tokens[i].seat = seat;
+			return true;
+		}
+	}
+	if (g->ntokens >= KNOWN_TOKENS) { /* full: the oldest goes */
+		memmove(&g->tokens[0], &g->tokens[1], (KNOWN_TOKENS - 1) * sizeof g->tokens[0]);
+		g->ntokens = KNOWN_TOKENS - 1;
+	}
+	known_token *t = &g->tokens[g->ntokens++];
+	snprintf(t->hash, sizeof t->hash, "%s", hash);
+	t->seat = seat;
+	return true;
+}
+
+/* Forgets hash in the cached copy of game id (a join replaced it, or it is no longer this
+ * game's): its next write takes the locking path. */
+static void forget_token(const table_kind *kind, const char *id, const char *hash)
+{
+	size_t size = game_size(kind);
+	table_game *g = xmalloc(size);
+	int version = game_cache_get(id, g, size);
+	int n = version < 0 ? 0 : g->ntokens;
+	for (int i = 0; i < n && i < KNOWN_TOKENS; i++) {
+		if (strcmp(g->tokens[i].hash, hash) == 0) {
+			memmove(&g->tokens[i], &g->tokens[i + 1],
+			        (size_t)(n - 1 - i) * sizeof g->tokens[0]);
+			g->ntokens--;
+			game_cache_put(id, version, g, size);
+			break;
+		}
+	}
+	free(g);
+}
+
 /* Authenticates a token against the game row: the host's, a seat's, or one that a join
  * replaced (401 seat-replaced) or a stranger's (401). hash NULL: no authentication. */
 static int authenticate(const db_game_row *row, const char *hash, http_resp *resp)
@@ -296,8 +386,10 @@ static int load(db_conn *c, const table_kind *kind, const char *id, const char *
 		http_reply_problem(resp, 404, "no such game", NULL, NULL);
 		return -1;
 	}
-	if (authenticate(row, hash, resp) != 0)
+	if (authenticate(row, hash, resp) != 0) {
+		forget_token(kind, id, hash);
 		return -1;
+	}
 	size_t size = game_size(kind);
 	table_game *g = xcalloc(1, size);
 	int cached = game_cache_get(id, g, size);
@@ -312,8 +404,6 @@ static int load(db_conn *c, const table_kind *kind, const char *id, const char *
 		reply_bug(resp, "the stored game does not replay");
 		goto fail;
 	}
-	if (cached != row->version)
-		game_cache_put(id, row->version, g, size);
 	g->host = row->is_host;
 	g->you = row->token_seat;
 	snprintf(g->code, sizeof g->code, "%s", row->code);
@@ -327,6 +417,14 @@ static int load(db_conn *c, const table_kind *kind, const char *id, const char *
 			goto fail;
 		}
 	}
+	/* A token is remembered once its seat's claim is durable: claimed before this request, or
+	 * just now outside a transaction (a read). Inside the locking write the claim may still
+	 * roll back with a refused event: table_mutate remembers the token after the commit. */
+	bool learnt = hash &&
+	              (row->is_host || (row->token_seat && (row->token_claimed || !lock))) &&
+	              learn_token(g, hash, row->is_host ? 0 : row->token_seat);
+	if (cached != row->version || learnt)
+		game_cache_put(id, row->version, g, size);
 	*out = g;
 	return 0;
 fail:
@@ -422,9 +520,9 @@ static void append(table_game *g, const table_event *ev, json_object *batch)
 	jx_push(batch, e);
 }
 
-/* Lets the bots act while they should; each action is an event of its own. Returns -1 (after
- * replying 500) if the kind refuses its own bot's event: a bug. */
-static int bots_act(table_game *g, json_object *batch, http_resp *resp)
+/* Lets the bots act while they should; each action is an event of its own. Returns -1 (logged
+ * as our bug) if the kind refuses its own bot's event. */
+static int bots_act(table_game *g, json_object *batch)
 {
 	if (g->kind->bot_step == NULL)
 		return 0;
@@ -435,7 +533,6 @@ static int bots_act(table_game *g, json_object *batch, http_resp *resp)
 		if (g->kind->apply(g->state, &bot, &why) != 0) {
 			log_bug("game %s: the bot's %s is refused: %s (%s)", g->id, bot.name,
 			        why.rule ? why.rule : "-", why.detail);
-			reply_bug(resp, "a bot could not play");
 			rc = -1;
 			break;
 		}
@@ -447,41 +544,71 @@ static int bots_act(table_game *g, json_object *batch, http_resp *resp)
 	return rc;
 }
 
-/* Appends the batch of events, stores the new version (and the result once finished) and
- * NOTIFYs, in one statement (one round trip per move whatever the bots did); a game that
- * finishes in a league becomes a play in the same transaction. */
+typedef enum { STEP_OK, STEP_REFUSED, STEP_REPEAT, STEP_BUG } step_rc;
+
+/* Completes ev (the kind's prepare, which authorises it), applies it to g and lets the bots
+ * act. STEP_OK: *batch (caller puts) holds the events to append, g is at its new version;
+ * STEP_REFUSED: why says why; STEP_REPEAT: ev repeats what stands (g unchanged); STEP_BUG: a
+ * bot's event was refused (logged). */
+static step_rc step(table_game *g, table_event *ev, json_object **batch, table_refusal *why)
+{
+	table_view v;
+	view_of(g, &v);
+	*batch = NULL;
+	if ((g->kind->prepare ? g->kind->prepare(g->state, &v, ev, why)
+	                      : default_prepare(&v, ev, why)) != 0)
+		return STEP_REFUSED;
+	if (g->kind->repeats && g->kind->repeats(g->state, ev))
+		return STEP_REPEAT;
+	if (g->kind->apply(g->state, ev, why) != 0)
+		return STEP_REFUSED;
+	g->version++;
+	*batch = jx_arr();
+	append(g, ev, *batch);
+	return bots_act(g, *batch) == 0 ? STEP_OK : STEP_BUG;
+}
+
+/* The finished result kept in games.result, with when the game was played (RFC 3339 UTC, for
+ * the league history); NULL while the game goes on. Caller owns it. */
+static json_object *result_of(const table_game *g)
+{
+	if (!g->kind->finished(g->state))
+		return NULL;
+	table_view v;
+	view_of(g, &v);
+	json_object *result = g->kind->result_json(g->state, &v);
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	jx_set_copy(result, "created_at", jx_str(g->created_at));
+	jx_set_copy(result, "finished_at", jx_str(now));
+	return result;
+}
+
+/* Appends the batch of events and stores the new version (and the result once finished) in one
+ * statement (one round trip per move whatever the bots did); a game that finishes in a league
+ * becomes a play in the same transaction. */
 static db_status commit_events(db_conn *c, table_game *g, json_object *batch)
 {
-	bool finished = g->kind->finished(g->state);
-	json_object *result = NULL;
-	if (finished) {
-		table_view v;
-		view_of(g, &v);
-		result = g->kind->result_json(g->state, &v);
-		/* when it was played, for the league history (RFC 3339 UTC) */
-		char now[32];
-		time_t t = time(NULL);
-		struct tm tm;
-		strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		jx_set_copy(result, "created_at", jx_str(g->created_at));
-		jx_set_copy(result, "finished_at", jx_str(now));
-	}
+	json_object *result = result_of(g);
 	const char *text = result ? jx_text(result) : NULL;
-	db_status st =
-	    db_events_append_notify(c, g->id, jx_text(batch), g->version, finished, text);
-	if (st == DB_OK && finished && g->league[0] && g_finish_hook &&
+	db_status st = db_events_append(c, g->id, jx_text(batch), g->version, result != NULL, text);
+	if (st == DB_OK && result && g->league[0] && g_finish_hook &&
 	    g_finish_hook(c, g->id, g->league, g->kind->name, text) != 0)
 		st = DB_FAIL;
 	json_object_put(result);
 	return st;
 }
 
+/* The locking write: one transaction (db_tx) around load with the row lock, step, append. The
+ * success reply is built by the caller after COMMIT; refusals are replied here. */
 static db_status mutate_tx(db_conn *c, void *arg)
 {
 	mutate_arg *a = arg;
 	db_game_row row;
 	table_refusal why;
-	table_view v;
+	json_object *batch = NULL;
 	http_resp_clear(a->resp);
 	free(a->g);
 	a->g = NULL;
@@ -489,30 +616,73 @@ static db_status mutate_tx(db_conn *c, void *arg)
 	db_game_row_clear(&row);
 	if (rc != 0)
 		return DB_ABORT;
-	table_game *g = a->g;
-	view_of(g, &v);
-	if ((g->kind->prepare ? g->kind->prepare(g->state, &v, a->ev, &why)
-	                      : default_prepare(&v, a->ev, &why)) != 0) {
+	db_status st = DB_ABORT;
+	switch (step(a->g, a->ev, &batch, &why)) {
+	case STEP_OK:
+		st = commit_events(c, a->g, batch);
+		break;
+	case STEP_REFUSED:
 		table_reply_refusal(a->resp, &why);
-		return DB_ABORT;
+		break;
+	case STEP_REPEAT: /* an identical resubmission of what stands is answered as before */
+		http_reply_json(a->resp, 200, state_reply(a->g));
+		break;
+	case STEP_BUG:
+		reply_bug(a->resp, "a bot could not play");
+		break;
 	}
-	/* An identical resubmission of what stands is answered as before. */
-	if (g->kind->repeats && g->kind->repeats(g->state, a->ev)) {
-		http_reply_json(a->resp, 200, state_reply(g));
-		return DB_ABORT;
-	}
-	if (g->kind->apply(g->state, a->ev, &why) != 0) {
-		table_reply_refusal(a->resp, &why);
-		return DB_ABORT;
-	}
-	g->version++;
-	json_object *batch = jx_arr();
-	append(g, a->ev, batch);
-	db_status st = bots_act(g, batch, a->resp) == 0 ? commit_events(c, g, batch) : DB_ABORT;
 	json_object_put(batch);
-	if (st == DB_OK)
-		http_reply_json(a->resp, 200, state_reply(g));
 	return st;
+}
+
+/* The optimistic write (one round trip): ev applied to the cached state, written by one
+ * statement that checks the game is still at that version and the token still its own.
+ * Returns 1 when it committed (*out: the game at its new version, caller frees), 0 when
+ * nothing was written and the locking write must decide (no cached state, unknown token, a
+ * refusal or a resubmission, a finish that records a league play, a version or token that no
+ * longer holds), -1 when the connection failed with the statement sent (outcome unknown).
+ * ev itself is left as the request made it. */
+static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const char *hash,
+                       const table_event *ev, table_game **out)
+{
+	size_t size = game_size(kind);
+	table_game *g = xmalloc(size);
+	int cached = game_cache_get(id, g, size);
+	int seat = cached >= 0 && g->kind == kind ? known_seat(g, hash) : -1;
+	if (seat < 0) {
+		free(g);
+		return 0;
+	}
+	g->host = seat == 0;
+	g->you = seat;
+	table_event e = *ev; /* the kind's prepare completes the event: work on a copy */
+	e.body = xmalloc(kind->event_size);
+	memcpy(e.body, ev->body, kind->event_size);
+	json_object *batch = NULL, *result = NULL;
+	table_refusal why;
+	int rc = 0;
+	if (step(g, &e, &batch, &why) != STEP_OK)
+		goto done;
+	result = result_of(g);
+	if (result && g->league[0] && g_finish_hook)
+		goto done; /* the league play is recorded in the locking write's transaction */
+	bool applied = false;
+	db_status st =
+	    db_events_append_if(c, id, jx_text(batch), g->version, result != NULL,
+	                        result ? jx_text(result) : NULL, cached, seat, hash, &applied);
+	if (st == DB_UNAVAILABLE) {
+		rc = -1;
+	} else if (st == DB_OK && applied) {
+		rc = 1;
+		*out = g;
+		g = NULL;
+	}
+done:
+	json_object_put(result);
+	json_object_put(batch);
+	free(e.body);
+	free(g);
+	return rc;
 }
 
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
@@ -520,14 +690,36 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	char hash[TOKEN_HASH_HEX + 1];
 	if (request_token(req, false, hash, resp) != 0)
 		return 0;
-	mutate_arg a = {.kind = kind, .id = req->params[0], .hash = hash, .ev = ev, .resp = resp};
+	const char *id = req->params[0];
 	db_conn *c = db_thread_conn();
-	db_status st = c ? db_tx(c, false, mutate_tx, &a) : DB_UNAVAILABLE;
-	if (st == DB_OK) /* committed: this state is the game at its new version */
-		game_cache_put(a.g->id, a.g->version, a.g, game_size(kind));
+	if (c == NULL) {
+		reply_db(resp, DB_UNAVAILABLE);
+		return 0;
+	}
+	table_game *g = NULL;
+	db_status st = DB_OK;
+	pthread_mutex_t *turn = stripe_of(id);
+	pthread_mutex_lock(turn);
+	int fast = mutate_fast(c, kind, id, hash, ev, &g);
+	if (fast == -1 && kind->repeats == NULL) {
+		st = DB_UNAVAILABLE; /* it may have committed: only a kind that knows a resubmission
+		                      * when it sees one may send the event again */
+	} else if (fast != 1) {
+		mutate_arg a = {.kind = kind, .id = id, .hash = hash, .ev = ev, .resp = resp};
+		st = db_tx(c, false, mutate_tx, &a);
+		g = a.g;
+	}
+	if (st == DB_OK) { /* committed: this state is the game at its new version */
+		learn_token(g, hash, g->host ? 0 : g->you); /* and its claim is durable */
+		game_cache_put(g->id, g->version, g, game_size(kind));
+		live_changed(g->id, g->version);
+	}
+	pthread_mutex_unlock(turn);
+	if (st == DB_OK)
+		http_reply_json(resp, 200, state_reply(g));
 	else if (st != DB_ABORT)
 		reply_db(resp, st);
-	free(a.g);
+	free(g);
 	return 0;
 }
 

@@ -143,10 +143,12 @@ int table_api_events(const http_req *req, http_resp *resp);     /* GET  …/game
 int table_api_join(const http_req *req, http_resp *resp);       /* POST /api/v1/join */
 int table_api_join_seats(const http_req *req, http_resp *resp); /* GET /api/v1/join/{code} */
 
-/* Runs one mutation of game req->params[0] of `kind`: authenticates the token, locks the game,
- * loads its state, prepares, authorises and applies ev, lets bots act, appends the events,
- * stores the result when finished, NOTIFYs — one transaction — and replies with the state at
- * the new version (200), or the refusal. ev->body stays the caller's. */
+/* Runs one mutation of game req->params[0] of `kind`: authenticates the token, takes the
+ * game's state (cached, else locked and replayed), prepares, authorises and applies ev, lets
+ * bots act, appends the events and stores the result when finished — committed in one
+ * statement when the cached state still holds (one round trip), else in one locking
+ * transaction — then NOTIFYs after the commit and replies with the state at the new version
+ * (200), or the refusal. ev->body stays the caller's (the optimistic try works on a copy). */
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev);
 
 /* Replies a refusal as problem+json. */

@@ -137,3 +137,202 @@ def test_a_kind_registered_only_in_the_tests_gets_the_whole_engine():
     assert status == "finished", out
     assert [(x["name"], x["score"], x["rank"]) for x in json.loads(result)["standings"]] == \
         [("Ann", 11, 1), ("Bob", 4, 2)], result
+
+
+# ---- the optimistic write (one round trip per move) ----
+
+
+class RoundTripProxy:
+    """A TCP proxy between the server and PostgreSQL that counts, per connection, the round
+    trips the client starts: a burst of client bytes that follows bytes from the server (or
+    opens the connection). A connection is told apart by what its client sends: the workers
+    prepare the engine's statements (events_append_if), the notifier sets synchronous_commit,
+    the listener LISTENs. Each pump marks its direction before forwarding, and the client only
+    sends its next request after the reply reached it, so the count is exact."""
+
+    def __init__(self):
+        import socket
+        self.upstream = ("localhost", int(os.environ.get("PGPORT", "5432")))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.conns = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            u = socket.create_connection(self.upstream)
+            rec = {"sent": b"", "turns": 0, "last": "server"}
+            with self.lock:
+                self.conns.append(rec)
+            threading.Thread(target=self._pump, args=(c, u, rec, "client"), daemon=True).start()
+            threading.Thread(target=self._pump, args=(u, c, rec, "server"), daemon=True).start()
+
+    def _pump(self, src, dst, rec, side):
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                for x in (src, dst):
+                    try:
+                        x.close()
+                    except OSError:
+                        pass
+                return
+            with self.lock:
+                if side == "client":
+                    if rec["last"] == "server":
+                        rec["turns"] += 1
+                    if len(rec["sent"]) < 1 << 20:
+                        rec["sent"] += data
+                rec["last"] = side
+            dst.sendall(data)
+
+    def turns(self, marker):
+        """Round trips so far on the connections whose client sent `marker`."""
+        with self.lock:
+            return sum(r["turns"] for r in self.conns if marker in r["sent"])
+
+    def close(self):
+        self.sock.close()
+
+
+def test_a_move_is_one_round_trip_once_the_token_is_known():
+    """Issue 7: "the engine must not make a move cost more round trips". Counted on the wire
+    between the server (one worker thread) and PostgreSQL: a token's first write takes the
+    locking path (BEGIN with the row lock, the seat claim for a seat token, the append, COMMIT);
+    every later write of that token is ONE statement (the optimistic write); the NOTIFY goes out
+    afterwards, batched, on the notifier's own connection."""
+    db = make_database("t_table_rtt")
+    proxy = RoundTripProxy()
+    try:
+        url = f"host=127.0.0.1 port={proxy.port} {db} sslmode=disable"
+        from harness import SERVER_BIN
+        binary = os.path.join(os.path.dirname(SERVER_BIN), "tests", "server_tally")
+        with Server(database=url, binary=binary, env={"THREADS": "1"}) as s:
+            st, _, g = s.json("POST", TALLY, {"players": ["Ann", "Bob"], "target": 100})
+            assert st == 201, g
+            gid, host, ann = g["id"], g["host_token"], g["seats"][0]["seat_token"]
+            worker = b"events_append_if"
+
+            def add(tok, seat, turn):
+                before = proxy.turns(worker)
+                st, _, obj = s.json("POST", f"{TALLY}/{gid}/seats/{seat}/adds",
+                                    {"turn": turn, "points": 1}, token=tok)
+                assert st == 200, (st, obj)
+                return proxy.turns(worker) - before
+
+            # the game's first write in this process: BEGIN + lock, its seats (nothing cached
+            # yet), the claim of Ann's seat, the append, COMMIT
+            assert add(ann, 1, 1) == 5
+            assert add(ann, 1, 2) == 1   # known token, cached state: one statement
+            assert add(ann, 1, 3) == 1
+            assert add(host, 2, 1) == 3  # BEGIN + lock, append, COMMIT (no claim for the host)
+            assert add(host, 2, 2) == 1
+            assert add(ann, 1, 4) == 1
+            # a refusal is decided on the locked row (the cached state may be stale)
+            before = proxy.turns(worker)
+            st, _, obj = s.json("POST", f"{TALLY}/{gid}/seats/1/adds",
+                                {"turn": 9, "points": 1}, token=ann)
+            assert st == 409 and obj["rule"] == "turn-stale", obj
+            assert proxy.turns(worker) - before == 2  # BEGIN + lock, ROLLBACK
+            _, _, cur = s.json("GET", f"{TALLY}/{gid}", token=host)
+            assert cur["version"] == 6 and [x["points"] for x in cur["seats"]] == [4, 2], cur
+            assert proxy.turns(b"synchronous_commit") >= 1, "the notifier sent nothing"
+    finally:
+        proxy.close()
+
+
+def test_optimistic_write_on_a_stale_cache_takes_the_locking_path():
+    """Two servers on one database: each caches the game. When one has moved it, the other's
+    optimistic statement finds another version, writes nothing, and the locking path applies
+    the event on the current state — every add lands once, in order, nothing lost."""
+    db = make_database("t_table_stale")
+    with tally_server(db) as a, tally_server(db) as b:
+        st, _, g = a.json("POST", TALLY, {"players": ["Ann", "Bob"], "target": 100})
+        gid, ann, bob = g["id"], g["seats"][0]["seat_token"], g["seats"][1]["seat_token"]
+        for turn in range(1, 11):
+            for srv, tok, seat in ((a, ann, 1), (b, bob, 2)):
+                st, _, cur = srv.json("POST", f"{TALLY}/{gid}/seats/{seat}/adds",
+                                      {"turn": turn, "points": seat}, token=tok)
+                assert st == 200, (turn, seat, st, cur)
+                assert cur["version"] == 2 * (turn - 1) + seat, cur
+        for srv in (a, b):
+            _, _, cur = srv.json("GET", f"{TALLY}/{gid}", token=ann)
+            assert cur["version"] == 20 and [x["points"] for x in cur["seats"]] == [10, 20], cur
+        _, _, lg = b.json("GET", f"{TALLY}/{gid}/log", token=bob)
+        assert [(e["version"], e["seat"], e["turn"]) for e in lg["events"]] == \
+            [(2 * (t - 1) + s, s, t) for t in range(1, 11) for s in (1, 2)], lg["events"]
+
+
+def test_a_replaced_token_is_refused_even_when_the_server_knows_it():
+    """A seat token this server has seen write (so it would write optimistically) is replaced
+    by a join on ANOTHER server: its next write is refused 401 seat-replaced (the statement
+    checks the token again), and the new token writes."""
+    from harness import problem
+    db = make_database("t_table_replaced")
+    with tally_server(db) as a, tally_server(db) as b:
+        st, _, g = a.json("POST", TALLY, {"players": ["Ann", "Bob"], "target": 100})
+        gid, ann = g["id"], g["seats"][0]["seat_token"]
+        for turn in (1, 2, 3):
+            st, _, cur = a.json("POST", f"{TALLY}/{gid}/seats/1/adds",
+                                {"turn": turn, "points": 1}, token=ann)
+            assert st == 200, cur
+        st, _, j = b.json("POST", "/api/v1/join", {"code": g["code"], "seat": 1, "replace": True})
+        assert st == 200, j
+        st, hd, obj = a.json("POST", f"{TALLY}/{gid}/seats/1/adds", {"turn": 4, "points": 1},
+                             token=ann)
+        problem(st, hd, obj, 401, rule="seat-replaced")
+        for turn in (4, 5):
+            st, _, cur = a.json("POST", f"{TALLY}/{gid}/seats/1/adds",
+                                {"turn": turn, "points": 1}, token=j["seat_token"])
+            assert st == 200 and cur["version"] == turn, cur
+        st, hd, obj = a.json("POST", f"{TALLY}/{gid}/seats/1/adds", {"turn": 6, "points": 1},
+                             token=ann)
+        problem(st, hd, obj, 401, rule="seat-replaced")
+
+
+def test_concurrent_writes_on_two_servers_all_land_once():
+    """Four seats write their turns at once, two through each server: the stripes serialise a
+    server's own writes, the version check the two servers'. Every add is acknowledged once,
+    the log holds exactly the acknowledged adds, and each seat's turns are in order."""
+    db = make_database("t_table_concurrent")
+    with tally_server(db) as a, tally_server(db) as b:
+        st, _, g = a.json("POST", TALLY, {"players": ["A", "B", "C", "D"], "target": 100})
+        gid = g["id"]
+        errors = []
+
+        def seat_writer(srv, seat, tok):
+            c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+            for turn in range(1, 21):
+                c.request("POST", f"{TALLY}/{gid}/seats/{seat}/adds",
+                          json.dumps({"turn": turn, "points": 1}),
+                          {"Authorization": "Bearer " + tok, "Content-Type": "application/json"})
+                r = c.getresponse()
+                body = r.read()
+                if r.status != 200:
+                    errors.append((seat, turn, r.status, body[:200]))
+                    return
+            c.close()
+
+        threads = [threading.Thread(target=seat_writer,
+                                    args=(a if x["seat"] % 2 else b, x["seat"], x["seat_token"]))
+                   for x in g["seats"]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not errors, errors
+        _, _, lg = a.json("GET", f"{TALLY}/{gid}/log", token=g["host_token"])
+        assert [e["version"] for e in lg["events"]] == list(range(1, 81)), lg["events"][-3:]
+        for seat in (1, 2, 3, 4):
+            assert [e["turn"] for e in lg["events"] if e["seat"] == seat] == list(range(1, 21))

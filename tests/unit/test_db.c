@@ -2,6 +2,7 @@
  * matches the highest $n of its SQL, names unique) and behaviour when PostgreSQL is unreachable.
  * Tests that need PostgreSQL are in tests/api/test_db.py and test_migrate.py. */
 #include "db/db.h"
+#include "db/notify.h"
 #include "test.h"
 
 #include <ctype.h>
@@ -77,10 +78,52 @@ static void unreachable(void)
 	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL), -1);
 }
 
+/* The notifier with the database away (its thread keeps retrying, nothing leaves the queue):
+ * payloads queue up; past DB_NOTIFY_QUEUE_MAX, or for a payload too long to send, the queue
+ * gives way to the catch-all, so a listener is never left without a wake-up. */
+static void notifier_queue(void)
+{
+	db_notify_stats st;
+	db_notify_post("ignored:1"); /* not running: nothing */
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, 0);
+	CHECK_EQ_INT(db_notify_start("host=/nonexistent/socket/dir dbname=x", "game_events"), 0);
+	CHECK_EQ_INT(db_notify_start("dbname=x", "game_events"), -1); /* one per process */
+	char payload[64];
+	for (int i = 0; i < DB_NOTIFY_QUEUE_MAX; i++) {
+		snprintf(payload, sizeof payload, "%024x:%d", i, i + 1);
+		db_notify_post(payload);
+	}
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, DB_NOTIFY_QUEUE_MAX);
+	CHECK(!st.catch_all);
+	db_notify_post("one:1"); /* one too many: everything waiting becomes the catch-all */
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, 0);
+	CHECK(st.catch_all);
+	db_notify_post("two:2");
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, 1);
+	char long_payload[DB_NOTIFY_PAYLOAD_MAX + 8];
+	memset(long_payload, 'a', sizeof long_payload - 1);
+	long_payload[sizeof long_payload - 1] = '\0';
+	db_notify_post(long_payload);
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, 0);
+	CHECK(st.catch_all);
+	CHECK_EQ_INT((int)st.sent, 0);
+	db_notify_stop(); /* the database is away: stops without waiting for it */
+	db_notify_stop();
+	db_notify_post("after:1");
+	db_notify_stats_get(&st);
+	CHECK_EQ_INT((int)st.queued, 0);
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
 	TEST("db without a connection", no_connection);
 	TEST("db unreachable", unreachable);
+	TEST("db notifier queue", notifier_queue);
 	TEST_MAIN_END();
 }
