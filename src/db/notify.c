@@ -214,6 +214,20 @@ static void *notifier(void *arg)
 	return NULL;
 }
 
+/* Back to "not running": frees what db_notify_start allocated (no thread runs). */
+static void release(void)
+{
+	pthread_mutex_lock(&g.mu);
+	g.running = false;
+	free(g.ring);
+	free(g.conninfo);
+	free(g.channel);
+	g.ring = NULL;
+	g.conninfo = g.channel = NULL;
+	pthread_mutex_unlock(&g.mu);
+	pthread_cond_destroy(&g.cv);
+}
+
 int db_notify_start(const char *conninfo, const char *channel)
 {
 	pthread_mutex_lock(&g.mu);
@@ -226,6 +240,7 @@ int db_notify_start(const char *conninfo, const char *channel)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&g.cv, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_mutex_lock(&g.mu);
 	g.ring = xcalloc(DB_NOTIFY_QUEUE_MAX, sizeof *g.ring);
 	g.conninfo = xstrdup(conninfo ? conninfo : "");
 	g.channel = xstrdup(channel);
@@ -233,15 +248,10 @@ int db_notify_start(const char *conninfo, const char *channel)
 	g.catch_all = g.closing = false;
 	g.sent = g.batches = 0;
 	g.running = true;
+	pthread_mutex_unlock(&g.mu);
 	if (pthread_create(&g.thread, NULL, notifier, NULL) != 0) {
 		log_warn("notify: cannot start the notifier thread");
-		g.running = false;
-		free(g.ring);
-		free(g.conninfo);
-		free(g.channel);
-		g.ring = NULL;
-		g.conninfo = g.channel = NULL;
-		pthread_cond_destroy(&g.cv);
+		release();
 		return -1;
 	}
 	return 0;
@@ -258,13 +268,5 @@ void db_notify_stop(void)
 	pthread_cond_signal(&g.cv);
 	pthread_mutex_unlock(&g.mu);
 	pthread_join(g.thread, NULL);
-	pthread_mutex_lock(&g.mu);
-	g.running = false;
-	free(g.ring);
-	free(g.conninfo);
-	free(g.channel);
-	g.ring = NULL;
-	g.conninfo = g.channel = NULL;
-	pthread_mutex_unlock(&g.mu);
-	pthread_cond_destroy(&g.cv);
+	release();
 }
