@@ -336,3 +336,33 @@ def test_concurrent_writes_on_two_servers_all_land_once():
         assert [e["version"] for e in lg["events"]] == list(range(1, 81)), lg["events"][-3:]
         for seat in (1, 2, 3, 4):
             assert [e["turn"] for e in lg["events"] if e["seat"] == seat] == list(range(1, 21))
+
+
+def test_the_catch_all_notification_wakes_every_stream():
+    """The notifier sends the catch-all "*" when it may have lost notifications (its queue
+    overflowed, or a batch failed): every listener then refreshes all its streams. Here an
+    event reaches the log without its own notification (written straight into the database)
+    and only "*" is sent: the open stream delivers the event at once, not at its next
+    keep-alive 15 s later."""
+    import subprocess
+    from test_er_live import Stream
+    db = make_database("t_table_catch_all")
+    dbname = db.split("=", 1)[1]
+    with tally_server(db) as s:
+        st, _, g = s.json("POST", TALLY, {"players": ["Ann", "Bob"], "target": 100})
+        gid, host = g["id"], g["host_token"]
+        stream = Stream(s, gid, host, games=TALLY)
+        assert stream.events(lambda e: len(e) >= 1)[0]["event"] == "hello"
+
+        def psql(sql):
+            subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dbname, "-c", sql],
+                           check=True, capture_output=True)
+
+        psql("BEGIN; INSERT INTO events (game_id, version, kind, seat, turn, payload) "
+             f"VALUES ('{gid}', 1, 'add', 1, 1, '{{\"points\": 3}}'); "
+             f"UPDATE games SET version = 1 WHERE id = '{gid}'; COMMIT")
+        psql("NOTIFY game_events, '*'")
+        got = stream.events(lambda e: any(x["event"] == "add" for x in e), timeout=5)
+        add = [x for x in got if x["event"] == "add"][0]
+        assert add["data"] == {"version": 1, "kind": "add", "seat": 1, "turn": 1}, add
+        stream.close()
