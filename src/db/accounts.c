@@ -27,9 +27,9 @@ db_status db_account_by_email(db_conn *c, const char *email, db_account_login *o
 		return st;
 	if (db_nrows(r) == 1) {
 		out->found = true;
-		snprintf(out->id, sizeof out->id, "%s", db_col_text(r, 0, 0));
-		snprintf(out->display_name, sizeof out->display_name, "%s", db_col_text(r, 0, 1));
-		snprintf(out->password_hash, sizeof out->password_hash, "%s", db_col_text(r, 0, 2));
+		db_col_copy(r, 0, 0, out->id, sizeof out->id);
+		db_col_copy(r, 0, 1, out->display_name, sizeof out->display_name);
+		db_col_copy(r, 0, 2, out->password_hash, sizeof out->password_hash);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -46,7 +46,7 @@ db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_A
 		return st;
 	if (db_nrows(r) == 1) {
 		*found = true;
-		snprintf(id, DB_ACCT_ID_MAX + 1, "%s", db_col_text(r, 0, 0));
+		db_col_copy(r, 0, 0, id, DB_ACCT_ID_MAX + 1);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -65,9 +65,9 @@ db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, con
 	if (db_nrows(r) == 1) {
 		out->found = true;
 		out->valid = db_col_bool(r, 0, 0);
-		snprintf(out->id, sizeof out->id, "%s", db_col_text(r, 0, 1));
-		snprintf(out->email, sizeof out->email, "%s", db_col_text(r, 0, 2));
-		snprintf(out->display_name, sizeof out->display_name, "%s", db_col_text(r, 0, 3));
+		db_col_copy(r, 0, 1, out->id, sizeof out->id);
+		db_col_copy(r, 0, 2, out->email, sizeof out->email);
+		db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
 	}
 	PQclear(r);
 	return DB_OK;

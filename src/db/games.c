@@ -3,50 +3,11 @@
 #include "db/games.h"
 
 #include "base/oom.h"
+#include "db/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- reading columns ---- */
-
-static int col_int(const PGresult *r, int row, int col)
-{
-	return PQgetisnull(r, row, col) ? 0 : atoi(PQgetvalue(r, row, col));
-}
-
-static bool col_bool(const PGresult *r, int row, int col)
-{
-	return !PQgetisnull(r, row, col) && PQgetvalue(r, row, col)[0] == 't';
-}
-
-static void col_copy(const PGresult *r, int row, int col, char *dst, size_t size)
-{
-	snprintf(dst, size, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
-}
-
-/* Runs a statement; *out receives the result (caller PQclear()s) when the status is DB_OK. */
-static db_status run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out)
-{
-	PGresult *r = db_exec(c, stmt, n, p);
-	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE;
-	if (st != DB_OK) {
-		PQclear(r);
-		*out = NULL;
-		return st;
-	}
-	*out = r;
-	return DB_OK;
-}
-
-/* Runs a statement whose rows are not read. */
-static db_status run_cmd(db_conn *c, const char *stmt, int n, const char *const *p)
-{
-	PGresult *r;
-	db_status st = run(c, stmt, n, p, &r);
-	PQclear(r);
-	return st;
-}
 
 static void itoa10(int v, char buf[16])
 {
@@ -68,22 +29,22 @@ db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool loc
 	const char *p[2] = {id, hash_hex ? hash_hex : ""};
 	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = run(c, lock ? "game_lock" : "game_get", 2, p, &r);
+	db_status st = db_run(c, lock ? "game_lock" : "game_get", 2, p, &r);
 	if (st != DB_OK)
 		return st;
 	if (PQntuples(r) == 1) {
 		out->found = true;
-		col_copy(r, 0, 0, out->kind, sizeof out->kind);
+		db_col_copy(r, 0, 0, out->kind, sizeof out->kind);
 		out->config = xstrdup(PQgetvalue(r, 0, 1));
-		out->version = col_int(r, 0, 2);
-		out->finished = col_bool(r, 0, 3);
-		out->is_host = col_bool(r, 0, 4);
-		out->token_seat = col_int(r, 0, 5);
-		out->token_claimed = col_bool(r, 0, 6);
-		out->replaced_seat = col_int(r, 0, 7);
-		col_copy(r, 0, 8, out->code, sizeof out->code);
-		col_copy(r, 0, 9, out->league, sizeof out->league);
-		col_copy(r, 0, 10, out->created_at, sizeof out->created_at);
+		out->version = db_col_int(r, 0, 2);
+		out->finished = db_col_bool(r, 0, 3);
+		out->is_host = db_col_bool(r, 0, 4);
+		out->token_seat = db_col_int(r, 0, 5);
+		out->token_claimed = db_col_bool(r, 0, 6);
+		out->replaced_seat = db_col_int(r, 0, 7);
+		db_col_copy(r, 0, 8, out->code, sizeof out->code);
+		db_col_copy(r, 0, 9, out->league, sizeof out->league);
+		db_col_copy(r, 0, 10, out->created_at, sizeof out->created_at);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -96,7 +57,7 @@ db_status db_game_insert(db_conn *c, const char *id, const char *kind, const cha
 	const char *p[6] = {id, kind, code, host_hash_hex, config, league};
 	PGresult *r;
 	*inserted = false;
-	db_status st = run(c, "game_insert", 6, p, &r);
+	db_status st = db_run(c, "game_insert", 6, p, &r);
 	if (st == DB_OK)
 		*inserted = PQntuples(r) == 1;
 	PQclear(r);
@@ -111,7 +72,7 @@ db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name,
 	char s[16];
 	itoa10(seat, s);
 	const char *p[5] = {id, s, name, bot ? "t" : "f", hash_hex};
-	return run_cmd(c, "seat_insert", 5, p);
+	return db_run_count(c, "seat_insert", 5, p, NULL);
 }
 
 /* seats_list: seat, name, bot, claimed */
@@ -120,15 +81,15 @@ db_status db_seats_list(db_conn *c, const char *id, db_seat_row *out, int max, i
 	const char *p[1] = {id};
 	PGresult *r;
 	*n = 0;
-	db_status st = run(c, "seats_list", 1, p, &r);
+	db_status st = db_run(c, "seats_list", 1, p, &r);
 	if (st != DB_OK)
 		return st;
 	for (int i = 0; i < PQntuples(r) && *n < max; i++) {
 		db_seat_row *s = &out[(*n)++];
-		s->seat = col_int(r, i, 0);
-		col_copy(r, i, 1, s->name, sizeof s->name);
-		s->bot = col_bool(r, i, 2);
-		s->claimed = col_bool(r, i, 3);
+		s->seat = db_col_int(r, i, 0);
+		db_col_copy(r, i, 1, s->name, sizeof s->name);
+		s->bot = db_col_bool(r, i, 2);
+		s->claimed = db_col_bool(r, i, 3);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -139,7 +100,7 @@ db_status db_seat_claim(db_conn *c, const char *id, int seat)
 	char s[16];
 	itoa10(seat, s);
 	const char *p[2] = {id, s};
-	return run_cmd(c, "seat_claim", 2, p);
+	return db_run_count(c, "seat_claim", 2, p, NULL);
 }
 
 /* join_lock: game, kind, name, claimed, token hash (hex, NULL for none) */
@@ -150,17 +111,17 @@ db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
 	const char *p[2] = {code, s};
 	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = run(c, "join_lock", 2, p, &r);
+	db_status st = db_run(c, "join_lock", 2, p, &r);
 	if (st != DB_OK)
 		return st;
 	if (PQntuples(r) == 1) {
 		out->found = true;
-		col_copy(r, 0, 0, out->game, sizeof out->game);
-		col_copy(r, 0, 1, out->kind, sizeof out->kind);
-		col_copy(r, 0, 2, out->name, sizeof out->name);
-		out->claimed = col_bool(r, 0, 3);
+		db_col_copy(r, 0, 0, out->game, sizeof out->game);
+		db_col_copy(r, 0, 1, out->kind, sizeof out->kind);
+		db_col_copy(r, 0, 2, out->name, sizeof out->name);
+		out->claimed = db_col_bool(r, 0, 3);
 		out->has_token = !PQgetisnull(r, 0, 4);
-		col_copy(r, 0, 4, out->token_hash_hex, sizeof out->token_hash_hex);
+		db_col_copy(r, 0, 4, out->token_hash_hex, sizeof out->token_hash_hex);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -172,7 +133,7 @@ db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_h
 	char s[16];
 	itoa10(seat, s);
 	const char *p[4] = {game, s, old_hash_hex, new_hash_hex};
-	return run_cmd(c, "join_take", 4, p);
+	return db_run_count(c, "join_take", 4, p, NULL);
 }
 
 /* game_by_code: id, kind */
@@ -182,13 +143,13 @@ db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[D
 	const char *p[1] = {code};
 	PGresult *r;
 	*found = false;
-	db_status st = run(c, "game_by_code", 1, p, &r);
+	db_status st = db_run(c, "game_by_code", 1, p, &r);
 	if (st != DB_OK)
 		return st;
 	if (PQntuples(r) == 1) {
 		*found = true;
-		col_copy(r, 0, 0, game, DB_NAME_MAX + 1);
-		col_copy(r, 0, 1, kind, DB_KIND_MAX + 1);
+		db_col_copy(r, 0, 0, game, DB_NAME_MAX + 1);
+		db_col_copy(r, 0, 1, kind, DB_KIND_MAX + 1);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -203,10 +164,10 @@ static db_status walk_events(PGresult *r, int ncols, db_event_fn fn, void *arg, 
 		*stopped_rc = 0;
 	for (int i = 0; i < PQntuples(r); i++) {
 		db_event_row row = {
-		    .version = col_int(r, i, 0),
+		    .version = db_col_int(r, i, 0),
 		    .kind = PQgetvalue(r, i, 1),
-		    .seat = col_int(r, i, 2),
-		    .turn = col_int(r, i, 3),
+		    .seat = db_col_int(r, i, 2),
+		    .turn = db_col_int(r, i, 3),
 		    .payload = ncols > 4 ? PQgetvalue(r, i, 4) : "",
 		    .at = ncols > 5 ? PQgetvalue(r, i, 5) : "",
 		};
@@ -229,7 +190,7 @@ db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_
 	itoa10(upto, u);
 	const char *p[3] = {id, a, u};
 	PGresult *r;
-	db_status st = run(c, "events_between", 3, p, &r);
+	db_status st = db_run(c, "events_between", 3, p, &r);
 	return st != DB_OK ? st : walk_events(r, 5, fn, arg, stopped_rc);
 }
 
@@ -240,7 +201,7 @@ db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, vo
 	itoa10(upto, u);
 	const char *p[2] = {id, u};
 	PGresult *r;
-	db_status st = run(c, "events_log", 2, p, &r);
+	db_status st = db_run(c, "events_log", 2, p, &r);
 	return st != DB_OK ? st : walk_events(r, 6, fn, arg, stopped_rc);
 }
 
@@ -252,7 +213,7 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	itoa10(limit, l);
 	const char *p[3] = {id, a, l};
 	PGresult *r;
-	db_status st = run(c, "events_since_n", 3, p, &r);
+	db_status st = db_run(c, "events_since_n", 3, p, &r);
 	return st != DB_OK ? st : walk_events(r, 4, fn, arg, stopped_rc);
 }
 
@@ -262,7 +223,7 @@ db_status db_events_append(db_conn *c, const char *id, const char *events_json, 
 	char v[16];
 	itoa10(version, v);
 	const char *p[5] = {id, events_json, v, finished ? "finished" : "playing", result};
-	return run_cmd(c, "events_append", 5, p);
+	return db_run_count(c, "events_append", 5, p, NULL);
 }
 
 /* events_append_if: one row (the count of events) when applied, none otherwise */
@@ -278,7 +239,7 @@ db_status db_events_append_if(db_conn *c, const char *id, const char *events_jso
 	                    result, e,           s, hash_hex};
 	PGresult *r;
 	*applied = false;
-	db_status st = run(c, "events_append_if", 8, p, &r);
+	db_status st = db_run(c, "events_append_if", 8, p, &r);
 	if (st != DB_OK)
 		return st;
 	*applied = PQntuples(r) == 1;

@@ -17,7 +17,7 @@ static db_status one_text(db_conn *c, const char *stmt, int np, const char *cons
 	if (db_nrows(r) == 1) {
 		*found = true;
 		if (out)
-			snprintf(out, n, "%s", db_col_text(r, 0, col));
+			db_col_copy(r, 0, col, out, n);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -87,7 +87,7 @@ db_status db_league_access_get(db_conn *c, const char *league, const char *accou
 	if (db_nrows(r) == 1) {
 		out->found = true;
 		out->owner = db_col_bool(r, 0, 0);
-		snprintf(out->member, sizeof out->member, "%s", db_col_text(r, 0, 1));
+		db_col_copy(r, 0, 1, out->member, sizeof out->member);
 		out->version = db_col_int64(r, 0, 2);
 	}
 	PQclear(r);
@@ -105,8 +105,8 @@ db_status db_league_get(db_conn *c, const char *league, db_league_row *out)
 		return st;
 	if (db_nrows(r) == 1) {
 		out->found = true;
-		snprintf(out->name, sizeof out->name, "%s", db_col_text(r, 0, 0));
-		snprintf(out->created_at, sizeof out->created_at, "%s", db_col_text(r, 0, 1));
+		db_col_copy(r, 0, 0, out->name, sizeof out->name);
+		db_col_copy(r, 0, 1, out->created_at, sizeof out->created_at);
 		out->plays = db_col_int64(r, 0, 2);
 	}
 	PQclear(r);
@@ -251,8 +251,8 @@ db_status db_member_league_get(db_conn *c, const char *member, db_member_league 
 		return st;
 	if (db_nrows(r) == 1) {
 		out->found = true;
-		snprintf(out->league, sizeof out->league, "%s", db_col_text(r, 0, 0));
-		snprintf(out->name, sizeof out->name, "%s", db_col_text(r, 0, 1));
+		db_col_copy(r, 0, 0, out->league, sizeof out->league);
+		db_col_copy(r, 0, 1, out->name, sizeof out->name);
 	}
 	PQclear(r);
 	return DB_OK;

@@ -2,29 +2,17 @@
 #include "db/profiles.h"
 
 #include "base/oom.h"
+#include "db/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static db_status run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out)
-{
-	PGresult *r = db_exec(c, stmt, n, p);
-	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE;
-	if (st != DB_OK) {
-		PQclear(r);
-		*out = NULL;
-		return st;
-	}
-	*out = r;
-	return DB_OK;
-}
 
 db_status db_profile_insert(db_conn *c, const char *game, const char *id, const char *name,
                             const char *body, const char *league, bool *inserted)
 {
 	const char *p[5] = {game, id, name, body, league};
 	PGresult *r;
-	db_status st = run(c, "profile_insert", 5, p, &r);
+	db_status st = db_run(c, "profile_insert", 5, p, &r);
 	if (st == DB_OK)
 		*inserted = PQntuples(r) == 1;
 	PQclear(r);
@@ -36,7 +24,7 @@ db_status db_profile_get(db_conn *c, const char *game, const char *id, char **bo
 	const char *p[2] = {game, id};
 	PGresult *r;
 	*body = NULL;
-	db_status st = run(c, "profile_get", 2, p, &r);
+	db_status st = db_run(c, "profile_get", 2, p, &r);
 	if (st == DB_OK && PQntuples(r) == 1)
 		*body = xstrdup(PQgetvalue(r, 0, 0));
 	PQclear(r);
@@ -47,7 +35,7 @@ db_status db_profiles_list(db_conn *c, const char *game, db_profile_fn fn, void 
 {
 	const char *p[1] = {game};
 	PGresult *r;
-	db_status st = run(c, "profiles_list", 1, p, &r);
+	db_status st = db_run(c, "profiles_list", 1, p, &r);
 	if (st != DB_OK)
 		return st;
 	for (int i = 0; i < PQntuples(r); i++)

@@ -3,6 +3,7 @@
 
 #include "base/oom.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 void db_rows_free(PGresult *res, void *rows)
@@ -14,7 +15,7 @@ void db_rows_free(PGresult *res, void *rows)
 db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out)
 {
 	PGresult *r = db_exec(c, stmt, n, p);
-	db_status st = r ? db_result_status(c, r) : (db_available() ? DB_FAIL : DB_UNAVAILABLE);
+	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE; /* no result: no connection */
 	if (st != DB_OK) {
 		PQclear(r);
 		*out = NULL;
@@ -64,6 +65,11 @@ const char *db_col_text(const PGresult *r, int i, int col)
 const char *db_col_text_or_null(const PGresult *r, int i, int col)
 {
 	return PQgetisnull(r, i, col) ? NULL : PQgetvalue(r, i, col);
+}
+
+void db_col_copy(const PGresult *r, int i, int col, char *dst, size_t size)
+{
+	snprintf(dst, size, "%s", PQgetvalue(r, i, col));
 }
 
 bool db_col_null(const PGresult *r, int i, int col)

@@ -1,6 +1,6 @@
-/* Shared plumbing of the typed-row modules (db/accounts.c, db/leagues.c): running a statement
- * into a db_status, reading one column as a C type, and the "row set" that keeps a result alive
- * while its typed rows borrow strings from it.
+/* Shared plumbing of the typed-row modules (db/games.c, db/accounts.c, db/leagues.c,
+ * db/profiles.c): running a statement into a db_status, reading one column as a C type, and the
+ * "row set" that keeps a result alive while its typed rows borrow strings from it.
  *
  * Only files in src/db/ include this header; handlers see the typed structs of the modules.
  *
@@ -12,6 +12,7 @@
 #include "db/db.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A typed row set: rows[0..n-1] of type T; res owns the strings they point to. */
@@ -27,8 +28,7 @@
 void db_rows_free(PGresult *res, void *rows);
 
 /* Runs a prepared statement: DB_OK with *out the result (caller PQclear()s), else the status
- * (a lost connection is DB_UNAVAILABLE when the database is away, DB_FAIL otherwise) and
- * *out NULL. */
+ * (a lost or broken connection is DB_UNAVAILABLE, as db_exec reports it) and *out NULL. */
 db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out);
 /* Runs a statement whose rows are not read; *rows (may be NULL) receives how many it returned
  * (RETURNING / SELECT), 0 on failure. */
@@ -45,6 +45,8 @@ db_status db_load(db_conn *c, const char *stmt, int np, const char *const *p, si
 int db_nrows(const PGresult *r);
 const char *db_col_text(const PGresult *r, int i, int col);         /* "" for NULL */
 const char *db_col_text_or_null(const PGresult *r, int i, int col); /* NULL for NULL */
+/* Copies the text into dst (size bytes, cut to fit, "" for NULL). */
+void db_col_copy(const PGresult *r, int i, int col, char *dst, size_t size);
 bool db_col_null(const PGresult *r, int i, int col);
 bool db_col_bool(const PGresult *r, int i, int col); /* false for NULL */
 int db_col_int(const PGresult *r, int i, int col);   /* 0 for NULL */
