@@ -132,25 +132,6 @@ int pdf_api_paper_lang(const http_req *req, http_resp *resp, pdf_paper *paper, p
 
 /* ---- caching ---- */
 
-/* Does the If-None-Match list (or "*") contain etag? Weak comparison (RFC 9110 §13.1.2). */
-static bool etag_matches(const char *inm, const char *etag)
-{
-	size_t el = strlen(etag);
-	for (const char *p = inm; p && *p;) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		if (*p == '*')
-			return true;
-		if (p[0] == 'W' && p[1] == '/')
-			p += 2;
-		if (strncmp(p, etag, el) == 0 &&
-		    (p[el] == '\0' || p[el] == ',' || p[el] == ' ' || p[el] == '\t'))
-			return true;
-		p = strchr(p, ',');
-	}
-	return false;
-}
-
 /* FNV-1a over s, seeded: an ETag only has to change when the bytes can. */
 static unsigned long long fnv(unsigned long long h, const char *s)
 {
@@ -168,7 +149,7 @@ static bool not_modified(const http_req *req, http_resp *resp, const char *key)
 	snprintf(etag, sizeof etag, "\"%016llx\"", fnv(0xcbf29ce484222325ULL ^ g_seed, key));
 	http_resp_header(resp, "ETag", etag);
 	http_resp_header(resp, "Cache-Control", "public, max-age=86400");
-	if (!etag_matches(http_header(req, "If-None-Match"), etag))
+	if (!http_etag_matches(http_header(req, "If-None-Match"), etag))
 		return false;
 	resp->status = 304;
 	return true;

@@ -81,6 +81,9 @@ void http_resp_clear(http_resp *resp);
 /* Request helpers */
 const char *http_header(const http_req *req, const char *name);
 const char *http_query(const http_req *req, const char *name);
+/* Does an If-None-Match value (a list, or "*"; NULL: none) name etag? Weak comparison (RFC 9110
+ * §13.1.2). Static files and PDFs answer 304 with it. */
+bool http_etag_matches(const char *if_none_match, const char *etag);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);

@@ -130,8 +130,7 @@ static void *gzip_fd(int fd, size_t size, size_t *out_len)
 	return out;
 }
 
-/* Does the If-None-Match list (or "*") contain etag? Weak comparison (RFC 9110 §13.1.2). */
-static bool etag_matches(const char *inm, const char *etag)
+bool http_etag_matches(const char *inm, const char *etag)
 {
 	size_t el = strlen(etag);
 	const char *p = inm;
@@ -249,7 +248,7 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	int status;
 	void *body = NULL;
 	size_t body_len = 0;
-	if (inm && etag_matches(inm, etag)) {
+	if (http_etag_matches(inm, etag)) {
 		close(fd);
 		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 		status = 304;
