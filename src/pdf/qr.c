@@ -3,6 +3,7 @@
 #include "pdf/draw.h"
 
 #include <qrencode.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 enum { QR_QUIET = 4 }; /* modules of white border the standard asks for */
@@ -12,6 +13,21 @@ static QRcode *encode(const char *data, size_t len)
 	if (len == 0 || len > 2048)
 		return NULL;
 	return QRcode_encodeData((int)len, (const unsigned char *)data, 0, QR_ECLEVEL_M);
+}
+
+/* The next horizontal run of dark modules of row r from column *c on: true with the run in
+ * columns [*c0, *c). One rectangle (or path segment) per run keeps the output small. */
+static bool next_run(const QRcode *q, int r, int *c, int *c0)
+{
+	const unsigned char *row = q->data + (size_t)r * (size_t)q->width;
+	while (*c < q->width && !(row[*c] & 1))
+		(*c)++;
+	if (*c >= q->width)
+		return false;
+	*c0 = *c;
+	while (*c < q->width && (row[*c] & 1))
+		(*c)++;
+	return true;
 }
 
 void pdf_qr_draw(pdf_doc *doc, HPDF_Page pg, float x, float y, float size, const char *text)
@@ -25,19 +41,11 @@ void pdf_qr_draw(pdf_doc *doc, HPDF_Page pg, float x, float y, float size, const
 	pdf_rect(doc, pg, x, y, size, size);
 	HPDF_Page_Fill(pg);
 	pdf_grey(pg, 0, 0);
-	/* one rectangle per horizontal run of dark modules keeps the content small */
 	for (int r = 0; r < q->width; r++) {
-		for (int c = 0; c < q->width;) {
-			if (!(q->data[r * q->width + c] & 1)) {
-				c++;
-				continue;
-			}
-			int c0 = c;
-			while (c < q->width && (q->data[r * q->width + c] & 1))
-				c++;
+		int c = 0, c0;
+		while (next_run(q, r, &c, &c0))
 			pdf_rect(doc, pg, x + (float)(QR_QUIET + c0) * m,
 			         y + (float)(QR_QUIET + r) * m, (float)(c - c0) * m, m);
-		}
 	}
 	HPDF_Page_Fill(pg);
 	QRcode_free(q);
@@ -61,17 +69,10 @@ char *pdf_qr_svg(const char *data, size_t len, size_t *out_len)
 	                     "fill=\"#000\" d=\"",
 	                     n, n, n * 8, n * 8, n, n);
 	for (int r = 0; r < q->width; r++) {
-		for (int c = 0; c < q->width;) {
-			if (!(q->data[r * q->width + c] & 1)) {
-				c++;
-				continue;
-			}
-			int c0 = c;
-			while (c < q->width && (q->data[r * q->width + c] & 1))
-				c++;
+		int c = 0, c0;
+		while (next_run(q, r, &c, &c0))
 			at += (size_t)snprintf(out + at, cap - at, "M%d %dh%dv1h-%dz",
 			                       QR_QUIET + c0, QR_QUIET + r, c - c0, c - c0);
-		}
 	}
 	at += (size_t)snprintf(out + at, cap - at, "\"/>\n</svg>\n");
 	QRcode_free(q);
