@@ -2,6 +2,8 @@
 // rating with its provisional mark), a player's history with a rating chart (inline SVG), a
 // play's summary, "add a play", export and import. Its own module and strings
 // (i18n/leagues.{en,fr}.json); the language choice is the one the game screens store.
+import { h, s } from "./dom.js";
+
 const BASE = "/api/v1";
 const app = document.getElementById("app");
 const LANGS = ["en", "fr"];
@@ -14,26 +16,6 @@ const SESSION_HINT = "dh.leagues.session";
 const hint = (on) => (on ? localStorage.setItem(SESSION_HINT, "1") : localStorage.removeItem(SESSION_HINT));
 
 // ---- small helpers ----
-
-function h(tag, attrs, ...children) {
-	const el = document.createElement(tag);
-	for (const [k, v] of Object.entries(attrs || {})) {
-		if (v === null || v === undefined || v === false) continue;
-		if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-		else if (k === "class") el.className = v;
-		else el.setAttribute(k, v === true ? "" : v);
-	}
-	for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c.nodeType ? c : String(c));
-	return el;
-}
-
-const svgNS = "http://www.w3.org/2000/svg";
-function s(tag, attrs, ...children) {
-	const el = document.createElementNS(svgNS, tag);
-	for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
-	for (const c of children) el.append(c);
-	return el;
-}
 
 function t(key, vars) {
 	let v = dict[key] ?? key;

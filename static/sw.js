@@ -4,7 +4,7 @@
 // wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
 // is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
 // a game's sheet draw offline too.
-const CACHE = "dh-shell-v5";
+const CACHE = "dh-shell-v6";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",

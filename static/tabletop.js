@@ -5,6 +5,7 @@
 // Self-contained on purpose (own fetch wrapper and element helper): the ER screens change
 // independently. Strings: static/i18n/*.json, keys "tt.*" (screens), "ttr.*" (reasons) and
 // "ttrule.*" (refusals of the scorekeepers).
+import { h } from "./dom.js";
 import { t, has, onLangChange, lang } from "./i18n.js";
 // the league choice of the create form (issue 9; a league needs the session cookie: same-origin fetch sends it)
 import { leaguePicker } from "./league-picker.js";
@@ -22,18 +23,6 @@ const COLOURS = ["red", "yellow", "green"];
 const CL_COLOURS = ["white", "yellow", "orange", "red"];
 
 // ---- small helpers ----
-
-function h(tag, attrs, ...children) {
-	const el = document.createElement(tag);
-	for (const [k, v] of Object.entries(attrs || {})) {
-		if (v === null || v === undefined || v === false) continue;
-		if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-		else if (k === "class") el.className = v;
-		else el.setAttribute(k, v === true ? "" : v);
-	}
-	for (const c of children.flat(3)) if (c !== null && c !== undefined && c !== false) el.append(c.nodeType ? c : String(c));
-	return el;
-}
 
 /** Replaces el's children (arrays flattened, null / false left out). */
 function fill(el, ...kids) {
