@@ -1,6 +1,7 @@
 /* Loading templates/er/ (the single source of the ER game data) at start. */
 #include "api/er_api.h"
 #include "json/jx.h"
+#include "api/templates.h"
 #include "base/log.h"
 
 #include <json-c/json.h>
@@ -11,16 +12,6 @@
 static er_data g_data;
 static char *g_data_json; /* GET /api/v1/er/data body, built once */
 static size_t g_data_json_len;
-
-static json_object *load(const char *dir, const char *name)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/er/%s", dir, name);
-	json_object *o = json_object_from_file(path);
-	if (o == NULL)
-		log_bug("templates: cannot read %s: %s", path, json_util_get_last_err());
-	return o;
-}
 
 /* The public data document: the three template files as they are plus the derived geometry,
  * so a client draws the same sheet the rules check. */
@@ -60,9 +51,9 @@ int er_api_init(const char *templates_dir)
 {
 	char err[256] = "";
 	int rc = -1;
-	json_object *sheet = load(templates_dir, "sheet.json");
-	json_object *cards = load(templates_dir, "cards.json");
-	json_object *specs = load(templates_dir, "specialists.json");
+	json_object *sheet = templates_read(templates_dir, "er/sheet.json");
+	json_object *cards = templates_read(templates_dir, "er/cards.json");
+	json_object *specs = templates_read(templates_dir, "er/specialists.json");
 	if (!sheet || !cards || !specs)
 		goto out;
 	if (er_data_from_json(&g_data, sheet, cards, specs, err, sizeof err) != 0) {

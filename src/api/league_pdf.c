@@ -8,6 +8,7 @@
 #include "api/er_api.h"
 #include "api/leagues.h"
 #include "api/pdf_api.h"
+#include "api/templates.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/leagues.h"
@@ -69,13 +70,10 @@ static const char *lab(pdf_lang lang, const char *key)
 
 int league_pdf_init(const char *templates_dir)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/league-report.json", templates_dir);
-	g_labels = json_object_from_file(path);
-	if (g_labels == NULL) {
-		log_warn("templates: cannot read %s: %s", path, json_util_get_last_err());
+	const char *path = "league-report.json";
+	g_labels = templates_read(templates_dir, path);
+	if (g_labels == NULL)
 		return -1;
-	}
 	for (int g = 0; g < PDF_LANGS; g++) {
 		json_object *l = member(g_labels, lang_keys[g]);
 		for (int k = 0; k < PLR_COUNT; k++)

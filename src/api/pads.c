@@ -14,6 +14,7 @@
 #include "api/dh_games.h"
 #include "api/er_api.h"
 #include "api/pdf_api.h"
+#include "api/templates.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "engine/table.h"
@@ -274,16 +275,13 @@ static int check_kind(const pad_kind *k, char *err, size_t errlen)
 
 int pads_api_init(const char *templates_dir)
 {
-	char path[4096], err[256] = "";
-	snprintf(path, sizeof path, "%s/pads.json", templates_dir);
-	g_labels = json_object_from_file(path);
-	if (g_labels == NULL) {
-		log_warn("templates: cannot read %s: %s", path, json_util_get_last_err());
+	char err[256] = "";
+	g_labels = templates_read(templates_dir, "pads.json");
+	if (g_labels == NULL)
 		return -1;
-	}
 	if (check_kind(&dh_pad, err, sizeof err) != 0 ||
 	    check_kind(&clinic_pad, err, sizeof err) != 0) {
-		log_warn("templates: %s: %s", path, err);
+		log_warn("templates: %s/pads.json: %s", templates_dir, err);
 		pads_api_shutdown();
 		return -1;
 	}

@@ -15,6 +15,7 @@
 
 #include "api/er_api.h"
 #include "api/er_games.h"
+#include "api/templates.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "engine/table.h"
@@ -36,23 +37,13 @@ static char g_font_dir[64];       /* private directory holding the slim font cop
 static time_t g_started;          /* creation date of blank pads */
 static unsigned long long g_seed; /* start time folded into every ETag */
 
-static json_object *load(const char *dir, const char *name)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/er/%s", dir, name);
-	json_object *o = json_object_from_file(path);
-	if (o == NULL)
-		log_warn("templates: cannot read %s: %s", path, json_util_get_last_err());
-	return o;
-}
-
 int pdf_api_init(const char *templates_dir)
 {
 	char err[256] = "";
 	int rc = -1;
-	json_object *print = load(templates_dir, "print.json");
-	json_object *specs = load(templates_dir, "specialists.json");
-	json_object *sheet = load(templates_dir, "sheet.json");
+	json_object *print = templates_read(templates_dir, "er/print.json");
+	json_object *specs = templates_read(templates_dir, "er/specialists.json");
+	json_object *sheet = templates_read(templates_dir, "er/sheet.json");
 	if (!print || !specs || !sheet)
 		goto out;
 	if (pdf_print_from_json(&g_print, print, sheet, specs, err, sizeof err) != 0)

@@ -1,6 +1,7 @@
 /* Scoring profiles: shipped (templates/) and stored (db/profiles.c). See profiles.h. */
 #include "api/profiles.h"
 
+#include "api/templates.h"
 #include "base/log.h"
 #include "db/profiles.h"
 #include "json/jx.h"
@@ -53,12 +54,12 @@ static int load_dir(const char *templates_dir, int game)
 	closedir(d);
 	qsort(names, (size_t)n, sizeof names[0], name_cmp);
 	for (int i = 0; i < n; i++) {
-		char path[4096], err[256];
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		json_object *doc = json_object_from_file(path);
+		char err[256];
+		json_object *doc = templates_read(dir, names[i]);
 		if (!doc || check_doc(game, doc, err, sizeof err) != 0 ||
 		    g_nshipped[game] == MAX_SHIPPED) {
-			log_bug("templates: %s: %s", path, doc ? err : "unreadable JSON");
+			if (doc)
+				log_bug("templates: %s/%s: %s", dir, names[i], err);
 			json_object_put(doc);
 			goto out;
 		}
@@ -75,12 +76,11 @@ out:
 
 static int check_admins(const char *templates_dir)
 {
-	char path[4096], err[256];
-	snprintf(path, sizeof path, "%s/dice-hospital/administrators.json", templates_dir);
-	json_object *doc = json_object_from_file(path);
+	char err[256];
+	json_object *doc = templates_read(templates_dir, "dice-hospital/administrators.json");
 	int rc = doc ? dh_admins_check_json(doc, err, sizeof err) : -1;
-	if (rc != 0)
-		log_bug("templates: %s: %s", path, doc ? err : "unreadable JSON");
+	if (doc && rc != 0)
+		log_bug("templates: %s/dice-hospital/administrators.json: %s", templates_dir, err);
 	json_object_put(doc);
 	return rc;
 }
