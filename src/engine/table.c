@@ -663,9 +663,9 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	int rc = 0;
 	if (step(g, &e, &batch, &why) != STEP_OK)
 		goto done;
-	result = result_of(g);
-	if (result && g->league[0] && g_finish_hook)
+	if (kind->finished(g->state) && g->league[0] && g_finish_hook)
 		goto done; /* the league play is recorded in the locking write's transaction */
+	result = result_of(g);
 	bool applied = false;
 	db_status st =
 	    db_events_append_if(c, id, jx_text(batch), g->version, result != NULL,
