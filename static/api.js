@@ -7,23 +7,27 @@ export class ApiError extends Error {
 		this.status = status;
 		this.problem = problem;
 		this.rule = problem.rule || null;
+		this.field = problem.field || null;
 	}
 }
 
-export async function request(method, path, body, token) {
+/** Calls the API: body as JSON (or, with opts.contentType, sent as it is with that type);
+ * resolves to the parsed reply, rejects with ApiError (status 0 when the server cannot be
+ * reached: opts.network is then its detail, for screens with their own strings). */
+export async function request(method, path, body, token, opts = {}) {
 	const headers = { Accept: "application/json" };
-	if (body !== undefined) headers["Content-Type"] = "application/json";
+	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
 	if (token) headers.Authorization = `Bearer ${token}`;
 	let r;
 	try {
 		r = await fetch(BASE + path, {
 			method,
 			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
+			body: body === undefined || opts.contentType ? body : JSON.stringify(body),
 			cache: "no-store",
 		});
 	} catch {
-		throw new ApiError(0, { title: "network", detail: "" });
+		throw new ApiError(0, { title: "network", detail: opts.network || "" });
 	}
 	const text = await r.text();
 	let data = null;

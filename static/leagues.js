@@ -2,6 +2,7 @@
 // rating with its provisional mark), a player's history with a rating chart (inline SVG), a
 // play's summary, "add a play", export and import. Its own module and strings
 // (i18n/leagues.{en,fr}.json); the language choice is the one the game screens store.
+import { request } from "./api.js";
 import { h, s } from "./dom.js";
 
 const BASE = "/api/v1";
@@ -37,37 +38,10 @@ async function loadLang(l) {
 	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
 }
 
-class ApiError extends Error {
-	constructor(status, problem) {
-		super(problem.detail || problem.title || `HTTP ${status}`);
-		this.status = status;
-		this.rule = problem.rule || null;
-	}
-}
-
-async function api(method, path, body, contentType) {
-	const headers = { Accept: "application/json" };
-	let payload;
-	if (body !== undefined) {
-		headers["Content-Type"] = contentType || "application/json";
-		payload = contentType ? body : JSON.stringify(body);
-	}
-	let r;
-	try {
-		r = await fetch(BASE + path, { method, headers, body: payload, credentials: "same-origin", cache: "no-store" });
-	} catch {
-		throw new ApiError(0, { detail: t("error.network") });
-	}
-	const text = await r.text();
-	let data = null;
-	try {
-		data = text ? JSON.parse(text) : null;
-	} catch {
-		data = { detail: text };
-	}
-	if (!r.ok) throw new ApiError(r.status, data || {});
-	return data;
-}
+/** The API (cookies travel with it: same origin), with this screen's sentence for a server that
+ * cannot be reached; contentType sends body as it is (an import file). */
+const api = (method, path, body, contentType) =>
+	request(method, path, body, undefined, { contentType, network: t("error.network") });
 
 function errorBox(e) {
 	return h("p", { class: "error", role: "alert" }, e.message);

@@ -5,6 +5,7 @@
 // Self-contained on purpose (own fetch wrapper and element helper): the ER screens change
 // independently. Strings: static/i18n/*.json, keys "tt.*" (screens), "ttr.*" (reasons) and
 // "ttrule.*" (refusals of the scorekeepers).
+import { ApiError, request } from "./api.js";
 import { h } from "./dom.js";
 import { t, has, onLangChange, lang } from "./i18n.js";
 // the league choice of the create form (issue 9; a league needs the session cookie: same-origin fetch sends it)
@@ -29,35 +30,8 @@ function fill(el, ...kids) {
 	el.replaceChildren(...kids.flat(3).filter((c) => c !== null && c !== undefined && c !== false));
 }
 
-class Refusal extends Error {
-	constructor(status, p) {
-		super(p.detail || p.title || `HTTP ${status}`);
-		this.status = status;
-		this.rule = p.rule || null;
-		this.field = p.field || null;
-	}
-}
-
-async function call(method, path, body, token) {
-	const headers = { Accept: "application/json" };
-	if (body !== undefined) headers["Content-Type"] = "application/json";
-	if (token) headers.Authorization = `Bearer ${token}`;
-	let r;
-	try {
-		r = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
-	} catch {
-		throw new Refusal(0, { detail: t("error.network") });
-	}
-	const text = await r.text();
-	let data = {};
-	try {
-		data = text ? JSON.parse(text) : {};
-	} catch {
-		data = { detail: text };
-	}
-	if (!r.ok) throw new Refusal(r.status, data);
-	return data;
-}
+/** The API with this screen's sentence for a server that cannot be reached. */
+const call = (method, path, body, token) => request(method, path, body, token, { network: t("error.network") });
 
 function saved() {
 	try {
@@ -251,7 +225,7 @@ function openHome(app, kind) {
 		const n = F.solo ? 1 : F.players.length;
 		const players = F.players.slice(0, n).map((p) => ({ name: p.name.trim(), ...(kind === "dh" && !F.solo && p.administrator ? { administrator: p.administrator } : {}) }));
 		if (players.some((p) => !p.name)) {
-			F.err = new Refusal(0, { detail: t("new.name_needed") });
+			F.err = new ApiError(0, { detail: t("new.name_needed") });
 			return render();
 		}
 		const body = { players, solo: F.solo, profile: F.profile };
@@ -392,7 +366,7 @@ function openGame(app, kind, id, token) {
 		btn.textContent = t("tt.pad_busy");
 		try {
 			const r = await fetch(`${BASE}/${kind}/games/${encodeURIComponent(id)}/pad.pdf?${pdfQuery()}`, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
-			if (!r.ok) throw new Refusal(r.status, await r.json().catch(() => ({})));
+			if (!r.ok) throw new ApiError(r.status, await r.json().catch(() => ({})));
 			const url = URL.createObjectURL(await r.blob());
 			const a = h("a", { href: url, download: `${kind}-${S.game.code}.pdf`, hidden: true });
 			document.body.append(a);
@@ -400,7 +374,7 @@ function openGame(app, kind, id, token) {
 			a.remove();
 			setTimeout(() => URL.revokeObjectURL(url), 60000);
 		} catch (err) {
-			S.err = err instanceof Refusal ? err : new Refusal(0, { detail: t("error.network") });
+			S.err = err instanceof ApiError ? err : new ApiError(0, { detail: t("error.network") });
 			renderEntry();
 		}
 		btn.disabled = false;
