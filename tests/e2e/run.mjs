@@ -596,16 +596,20 @@ await test("m-lighthouse", async () => {
 	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed: 3 });
 	const tok = g.body.seats[0].seat_token;
 	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, tok);
-	const port = 9300 + Math.floor(Math.random() * 500);
 	const profile = mkdtempSync(join(tmpdir(), "dh-lh-"));
-	const chrome = spawn(CHROMIUM, [...FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, "about:blank"], { stdio: "ignore" });
+	// port 0: Chromium picks a free port and writes it to DevToolsActivePort (no collision with
+	// another job's port); its own process group, so every helper process ends with it
+	const chrome = spawn(CHROMIUM, [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], { stdio: "ignore", detached: true });
+	const exited = new Promise((r) => chrome.once("exit", r));
 	try {
-		for (let i = 0; i < 100; i++) {
+		let port = 0;
+		for (let i = 0; i < 200 && !port; i++) {
 			try {
-				if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
+				port = Number(readFileSync(join(profile, "DevToolsActivePort"), "utf8").split("\n")[0]) || 0;
 			} catch {}
-			await new Promise((r) => setTimeout(r, 100));
+			if (!port) await new Promise((r) => setTimeout(r, 50));
 		}
+		assert(port > 0, "Chromium did not report its debugging port");
 		const pages = { home: `${BASE}/`, game: `${BASE}/#game=${g.body.id}&token=${tok}` };
 		const lines = [];
 		const low = [];
@@ -632,12 +636,29 @@ await test("m-lighthouse", async () => {
 		assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
 		return `\n  ${lines.join("\n  ")}`;
 	} finally {
-		const exited = new Promise((r) => chrome.once("exit", r));
-		chrome.kill();
+		// the browser's helpers (crashpad, GPU, utilities) outlive it for a moment and keep
+		// writing into the profile: end the whole group, wait until none is left, then remove it
+		try {
+			process.kill(-chrome.pid, "SIGKILL");
+		} catch {}
 		await exited;
+		for (let i = 0; i < 100 && groupRunning(chrome.pid); i++) await new Promise((r) => setTimeout(r, 50));
 		rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
 	}
 });
+
+/** Is any process of group pgid still running (zombies, which write nothing, aside)? */
+function groupRunning(pgid) {
+	for (const pid of readdirSync("/proc")) {
+		if (!/^\d+$/.test(pid)) continue;
+		try {
+			const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+			const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // state, ppid, pgrp, …
+			if (Number(f[2]) === pgid && f[0] !== "Z") return true;
+		} catch {} // gone meanwhile
+	}
+	return false;
+}
 
 const failed = results.filter((r) => !r.ok).length;
 process.exit(failed ? 1 : 0);
