@@ -40,9 +40,13 @@ static int start_profiles(void)
 	return profiles_init(g_templates_dir);
 }
 
-/* A game created in a league: its creator must be an owner or a member (leagues). */
+/* A game created in a league: its creator must be an owner or a member (leagues). The session
+ * cookie authorises it, so the request must come from this site like every other change a
+ * cookie authorises (a foreign page could otherwise create games in its visitor's league). */
 static int league_check(const http_req *req, http_resp *resp, void *c, const char *league)
 {
+	if (acct_csrf_reply(req, resp, false))
+		return -1;
 	return leagues_may_record(req, resp, c, league) ? 0 : -1;
 }
 

@@ -307,7 +307,7 @@ static void clinic_create_reply(json_object *config, json_object *reply)
 
 static int clinic_init(void *state, const char *config, int nseats)
 {
-	json_object *o = json_tokener_parse(config), *v;
+	json_object *o = jx_parse_stored(config), *v;
 	clinic_config c;
 	char err[256];
 	int rc = -1;
@@ -354,7 +354,7 @@ static json_object *clinic_event_encode(const table_event *tev)
 static int clinic_event_decode(table_event *tev, const char *payload)
 {
 	clinic_ev *ev = tev->body;
-	json_object *o = json_tokener_parse(payload);
+	json_object *o = jx_parse_stored(payload);
 	js_error err;
 	if (!o)
 		return -1;

@@ -288,7 +288,7 @@ static void dh_create_reply(json_object *config, json_object *reply)
 /* Reads a stored configuration (our own writing: a failure is a bug). */
 static int dh_init(void *state, const char *config, int nseats)
 {
-	json_object *o = json_tokener_parse(config), *v, *a;
+	json_object *o = jx_parse_stored(config), *v, *a;
 	dh_config c;
 	char err[256];
 	int rc = -1;
@@ -341,7 +341,7 @@ static json_object *dh_event_encode(const table_event *tev)
 static int dh_event_decode(table_event *tev, const char *payload)
 {
 	dh_ev *ev = tev->body;
-	json_object *o = json_tokener_parse(payload);
+	json_object *o = jx_parse_stored(payload);
 	js_error err;
 	int rc = -1;
 	if (!o)

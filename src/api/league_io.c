@@ -300,7 +300,7 @@ int api_league_backup(const http_req *req, http_resp *resp)
 		jx_set(x, "rank", jx_int(y->rank));
 		jx_set(x, "winner", jx_bool(y->winner));
 		if (y->breakdown)
-			jx_set(x, "breakdown", json_tokener_parse(y->breakdown));
+			jx_set(x, "breakdown", jx_parse_stored(y->breakdown));
 		jx_push(results, x);
 	}
 	db_rowset_clear(&rs);

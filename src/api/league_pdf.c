@@ -12,6 +12,8 @@
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/leagues.h"
+#include "json/jx.h"
+#include "json/strtab.h"
 #include "pdf/pdf.h"
 
 #include <json-c/json.h>
@@ -27,7 +29,7 @@ enum {
 	RESULTS_LEN = 512, /* one play's results line */
 };
 
-static json_object *g_labels; /* templates/league-report.json; freed at shutdown */
+static strtab g_labels; /* templates/league-report.json; read-only after start */
 static const char *const lang_keys[PDF_LANGS] = {"en", "fr"};
 static const char *const label_keys[PLR_COUNT] = {[PLR_TITLE] = "title",
                                                   [PLR_STANDINGS] = "standings",
@@ -62,29 +64,37 @@ static const char *str(json_object *o, const char *key)
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
+/* The label key in lang, or NULL. */
+static const char *label(int lang, const char *key)
+{
+	const char *path[] = {lang_keys[lang], key};
+	return strtab_get(&g_labels, path, 2);
+}
+
 static const char *lab(pdf_lang lang, const char *key)
 {
-	const char *s = str(member(g_labels, lang_keys[lang]), key);
+	const char *s = label(lang, key);
 	return s ? s : key;
 }
 
 int league_pdf_init(const char *templates_dir)
 {
 	const char *path = "league-report.json";
-	g_labels = templates_read(templates_dir, path);
-	if (g_labels == NULL)
+	json_object *doc = templates_read(templates_dir, path);
+	if (doc == NULL)
 		return -1;
+	strtab_from_json(&g_labels, doc);
+	json_object_put(doc);
 	for (int g = 0; g < PDF_LANGS; g++) {
-		json_object *l = member(g_labels, lang_keys[g]);
 		for (int k = 0; k < PLR_COUNT; k++)
-			if (!str(l, label_keys[k])) {
+			if (!label(g, label_keys[k])) {
 				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
 				         label_keys[k]);
 				league_pdf_shutdown();
 				return -1;
 			}
 		for (size_t k = 0; k < sizeof extra_keys / sizeof extra_keys[0]; k++)
-			if (!str(l, extra_keys[k])) {
+			if (!label(g, extra_keys[k])) {
 				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
 				         extra_keys[k]);
 				league_pdf_shutdown();
@@ -96,8 +106,7 @@ int league_pdf_init(const char *templates_dir)
 
 void league_pdf_shutdown(void)
 {
-	json_object_put(g_labels);
-	g_labels = NULL;
+	strtab_free(&g_labels);
 }
 
 /* ---- data ---- */
@@ -198,7 +207,7 @@ static bool recent_plays(db_conn *c, const char *league, const char *game, const
 		int k = pl->n++;
 		snprintf(pl->game[k], sizeof pl->game[k], "%s", g);
 		snprintf(pl->date[k], sizeof pl->date[k], "%s", day);
-		json_object *players = json_tokener_parse(items.rows[i].players);
+		json_object *players = jx_parse_stored(items.rows[i].players);
 		results_line(players, pl->results[k], sizeof pl->results[k]);
 		json_object_put(players);
 		pl->plays[k] = (pdf_league_play){pl->date[k], pl->game[k], pl->results[k]};

@@ -579,7 +579,7 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 	}
 	if (st != DB_OK)
 		return st;
-	json_object *root = json_tokener_parse(result_json), *a = NULL, *v;
+	json_object *root = jx_parse_stored(result_json), *a = NULL, *v;
 	if (root == NULL || !json_object_object_get_ex(root, "standings", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		log_bug("game %s: result without standings: not recorded", game_id);
@@ -697,7 +697,7 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		jx_set(x, "rank", jx_int(z->rank));
 		jx_set(x, "winner", jx_bool(z->winner));
 		if (z->breakdown)
-			jx_set(x, "breakdown", json_tokener_parse(z->breakdown));
+			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
 		if (z->has_rating)
 			jx_set(x, "rating_after", rating_json((rating){z->mu, z->sigma}));
 		jx_push(a, x);
@@ -1325,7 +1325,7 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 		jx_set(o, "date", jx_str(y->date));
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
 		jx_set(o, "source", jx_str(y->source));
-		jx_set(o, "players", json_tokener_parse(y->players));
+		jx_set(o, "players", jx_parse_stored(y->players));
 		jx_push(arr, o);
 	}
 	db_rowset_clear(&items);
@@ -1502,8 +1502,8 @@ int api_league_log(const http_req *req, http_resp *resp)
 		jx_set(o, "account", jx_str_or_null(y->account));
 		jx_set(o, "action", jx_str(y->action));
 		jx_set(o, "at", jx_str(y->at));
-		jx_set(o, "before", y->before ? json_tokener_parse(y->before) : NULL);
-		jx_set(o, "after", y->after ? json_tokener_parse(y->after) : NULL);
+		jx_set(o, "before", y->before ? jx_parse_stored(y->before) : NULL);
+		jx_set(o, "after", y->after ? jx_parse_stored(y->after) : NULL);
 		jx_push(arr, o);
 	}
 	db_rowset_clear(&log);

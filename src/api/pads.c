@@ -19,6 +19,7 @@
 #include "base/oom.h"
 #include "engine/table.h"
 #include "json/spec.h"
+#include "json/strtab.h"
 #include "pdf/pdf.h"
 
 #include <json-c/json.h>
@@ -156,41 +157,28 @@ static const pad_kind clinic_pad = {"clinic",          CL_ROUNDS,    &clinic_tab
 
 /* ---- labels (templates/pads.json, read-only after start) ---- */
 
-static json_object *g_labels; /* owned; freed by pads_api_shutdown */
+static strtab g_labels; /* templates/pads.json; read-only after start */
 static const char *const lang_keys[PDF_LANGS] = {"en", "fr"};
 static const char *const common_keys[] = {"title",  "player",  "round",      "end",
                                           "points", "total",   "rank",       "tie_break",
                                           "game",   "profile", "unverified", "scan"};
 
-static json_object *member(json_object *o, const char *key)
+/* The label of kind k in lang at key, under group ("fields", "ties") when not NULL; or NULL. */
+static const char *label(const pad_kind *k, int lang, const char *group, const char *key)
 {
-	json_object *v = NULL;
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static const char *str_member(json_object *o, const char *key)
-{
-	json_object *v = member(o, key);
-	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-/* The label set of kind k in lang (checked at start, so never NULL afterwards). */
-static json_object *labels(const pad_kind *k, pdf_lang lang)
-{
-	return member(member(g_labels, k->key), lang_keys[lang]);
+	const char *path[] = {k->key, lang_keys[lang], group ? group : key, key};
+	return strtab_get(&g_labels, path, group ? 4 : 3);
 }
 
 static const char *lab(const pad_kind *k, pdf_lang lang, const char *key)
 {
-	const char *s = str_member(labels(k, lang), key);
+	const char *s = label(k, lang, NULL, key);
 	return s ? s : key;
 }
 
 static const char *field_lab(const pad_kind *k, pdf_lang lang, const char *ptr)
 {
-	const char *s = str_member(member(labels(k, lang), "fields"), ptr);
+	const char *s = label(k, lang, "fields", ptr);
 	return s ? s : ptr;
 }
 
@@ -248,23 +236,22 @@ static int check_kind(const pad_kind *k, char *err, size_t errlen)
 	int n[2] = {leaves_of(k->round_entry(NULL, 1, 1), lv[0]),
 	            leaves_of(k->finish_entry(NULL, 1), lv[1])};
 	for (int g = 0; g < PDF_LANGS; g++) {
-		json_object *l = labels(k, (pdf_lang)g);
 		for (size_t i = 0; i < sizeof common_keys / sizeof common_keys[0]; i++)
-			if (!str_member(l, common_keys[i])) {
+			if (!label(k, g, NULL, common_keys[i])) {
 				snprintf(err, errlen, "%s.%s.%s: a string", k->key, lang_keys[g],
 				         common_keys[i]);
 				return -1;
 			}
 		for (int e = 0; e < 2; e++)
 			for (int i = 0; i < n[e]; i++)
-				if (!str_member(member(l, "fields"), lv[e][i].ptr)) {
+				if (!label(k, g, "fields", lv[e][i].ptr)) {
 					snprintf(err, errlen,
 					         "%s.%s.fields: no label for \"%.64s\"", k->key,
 					         lang_keys[g], lv[e][i].ptr);
 					return -1;
 				}
 		for (int t = 0; k->ties[t]; t++)
-			if (!str_member(member(l, "ties"), k->ties[t])) {
+			if (!label(k, g, "ties", k->ties[t])) {
 				snprintf(err, errlen, "%s.%s.ties: no label for \"%s\"", k->key,
 				         lang_keys[g], k->ties[t]);
 				return -1;
@@ -276,9 +263,11 @@ static int check_kind(const pad_kind *k, char *err, size_t errlen)
 int pads_api_init(const char *templates_dir)
 {
 	char err[256] = "";
-	g_labels = templates_read(templates_dir, "pads.json");
-	if (g_labels == NULL)
+	json_object *doc = templates_read(templates_dir, "pads.json");
+	if (doc == NULL)
 		return -1;
+	strtab_from_json(&g_labels, doc);
+	json_object_put(doc);
 	if (check_kind(&dh_pad, err, sizeof err) != 0 ||
 	    check_kind(&clinic_pad, err, sizeof err) != 0) {
 		log_warn("templates: %s/pads.json: %s", templates_dir, err);
@@ -290,8 +279,7 @@ int pads_api_init(const char *templates_dir)
 
 void pads_api_shutdown(void)
 {
-	json_object_put(g_labels);
-	g_labels = NULL;
+	strtab_free(&g_labels);
 }
 
 /* ---- building a pad ---- */
@@ -391,7 +379,7 @@ static void build_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
 		cell(b, rk, s, "%d", sc->rank[s]);
 		if (sc->tie[s])
 			snprintf(b->cells[tb - b->rows][s], PAD_CELL, "%s",
-			         str_member(member(labels(k, lang), "ties"), sc->tie[s]));
+			         label(k, lang, "ties", sc->tie[s]));
 	}
 }
 

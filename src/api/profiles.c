@@ -14,11 +14,27 @@
 
 enum { MAX_SHIPPED = 16 };
 
-/* Shipped profile documents by game (owned here, read-only after profiles_init). */
-static json_object *g_shipped[2][MAX_SHIPPED];
+/* A shipped profile, kept as text: json-c objects are not shareable between threads (their
+ * reference counts are plain integers, and even reading a member takes and drops references in
+ * some calls), so every request parses its own copy of the document. Written by
+ * profiles_init before the server starts its threads, read-only afterwards. */
+typedef struct {
+	char id[TT_ID_LEN]; /* the document's "id" */
+	char *text;         /* the whole document, compact JSON (owned) */
+} shipped_profile;
+
+static shipped_profile g_shipped[2][MAX_SHIPPED];
 static int g_nshipped[2];
 static const char *const game_ids[2] = {"dh", "clinic"};
 static const char *const game_dirs[2] = {"dice-hospital", "clinic"};
+
+static const char *doc_str(json_object *doc, const char *key)
+{
+	json_object *v = NULL;
+	if (!json_object_object_get_ex(doc, key, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
 
 static int check_doc(int game, json_object *doc, char *err, size_t len)
 {
@@ -63,7 +79,10 @@ static int load_dir(const char *templates_dir, int game)
 			json_object_put(doc);
 			goto out;
 		}
-		g_shipped[game][g_nshipped[game]++] = doc;
+		shipped_profile *sp = &g_shipped[game][g_nshipped[game]++];
+		snprintf(sp->id, sizeof sp->id, "%s", doc_str(doc, "id"));
+		sp->text = xstrdup(jx_text(doc));
+		json_object_put(doc);
 	}
 	rc = g_nshipped[game] > 0 ? 0 : -1;
 	if (rc != 0)
@@ -98,43 +117,44 @@ int profiles_init(const char *templates_dir)
 void profiles_shutdown(void)
 {
 	for (int g = 0; g < 2; g++) {
-		for (int i = 0; i < g_nshipped[g]; i++)
-			json_object_put(g_shipped[g][i]);
+		for (int i = 0; i < g_nshipped[g]; i++) {
+			free(g_shipped[g][i].text);
+			g_shipped[g][i].text = NULL;
+		}
 		g_nshipped[g] = 0;
 	}
 }
 
-static const char *doc_str(json_object *doc, const char *key)
-{
-	json_object *v = NULL;
-	if (!json_object_object_get_ex(doc, key, &v) || !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
-static json_object *shipped(int game, const char *id)
+static const shipped_profile *shipped(int game, const char *id)
 {
 	for (int i = 0; i < g_nshipped[game]; i++)
-		if (strcmp(doc_str(g_shipped[game][i], "id"), id) == 0)
-			return g_shipped[game][i];
+		if (strcmp(g_shipped[game][i].id, id) == 0)
+			return &g_shipped[game][i];
 	return NULL;
+}
+
+/* A private copy of a shipped document (the caller puts it). The text was checked at start. */
+static json_object *shipped_doc(const shipped_profile *sp)
+{
+	return jx_parse_stored(sp->text);
 }
 
 /* The document of (game, id): shipped first, then stored. *doc: new reference or NULL. */
 static int find_doc(int game, const char *id, json_object **doc, table_refusal *r)
 {
-	json_object *s = shipped(game, id ? id : "default");
+	const shipped_profile *s = shipped(game, id ? id : "default");
 	*doc = NULL;
 	if (s) {
-		*doc = json_object_get(s);
-		return 0;
+		*doc = shipped_doc(s);
+		return *doc ? 0
+		            : table_refuse(r, 500, NULL, NULL, "a shipped profile does not load");
 	}
 	db_conn *c = db_thread_conn();
 	char *body = NULL;
 	if (!c || db_profile_get(c, game_ids[game], id, &body) != DB_OK)
 		return table_refuse(r, 503, NULL, NULL, "the database is unavailable");
 	if (body)
-		*doc = json_tokener_parse(body);
+		*doc = jx_parse_stored(body);
 	free(body);
 	if (!*doc)
 		return table_refuse(r, 422, "profile-unknown", "/profile",
@@ -212,7 +232,7 @@ static json_object *listed(json_object *doc, const char *source, const char *lea
 static void add_stored(const char *game, const char *id, const char *body, const char *league,
                        const char *created_at, void *arg)
 {
-	json_object *doc = json_tokener_parse(body);
+	json_object *doc = jx_parse_stored(body);
 	(void)game;
 	if (!doc) {
 		log_bug("stored profile %s is not JSON", id);
@@ -229,8 +249,13 @@ int api_profiles_list(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 400, "game is \"dh\" or \"clinic\"", NULL, NULL);
 	json_object *list = jx_arr();
 	for (int g = 0; g < 2; g++)
-		for (int i = 0; i < g_nshipped[g] && (!game || strcmp(game, game_ids[g]) == 0); i++)
-			jx_push(list, listed(g_shipped[g][i], "template", NULL, NULL));
+		for (int i = 0; i < g_nshipped[g] && (!game || strcmp(game, game_ids[g]) == 0);
+		     i++) {
+			json_object *doc = shipped_doc(&g_shipped[g][i]);
+			if (doc)
+				jx_push(list, listed(doc, "template", NULL, NULL));
+			json_object_put(doc);
+		}
 	db_conn *c = db_thread_conn();
 	if (!c || db_profiles_list(c, game, add_stored, list) != DB_OK) {
 		json_object_put(list);

@@ -764,7 +764,7 @@ static int log_one(const db_event_row *row, void *arg)
 	jx_set(e, "kind", jx_str(row->kind));
 	jx_set(e, "seat", jx_int(row->seat));
 	jx_set(e, "turn", jx_int(row->turn));
-	jx_set(e, "payload", json_tokener_parse(row->payload));
+	jx_set(e, "payload", jx_parse_stored(row->payload));
 	jx_set(e, "at", jx_str(row->at));
 	jx_push(a->events, e);
 	memset(a->ev.body, 0, g->kind->event_size);

@@ -75,4 +75,21 @@ static inline const char *jx_text(json_object *o)
 	return oom_check((void *)json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 }
 
+/* Parses JSON text the server wrote itself (a stored event payload, a game's configuration, a
+ * league result, a shipped profile): a new object the caller puts. Such text was produced by
+ * json-c, so failing to parse it means an allocation failed inside json-c or the database holds
+ * what this server never wrote; neither is a client's error nor something a reply may paper
+ * over with null, so both abort under the out-of-memory policy, naming the site. */
+#define jx_parse_stored(text) jx_parse_stored_at((text), __FILE__, __LINE__)
+static inline json_object *jx_parse_stored_at(const char *text, const char *file, int line)
+{
+	enum json_tokener_error err = json_tokener_error_size; /* stays so if no tokener */
+	json_object *o = json_tokener_parse_verbose(text, &err);
+	if (o == NULL && strcmp(text, "null") != 0)
+		fatal_at(err == json_tokener_error_size ? "out of memory"
+		                                        : "stored JSON does not parse",
+		         strlen(text), file, line);
+	return o;
+}
+
 #endif

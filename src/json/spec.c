@@ -7,6 +7,8 @@
  * member. Nothing here allocates except json-c's tree, which the caller owns on success. */
 #include "json/spec.h"
 
+#include "base/oom.h"
+
 #include <json-c/json.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -398,9 +400,7 @@ int js_parse(const char *buf, size_t len, struct json_object **out, js_error *er
 
 	/* Well-formed: let json-c build the tree. One level more than ours: json-c counts the
 	 * top-level slot. */
-	struct json_tokener *tok = json_tokener_new_ex(JS_MAX_DEPTH + 1);
-	if (!tok)
-		return fail(err, "", "out of memory");
+	struct json_tokener *tok = oom_check(json_tokener_new_ex(JS_MAX_DEPTH + 1));
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	struct json_object *o = json_tokener_parse_ex(tok, buf, (int)len);
 	enum json_tokener_error je = json_tokener_get_error(tok);

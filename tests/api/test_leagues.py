@@ -332,7 +332,8 @@ def test_finished_er_game_becomes_exactly_one_play():
         body = {"players": [{"name": n} for n in ("Ann", "Bea", "Newcomer")], "deck": "table",
                 "league": lid}
         # only an owner or a member records games in a league: no session 401, a stranger 403
-        st, hd, obj = s.json("POST", "/api/v1/er/games", body)
+        st, hd, obj = s.json("POST", "/api/v1/er/games", body,
+                             headers={"Origin": f"http://127.0.0.1:{s.port}"})
         problem(st, hd, obj, 401)
         eve = user(s, "eve@example.org", "Eve")
         st, hd, obj = eve.post("/api/v1/er/games", body)
@@ -369,6 +370,31 @@ def test_finished_er_game_becomes_exactly_one_play():
         # nothing more happens to a finished game: still exactly one play
         st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings")
         assert sorted(r["games"] for r in o["standings"]) == [1, 1, 1], o
+
+
+def test_game_in_a_league_is_created_only_from_this_site():
+    """The session cookie authorises a game in a league, so a foreign page must not be able to
+    create one: every kind refuses a foreign or missing Origin with 403 origin-mismatch, and
+    nothing is stored."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        players = [{"name": "Ann"}, {"name": "Bea"}]
+        bodies = {"er": {"players": players, "deck": "table", "league": lg["id"]},
+                  "dh": {"players": players, "league": lg["id"]},
+                  "clinic": {"players": players, "league": lg["id"]}}
+        for kind, body in bodies.items():
+            for origin in ("http://evil.example", None):
+                hdrs = {"Origin": origin} if origin else {}
+                st, hd, o = ann.call("POST", f"/api/v1/{kind}/games", body, headers=hdrs,
+                                     origin=False)
+                problem(st, hd, o, 403, rule="origin-mismatch")
+            st, hd, o = ann.post(f"/api/v1/{kind}/games", body)
+            assert st == 201, (kind, st, o)
+        out = subprocess.run(["psql", "-At", "-d", "h_leagues", "-c",
+                              "SELECT count(*) FROM games WHERE league IS NOT NULL"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+        assert out == "3", out
 
 
 def _read(name):
