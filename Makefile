@@ -50,7 +50,7 @@ DEB_PKGS += libxml2-dev
 # erfront (issue 11): zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
-.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan
+.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan tsan stress
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -107,6 +107,18 @@ unit: $(UNIT_BIN)
 asan:
 	$(MAKE) BUILD=build/asan CC=clang OPT=-O1 \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
+
+# ThreadSanitizer: the server and the unit tests with every data race reported (tests/run.sh).
+tsan:
+	$(MAKE) BUILD=build/tsan CC=clang OPT=-O1 SAN="-fsanitize=thread -fno-omit-frame-pointer" all
+
+# The stress test of tests/api/test_stress.py for 5 minutes with 16 clients, on the
+# ThreadSanitizer build (a race, a crash, a 5xx or a changed answer fails it).
+STRESS_SECONDS ?= 300
+stress: deps tsan
+	@STRESS_SECONDS=$(STRESS_SECONDS) STRESS_CLIENTS=16 \
+	    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+	    pg_virtualenv -t python3 tests/api/run.py build/tsan/server test_stress
 
 fuzz:
 	@sh tests/fuzz/build.sh

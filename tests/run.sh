@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole suite: format, gcc and clang builds, unit tests, API tests against a throwaway
-# PostgreSQL (pg_virtualenv), the same under AddressSanitizer + UBSan, fuzz corpora, browser.
+# PostgreSQL (pg_virtualenv), the same under AddressSanitizer + UBSan, the concurrent part under
+# ThreadSanitizer, fuzz corpora, browser.
 # Every suite prints "PASS name" / "FAIL name" lines; the last line here is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -28,12 +29,26 @@ run_unit() { # run_unit BUILD_DIR
 	for t in "$1"/tests/test_*; do [ -x "$t" ] && "$t"; done
 }
 
+run_unit_tsan() { # run_unit_tsan BUILD_DIR: a ThreadSanitizer report (exit 66) is a failure
+	for t in "$1"/tests/test_*; do
+		[ -x "$t" ] || continue
+		TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1" "$t"
+		[ $? -eq 66 ] && echo "FAIL $(basename "$t"): ThreadSanitizer report"
+	done
+}
+
+# The API tests that run the server under ThreadSanitizer: those where requests, streams,
+# servers and the engine's writers run at once (a report in the server's output fails a test).
+TSAN_API="test_stress,test_table,test_scaleout,test_er_live"
+
 {
 	step format-check make -s format-check
 	# static/openapi.json linted by Redocly CLI (tests/lint/)
 	step lint-openapi sh tests/lint/openapi.sh
 	# typed rows (issue 7): no statement run or read outside src/db/ (tests/lint/typed_rows.sh)
 	step lint-typed-rows sh tests/lint/typed_rows.sh
+	# no json-c object outlives a request (tests/lint/shared_json.sh)
+	step lint-shared-json sh tests/lint/shared_json.sh
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build
@@ -42,6 +57,10 @@ run_unit() { # run_unit BUILD_DIR
 	suite unit-asan run_unit build/asan
 	suite api-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		pg_virtualenv -t python3 tests/api/run.py build/asan/server
+	step build-tsan make -s -j"$JOBS" tsan
+	suite unit-tsan run_unit_tsan build/tsan
+	suite api-tsan env TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+		pg_virtualenv -t python3 tests/api/run.py build/tsan/server "$TSAN_API"
 	suite fuzz sh tests/fuzz/run.sh
 	[ -f tests/e2e/run.sh ] && suite e2e pg_virtualenv -t sh tests/e2e/run.sh
 } | tee "$LOG/summary.log"

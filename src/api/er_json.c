@@ -281,20 +281,6 @@ int er_json_turn_parse(json_object *obj, const char *at, er_turn *out, js_error 
 	return 0;
 }
 
-json_object *er_json_turn(const er_turn *t)
-{
-	json_object *o = jx_obj();
-	jx_set(o, "card", jx_int(t->card));
-	json_object *dice = jx_obj();
-	for (int c = 0; c < ER_DICE; c++)
-		jx_set(dice, colour_names[c], jx_int(t->dice[c]));
-	jx_set(o, "dice", dice);
-	jx_set(o, "chief", jx_bool(t->chief));
-	jx_set(o, "chief_die",
-	       t->chief_die == ER_NO_COLOUR ? NULL : jx_str(colour_names[t->chief_die]));
-	return o;
-}
-
 static int parse_step(json_object *obj, const char *at, er_step *out, js_error *err)
 {
 	int admit = -1, morgue = -1, recolour = -1;

@@ -17,7 +17,6 @@ int er_json_sheet_parse(const er_data *d, struct json_object *obj, const char *a
 struct json_object *er_json_sheet(const er_data *d, const er_sheet *s);
 
 int er_json_turn_parse(struct json_object *obj, const char *at, er_turn *out, js_error *err);
-struct json_object *er_json_turn(const er_turn *t);
 
 int er_json_move_parse(struct json_object *obj, const char *at, er_move *out, js_error *err);
 struct json_object *er_json_move(const er_move *m);

@@ -73,13 +73,3 @@ void game_cache_put(const char *id, int version, const void *value, size_t size)
 out:
 	pthread_mutex_unlock(&g_lock);
 }
-
-void game_cache_clear(void)
-{
-	pthread_mutex_lock(&g_lock);
-	for (int i = 0; i < GAME_CACHE_SLOTS; i++) {
-		free(g_slots[i].value);
-		memset(&g_slots[i], 0, sizeof g_slots[i]);
-	}
-	pthread_mutex_unlock(&g_lock);
-}

@@ -15,6 +15,5 @@
 int game_cache_get(const char *id, void *out, size_t size);
 /* Stores a copy of value (size bytes) for id at version, unless a newer version is cached. */
 void game_cache_put(const char *id, int version, const void *value, size_t size);
-void game_cache_clear(void);
 
 #endif

@@ -2,11 +2,8 @@
 #include "base/log.h"
 
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
-
-static atomic_ulong g_bugs;
 
 static const char *const kind_names[] = {"info", "warn", "access", "client", "bug"};
 
@@ -29,13 +26,6 @@ void log_msg(log_kind kind, const char *fmt, ...)
 	while (len > 0 && buf[len - 1] == '\n')
 		len--;
 	buf[len++] = '\n';
-	if (kind == LOG_BUG)
-		atomic_fetch_add(&g_bugs, 1);
 	ssize_t w = write(STDERR_FILENO, buf, len);
 	(void)w;
-}
-
-unsigned long log_bug_count(void)
-{
-	return atomic_load(&g_bugs);
 }

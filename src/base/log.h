@@ -24,7 +24,4 @@ void log_msg(log_kind kind, const char *fmt, ...) __attribute__((format(printf, 
 #define log_client(...) log_msg(LOG_CLIENT, __VA_ARGS__)
 #define log_bug(...)    log_msg(LOG_BUG, __VA_ARGS__)
 
-/* The count of bug lines written so far (tests and health can look at it). */
-unsigned long log_bug_count(void);
-
 #endif

@@ -87,14 +87,6 @@ void sse_wake(const char *topic)
 	pthread_mutex_unlock(&g.lock);
 }
 
-unsigned sse_count(void)
-{
-	pthread_mutex_lock(&g.lock);
-	unsigned n = g.count;
-	pthread_mutex_unlock(&g.lock);
-	return n;
-}
-
 /* Is the peer of this socket gone (closed, reset, or timed out by keep-alive)? */
 static bool peer_gone(int fd)
 {

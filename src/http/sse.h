@@ -56,7 +56,4 @@ int sse_open(const http_req *req, http_resp *resp, const sse_open_args *a);
 /* Wakes the streams of topic (NULL: every stream) so their fill runs again. Any thread. */
 void sse_wake(const char *topic);
 
-/* Streams open now (tests, health). */
-unsigned sse_count(void);
-
 #endif

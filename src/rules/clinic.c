@@ -65,11 +65,6 @@ const char *clinic_rule_profile_key(int r)
 	return r >= 0 && r < CL_RULES ? rule_keys[r] : NULL;
 }
 
-const char *clinic_colour_id(int c)
-{
-	return c >= 0 && c < CL_DOCTORS ? colour_ids[c] : NULL;
-}
-
 /* ---- configuration ---- */
 
 static int check_order(int n, const int *order, int norder, const char *at, tt_error *err)

@@ -186,7 +186,6 @@ const char *clinic_expansion_id(int e);
 int clinic_expansion_from_id(const char *id);
 const char *clinic_rule_id(int r);
 const char *clinic_rule_profile_key(int r);
-const char *clinic_colour_id(int c);
 
 int clinic_profile_from_json(clinic_profile *out, struct json_object *doc, char *err,
                              size_t errlen);

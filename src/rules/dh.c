@@ -72,14 +72,6 @@ const char *dh_variant_id(int v)
 	return v >= 0 && v < DH_VARIANTS ? variant_ids[v] : NULL;
 }
 
-int dh_variant_from_id(const char *id)
-{
-	for (int i = 0; id && i < DH_VARIANTS; i++)
-		if (strcmp(id, variant_ids[i]) == 0)
-			return i;
-	return -1;
-}
-
 const char *dh_rule_id(int r)
 {
 	return r >= 0 && r < DH_RULES ? rule_ids[r] : NULL;

@@ -180,7 +180,6 @@ typedef struct {
 const char *dh_admin_id(int a);       /* NULL if out of range */
 int dh_admin_from_id(const char *id); /* DH_ADMIN_NONE if unknown */
 const char *dh_variant_id(int v);
-int dh_variant_from_id(const char *id); /* -1 if unknown */
 const char *dh_rule_id(int r);          /* e.g. "discharge-table" */
 const char *dh_rule_profile_key(int r); /* the profile value it uses, NULL for card points */
 const char *dh_tie_id(dh_tie t);        /* NULL, "fewest-patients-left", "highest-pips", "shared" */

@@ -93,7 +93,8 @@ class Server:
         # A sanitizer report or a crash is a failure of whatever test ran the server.
         out = self.output()
         os.unlink(self.log.name)
-        if "ERROR: AddressSanitizer" in out or "runtime error:" in out or "LeakSanitizer" in out:
+        if ("ERROR: AddressSanitizer" in out or "runtime error:" in out or "LeakSanitizer" in out
+                or "WARNING: ThreadSanitizer" in out):
             raise AssertionError("sanitizer report:\n" + out[-4000:])
         if exc[0] is None and rc not in (0, None, -signal.SIGKILL):
             raise AssertionError(f"server exited {rc}:\n" + out[-2000:])
