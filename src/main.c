@@ -14,7 +14,7 @@
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
 #include "base/log.h"
 #include "api/api.h"
-#include "api/live.h"
+#include "engine/live.h"
 #include "db/db.h"
 #include "http/http.h"
 

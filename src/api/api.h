@@ -26,5 +26,6 @@ void api_openapi_shutdown(void);
 /* ---- handlers ---- */
 int api_health(const http_req *req, http_resp *resp);  /* health.c */
 int api_openapi(const http_req *req, http_resp *resp); /* openapi.c */
+int api_qr_svg(const http_req *req, http_resp *resp);  /* qr.c: GET /api/v1/qr.svg */
 
 #endif

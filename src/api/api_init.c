@@ -3,20 +3,22 @@
  * the PDF renderers, and the live-update listener. api_init runs the steps in order and, when
  * one fails, stops the ones already started in reverse order; api_shutdown stops them all in
  * reverse order. */
-#include "api/accounts.h"
+#include "leagues/accounts.h"
 #include "api/api.h"
-#include "api/clinic_games.h"
-#include "api/dh_games.h"
-#include "api/er_api.h"
-#include "api/er_games.h"
-#include "api/leagues.h"
-#include "api/live.h"
-#include "api/pdf_api.h"
+#include "games/clinic/kind.h"
+#include "games/dh/kind.h"
+#include "games/er/data.h"
+#include "games/er/kind.h"
+#include "leagues/leagues.h"
+#include "engine/live.h"
+#include "pdf/serve.h"
 /* score pads (pads.c, issue 9) */
-#include "api/pads_api.h"
-#include "api/league_pdf.h"
-#include "api/profiles.h"
-#include "api/tokens.h"
+#include "games/clinic/pad.h"
+#include "games/dh/pad.h"
+#include "games/rounds/pads.h"
+#include "leagues/report.h"
+#include "games/rounds/profiles.h"
+#include "engine/tokens.h"
 #include "base/log.h"
 #include "engine/table.h"
 
@@ -71,7 +73,8 @@ static int start_pdf(void)
  * of the league report (templates/league-report.json), issue 9. */
 static int start_pads(void)
 {
-	if (pads_api_init(g_templates_dir) != 0)
+	static const pad_kind *const pad_kinds[] = {&dh_pad_kind, &clinic_pad_kind};
+	if (pads_api_init(g_templates_dir, pad_kinds, 2) != 0)
 		return -1;
 	if (league_pdf_init(g_templates_dir) == 0)
 		return 0;

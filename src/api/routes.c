@@ -3,21 +3,22 @@
  * patterns that could match the same path (the first match wins): list literals first.
  * Keep static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
-#include "api/accounts.h"
-#include "api/leagues.h"
-#include "api/er_api.h"
-#include "api/er_games.h"
+#include "leagues/accounts.h"
+#include "leagues/leagues.h"
+#include "games/er/data.h"
+#include "games/er/kind.h"
 /* Dice Hospital and Clinic (issue 8) */
-#include "api/clinic_games.h"
-#include "api/dh_games.h"
-#include "api/profiles.h"
+#include "games/clinic/kind.h"
+#include "games/dh/kind.h"
+#include "games/rounds/profiles.h"
 #include "engine/table.h"
 /* printable PDFs and QR codes (pdf.c, issue 9) */
-#include "api/pdf_api.h"
+#include "games/er/pdf.h"
 /* score pads of Dice Hospital and Clinic (pads.c, issue 9) */
-#include "api/pads_api.h"
+#include "games/clinic/pad.h"
+#include "games/dh/pad.h"
 /* the league report PDF (league_pdf.c, issue 9) */
-#include "api/league_pdf.h"
+#include "leagues/report.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */

@@ -17,10 +17,10 @@
  * whatever commits meanwhile. */
 #include "engine/table.h"
 
-#include "api/game_cache.h"
-#include "api/live.h"
-#include "api/ratelimit.h"
-#include "api/tokens.h"
+#include "engine/game_cache.h"
+#include "engine/live.h"
+#include "http/ratelimit.h"
+#include "engine/tokens.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/games.h"

@@ -116,7 +116,9 @@ typedef struct pdf_doc pdf_doc;
 
 /* A new document: metadata title (UTF-8), author (the print.json label), creation date
  * `created` (UTC), fonts embedded (subset) with the UTF-8 encoder, compression on. d and p are
- * borrowed and must outlive the document. Returns NULL when libharu fails (font missing). */
+ * borrowed and must outlive the document; d (the ER sheet layout) is needed only by the ER
+ * pages and is NULL for a document without them (pads, reports). Returns NULL when libharu
+ * fails (font missing). */
 pdf_doc *pdf_doc_begin(const er_data *d, const pdf_print *p, pdf_paper paper, pdf_lang lang,
                        const char *title, time_t created);
 /* Writes the document and frees it: 0 with *bytes (malloc'ed, the caller frees) and *len, or

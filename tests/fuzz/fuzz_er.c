@@ -2,7 +2,7 @@
  * stateless endpoints use (api/er_json.c → rules). Whatever the bytes, nothing may crash, leak
  * or trip a sanitizer; a move that apply accepts must leave a sheet that validates and scores,
  * and ALICAT's move must be accepted by apply. Corpus: tests/fuzz/corpus/er/. */
-#include "api/er_json.h"
+#include "games/er/json.h"
 #include "json/spec.h"
 #include "rules/er.h"
 

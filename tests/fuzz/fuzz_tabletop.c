@@ -4,8 +4,8 @@
  * the bytes, nothing may crash, leak or trip a sanitizer; a refused event must leave the state
  * byte for byte as it was. Input: byte 0 picks the kind, the seats and solo; then one event
  * per line, "r<round> <json>" or "f <json>". Corpus: tests/fuzz/corpus/tabletop/. */
-#include "api/clinic_games.h"
-#include "api/dh_games.h"
+#include "games/clinic/kind.h"
+#include "games/dh/kind.h"
 #include "engine/table.h"
 #include "json/jx.h"
 #include "rules/clinic.h"

@@ -1,7 +1,7 @@
 /* The /er/score reply is written as text without building JSON objects (its hot path); it must
  * be the very document the JSON-object builders give (er_json_breakdown, er_json_details), for
  * every bed mask and number. Links the app library (src/api/er_json.c). */
-#include "api/er_json.h"
+#include "games/er/json.h"
 #include "er_fixture.h"
 #include "json/jx.h"
 #include "test.h"

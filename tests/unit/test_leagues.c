@@ -1,7 +1,7 @@
 /* League helpers without a database (src/api/leagues.c): dates a play may carry, and the ranks
  * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
  * ranks come from the scores when omitted). */
-#include "api/leagues.h"
+#include "leagues/leagues.h"
 #include "test.h"
 
 static void dates(void)

@@ -2,7 +2,7 @@
  * (json/strtab.c): what request threads read from process-wide data. json-c objects may not be
  * shared between threads (their reference counts are plain integers), so every lookup must hand
  * out a private document. */
-#include "api/profiles.h"
+#include "games/rounds/profiles.h"
 #include "json/jx.h"
 #include "json/strtab.h"
 #include "test.h"

@@ -1,8 +1,8 @@
 /* The stateless ER rules endpoints (api.md "Stateless rules endpoints"): parse → rules → reply.
  * Nothing is stored; the same rules functions serve the games. */
-#include "api/er_api.h"
+#include "games/er/data.h"
 #include "json/jx.h"
-#include "api/er_json.h"
+#include "games/er/json.h"
 
 #include <json-c/json.h>
 #include <stdlib.h>

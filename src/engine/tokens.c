@@ -1,5 +1,5 @@
 /* Tokens, hashes, join codes and ids on libsodium (README: why libsodium). */
-#include "api/tokens.h"
+#include "engine/tokens.h"
 
 #include <sodium.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* JSON helpers shared by the Dice Hospital and Clinic kinds (see tabletop_json.h). */
-#include "api/tabletop_json.h"
+#include "games/rounds/json.h"
 
 #include "json/jx.h"
 

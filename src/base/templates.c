@@ -1,5 +1,5 @@
 /* Reading the game data files (templates.h). */
-#include "api/templates.h"
+#include "base/templates.h"
 
 #include "base/log.h"
 

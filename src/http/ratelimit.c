@@ -1,5 +1,5 @@
 /* Token buckets keyed by the client's IP address. */
-#include "api/ratelimit.h"
+#include "http/ratelimit.h"
 #include "base/oom.h"
 
 #include <arpa/inet.h>

@@ -1,5 +1,5 @@
 /* Leagues, members, seasons, plays, ratings, standings, head-to-head, history (leagues.h). */
-#include "api/leagues.h"
+#include "leagues/leagues.h"
 #include "base/sbuf.h"
 
 #include "base/log.h"

@@ -1,7 +1,7 @@
 /* Loading templates/er/ (the single source of the ER game data) at start. */
-#include "api/er_api.h"
+#include "games/er/data.h"
 #include "json/jx.h"
-#include "api/templates.h"
+#include "base/templates.h"
 #include "base/log.h"
 
 #include <json-c/json.h>

@@ -8,7 +8,7 @@
 #ifndef API_LEAGUES_H
 #define API_LEAGUES_H
 
-#include "api/accounts.h"
+#include "leagues/accounts.h"
 #include "db/db.h"
 #include "http/http.h"
 #include "rules/rating.h"

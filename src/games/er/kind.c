@@ -4,11 +4,11 @@
  * the events (reveal, move, undo) as JSON, who may send them, the state and result as JSON, the
  * turn-by-turn log, and ALICAT as the bot. The rules are the pure state machine of
  * rules/er_game.c; seats, tokens, storage, versions, live updates and the log are the engine's. */
-#include "api/er_games.h"
+#include "games/er/kind.h"
 
-#include "api/er_api.h"
-#include "api/er_json.h"
-#include "api/tokens.h"
+#include "games/er/data.h"
+#include "games/er/json.h"
+#include "engine/tokens.h"
 #include "base/log.h"
 #include "json/jx.h"
 #include "rules/er_game.h"

@@ -9,7 +9,7 @@
 #ifndef API_ACCOUNTS_H
 #define API_ACCOUNTS_H
 
-#include "api/tokens.h"
+#include "engine/tokens.h"
 #include "db/db.h"
 #include "http/http.h"
 

@@ -1,10 +1,13 @@
-/* Printable PDFs and QR codes over HTTP (pdf.c): start/stop hooks and the handlers. The
- * renderers themselves are pure (src/pdf/pdf.h); this layer parses queries and streams bytes. */
-#ifndef PDF_API_H
-#define PDF_API_H
+/* Serving PDFs over HTTP, shared by every printable document (ER sheets, score pads, the league
+ * report): the print layout and font loaded at start, query parsing, ETags, the reply, the link
+ * printed as a QR code. The renderers themselves are pure (pdf.h). */
+#ifndef PDF_SERVE_H
+#define PDF_SERVE_H
 
 #include "http/http.h"
 #include "pdf/pdf.h"
+
+#include <time.h>
 
 /* Loads templates/er/print.json and writes the slim font copy into a private temporary
  * directory (removed by pdf_api_shutdown). Returns 0, or -1 after logging why. */
@@ -18,7 +21,6 @@ int pdf_api_paper_lang(const http_req *req, http_resp *resp, pdf_paper *paper, p
 /* A 200 application/pdf reply taking ownership of bytes (malloc'ed). */
 int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char *filename);
 
-/* ---- shared with the score pads and league report (pads.c, issue 9) ---- */
 /* Sets ETag (from key and the start time) and Cache-Control; true with a 304 filled in when the
  * request's If-None-Match already names it. */
 bool pdf_api_not_modified(const http_req *req, http_resp *resp, const char *key);
@@ -26,12 +28,5 @@ bool pdf_api_not_modified(const http_req *req, http_resp *resp, const char *key)
 time_t pdf_api_started(void);
 /* The front end's link to fragment (e.g. "game=ID"): PUBLIC_URL, else http://Host, then "/#". */
 void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap);
-
-/* Handlers */
-int api_er_sheets_pdf(const http_req *req, http_resp *resp); /* GET /api/v1/er/sheets.pdf */
-int api_qr_svg(const http_req *req, http_resp *resp);        /* GET /api/v1/qr.svg */
-/* GET /api/v1/er/games/{id}/seats/{seat}/sheet.pdf, GET /api/v1/er/games/{id}/sheets.pdf */
-int api_er_seat_sheet_pdf(const http_req *req, http_resp *resp);
-int api_er_game_sheets_pdf(const http_req *req, http_resp *resp);
 
 #endif

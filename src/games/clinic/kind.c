@@ -5,10 +5,10 @@
  *
  * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body). The
  * stored configuration carries the whole scoring profile the game was created with. */
-#include "api/clinic_games.h"
+#include "games/clinic/kind.h"
 
-#include "api/profiles.h"
-#include "api/tabletop_json.h"
+#include "games/rounds/profiles.h"
+#include "games/rounds/json.h"
 #include "json/jx.h"
 #include "rules/clinic.h"
 

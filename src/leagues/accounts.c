@@ -1,7 +1,7 @@
 /* Accounts and cookie sessions (see accounts.h). */
-#include "api/accounts.h"
+#include "leagues/accounts.h"
 
-#include "api/ratelimit.h"
+#include "http/ratelimit.h"
 #include "base/log.h"
 #include "db/accounts.h"
 #include "base/oom.h"

@@ -1,6 +1,6 @@
 /* A small fixed-size cache (GAME_CACHE_SLOTS entries, evicting the least recently used) behind
  * one mutex: lookups are a string compare over a few hundred slots and a memcpy. */
-#include "api/game_cache.h"
+#include "engine/game_cache.h"
 #include "base/oom.h"
 
 #include <pthread.h>

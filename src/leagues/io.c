@@ -6,7 +6,7 @@
  * transaction (nothing half-imported); plays already in the league (same uuid: a BG Stats
  * play's uuid, "bgg-<play id>", a backup's uuid) are skipped; players are matched to members
  * by name, new names become guest members. */
-#include "api/leagues.h"
+#include "leagues/leagues.h"
 #include "base/sbuf.h"
 
 #include "base/log.h"

@@ -1,5 +1,6 @@
-/* Score pads of Dice Hospital and Clinic (issue 9): a blank pad to write a game on, and a game
- * (finished or not) as a filled pad.
+/* Score pads of the games scored round by round (Dice Hospital, Clinic): a blank pad to write a
+ * game on, and a game (finished or not) as a filled pad. A kind describes itself with a pad_kind
+ * (games/dh/pad.c, games/clinic/pad.c); everything else is here.
  *
  *   GET /api/v1/{dh,clinic}/pads.pdf?paper=a4|letter&lang=en|fr&players=1..4
  *   GET /api/v1/{dh,clinic}/games/{id}/pad.pdf?paper=&lang=
@@ -8,13 +9,10 @@
  * entry as the kind's encoder writes them (the same encoder that stores the events of PUT
  * …/rounds/{n} and POST …/finish), so a new field of the digital entry is a new row of the pad,
  * and the start fails until templates/pads.json labels it in every language. */
-#include "api/pads_api.h"
+#include "games/rounds/pads.h"
 
-#include "api/clinic_games.h"
-#include "api/dh_games.h"
-#include "api/er_api.h"
-#include "api/pdf_api.h"
-#include "api/templates.h"
+#include "pdf/serve.h"
+#include "base/templates.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "engine/table.h"
@@ -32,128 +30,7 @@ enum {
 	PAD_PTR = 64,        /* a field's JSON pointer */
 	PAD_CELL = 40,       /* one written cell */
 	PAD_GROUPS = 12,     /* rounds, the end of the game, the totals */
-	PAD_MAX_ROUNDS = 8,
 };
-
-/* What the pad of one seat's game says; filled from the kind's scorer. */
-typedef struct {
-	int nseats;
-	bool finished;
-	int total[PDF_PAD_COLS], rank[PDF_PAD_COLS];
-	int round_points[PDF_PAD_COLS][PAD_MAX_ROUNDS + 1]; /* [0] = end of the game */
-	bool verified[PDF_PAD_COLS];
-	const char *tie[PDF_PAD_COLS]; /* pads.json "ties" key (static), NULL: none */
-	char profile[TT_NAME_LEN];
-} pad_scores;
-
-/* A kind of game with a pad. State pointers are the kind's state (dh_game, clinic_game). */
-typedef struct {
-	const char *key; /* pads.json member, path segment, file name */
-	int rounds;
-	const table_kind *tk;
-	json_object *(*round_entry)(const void *g, int round, int seat); /* g NULL: zeros */
-	json_object *(*finish_entry)(const void *g, int seat);
-	bool (*round_entered)(const void *g, int round, int seat);
-	bool (*finish_entered)(const void *g, int seat);
-	void (*scores)(const void *g, pad_scores *out);
-	const char *const *ties; /* every tie id the scorer can name, NULL-terminated */
-} pad_kind;
-
-/* ---- Dice Hospital ---- */
-
-static json_object *dh_round(const void *g, int round, int seat)
-{
-	return dh_pad_round_entry(g, round, seat);
-}
-
-static json_object *dh_finish(const void *g, int seat)
-{
-	return dh_pad_finish_entry(g, seat);
-}
-
-static bool dh_round_entered(const void *g, int round, int seat)
-{
-	return ((const dh_game *)g)->rounds[round - 1][seat - 1].entered;
-}
-
-static bool dh_finish_entered(const void *g, int seat)
-{
-	return ((const dh_game *)g)->finish[seat - 1].entered;
-}
-
-static void dh_scores_of(const void *state, pad_scores *out)
-{
-	const dh_game *g = state;
-	dh_scores *sc = xmalloc(sizeof *sc);
-	dh_score(g, sc);
-	out->nseats = sc->nseats;
-	out->finished = sc->finished;
-	snprintf(out->profile, sizeof out->profile, "%s", g->cfg.profile.name);
-	for (int s = 0; s < sc->nseats && s < PDF_PAD_COLS; s++) {
-		const dh_seat_score *ss = &sc->seat[s];
-		out->total[s] = ss->total;
-		out->rank[s] = ss->rank;
-		out->verified[s] = ss->all_verified;
-		out->tie[s] = dh_tie_id(ss->tie);
-		for (int r = 0; r <= DH_ROUNDS; r++)
-			out->round_points[s][r] = ss->round_points[r];
-	}
-	free(sc);
-}
-
-static const char *const dh_ties[] = {"fewest-patients-left", "highest-pips", "shared", NULL};
-
-static const pad_kind dh_pad = {"dh",      DH_ROUNDS,        &dh_table_kind,    dh_round,
-                                dh_finish, dh_round_entered, dh_finish_entered, dh_scores_of,
-                                dh_ties};
-
-/* ---- Clinic ---- */
-
-static json_object *cl_round(const void *g, int round, int seat)
-{
-	return clinic_pad_round_entry(g, round, seat);
-}
-
-static json_object *cl_finish(const void *g, int seat)
-{
-	return clinic_pad_finish_entry(g, seat);
-}
-
-static bool cl_round_entered(const void *g, int round, int seat)
-{
-	return ((const clinic_game *)g)->rounds[round - 1][seat - 1].entered;
-}
-
-static bool cl_finish_entered(const void *g, int seat)
-{
-	return ((const clinic_game *)g)->finish[seat - 1].entered;
-}
-
-static void cl_scores_of(const void *state, pad_scores *out)
-{
-	const clinic_game *g = state;
-	clinic_scores *sc = xmalloc(sizeof *sc);
-	clinic_score(g, sc);
-	out->nseats = sc->nseats;
-	out->finished = sc->finished;
-	snprintf(out->profile, sizeof out->profile, "%s", g->cfg.profile.name);
-	for (int s = 0; s < sc->nseats && s < PDF_PAD_COLS; s++) {
-		const clinic_seat_score *ss = &sc->seat[s];
-		out->total[s] = ss->total;
-		out->rank[s] = ss->rank;
-		out->verified[s] = ss->all_verified;
-		out->tie[s] = ss->tie_turn_order ? "turn-order" : NULL;
-		for (int r = 0; r <= CL_ROUNDS; r++)
-			out->round_points[s][r] = ss->round_points[r];
-	}
-	free(sc);
-}
-
-static const char *const cl_ties[] = {"turn-order", NULL};
-
-static const pad_kind clinic_pad = {"clinic",          CL_ROUNDS,    &clinic_table_kind,
-                                    cl_round,          cl_finish,    cl_round_entered,
-                                    cl_finish_entered, cl_scores_of, cl_ties};
 
 /* ---- labels (templates/pads.json, read-only after start) ---- */
 
@@ -260,7 +137,7 @@ static int check_kind(const pad_kind *k, char *err, size_t errlen)
 	return 0;
 }
 
-int pads_api_init(const char *templates_dir)
+int pads_api_init(const char *templates_dir, const pad_kind *const *kinds, int nkinds)
 {
 	char err[256] = "";
 	json_object *doc = templates_read(templates_dir, "pads.json");
@@ -268,8 +145,10 @@ int pads_api_init(const char *templates_dir)
 		return -1;
 	strtab_from_json(&g_labels, doc);
 	json_object_put(doc);
-	if (check_kind(&dh_pad, err, sizeof err) != 0 ||
-	    check_kind(&clinic_pad, err, sizeof err) != 0) {
+	for (int i = 0; i < nkinds; i++)
+		if (check_kind(kinds[i], err, sizeof err) != 0)
+			break;
+	if (err[0]) {
 		log_warn("templates: %s/pads.json: %s", templates_dir, err);
 		pads_api_shutdown();
 		return -1;
@@ -387,8 +266,7 @@ static void build_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
 static int render(http_resp *resp, const pad_build *b, pdf_paper paper, pdf_lang lang,
                   time_t created, unsigned char **bytes, size_t *len)
 {
-	pdf_doc *doc =
-	    pdf_doc_begin(er_api_data(), pdf_api_print(), paper, lang, b->pad.title, created);
+	pdf_doc *doc = pdf_doc_begin(NULL, pdf_api_print(), paper, lang, b->pad.title, created);
 	if (doc == NULL) {
 		http_reply_problem(resp, 500, "the PDF renderer could not start", NULL, NULL);
 		return -1;
@@ -403,7 +281,7 @@ static int render(http_resp *resp, const pad_build *b, pdf_paper paper, pdf_lang
 
 /* ---- handlers ---- */
 
-static int blank_pad(const http_req *req, http_resp *resp, const pad_kind *k)
+int pads_blank_pdf(const http_req *req, http_resp *resp, const pad_kind *k)
 {
 	pdf_paper paper;
 	pdf_lang lang;
@@ -440,7 +318,7 @@ static int blank_pad(const http_req *req, http_resp *resp, const pad_kind *k)
 	return pdf_api_reply(resp, bytes, len, name);
 }
 
-static int game_pad(const http_req *req, http_resp *resp, const pad_kind *k)
+int pads_game_pdf(const http_req *req, http_resp *resp, const pad_kind *k)
 {
 	pdf_paper paper;
 	pdf_lang lang;
@@ -486,24 +364,4 @@ static int game_pad(const http_req *req, http_resp *resp, const pad_kind *k)
 	char name[32];
 	snprintf(name, sizeof name, "%s-game.pdf", k->key);
 	return pdf_api_reply(resp, bytes, len, name);
-}
-
-int api_dh_pads_pdf(const http_req *req, http_resp *resp)
-{
-	return blank_pad(req, resp, &dh_pad);
-}
-
-int api_clinic_pads_pdf(const http_req *req, http_resp *resp)
-{
-	return blank_pad(req, resp, &clinic_pad);
-}
-
-int api_dh_game_pad_pdf(const http_req *req, http_resp *resp)
-{
-	return game_pad(req, resp, &dh_pad);
-}
-
-int api_clinic_game_pad_pdf(const http_req *req, http_resp *resp)
-{
-	return game_pad(req, resp, &clinic_pad);
 }

@@ -2,13 +2,12 @@
  * — the standings of GET …/standings (same access: a session of an owner or a linked member;
  * same filters) with the ratings (μ − 3σ, provisional mark), then the newest plays. Drawn by
  * src/pdf/league.c; the texts are templates/league-report.json. */
-#include "api/league_pdf.h"
+#include "leagues/report.h"
 
-#include "api/accounts.h"
-#include "api/er_api.h"
-#include "api/leagues.h"
-#include "api/pdf_api.h"
-#include "api/templates.h"
+#include "leagues/accounts.h"
+#include "leagues/leagues.h"
+#include "pdf/serve.h"
+#include "base/templates.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/leagues.h"
@@ -272,7 +271,7 @@ int api_league_standings_pdf(const http_req *req, http_resp *resp)
 	l.plays = pl->plays;
 	char title[DB_LG_NAME_MAX + 160];
 	snprintf(title, sizeof title, "%s – %s", lab(lang, "title"), league_name);
-	pdf_doc *doc = pdf_doc_begin(er_api_data(), pdf_api_print(), paper, lang, title, now);
+	pdf_doc *doc = pdf_doc_begin(NULL, pdf_api_print(), paper, lang, title, now);
 	if (doc)
 		pdf_league_pages(doc, &l);
 	free(rows);

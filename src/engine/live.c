@@ -6,9 +6,9 @@
  * formats each as one server-sent event. Reading from the table rather than from the
  * notification means a stream that missed notifications (listener reconnecting) catches up.
  * Ownership: a live_sub belongs to its stream (sse.h) and is freed by it. */
-#include "api/live.h"
+#include "engine/live.h"
 
-#include "api/tokens.h"
+#include "engine/tokens.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/games.h"

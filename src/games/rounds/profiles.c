@@ -1,7 +1,7 @@
 /* Scoring profiles: shipped (templates/) and stored (db/profiles.c). See profiles.h. */
-#include "api/profiles.h"
+#include "games/rounds/profiles.h"
 
-#include "api/templates.h"
+#include "base/templates.h"
 #include "base/log.h"
 #include "db/profiles.h"
 #include "json/jx.h"

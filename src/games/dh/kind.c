@@ -6,10 +6,10 @@
  * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body). The
  * configuration stored with the game carries the whole scoring profile it was created with, so
  * the game keeps its numbers whatever happens to the profile later. */
-#include "api/dh_games.h"
+#include "games/dh/kind.h"
 
-#include "api/profiles.h"
-#include "api/tabletop_json.h"
+#include "games/rounds/profiles.h"
+#include "games/rounds/json.h"
 #include "base/log.h"
 #include "json/jx.h"
 #include "rules/dh.h"

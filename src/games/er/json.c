@@ -1,5 +1,5 @@
 /* JSON ↔ ER rules structs. See er_json.h for the return conventions and ownership. */
-#include "api/er_json.h"
+#include "games/er/json.h"
 #include "json/jx.h"
 
 #include <json-c/json.h>
