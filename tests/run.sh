@@ -49,6 +49,8 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live"
 	step lint-typed-rows sh tests/lint/typed_rows.sh
 	# no json-c object outlives a request (tests/lint/shared_json.sh)
 	step lint-shared-json sh tests/lint/shared_json.sh
+	# every include points down the layers of src/ (tests/lint/layers.sh holds the list)
+	step lint-layers sh tests/lint/layers.sh
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build

@@ -1,0 +1,643 @@
+/* Plays: dates, ranks and storing a play (for every source), and the plays entered by hand —
+ * add, read, list, edit, delete — with the league's change log (leagues.h). */
+#include "leagues/leagues.h"
+#include "base/log.h"
+#include "base/oom.h"
+#include "base/sbuf.h"
+#include "db/accounts.h"
+#include "db/leagues.h"
+#include "json/jx.h"
+#include "json/spec.h"
+#include "leagues/internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
+static void sb_elem(sbuf *s, const char *v)
+{
+	if (v == NULL) {
+		sb_str(s, "NULL");
+		return;
+	}
+	sb_str(s, "\"");
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_str(s, "\\");
+		sb_add(s, p, 1);
+	}
+	sb_str(s, "\"");
+}
+
+/* The play as JSON, or NULL when the league has no such play (*st DB_OK) or on failure. */
+static json_object *play_json(db_conn *c, const char *league, const char *play, db_status *st)
+{
+	db_play_rows pr = {0};
+	db_result_rows rr = {0};
+	json_object *o = NULL;
+	if ((*st = db_play_get(c, league, play, &pr)) != DB_OK || pr.n != 1)
+		goto out;
+	const db_play_row *y = &pr.rows[0];
+	if ((*st = db_play_results(c, play, &rr)) != DB_OK)
+		goto out;
+	o = jx_obj();
+	jx_set(o, "id", jx_str(y->id));
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "game", jx_str(y->game));
+	jx_set(o, "bgg_id", y->has_bgg_id ? jx_int(y->bgg_id) : NULL);
+	jx_set(o, "date", jx_str(y->date));
+	jx_set(o, "duration_min", y->has_duration ? jx_int(y->duration_min) : NULL);
+	jx_set(o, "notes", jx_str(y->notes));
+	jx_set(o, "location", jx_str(y->location));
+	jx_set(o, "cooperative", jx_bool(y->cooperative));
+	jx_set(o, "source", jx_str(y->source));
+	jx_set(o, "uuid", jx_str(y->uuid));
+	jx_set(o, "game_id", jx_str_or_null(y->game_id));
+	json_object *a = jx_arr();
+	for (int i = 0; i < rr.n; i++) {
+		const db_result_row *z = &rr.rows[i];
+		json_object *x = jx_obj();
+		jx_set(x, "player", jx_str(z->member));
+		jx_set(x, "name", jx_str(z->name));
+		jx_set(x, "seat", jx_int(z->seat));
+		jx_set(x, "score", league_num_json(z->has_score, z->score));
+		jx_set(x, "rank", jx_int(z->rank));
+		jx_set(x, "winner", jx_bool(z->winner));
+		if (z->breakdown)
+			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
+		if (z->has_rating)
+			jx_set(x, "rating_after", league_rating_json((rating){z->mu, z->sigma}));
+		jx_push(a, x);
+	}
+	jx_set(o, "results", a);
+out:
+	db_rowset_clear(&pr);
+	db_rowset_clear(&rr);
+	return o;
+}
+
+/* ---- dates ---- */
+
+static bool digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+bool league_parse_when(const char *s, char out[64])
+{
+	int y, mo, d, h = 0, mi = 0, se = 0;
+	size_t n = strlen(s);
+	if (n < 10 || n > 40 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
+	    s[7] != '-' || !digits(s + 8, 2, &d))
+		return false;
+	static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap))
+		return false;
+	if (n == 10) {
+		snprintf(out, 64, "%sT00:00:00Z", s);
+		return true;
+	}
+	const char *t = s + 10;
+	if ((*t != 'T' && *t != ' ') || !digits(t + 1, 2, &h) || t[3] != ':' ||
+	    !digits(t + 4, 2, &mi) || h > 23 || mi > 59)
+		return false;
+	t += 6;
+	if (*t == ':') {
+		if (!digits(t + 1, 2, &se) || se > 60)
+			return false;
+		t += 3;
+		if (*t == '.') {
+			t++;
+			if (*t < '0' || *t > '9')
+				return false;
+			while (*t >= '0' && *t <= '9')
+				t++;
+		}
+	}
+	int oh, om;
+	if (*t == 'Z' && t[1] == '\0') {
+		/* UTC */
+	} else if ((*t == '+' || *t == '-') && digits(t + 1, 2, &oh) && t[3] == ':' &&
+	           digits(t + 4, 2, &om) && t[6] == '\0' && oh < 24 && om < 60) {
+		/* offset */
+	} else if (*t == '\0') {
+		snprintf(out, 64, "%sZ", s); /* no zone: UTC */
+		return true;
+	} else {
+		return false;
+	}
+	snprintf(out, 64, "%s", s);
+	return true;
+}
+
+/* ---- ranks ---- */
+
+bool league_play_rank(league_play *p, const char **detail)
+{
+	int n = p->nresults, given = 0, scored = 0, flagged = 0;
+	for (int i = 0; i < n; i++) {
+		given += p->results[i].has_rank;
+		scored += p->results[i].has_score;
+		flagged += p->results[i].has_winner;
+	}
+	if (p->cooperative) {
+		/* a team result: everybody shares rank 1 and the outcome of the first flag */
+		bool won = false;
+		for (int i = 0; i < n; i++)
+			if (p->results[i].has_winner) {
+				won = p->results[i].winner;
+				break;
+			}
+		for (int i = 0; i < n; i++) {
+			p->results[i].rank = 1;
+			p->results[i].winner = won;
+		}
+		return true;
+	}
+	if (given > 0 && given < n) {
+		*detail = "give a rank for every player or for none";
+		return false;
+	}
+	if (given == 0 && scored == n) {
+		for (int i = 0; i < n; i++) {
+			int better = 0;
+			for (int j = 0; j < n; j++)
+				better += p->results[j].score > p->results[i].score;
+			p->results[i].rank = better + 1; /* 1, 2, 2, 4: equal scores tie */
+		}
+	} else if (given == 0 && flagged == n) {
+		for (int i = 0; i < n; i++)
+			p->results[i].rank = p->results[i].winner ? 1 : 2;
+	} else if (given == 0) {
+		*detail = "give every player a rank, a score or a winner flag";
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if (!p->results[i].has_winner)
+			p->results[i].winner = p->results[i].rank == 1;
+	return true;
+}
+
+/* ---- storing plays ---- */
+
+/* Stores a play's results in one statement (five arrays; seat = position). */
+static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
+{
+	sbuf a[5] = {{0}};
+	for (int i = 0; i < n; i++) {
+		const league_result *x = &res[i];
+		char score[40], rank[16];
+		snprintf(score, sizeof score, "%.17g", x->score);
+		snprintf(rank, sizeof rank, "%d", x->rank);
+		const char *v[5] = {x->member, x->has_score ? score : NULL, rank,
+		                    x->winner ? "t" : "f", x->breakdown};
+		for (int k = 0; k < 5; k++) {
+			sb_str(&a[k], i ? "," : "{");
+			sb_elem(&a[k], v[k]);
+		}
+	}
+	for (int k = 0; k < 5; k++)
+		sb_str(&a[k], n ? "}" : "{}");
+	const char *arrays[5] = {a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
+	db_status st = db_results_insert(c, play, arrays);
+	for (int k = 0; k < 5; k++)
+		free(a[k].b);
+	return st;
+}
+
+db_status league_play_insert(db_conn *c, const char *league, const char *author,
+                             const league_play *p, char id[ID_LEN + 1])
+{
+	char bgg[24], dur[24];
+	id_new(id);
+	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
+	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
+	const char *ip[13] = {id,
+	                      league,
+	                      p->game,
+	                      p->bgg_id > 0 ? bgg : NULL,
+	                      p->when,
+	                      p->duration_min >= 0 ? dur : NULL,
+	                      p->notes ? p->notes : "",
+	                      p->location ? p->location : "",
+	                      p->cooperative ? "true" : "false",
+	                      p->source,
+	                      p->uuid ? p->uuid : id,
+	                      p->game_id,
+	                      author};
+	bool inserted;
+	db_status st = db_play_insert(c, ip, &inserted);
+	if (st != DB_OK)
+		return st;
+	if (!inserted)
+		return DB_ABORT;
+	return results_store(c, id, p->results, p->nresults);
+}
+
+/* ---- plays by hand ---- */
+
+typedef struct {
+	league_play p;
+	league_result res[MAX_RESULTS];
+} play_in;
+
+/* Parses a play body into *in (strings borrowed from root). 0, or -1 after a 400 reply. */
+static int play_parse(json_object *root, http_resp *resp, play_in *in)
+{
+	const char *game = NULL, *date = NULL, *notes = NULL, *location = NULL;
+	int64_t bgg = 0, dur = -1;
+	bool coop = false, has_bgg = false, has_dur = false;
+	json_object *results = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"game", JS_STRING, JS_F_REQUIRED, 1, GAME_MAX, NULL, &game, NULL},
+	    {"bgg_id", JS_INT, JS_F_NULLABLE, 1, 2147483647, NULL, &bgg, &has_bgg},
+	    {"date", JS_STRING, JS_F_NULLABLE, 10, 40, NULL, &date, NULL},
+	    {"duration_min", JS_INT, JS_F_NULLABLE, 0, 100000, NULL, &dur, &has_dur},
+	    {"notes", JS_STRING, JS_F_NULLABLE, 0, NOTES_MAX, NULL, &notes, NULL},
+	    {"location", JS_STRING, JS_F_NULLABLE, 0, GAME_MAX, NULL, &location, NULL},
+	    {"cooperative", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &coop, NULL},
+	    {"results", JS_ARRAY, JS_F_REQUIRED, 1, MAX_RESULTS, NULL, &results, NULL},
+	};
+	memset(in, 0, sizeof *in);
+	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0)
+		return http_reply_invalid(resp, err.field, err.detail), -1;
+	league_play *p = &in->p;
+	p->game = game;
+	p->bgg_id = has_bgg ? bgg : 0;
+	p->duration_min = has_dur ? dur : -1;
+	p->notes = notes;
+	p->location = location;
+	p->cooperative = coop;
+	p->source = "hand";
+	p->results = in->res;
+	if (date == NULL) {
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	} else if (!league_parse_when(date, p->when)) {
+		http_reply_problem(resp, 400, "must be a date (YYYY-MM-DD) or an RFC 3339 time",
+		                   NULL, "/date");
+		return -1;
+	}
+	size_t n = json_object_array_length(results);
+	for (size_t i = 0; i < n; i++) {
+		league_result *x = &in->res[i];
+		const char *player = NULL;
+		double score = 0;
+		int64_t rank = 0;
+		bool winner = false;
+		char at[32];
+		const js_field rf[] = {
+		    {"player", JS_STRING, JS_F_REQUIRED, 1, ID_LEN, NULL, &player, NULL},
+		    {"score", JS_NUMBER, JS_F_NULLABLE, 0, 0, NULL, &score, &x->has_score},
+		    {"rank", JS_INT, JS_F_NULLABLE, 1, 1000, NULL, &rank, &x->has_rank},
+		    {"winner", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &winner, &x->has_winner},
+		};
+		js_path_index(at, sizeof at, "/results", i);
+		if (js_fields(json_object_array_get_idx(results, i), at, rf, 4, &err) != 0)
+			return http_reply_invalid(resp, err.field, err.detail), -1;
+		snprintf(x->member, sizeof x->member, "%s", player);
+		x->score = score;
+		x->rank = (int)rank;
+		x->winner = winner;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(in->res[k].member, x->member) == 0) {
+				char fp[48];
+				snprintf(fp, sizeof fp, "%s/player", at);
+				http_reply_problem(resp, 400, "a player appears twice in one play",
+				                   NULL, fp);
+				return -1;
+			}
+	}
+	p->nresults = (int)n;
+	const char *why = NULL;
+	if (!league_play_rank(p, &why)) {
+		http_reply_problem(resp, 400, why, NULL, "/results");
+		return -1;
+	}
+	return 0;
+}
+
+typedef struct {
+	const char *league, *play;
+	league_access a;
+	play_in *in;
+	http_resp *resp;
+	char id[ID_LEN + 1];
+} play_arg;
+
+/* Every player must be a member of the league: 422 "unknown-player" otherwise. */
+static db_status check_players(db_conn *c, play_arg *x)
+{
+	for (int i = 0; i < x->in->p.nresults; i++) {
+		db_member_rows m = {0};
+		db_status st = db_member_get(c, x->league, x->in->res[i].member, &m);
+		if (st != DB_OK)
+			return st;
+		bool found = m.n == 1;
+		db_rowset_clear(&m);
+		if (!found) {
+			char fp[48];
+			snprintf(fp, sizeof fp, "/results/%d/player", i);
+			http_resp_clear(x->resp);
+			http_reply_problem(x->resp, 422, "no member of this league has this id",
+			                   "unknown-player", fp);
+			return DB_ABORT;
+		}
+	}
+	return DB_OK;
+}
+
+static db_status log_play(db_conn *c, const char *league, const char *play, const char *who,
+                          const char *action, json_object *before, json_object *after)
+{
+	return db_play_log_insert(c, league, play, who, action, before ? jx_text(before) : NULL,
+	                          after ? jx_text(after) : NULL);
+}
+
+static db_status play_add_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = check_players(c, x);
+	if (st == DB_OK)
+		st = league_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st != DB_OK)
+		return st;
+	json_object *after = play_json(c, x->league, x->id, &st);
+	if (after == NULL)
+		return st == DB_OK ? DB_FAIL : st;
+	st = log_play(c, x->league, x->id, x->a.acc.id, "create", NULL, after);
+	http_resp_clear(x->resp);
+	http_reply_json(x->resp, 201, after);
+	return st;
+}
+
+int api_league_play_add(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	play_arg x = {.league = req->params[0], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	x.in = xmalloc(sizeof *x.in);
+	if (play_parse(root, resp, x.in) == 0)
+		league_run_tx(c, play_add_tx, &x, resp);
+	free(x.in);
+	json_object_put(root);
+	return 0;
+}
+
+int api_league_play_get(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	db_status st;
+	json_object *o = play_json(c, req->params[0], req->params[1], &st);
+	if (o == NULL && st == DB_OK)
+		return http_reply_problem(resp, 404, "no such play in this league", NULL, NULL);
+	if (o == NULL)
+		return acct_reply_db(resp);
+	return http_reply_json(resp, 200, o);
+}
+
+int api_league_play_list(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	/* ?limit=N&offset=M: a page, newest first (default: every play) */
+	const char *lim = http_query(req, "limit"), *off = http_query(req, "offset");
+	char *e1 = NULL, *e2 = NULL;
+	long limit = lim ? strtol(lim, &e1, 10) : 0, offset = off ? strtol(off, &e2, 10) : 0;
+	if ((lim && (*lim == '\0' || *e1 != '\0' || limit < 1 || limit > 100000)) ||
+	    (off && (*off == '\0' || *e2 != '\0' || offset < 0 || offset > 100000000)))
+		return http_reply_problem(resp, 400,
+		                          "limit (1 to 100000) and offset (0 or more) are "
+		                          "whole numbers",
+		                          NULL, NULL);
+	char lb[24], ob[24];
+	snprintf(lb, sizeof lb, "%ld", limit);
+	snprintf(ob, sizeof ob, "%ld", offset);
+	db_play_items items = {0};
+	if (db_play_list(c, req->params[0], lim ? lb : NULL, ob, &items) != DB_OK)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	for (int i = 0; i < items.n; i++) {
+		const db_play_item *y = &items.rows[i];
+		json_object *o = jx_obj();
+		jx_set(o, "id", jx_str(y->id));
+		jx_set(o, "game", jx_str(y->game));
+		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "cooperative", jx_bool(y->cooperative));
+		jx_set(o, "source", jx_str(y->source));
+		jx_set(o, "players", jx_parse_stored(y->players));
+		jx_push(arr, o);
+	}
+	db_rowset_clear(&items);
+	json_object *o = jx_obj();
+	jx_set(o, "plays", arr);
+	return http_reply_json(resp, 200, o);
+}
+
+/* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may
+ * change it (owners any play; members the plays they entered). DB_ABORT after a reply. */
+static db_status play_for_change(db_conn *c, play_arg *x, bool owner_only, json_object **before)
+{
+	db_status st;
+	*before = play_json(c, x->league, x->play, &st);
+	http_resp_clear(x->resp);
+	if (*before == NULL) {
+		if (st != DB_OK)
+			return st;
+		http_reply_problem(x->resp, 404, "no such play in this league", NULL, NULL);
+		return DB_ABORT;
+	}
+	if (x->a.owner)
+		return DB_OK;
+	bool found;
+	char by[DB_LG_ID_MAX + 1];
+	if ((st = db_play_created_by(c, x->play, &found, by)) != DB_OK) {
+		json_object_put(*before);
+		return st;
+	}
+	bool mine = !owner_only && found && strcmp(by, x->a.acc.id) == 0;
+	if (!mine) {
+		json_object_put(*before);
+		*before = NULL;
+		http_reply_problem(x->resp, 403,
+		                   owner_only ? "only the league's owners may delete results"
+		                              : "only the league's owners or the play's author may "
+		                                "edit it",
+		                   "not-owner", NULL);
+		return DB_ABORT;
+	}
+	return DB_OK;
+}
+
+/* An edit keeps the score breakdown (of a finished table game) of every player whose score it
+ * does not change; the text points into before, which outlives the store. */
+static void keep_breakdowns(json_object *before, league_result *res, int n)
+{
+	json_object *old = NULL;
+	if (before == NULL || !json_object_object_get_ex(before, "results", &old))
+		return;
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *o = json_object_array_get_idx(old, i), *pl, *bd, *sc;
+		if (!json_object_object_get_ex(o, "breakdown", &bd) ||
+		    !json_object_object_get_ex(o, "player", &pl) ||
+		    !json_object_object_get_ex(o, "score", &sc) || sc == NULL)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(res[k].member, json_object_get_string(pl)) == 0 &&
+			    res[k].has_score && res[k].score == json_object_get_double(sc))
+				res[k].breakdown = jx_text(bd);
+	}
+}
+
+static db_status play_edit_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	json_object *before = NULL, *after = NULL;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = play_for_change(c, x, false, &before);
+	if (st == DB_OK)
+		st = check_players(c, x);
+	const league_play *p = &x->in->p;
+	char bgg[24], dur[24];
+	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
+	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
+	const char *up[9] = {x->play,
+	                     p->game,
+	                     p->bgg_id > 0 ? bgg : NULL,
+	                     p->when,
+	                     p->duration_min >= 0 ? dur : NULL,
+	                     p->notes ? p->notes : "",
+	                     p->location ? p->location : "",
+	                     p->cooperative ? "true" : "false",
+	                     x->league};
+	if (st == DB_OK)
+		st = db_play_update(c, up);
+	if (st == DB_OK)
+		st = db_results_delete(c, x->play);
+	if (st == DB_OK) {
+		keep_breakdowns(before, x->in->res, p->nresults);
+		st = results_store(c, x->play, p->results, p->nresults);
+	}
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
+		st = DB_FAIL;
+	if (st == DB_OK)
+		st = log_play(c, x->league, x->play, x->a.acc.id, "edit", before, after);
+	if (st == DB_OK) {
+		http_resp_clear(x->resp);
+		http_reply_json(x->resp, 200, after);
+		after = NULL;
+	}
+	json_object_put(before);
+	json_object_put(after);
+	return st;
+}
+
+int api_league_play_edit(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, true) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	if (http_body_json(req, resp, &root) != 0)
+		return 0;
+	x.in = xmalloc(sizeof *x.in);
+	if (play_parse(root, resp, x.in) == 0)
+		league_run_tx(c, play_edit_tx, &x, resp);
+	free(x.in);
+	json_object_put(root);
+	return 0;
+}
+
+static db_status play_delete_tx(db_conn *c, void *arg)
+{
+	play_arg *x = arg;
+	json_object *before = NULL;
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = play_for_change(c, x, true, &before);
+	if (st == DB_OK)
+		st = db_play_delete(c, x->play, x->league);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st == DB_OK)
+		st = log_play(c, x->league, x->play, x->a.acc.id, "delete", before, NULL);
+	json_object_put(before);
+	if (st == DB_OK) {
+		http_resp_clear(x->resp);
+		x->resp->status = 204;
+	}
+	return st;
+}
+
+int api_league_play_delete(const http_req *req, http_resp *resp)
+{
+	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, false) ||
+	    !league_access_check(req, resp, c, x.league, false, &x.a))
+		return 0;
+	league_run_tx(c, play_delete_tx, &x, resp);
+	return 0;
+}
+
+int api_league_log(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+		return 0;
+	db_log_rows log = {0};
+	if (db_play_log_list(c, req->params[0], &log) != DB_OK)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	for (int i = 0; i < log.n; i++) {
+		const db_log_row *y = &log.rows[i];
+		json_object *o = jx_obj();
+		jx_set(o, "play", jx_str(y->play));
+		jx_set(o, "account", jx_str_or_null(y->account));
+		jx_set(o, "action", jx_str(y->action));
+		jx_set(o, "at", jx_str(y->at));
+		jx_set(o, "before", y->before ? jx_parse_stored(y->before) : NULL);
+		jx_set(o, "after", y->after ? jx_parse_stored(y->after) : NULL);
+		jx_push(arr, o);
+	}
+	db_rowset_clear(&log);
+	json_object *o = jx_obj();
+	jx_set(o, "log", arr);
+	return http_reply_json(resp, 200, o);
+}

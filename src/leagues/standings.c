@@ -1,0 +1,381 @@
+/* Standings, head-to-head and a player's history, answered from a per-process cache keyed by
+ * the league's version (leagues.h). */
+#include "leagues/leagues.h"
+#include "base/log.h"
+#include "base/oom.h"
+#include "base/sbuf.h"
+#include "db/accounts.h"
+#include "db/leagues.h"
+#include "json/jx.h"
+#include "json/spec.h"
+#include "leagues/internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the standings/history cache ----
+ * Standings and histories change only when the league's plays do, and every such change bumps
+ * leagues.version in the same transaction. So a reply computed at version v is valid for any
+ * request that finds the league at v (on any server): the per-process cache is keyed by
+ * (what was asked, version) and needs no invalidation. The version comes with the access
+ * check, so a cached reply costs the same two round trips as any league read. */
+enum { LCACHE_SLOTS = 64, LCACHE_KEY = 400 };
+
+typedef struct {
+	char key[LCACHE_KEY];
+	long long version;
+	char *text; /* owned */
+	size_t len;
+	unsigned long long used;
+} lcache_slot;
+
+static lcache_slot g_lcache[LCACHE_SLOTS];
+static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long g_lcache_tick;
+
+/* Answers from the cache when it holds key at version. */
+static bool lcache_reply(const char *key, long long version, http_resp *resp)
+{
+	bool hit = false;
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS && !hit; i++) {
+		lcache_slot *e = &g_lcache[i];
+		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
+			resp->body = xmalloc(e->len + 1);
+			memcpy(resp->body, e->text, e->len + 1);
+			resp->body_len = e->len;
+			e->used = ++g_lcache_tick;
+			hit = true;
+		}
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+	if (hit) {
+		resp->status = 200;
+		resp->content_type = "application/json";
+	}
+	return hit;
+}
+
+/* Replies o (taking it) and keeps its text under (key, version). */
+static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o)
+{
+	const char *text = jx_text(o);
+	size_t len = strlen(text);
+	if (strlen(key) < LCACHE_KEY) {
+		pthread_mutex_lock(&g_lcache_mu);
+		lcache_slot *victim = &g_lcache[0];
+		for (int i = 0; i < LCACHE_SLOTS; i++) {
+			lcache_slot *e = &g_lcache[i];
+			if (strcmp(e->key, key) == 0 || e->text == NULL) {
+				victim = e;
+				break;
+			}
+			if (e->used < victim->used)
+				victim = e;
+		}
+		free(victim->text);
+		snprintf(victim->key, sizeof victim->key, "%s", key);
+		victim->version = version;
+		victim->text = xmalloc(len + 1);
+		memcpy(victim->text, text, len + 1);
+		victim->len = len;
+		victim->used = ++g_lcache_tick;
+		pthread_mutex_unlock(&g_lcache_mu);
+	}
+	return http_reply_json(resp, 200, o);
+}
+
+void leagues_shutdown(void)
+{
+	pthread_mutex_lock(&g_lcache_mu);
+	for (int i = 0; i < LCACHE_SLOTS; i++) {
+		free(g_lcache[i].text);
+		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
+	}
+	pthread_mutex_unlock(&g_lcache_mu);
+}
+
+/* ---- standings, head-to-head, history ---- */
+
+/* The season and game filters of a standings-like request: season must be one of the
+ * league's (404 otherwise), game any name. */
+static bool read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                         const char **game)
+{
+	*season = http_query(req, "season");
+	*game = http_query(req, "game");
+	if (*season && **season == '\0')
+		*season = NULL;
+	if (*game && **game == '\0')
+		*game = NULL;
+	if (*season == NULL)
+		return true;
+	bool found;
+	if (db_season_exists(c, req->params[0], *season, &found) != DB_OK) {
+		acct_reply_db(resp);
+		return false;
+	}
+	if (!found)
+		http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
+	return found;
+}
+
+typedef struct {
+	const char *member, *name;
+	int games, wins, scored, rank_sum;
+	double score_sum, best;
+	bool has_best;
+	rating r;
+	bool rated; /* played at least one rated play */
+} standing;
+
+static int standing_cmp(const void *a, const void *b)
+{
+	const standing *x = a, *y = b;
+	double ox = rating_ordinal(x->r), oy = rating_ordinal(y->r);
+	if (ox != oy)
+		return ox > oy ? -1 : 1;
+	if (x->wins != y->wins)
+		return y->wins - x->wins;
+	return strcmp(x->name, y->name);
+}
+
+json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                    const char *game, db_status *st)
+{
+	league_rows s;
+	if ((*st = league_rows_load(c, league, season, game, &s)) != DB_OK)
+		return NULL;
+	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
+	standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
+	league_rows_rate(&s, cur);
+	for (int i = 0; i < s.nrows; i++) {
+		const league_row *x = &s.rows[i];
+		standing *p = &t[x->m];
+		p->member = x->member;
+		p->name = x->name;
+		p->games++;
+		p->wins += x->winner;
+		p->rank_sum += x->rank;
+		p->rated = p->rated || x->rated;
+		if (x->has_score) {
+			p->scored++;
+			p->score_sum += x->score;
+			if (!p->has_best || x->score > p->best)
+				p->best = x->score;
+			p->has_best = true;
+		}
+	}
+	for (int m = 0; m < s.nmembers; m++)
+		t[m].r = cur[m];
+	qsort(t, (size_t)s.nmembers, sizeof *t, standing_cmp);
+	json_object *arr = jx_arr();
+	for (int m = 0; m < s.nmembers; m++) {
+		const standing *p = &t[m];
+		if (p->games == 0)
+			continue;
+		json_object *o = jx_obj();
+		jx_set(o, "player", jx_str(p->member));
+		jx_set(o, "name", jx_str(p->name));
+		jx_set(o, "games", jx_int(p->games));
+		jx_set(o, "wins", jx_int(p->wins));
+		jx_set(o, "win_rate", jx_double((double)p->wins / p->games));
+		jx_set(o, "average_score", p->scored ? jx_double(p->score_sum / p->scored) : NULL);
+		jx_set(o, "best_score", p->has_best ? jx_double(p->best) : NULL);
+		jx_set(o, "average_rank", jx_double((double)p->rank_sum / p->games));
+		jx_set(o, "rating", league_rating_json(p->r));
+		jx_set(o, "rated", jx_bool(p->rated));
+		jx_push(arr, o);
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "season", jx_str_or_null(season));
+	jx_set(o, "game", jx_str_or_null(game));
+	jx_set(o, "standings", arr);
+	free(t);
+	free(cur);
+	league_rows_free(&s);
+	return o;
+}
+
+int api_league_standings(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
+	    !read_filters(req, resp, c, &season, &game))
+		return 0;
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	         game ? game : "");
+	if (lcache_reply(key, a.version, resp))
+		return 0;
+	db_status st;
+	json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+	if (o == NULL)
+		return acct_reply_db(resp);
+	return lcache_reply_put(key, a.version, resp, o);
+}
+
+typedef struct {
+	int games, wins, losses, ties;
+} h2h;
+
+int api_league_head_to_head(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	const char *season, *game;
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
+	    !read_filters(req, resp, c, &season, &game))
+		return 0;
+	league_rows s;
+	if (league_rows_load(c, req->params[0], season, game, &s) != DB_OK)
+		return acct_reply_db(resp);
+	size_t nm = (size_t)s.nmembers;
+	if (nm > H2H_MAX_PLAYERS) { /* the table is nm² cells: bounded memory */
+		league_rows_free(&s);
+		return http_reply_problem(
+		    resp, 422,
+		    "too many players for one head-to-head table: choose a game "
+		    "or a season",
+		    "too-many-players", NULL);
+	}
+	h2h *t = xcalloc(nm * nm, sizeof *t);
+	const char **names = xcalloc(nm, sizeof *names), **ids = xcalloc(nm, sizeof *ids);
+	for (int i = 0; i < s.nrows;) {
+		int j = i;
+		while (j < s.nrows && strcmp(s.rows[j].play, s.rows[i].play) == 0)
+			j++;
+		for (int k = i; k < j; k++) {
+			const league_row *x = &s.rows[k];
+			names[x->m] = x->name;
+			ids[x->m] = x->member;
+			if (x->coop)
+				continue;
+			for (int l = i; l < j; l++) {
+				const league_row *y = &s.rows[l];
+				if (l == k)
+					continue;
+				h2h *e = &t[(size_t)x->m * nm + (size_t)y->m];
+				e->games++;
+				e->wins += x->rank < y->rank;
+				e->losses += x->rank > y->rank;
+				e->ties += x->rank == y->rank;
+			}
+		}
+		i = j;
+	}
+	json_object *arr = jx_arr();
+	for (size_t m = 0; m < nm; m++)
+		for (size_t n = 0; n < nm; n++) {
+			const h2h *e = &t[m * nm + n];
+			if (e->games == 0)
+				continue;
+			json_object *o = jx_obj();
+			jx_set(o, "player", jx_str(ids[m]));
+			jx_set(o, "name", jx_str(names[m]));
+			jx_set(o, "opponent", jx_str(ids[n]));
+			jx_set(o, "opponent_name", jx_str(names[n]));
+			jx_set(o, "games", jx_int(e->games));
+			jx_set(o, "wins", jx_int(e->wins));
+			jx_set(o, "losses", jx_int(e->losses));
+			jx_set(o, "ties", jx_int(e->ties));
+			jx_push(arr, o);
+		}
+	json_object *o = jx_obj();
+	jx_set(o, "head_to_head", arr);
+	free(t);
+	free(names);
+	free(ids);
+	league_rows_free(&s);
+	return http_reply_json(resp, 200, o);
+}
+
+int api_player_history(const http_req *req, http_resp *resp)
+{
+	db_conn *c = db_thread_conn();
+	account acc;
+	if (!acct_session(req, resp, c, &acc))
+		return 0;
+	db_member_league ml;
+	if (db_member_league_get(c, req->params[0], &ml) != DB_OK)
+		return acct_reply_db(resp);
+	if (!ml.found)
+		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
+	const char *league = ml.league, *name = ml.name;
+	league_access a;
+	if (!league_access_check(req, resp, c, league, false, &a))
+		return 0;
+	/* ?limit=N: only the last N plays (the rating is still the one after all of them) */
+	const char *lim = http_query(req, "limit");
+	char *end = NULL;
+	long limit = lim ? strtol(lim, &end, 10) : 0;
+	if (lim && (*lim == '\0' || *end != '\0' || limit < 1 || limit > 1000000))
+		return http_reply_problem(resp, 400, "limit must be a whole number from 1", NULL,
+		                          NULL);
+	char key[LCACHE_KEY];
+	snprintf(key, sizeof key, "history\n%s\n%ld", req->params[0], limit);
+	if (lcache_reply(key, a.version, resp))
+		return 0;
+	db_history_rows h = {0};
+	if (db_player_history(c, req->params[0], &h) != DB_OK)
+		return acct_reply_db(resp);
+	json_object *arr = jx_arr();
+	rating cur = rating_default();
+	int first = limit && h.n > limit ? h.n - (int)limit : 0;
+	for (int i = 0; i < h.n; i++) {
+		const db_history_row *y = &h.rows[i];
+		json_object *o = jx_obj();
+		jx_set(o, "play", jx_str(y->play));
+		jx_set(o, "game", jx_str(y->game));
+		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "cooperative", jx_bool(y->cooperative));
+		jx_set(o, "score", league_num_json(y->has_score, y->score));
+		jx_set(o, "rank", jx_int(y->rank));
+		jx_set(o, "winner", jx_bool(y->winner));
+		if (y->has_rating)
+			cur = (rating){y->mu, y->sigma};
+		jx_set(o, "rated", jx_bool(y->has_rating));
+		jx_set(o, "rating", league_rating_json(cur));
+		jx_set(o, "players", jx_int(y->players));
+		if (i >= first)
+			jx_push(arr, o);
+		else
+			json_object_put(o);
+	}
+	db_rowset_clear(&h);
+	json_object *o = jx_obj();
+	jx_set(o, "player", jx_str(req->params[0]));
+	jx_set(o, "name", jx_str(name));
+	jx_set(o, "league", jx_str(league));
+	jx_set(o, "rating", league_rating_json(cur));
+	jx_set(o, "history", arr);
+	return lcache_reply_put(key, a.version, resp, o);
+}
+
+int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
+                       const char *result_json)
+{
+	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
+}
+
+bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
+{
+	league_access a;
+	return league_access_check(req, resp, c, league, false, &a);
+}
+
+/* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
+
+bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                          const char **game)
+{
+	return read_filters(req, resp, c, season, game);
+}
