@@ -34,6 +34,7 @@ def make_database(name):
 
 class Server:
     def __init__(self, env=None, args=(), port=None, database=None, wait=True, binary=None):
+        self.fixed_port = port is not None
         self.port = port or free_port()
         self.env = dict(os.environ)
         self.env.update({"PORT": str(self.port), "STATIC_DIR": os.path.join(ROOT, "static"),
@@ -52,23 +53,41 @@ class Server:
         self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
 
     def start(self):
-        self.proc = subprocess.Popen([os.path.join(ROOT, self.binary)] + self.args, env=self.env,
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        if self.wait:
-            self.wait_ready()
+        # free_port() only finds a port that was free a moment ago: another process (or an
+        # outgoing connection's ephemeral port) may take it before the server binds. Then the
+        # server exits at once saying so, and it starts again on another port.
+        for attempt in range(5):
+            self.proc = subprocess.Popen([os.path.join(ROOT, self.binary)] + self.args,
+                                         env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            if not self.wait:
+                return self
+            try:
+                self.wait_ready()
+                return self
+            except RuntimeError:
+                if self.fixed_port or attempt == 4 or "address in use" not in self.output():
+                    raise
+                self.log.seek(0)
+                self.log.truncate(0)
+                self.port = free_port()
+                self.env["PORT"] = str(self.port)
         return self
 
     def wait_ready(self, timeout=20):
+        """Until the server says it listens and a connection to its port succeeds (a
+        connection alone could reach another process that took the port)."""
         end = time.time() + timeout
         while time.time() < end:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited {self.proc.returncode}: {self.output()}")
-            try:
-                c = socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
-                c.close()
-                return
-            except OSError:
-                time.sleep(0.05)
+            if "server: listening on" in self.output():
+                try:
+                    c = socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
+                    c.close()
+                    return
+                except OSError:
+                    pass
+            time.sleep(0.05)
         raise RuntimeError("server did not start: " + self.output())
 
     def output(self):

@@ -240,7 +240,7 @@ def client_loop(load, index, email):
         while load.running():
             if time.time() >= next_login:
                 login(load, cl, rng, email)
-                next_login = time.time() + 7  # under the per-address limit (10, +1 / 6 s)
+                next_login = time.time() + 31  # under the per-account limit (5, then 1 / 30 s)
                 continue
             rng.choice(funcs)(load, cl, rng)
     except Exception as e:  # noqa: BLE001 — any exception in a client is a failure
