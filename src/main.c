@@ -8,7 +8,8 @@
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
  * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start);
  * issue 12: LISTEN (every interface), CONN_PER_ADDR (64), REQUEST_DEADLINE (10 s), TRUST_PROXY
- * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4).
+ * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4); JOB_THREADS (2)
+ * and JOB_QUEUE (64): the pool that runs the slow routes (log-in, sign-up, import, PDFs).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
@@ -33,6 +34,7 @@ typedef struct {
 	/* issue 12 (README "Hostile and broken clients") */
 	const char *listen, *trust_proxy, *tls_cert, *tls_key;
 	unsigned per_addr, deadline, sse_per_game, sse_per_token;
+	unsigned job_threads, job_queue; /* README "Configuration" */
 } config;
 
 static const char *env_or(const char *name, const char *def)
@@ -81,6 +83,9 @@ static int load_config(config *c)
 	    env_uint("REQUEST_DEADLINE", 10, 1, 300, &c->deadline) ||
 	    env_uint("SSE_PER_GAME", 32, 1, 100000, &c->sse_per_game) ||
 	    env_uint("SSE_PER_TOKEN", 4, 1, 100000, &c->sse_per_token))
+		return -1;
+	if (env_uint("JOB_THREADS", 2, 1, 256, &c->job_threads) ||
+	    env_uint("JOB_QUEUE", 64, 1, 100000, &c->job_queue))
 		return -1;
 	return 0;
 }
@@ -196,6 +201,8 @@ int main(int argc, char **argv)
 	    .tls_key = c.tls_key,
 	    .sse_per_topic = c.sse_per_game,
 	    .sse_per_owner = c.sse_per_token,
+	    .job_threads = c.job_threads,
+	    .job_queue = c.job_queue,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {

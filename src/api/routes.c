@@ -1,7 +1,8 @@
-/* The route table: one line per endpoint {method, pattern, handler, api}. `api` routes answer
- * 503 without running the handler while the database is down. Order matters only between
- * patterns that could match the same path (the first match wins): list literals first.
- * Keep static/openapi.json in step (tests/api/test_openapi.py). */
+/* The route table: one line per endpoint {method, pattern, handler, api, max_body, any_type,
+ * heavy, pre_body} (http.h). `api` routes answer 503 without running the handler while the
+ * database is down; `heavy` ones (Argon2id, imports, PDFs) run on the job pool. Order matters only
+ * between patterns that could match the same path (the first match wins): list literals first. Keep
+ * static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
 #include "leagues/accounts.h"
 #include "leagues/leagues.h"
@@ -20,6 +21,8 @@
 /* the league report PDF (league_pdf.c, issue 9) */
 #include "leagues/report.h"
 
+/* heavy and pre_body are options: a line without them leaves them zero (off) */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
     {"GET", "/api/v1/health", api_health, false, 0, false},
@@ -46,9 +49,9 @@ const http_route api_routes[] = {
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true, 0, false},
 
     /* accounts and sessions (accounts.c, issue 10) */
-    {"POST", "/api/v1/accounts", api_account_create, true, 0, false},
+    {"POST", "/api/v1/accounts", api_account_create, true, 0, false, .heavy = true},
     {"GET", "/api/v1/accounts/me", api_account_me, true, 0, false},
-    {"POST", "/api/v1/sessions", api_session_create, true, 0, false},
+    {"POST", "/api/v1/sessions", api_session_create, true, 0, false, .heavy = true},
     {"DELETE", "/api/v1/sessions/current", api_session_delete, true, 0, false},
 
     /* leagues and history (leagues.c, league_io.c, issue 10) */
@@ -73,7 +76,8 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/leagues/{id}/export.csv", api_league_export_csv, true, 0, false},
     {"GET", "/api/v1/leagues/{id}/backup.json", api_league_backup, true, 0, false},
     /* the one route with a larger body (16 MiB) of its own content types */
-    {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true},
+    {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true,
+     .heavy = true, .pre_body = api_league_import_pre_body},
     /* Dice Hospital and Clinic at the table (issue 8): the engine's reads and create, each
      * kind's rounds and finish (dh_games.c, clinic_games.c); scoring profiles (profiles.c) */
     {"GET", "/api/v1/profiles", api_profiles_list, true, 0, false},
@@ -92,17 +96,21 @@ const http_route api_routes[] = {
     {"PUT", "/api/v1/clinic/games/{id}/rounds/{n}", api_clinic_round, true, 0, false},
     {"POST", "/api/v1/clinic/games/{id}/finish", api_clinic_finish, true, 0, false},
     /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
-    {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false, 0, false},
+    {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false, 0, false, .heavy = true},
     {"GET", "/api/v1/qr.svg", api_qr_svg, false, 0, false},
-    {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true, 0, false},
-    {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true, 0, false},
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true, 0, false,
+     .heavy = true},
+    {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true, 0, false,
+     .heavy = true},
     /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (pads.c, issue 9) */
-    {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false, 0, false},
-    {"GET", "/api/v1/clinic/pads.pdf", api_clinic_pads_pdf, false, 0, false},
-    {"GET", "/api/v1/dh/games/{id}/pad.pdf", api_dh_game_pad_pdf, true, 0, false},
-    {"GET", "/api/v1/clinic/games/{id}/pad.pdf", api_clinic_game_pad_pdf, true, 0, false},
+    {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false, 0, false, .heavy = true},
+    {"GET", "/api/v1/clinic/pads.pdf", api_clinic_pads_pdf, false, 0, false, .heavy = true},
+    {"GET", "/api/v1/dh/games/{id}/pad.pdf", api_dh_game_pad_pdf, true, 0, false, .heavy = true},
+    {"GET", "/api/v1/clinic/games/{id}/pad.pdf", api_clinic_game_pad_pdf, true, 0, false,
+     .heavy = true},
     /* the league report: standings, ratings, recent plays (league_pdf.c, issue 9) */
-    {"GET", "/api/v1/leagues/{id}/standings.pdf", api_league_standings_pdf, true, 0, false},
+    {"GET", "/api/v1/leagues/{id}/standings.pdf", api_league_standings_pdf, true, 0, false,
+     .heavy = true},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -63,6 +63,16 @@ typedef struct {
 	/* Per-route body limits (leagues import, issue 10); zero values keep the defaults. */
 	size_t max_body; /* bytes accepted for this route; 0 = HTTP_MAX_BODY */
 	bool any_type;   /* the handler checks Content-Type itself (not only application/json) */
+	/* Slow work (password hashing, imports, PDFs): the handler runs on a job thread
+	 * (http/jobs.h) while the connection is suspended, so the libmicrohttpd threads keep
+	 * serving; a full job queue answers 503 with Retry-After. */
+	bool heavy;
+	/* Optional check once the headers are in, before any body byte is read (runs on the
+	 * libmicrohttpd thread: keep it to a cheap lookup). Returns 0 like a handler; leaving
+	 * resp empty (status 0) lets the request go on, a filled resp (401, 403, …) is answered at
+	 * once and the body is never read. req has no body; headers, query and params are there
+	 * as for the handler. */
+	http_handler pre_body;
 } http_route;
 
 /* ---- replies (response.c) ---- */
@@ -131,6 +141,8 @@ typedef struct {
 	 * for in-flight requests, to end long-lived responses (server-sent events) so the drain
 	 * can finish. Suspended connections must be resumed here (libmicrohttpd requires it). */
 	void (*on_quiesce)(void);
+	/* the job pool of heavy routes: threads (0: 2) and waiting jobs (0: 64) */
+	unsigned job_threads, job_queue;
 } http_config;
 
 typedef struct http_server http_server;

@@ -4,11 +4,14 @@
  * Request life cycle (the standard MHD pattern):
  *   uri_log()      request line parsed: allocate the context (raw target, start time), count
  *                  the request as in flight;
- *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503 are
- *                  answered at once (MHD then closes the connection instead of reading a body);
+ *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503, and
+ *                  what the route's pre-body check refuses (401, 403, …), are answered at once
+ *                  (MHD then closes the connection instead of reading a body);
  *   on_request #n  body bytes: appended up to the route's cap (HTTP_MAX_BODY unless the route sets
  * max_body), then discarded (→ 413); on_request end body complete: the handler runs and its
- * http_resp is queued; completed()    access-log line, context freed, in-flight count decremented.
+ * http_resp is queued (a heavy route's handler runs on the job pool while the connection is
+ * suspended; the call after the resume queues its response); completed()    access-log line,
+ * context freed, in-flight count decremented.
  *
  * Ownership: the context belongs to MHD's per-request slot (*con_cls) and is freed only in
  * completed(); http_resp contents move into the MHD_Response when queued (queue_resp). */
@@ -16,6 +19,7 @@
 
 #include "base/log.h"
 #include "base/oom.h"
+#include "http/jobs.h"
 #include "http/sse.h"
 
 #include <arpa/inet.h>
@@ -49,6 +53,8 @@ enum {
 	REAP_MS = 250,           /* how often deadlines are checked */
 	MAX_TRUSTED = 16,        /* trusted proxy addresses */
 	FD_RESERVE = 64,         /* descriptors beyond the connections: DB, files, pipes, log */
+	JOB_THREADS_DEFAULT = 2, /* heavy routes' job threads (each may hold 19 MiB of Argon2id) */
+	JOB_QUEUE_DEFAULT = 64,  /* heavy requests waiting for a job thread; beyond: 503 */
 };
 
 /* One TCP connection (MHD's socket context), in the server's list under cmu from
@@ -87,6 +93,7 @@ struct http_server {
 	unsigned trusted_bits[MAX_TRUSTED];   /* their prefix lengths (0–128) */
 	int ntrusted;
 	char *tls_cert, *tls_key; /* PEM contents */
+	jobs *jobs;               /* heavy routes' pool; NULL: they run on the MHD threads */
 };
 
 typedef struct {
@@ -111,8 +118,24 @@ typedef struct {
 	int pending;
 	const char *pending_detail, *pending_header;
 	char pending_value[64];
-	bool close; /* answer with Connection: close (a refused connection) */
+	bool close;           /* answer with Connection: close (a refused connection) */
+	struct heavy_job *hj; /* a heavy route's job (see run_heavy), freed in completed() */
 } req_ctx;
+
+/* A heavy route's request on the job pool. finish() creates it on the connection's thread and
+ * suspends the connection; from jobs_push on, the job thread owns it (resp included: every
+ * json-c object the handler makes stays on that thread), sets done and resumes the
+ * connection as its last act; then the connection's thread owns it again: finish() queues
+ * resp, completed() frees it. */
+typedef struct heavy_job {
+	job base; /* first member: the pool hands back &base */
+	req_ctx *c;
+	struct MHD_Connection *conn;
+	http_req req; /* path points to path below, params into c->pbuf, body to c->body */
+	char path[HTTP_MAX_URL + 1];
+	http_resp resp;
+	atomic_bool done;
+} heavy_job;
 
 /* ---- logging ---- */
 
@@ -514,6 +537,52 @@ static enum MHD_Result early(req_ctx *c, struct MHD_Connection *conn, int status
 	return MHD_YES;
 }
 
+/* The handler's view of the request; path receives the decoded path (HTTP_MAX_URL + 1 bytes). */
+static void make_req(const req_ctx *c, struct MHD_Connection *conn, const char *method, char *path,
+                     http_req *req)
+{
+	if (http_pct_decode(c->raw, strlen(c->raw), path, HTTP_MAX_URL + 1) < 0)
+		snprintf(path, HTTP_MAX_URL + 1, "%s",
+		         c->raw); /* cannot happen for a matched route */
+	*req = (http_req){
+	    .method = method,
+	    .path = path,
+	    .nparams = c->nparams,
+	    .body = c->len ? c->body : NULL,
+	    .body_len = c->len,
+	    .conn = conn,
+	};
+	memcpy(req->params, c->params, sizeof req->params);
+}
+
+/* Checks a handler's (or pre-body check's) result: a non-zero return or an impossible status
+ * is our bug, logged and turned into a 500 problem in resp. */
+static void check_handler_result(const req_ctx *c, int rc, http_resp *resp)
+{
+	if (rc == 0 && resp->status >= 100 && resp->status <= 599)
+		return;
+	char p[128];
+	sanitize(p, sizeof p, c->raw, 120);
+	log_bug("handler for %s %s returned %d with status %d", c->method, p, rc, resp->status);
+	http_resp_clear(resp);
+	http_reply_problem(resp, 500, "Internal server error.", NULL, NULL);
+}
+
+/* The route's pre-body check (http_route.pre_body): a refusal is answered now, before any
+ * body byte is read (MHD then closes the connection instead of reading the body). */
+static enum MHD_Result check_pre_body(req_ctx *c, struct MHD_Connection *conn, const char *method)
+{
+	char path[HTTP_MAX_URL + 1];
+	http_req req;
+	make_req(c, conn, method, path, &req);
+	http_resp resp = {0};
+	int rc = c->route->pre_body(&req, &resp);
+	if (rc == 0 && resp.status == 0)
+		return MHD_YES;
+	check_handler_result(c, rc, &resp);
+	return queue_resp(c, conn, &resp);
+}
+
 /* First call, headers parsed: everything that can be answered before reading a body. */
 static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char *method)
 {
@@ -576,6 +645,8 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 	if (c->route->api && srv->cfg.api_available && !srv->cfg.api_available())
 		return early(c, conn, 503, "The database is unavailable; try again shortly.",
 		             MHD_HTTP_HEADER_RETRY_AFTER, "5");
+	if (c->route->pre_body)
+		return check_pre_body(c, conn, method);
 	return MHD_YES;
 }
 
@@ -600,10 +671,60 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 	c->body[c->len] = '\0';
 }
 
-/* Body complete: static file or handler. */
+/* ---- heavy routes on the job pool ---- */
+
+/* On a job thread: the handler fills hj->resp; then the connection's thread takes over. */
+static void heavy_run(job *j)
+{
+	heavy_job *hj = (heavy_job *)j;
+	struct MHD_Connection *conn = hj->conn;
+	check_handler_result(hj->c, hj->c->route->handler(&hj->req, &hj->resp), &hj->resp);
+	atomic_store(&hj->done, true);
+	MHD_resume_connection(conn); /* hj may be freed from here on */
+}
+
+/* The pool stopped before the job ran (http_stop after its drain time): 503. */
+static void heavy_cancel(job *j)
+{
+	heavy_job *hj = (heavy_job *)j;
+	struct MHD_Connection *conn = hj->conn;
+	http_reply_problem(&hj->resp, 503, "The server is stopping; try again shortly.", NULL,
+	                   NULL);
+	http_resp_header(&hj->resp, MHD_HTTP_HEADER_RETRY_AFTER, "5");
+	atomic_store(&hj->done, true);
+	MHD_resume_connection(conn);
+}
+
+/* Hands a complete heavy request to the job pool and suspends its connection; MHD calls
+ * on_request again once the job resumes it, and finish() queues the job's response. The
+ * connection is suspended before the job is queued, so the resume always follows the
+ * suspension. A full queue is answered 503 at once. */
+static enum MHD_Result run_heavy(req_ctx *c, struct MHD_Connection *conn, const char *method)
+{
+	if (!jobs_reserve(c->srv->jobs))
+		return reply_problem(c, conn, 503,
+		                     "The server is busy with slow requests; try again shortly.",
+		                     MHD_HTTP_HEADER_RETRY_AFTER, "2");
+	heavy_job *hj = xcalloc(1, sizeof *hj);
+	hj->base.run = heavy_run;
+	hj->base.cancel = heavy_cancel;
+	hj->c = c;
+	hj->conn = conn;
+	make_req(c, conn, method, hj->path, &hj->req);
+	atomic_init(&hj->done, false);
+	c->hj = hj;
+	MHD_suspend_connection(conn);
+	jobs_push(c->srv->jobs, &hj->base);
+	return MHD_YES;
+}
+
+/* Body complete: static file or handler (or, once a heavy route's job resumed the
+ * connection, the job's response). */
 static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const char *method)
 {
 	http_server *srv = c->srv;
+	if (c->hj)
+		return atomic_load(&c->hj->done) ? queue_resp(c, conn, &c->hj->resp) : MHD_YES;
 	head_done(srv, conn);
 	if (c->pending)
 		return reply_problem(c, conn, c->pending, c->pending_detail, c->pending_header,
@@ -630,28 +751,13 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 		return res;
 	}
 
+	if (c->route->heavy && srv->jobs)
+		return run_heavy(c, conn, method);
 	char path[HTTP_MAX_URL + 1];
-	if (http_pct_decode(c->raw, strlen(c->raw), path, sizeof path) < 0)
-		snprintf(path, sizeof path, "%s", c->raw); /* cannot happen for a matched route */
-	http_req req = {
-	    .method = method,
-	    .path = path,
-	    .nparams = c->nparams,
-	    .body = c->len ? c->body : NULL,
-	    .body_len = c->len,
-	    .conn = conn,
-	};
-	memcpy(req.params, c->params, sizeof req.params);
+	http_req req;
+	make_req(c, conn, method, path, &req);
 	http_resp resp = {0};
-	int rc = c->route->handler(&req, &resp);
-	if (rc != 0 || resp.status < 100 || resp.status > 599) {
-		char p[128];
-		sanitize(p, sizeof p, c->raw, 120);
-		log_bug("handler for %s %s returned %d with status %d", c->method, p, rc,
-		        resp.status);
-		http_resp_clear(&resp);
-		return reply_problem(c, conn, 500, "Internal server error.", NULL, NULL);
-	}
+	check_handler_result(c, c->route->handler(&req, &resp), &resp);
 	return queue_resp(c, conn, &resp);
 }
 
@@ -708,6 +814,9 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	} else {
 		log_access("%s %s %d %lldus", method, path, c->status, us);
 	}
+	if (c->hj)
+		http_resp_clear(&c->hj->resp);
+	free(c->hj);
 	free(c->body);
 	free(c->raw);
 	free(c);
@@ -931,6 +1040,10 @@ http_server *http_start(const http_config *cfg)
 		srv->cfg.per_addr = PER_ADDR_DEFAULT;
 	if (srv->cfg.deadline_s == 0)
 		srv->cfg.deadline_s = DEADLINE_DEFAULT_S;
+	if (srv->cfg.job_threads == 0)
+		srv->cfg.job_threads = JOB_THREADS_DEFAULT;
+	if (srv->cfg.job_queue == 0)
+		srv->cfg.job_queue = JOB_QUEUE_DEFAULT;
 	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
 		log_warn("http: static dir %s unusable (%s); static files answer 404",
 		         cfg->static_dir, strerror(errno));
@@ -982,6 +1095,9 @@ http_server *http_start(const http_config *cfg)
 		free_server(srv);
 		return NULL;
 	}
+	srv->jobs = jobs_start(srv->cfg.job_threads, srv->cfg.job_queue);
+	if (!srv->jobs)
+		log_warn("http: no job threads: slow requests run on the connection threads");
 	srv->reaper_run = true;
 	if (pthread_create(&srv->reaper, NULL, reaper, srv) != 0) {
 		log_warn("http: cannot start the deadline thread: no request deadline");
@@ -1034,6 +1150,10 @@ void http_stop(http_server *srv)
 		}
 	}
 	pthread_mutex_unlock(&srv->mu);
+	/* Jobs still queued after the drain are answered 503, running ones finish; either way
+	 * their connections are resumed before MHD_stop_daemon, which must find none suspended. */
+	jobs_stop(srv->jobs);
+	srv->jobs = NULL;
 	pthread_mutex_lock(&srv->cmu);
 	bool joined = srv->reaper_run;
 	srv->reaper_run = false;

@@ -1070,6 +1070,14 @@ static bool content_type_is(const char *ct, const char *want)
 	return ct && strncasecmp(ct, want, n) == 0 && (ct[n] == '\0' || ct[n] == ';');
 }
 
+int api_league_import_pre_body(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	if (!acct_csrf_reply(req, resp, false))
+		league_access_check(req, resp, db_thread_conn(), req->params[0], true, &a);
+	return 0;
+}
+
 int api_league_import(const http_req *req, http_resp *resp)
 {
 	league_access a;

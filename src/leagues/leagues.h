@@ -133,6 +133,9 @@ int api_league_export_json(const http_req *req, http_resp *resp);
 int api_league_export_csv(const http_req *req, http_resp *resp);
 int api_league_backup(const http_req *req, http_resp *resp);
 int api_league_import(const http_req *req, http_resp *resp);
+/* The import's pre-body check (http_route.pre_body): Origin, session and ownership from the
+ * headers, so a refused client never gets 16 MiB buffered. */
+int api_league_import_pre_body(const http_req *req, http_resp *resp);
 
 /* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
 /* ?season=&game= as GET …/standings reads them (empty = none; an unknown season is a 404 in

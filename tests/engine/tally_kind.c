@@ -184,6 +184,8 @@ __attribute__((constructor)) static void register_tally(void)
 		abort();
 }
 
+/* http_route's trailing options (heavy, pre_body) default to zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const http_route api_routes[] = {
     {"GET", "/api/v1/health", api_health, false, 0, false},
     {"POST", "/api/v1/join", table_api_join, true, 0, false},

@@ -1,0 +1,132 @@
+/* The job pool (jobs.h): a FIFO of waiting jobs under one mutex, threads that take from it.
+ *
+ * Counting: `reserved` places were taken by jobs_reserve and not pushed yet, `queued` jobs
+ * wait in the list; together they never exceed queue_len. Running jobs are not counted: the
+ * threads bound them. jobs_stop waits for the reserved places to be pushed (a push follows its
+ * reserve at once, on the same thread) so that no push can reach a freed pool. */
+#include "http/jobs.h"
+
+#include "base/log.h"
+#include "base/oom.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Job threads run at a lower CPU priority than the connection threads: on a busy machine a
+ * cheap request gets the CPU before another slice of a hash or a PDF (Linux: nice is per
+ * thread). Raising one's own nice value needs no privilege. */
+enum { JOB_NICE = 5 };
+
+struct jobs {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* a job was queued, a place was pushed, or the pool stops */
+	job *head, *tail;
+	unsigned queued, reserved, queue_len;
+	bool stopping;
+	unsigned nthreads;
+	pthread_t *threads;
+};
+
+/* One job thread: takes the oldest job and runs it, until the pool stops. Its database
+ * connection (db_thread_conn) is closed by db.c's thread-exit destructor when it returns. */
+static void *worker(void *arg)
+{
+	jobs *p = arg;
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), JOB_NICE) != 0)
+		log_info("jobs: job threads run at the connection threads' priority");
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->head && !p->stopping)
+			pthread_cond_wait(&p->cv, &p->mu);
+		job *j = p->head;
+		if (!j)
+			break;
+		p->head = j->next;
+		if (!p->head)
+			p->tail = NULL;
+		p->queued--;
+		pthread_mutex_unlock(&p->mu);
+		j->next = NULL;
+		j->run(j);
+		pthread_mutex_lock(&p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+jobs *jobs_start(unsigned threads, unsigned queue_len)
+{
+	jobs *p = xcalloc(1, sizeof *p);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->queue_len = queue_len ? queue_len : 1;
+	p->threads = xcalloc(threads ? threads : 1, sizeof *p->threads);
+	for (unsigned i = 0; i < (threads ? threads : 1); i++) {
+		if (pthread_create(&p->threads[i], NULL, worker, p) != 0) {
+			log_warn("jobs: could start only %u of %u job threads", i, threads);
+			break;
+		}
+		p->nthreads++;
+	}
+	if (p->nthreads == 0) {
+		jobs_stop(p);
+		return NULL;
+	}
+	return p;
+}
+
+bool jobs_reserve(jobs *p)
+{
+	pthread_mutex_lock(&p->mu);
+	bool ok = !p->stopping && p->queued + p->reserved < p->queue_len;
+	if (ok)
+		p->reserved++;
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+void jobs_push(jobs *p, job *j)
+{
+	j->next = NULL;
+	pthread_mutex_lock(&p->mu);
+	p->reserved--;
+	if (p->tail)
+		p->tail->next = j;
+	else
+		p->head = j;
+	p->tail = j;
+	p->queued++;
+	/* broadcast: jobs_stop may be waiting for this push as well as a thread for work */
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void jobs_stop(jobs *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stopping = true;
+	pthread_cond_broadcast(&p->cv);
+	while (p->reserved)
+		pthread_cond_wait(&p->cv, &p->mu);
+	job *j = p->head;
+	p->head = p->tail = NULL;
+	p->queued = 0;
+	pthread_mutex_unlock(&p->mu);
+	while (j) {
+		job *next = j->next;
+		j->next = NULL;
+		j->cancel(j);
+		j = next;
+	}
+	for (unsigned i = 0; i < p->nthreads; i++)
+		pthread_join(p->threads[i], NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p->threads);
+	free(p);
+}

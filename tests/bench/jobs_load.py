@@ -1,0 +1,174 @@
+"""Benchmark of the job pool (tests/bench/jobs.sh, inside pg_virtualenv): GET /api/v1/health
+latency on 4 keep-alive connections, first quiet, then while 20 log-ins (Argon2id), 3 imports of a 2 MB
+BG Stats file and 10 PDFs of 100 pages run at once; p50 and p99 of both phases and the verdict
+"p99 under load < 2x quiet". Log-ins come from several loopback addresses (127.0.1.N) and
+accounts so that the log-in limits (per address, per account) do not answer them 429."""
+import http.client, json, os, statistics, sys, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "api"))
+from harness import Server, make_database  # noqa: E402
+
+SAMPLERS = 4  # as many as libmicrohttpd threads (THREADS)
+QUIET_N = 500  # health requests per sampler in the quiet phase
+PASSWORD = "correct horse battery"
+
+
+def call(port, method, path, body=None, headers=None, source=None, timeout=120):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                   source_address=(source, 0) if source else None)
+    try:
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        return r.status, r.getheader("Set-Cookie"), r.read()
+    finally:
+        c.close()
+
+
+def post_json(port, path, obj, cookie=None, source=None):
+    h = {"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{port}"}
+    if cookie:
+        h["Cookie"] = "dh_session=" + cookie
+    return call(port, "POST", path, json.dumps(obj), h, source)
+
+
+def bgstats_file(n, size):
+    """A BG Stats export of about size bytes: the test sample's players and games, plays of
+    distinct uuids (file n)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "api", "data")
+    with open(os.path.join(root, "bgstats-sample.json")) as f:
+        d = json.load(f)
+    proto = d["plays"][0]
+    plays, total, i = [], len(json.dumps(d)), 0
+    while total < size:
+        p = json.loads(json.dumps(proto))
+        p["uuid"] = f"be{n:06x}-0000-4000-8000-{i:012x}"
+        p["playDate"] = f"2024-{i % 12 + 1:02d}-{i % 28 + 1:02d} 20:{i % 60:02d}:00"
+        p["playerScores"][0]["score"] = str(40 + i % 30)
+        plays.append(p)
+        total += len(json.dumps(p)) + 2
+        i += 1
+    d["plays"] = plays
+    return json.dumps(d).encode()
+
+
+def sample(port, stop, out, limit):
+    """GET /api/v1/health on one keep-alive connection (as a phone keeps its own), until stop
+    is set or limit requests. The connection stays with one libmicrohttpd thread: a request
+    waits for whatever that thread is doing."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    n = 0
+    while not stop.is_set() and n < limit:
+        t0 = time.monotonic()
+        c.request("GET", "/api/v1/health")
+        r = c.getresponse()
+        r.read()
+        out.append(time.monotonic() - t0)
+        assert r.status == 200, r.status
+        n += 1
+    c.close()
+
+
+def sampled(port, stop, limit):
+    out = []
+    threads = [threading.Thread(target=sample, args=(port, stop, out, limit))
+               for _ in range(SAMPLERS)]
+    for t in threads:
+        t.start()
+    return out, threads
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p))] * 1000
+
+
+def main():
+    binary = os.environ.get("SERVER", "build/server")
+    with Server(database=make_database("bench_jobs"), binary=binary) as s:
+        port = s.port
+        # set-up: 5 accounts, a session of the first, 3 leagues it owns, 3 files of 2 MB
+        emails = [f"bench{i}@example.org" for i in range(5)]
+        for i, e in enumerate(emails):
+            st, _, b = post_json(port, "/api/v1/accounts",
+                                 {"email": e, "password": PASSWORD, "display_name": f"B{i}"},
+                                 source="127.0.1.100")
+            assert st == 201, (st, b)
+        st, sc, b = post_json(port, "/api/v1/sessions", {"email": emails[0], "password": PASSWORD},
+                              source="127.0.1.101")
+        assert st == 200, (st, b)
+        cookie = sc.split(";")[0].split("=", 1)[1]
+        leagues = []
+        for i in range(3):
+            st, _, b = post_json(port, "/api/v1/leagues", {"name": f"Bench {i}"}, cookie)
+            assert st == 201, (st, b)
+            leagues.append(json.loads(b)["id"])
+        files = [bgstats_file(i, 2 * 1024 * 1024) for i in range(3)]
+
+        warm = threading.Event()
+        _, threads = sampled(port, warm, 20)
+        for t in threads:
+            t.join()
+        quiet_stop = threading.Event()
+        quiet, threads = sampled(port, quiet_stop, QUIET_N)
+        for t in threads:
+            t.join()
+
+        results, lock = [], threading.Lock()
+
+        def heavy(kind, i):
+            t0 = time.monotonic()
+            if kind == "login":
+                st, _, b = post_json(port, "/api/v1/sessions",
+                                     {"email": emails[i % 5], "password": PASSWORD},
+                                     source=f"127.0.1.{i % 4 + 2}")
+                ok = st == 200
+            elif kind == "import":
+                st, _, b = call(port, "POST", f"/api/v1/leagues/{leagues[i]}/import?format=bgstats",
+                                files[i], {"Content-Type": "application/json",
+                                           "Origin": f"http://127.0.0.1:{port}",
+                                           "Cookie": "dh_session=" + cookie})
+                ok = st == 200
+            else:
+                st, _, b = call(port, "GET", "/api/v1/er/sheets.pdf?count=100")
+                ok = st == 200 and b.startswith(b"%PDF")
+            with lock:
+                results.append((kind, st, ok, time.monotonic() - t0))
+
+        load_stop = threading.Event()
+        loaded, samplers = sampled(port, load_stop, 100000)
+        t0 = time.monotonic()
+        work = [threading.Thread(target=heavy, args=("login", i)) for i in range(20)]
+        work += [threading.Thread(target=heavy, args=("import", i)) for i in range(3)]
+        work += [threading.Thread(target=heavy, args=("pdf", i)) for i in range(10)]
+        for t in work:
+            t.start()
+        for t in work:
+            t.join()
+        load_s = time.monotonic() - t0
+        load_stop.set()
+        for t in samplers:
+            t.join()
+
+    bad = [r for r in results if not r[2]]
+    kinds = {}
+    for kind, st, ok, dt in results:
+        kinds.setdefault(kind, []).append(dt)
+    size = statistics.mean(len(f) for f in files) / 1e6
+    print(f"load: 20 log-ins, 3 imports of {size:.1f} MB, 10 PDFs of 100 pages, all at once; "
+          f"done in {load_s:.2f} s; failed: {len(bad)} {[(k, st) for k, st, _, _ in bad][:5]}")
+    for kind, dts in sorted(kinds.items()):
+        print(f"  {kind}: {len(dts)} requests, median {statistics.median(dts) * 1000:.0f} ms, "
+              f"max {max(dts) * 1000:.0f} ms")
+    print()
+    print("| GET /api/v1/health (4 keep-alive connections) | requests | p50 ms | p99 ms |")
+    print("|---|---:|---:|---:|")
+    print(f"| quiet | {len(quiet)} | {pct(quiet, 0.5):.2f} | {pct(quiet, 0.99):.2f} |")
+    print(f"| under load | {len(loaded)} | {pct(loaded, 0.5):.2f} | {pct(loaded, 0.99):.2f} |")
+    ratio = pct(loaded, 0.99) / pct(quiet, 0.99)
+    print()
+    print(f"p99 under load < 2x quiet: {'yes' if ratio < 2 else 'NO'} ({ratio:.2f}x)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
