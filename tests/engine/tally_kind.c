@@ -184,16 +184,15 @@ __attribute__((constructor)) static void register_tally(void)
 		abort();
 }
 
-/* http_route's trailing options (heavy, pre_body) default to zero */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const http_route api_routes[] = {
-    {"GET", "/api/v1/health", api_health, false, 0, false},
-    {"POST", "/api/v1/join", table_api_join, true, 0, false},
-    {"GET", "/api/v1/join/{code}", table_api_join_seats, true, 0, false},
-    {"POST", "/api/v1/tally/games", table_api_create, true, 0, false},
-    {"GET", "/api/v1/tally/games/{id}", table_api_get, true, 0, false},
-    {"GET", "/api/v1/tally/games/{id}/log", table_api_log, true, 0, false},
-    {"GET", "/api/v1/tally/games/{id}/events", table_api_events, true, 0, false},
-    {"POST", "/api/v1/tally/games/{id}/seats/{seat}/adds", api_tally_add, true, 0, false},
+    {"GET", "/api/v1/health", api_health, false, 0, false, false, NULL},
+    {"POST", "/api/v1/join", table_api_join, true, 0, false, false, NULL},
+    {"GET", "/api/v1/join/{code}", table_api_join_seats, true, 0, false, false, NULL},
+    {"POST", "/api/v1/tally/games", table_api_create, true, 0, false, false, NULL},
+    {"GET", "/api/v1/tally/games/{id}", table_api_get, true, 0, false, false, NULL},
+    {"GET", "/api/v1/tally/games/{id}/log", table_api_log, true, 0, false, false, NULL},
+    {"GET", "/api/v1/tally/games/{id}/events", table_api_events, true, 0, false, false, NULL},
+    {"POST", "/api/v1/tally/games/{id}/seats/{seat}/adds", api_tally_add, true, 0, false, false,
+     NULL},
 };
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -25,16 +25,16 @@ static int h_dummy(const http_req *req, http_resp *resp)
 	return 0;
 }
 
-/* http_route's trailing options (heavy, pre_body) default to zero */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const http_route R[] = {
-    {"GET", "/api/v1/health", h_dummy, false, 0, false},
-    {"GET", "/api/v1/er/games/new", h_dummy, true, 0, false}, /* literal before the pattern wins */
-    {"GET", "/api/v1/er/games/{id}", h_dummy, true, 0, false},
-    {"DELETE", "/api/v1/er/games/{id}", h_dummy, true, 0, false},
-    {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", h_dummy, true, 0, false},
-    {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", h_dummy, true, 0, false},
-    {"POST", "/api/v1/er/games", h_dummy, true, 0, false},
+    {"GET", "/api/v1/health", h_dummy, false, 0, false, false, NULL},
+    {"GET", "/api/v1/er/games/new", h_dummy, true, 0, false, false,
+     NULL}, /* literal before the pattern wins */
+    {"GET", "/api/v1/er/games/{id}", h_dummy, true, 0, false, false, NULL},
+    {"DELETE", "/api/v1/er/games/{id}", h_dummy, true, 0, false, false, NULL},
+    {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", h_dummy, true, 0, false, false, NULL},
+    {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", h_dummy, true, 0, false, false,
+     NULL},
+    {"POST", "/api/v1/er/games", h_dummy, true, 0, false, false, NULL},
 };
 enum { NR = sizeof R / sizeof R[0] };
 
@@ -233,11 +233,11 @@ static int h_stream(const http_req *req, http_resp *resp)
 }
 
 static const http_route SR[] = {
-    {"POST", "/api/v1/things", h_things, true, 0, false},
-    {"GET", "/api/v1/things/{id}", h_thing, true, 0, false},
-    {"GET", "/api/v1/fail", h_fail, false, 0, false},
-    {"GET", "/api/v1/slow", h_slow, false, 0, false},
-    {"GET", "/api/v1/stream", h_stream, false, 0, false},
+    {"POST", "/api/v1/things", h_things, true, 0, false, false, NULL},
+    {"GET", "/api/v1/things/{id}", h_thing, true, 0, false, false, NULL},
+    {"GET", "/api/v1/fail", h_fail, false, 0, false, false, NULL},
+    {"GET", "/api/v1/slow", h_slow, false, 0, false, false, NULL},
+    {"GET", "/api/v1/stream", h_stream, false, 0, false, false, NULL},
 };
 
 static char g_dir[64], g_static[96];
