@@ -1,5 +1,5 @@
 """Benchmark of the job pool (tests/bench/jobs.sh, inside pg_virtualenv): GET /api/v1/health
-latency on 4 keep-alive connections, first quiet, then while 20 log-ins (Argon2id), 3 imports of a 2 MB
+latency on 4 keep-alive connections, each sending one request every 10 ms, first quiet, then while 20 log-ins (Argon2id), 3 imports of a 2 MB
 BG Stats file and 10 PDFs of 100 pages run at once; p50 and p99 of both phases and the verdict
 "p99 under load < 2x quiet". Log-ins come from several loopback addresses (127.0.1.N) and
 accounts so that the log-in limits (per address, per account) do not answer them 429."""
@@ -9,7 +9,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from harness import Server, make_database  # noqa: E402
 
 SAMPLERS = 4  # as many as libmicrohttpd threads (THREADS)
-QUIET_N = 500  # health requests per sampler in the quiet phase
+QUIET_N = 400  # health requests per sampler in the quiet phase
+INTERVAL = 0.01  # seconds between one sampler's requests (4 samplers: 400 requests/s)
 PASSWORD = "correct horse battery"
 
 
@@ -52,19 +53,26 @@ def bgstats_file(n, size):
 
 
 def sample(port, stop, out, limit):
-    """GET /api/v1/health on one keep-alive connection (as a phone keeps its own), until stop
-    is set or limit requests. The connection stays with one libmicrohttpd thread: a request
-    waits for whatever that thread is doing."""
+    """GET /api/v1/health on one keep-alive connection (as a phone keeps its own) every
+    INTERVAL seconds, until stop is set or limit requests. The connection stays with one
+    libmicrohttpd thread: a request waits for whatever that thread is doing. Latency counts
+    from when the request was due, not from when it could be sent: a stalled connection
+    then shows the whole stall in every request it held up, instead of hiding it as one slow
+    sample among thousands (coordinated omission)."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     n = 0
+    due = time.monotonic()
     while not stop.is_set() and n < limit:
-        t0 = time.monotonic()
+        now = time.monotonic()
+        if now < due:
+            time.sleep(due - now)
         c.request("GET", "/api/v1/health")
         r = c.getresponse()
         r.read()
-        out.append(time.monotonic() - t0)
+        out.append(time.monotonic() - due)
         assert r.status == 200, r.status
         n += 1
+        due += INTERVAL
     c.close()
 
 
