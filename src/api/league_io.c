@@ -941,16 +941,61 @@ static void xml_silent(void *ctx, const xmlError *e)
 	(void)e;
 }
 
+/* The markup declaration the file holds ("<!DOCTYPE", "<!ENTITY"), or NULL. BGG's plays XML
+ * has no DTD; a DTD's only use in an upload is entities, and expanding them is the billion
+ * laughs (a 1 MB entity referenced 100,000 times is 100 GB of text). So any declaration is
+ * refused before libxml2 sees the file, wherever it stands (a comment included). */
+static const char *xml_declaration(const char *body, size_t len)
+{
+	static const char *const refused[] = {"<!DOCTYPE", "<!ENTITY"};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		if (memmem(body, len, refused[i], strlen(refused[i])) != NULL)
+			return refused[i];
+	return NULL;
+}
+
+/* SAX internalSubset: a DOCTYPE the byte scan could not see (a file in UTF-16, say) stops
+ * the parser before its internal subset is read, so no entity is ever declared. */
+static void xml_stop_at_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                                const xmlChar *system_id)
+{
+	(void)name;
+	(void)external_id;
+	(void)system_id;
+	xmlParserCtxtPtr p = ctx;
+	*(bool *)p->_private = true;
+	xmlStopParser(p);
+}
+
 static int parse_bggxml(import *im, const char *body, size_t len)
 {
+	const char *decl = xml_declaration(body, len);
+	if (decl != NULL) {
+		char d[128];
+		snprintf(d, sizeof d,
+		         "a BGG plays file has no DTD: the declaration %s is refused (entities are "
+		         "not expanded)",
+		         decl);
+		return imp_fail(im, "", d);
+	}
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (ctx == NULL)
 		oom_abort();
+	bool doctype = false;
+	ctx->_private = &doctype;
+	ctx->sax->internalSubset = xml_stop_at_doctype;
 	xmlSetStructuredErrorFunc(NULL, (xmlStructuredErrorFunc)xml_silent);
-	/* no network, no external entities or DTDs (XXE), entities are not substituted */
+	/* No network; entities are never substituted (no XML_PARSE_NOENT) and no DTD is loaded
+	 * (no XML_PARSE_DTDLOAD or XML_PARSE_DTDATTR); a DOCTYPE stops the parser above. */
 	xmlDocPtr doc = xmlCtxtReadMemory(ctx, body, (int)len, "plays.xml", NULL,
 	                                  XML_PARSE_NONET | XML_PARSE_NOCDATA);
 	int rc = 0;
+	if (doctype) {
+		rc = imp_fail(im, "",
+		              "a BGG plays file has no DTD: the declaration <!DOCTYPE is refused "
+		              "(entities are not expanded)");
+		goto out;
+	}
 	if (doc == NULL) {
 		const xmlError *e = xmlCtxtGetLastError(ctx);
 		char d[256];
