@@ -62,8 +62,16 @@ static int64_t int_text(const char *v)
 	return v ? atoll(v) : 0;
 }
 
+/* A stored number as text (NULL: SQL NULL), or NULL when it is not a finite number: a double
+ * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
+static const char *finite_text(const char *v)
+{
+	return v && isfinite(strtod(v, NULL)) ? v : NULL;
+}
+
 static json_object *num_text(const char *v)
 {
+	v = finite_text(v);
 	if (v == NULL)
 		return NULL;
 	double d = strtod(v, NULL);
@@ -75,6 +83,7 @@ static json_object *num_text(const char *v)
 /* A score as BG Stats writes it: a string ("45", "" for none). */
 static json_object *score_string(const char *v)
 {
+	v = finite_text(v);
 	if (v == NULL)
 		return jx_str("");
 	char t[64];
@@ -250,11 +259,11 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 		            {x->location, true},
 		            {x->name, true},
 		            {seat, false},
-		            {x->score, false},
+		            {finite_text(x->score), false},
 		            {rank, false},
 		            {x->winner ? "true" : "false", false},
-		            {x->mu, false},
-		            {x->sigma, false},
+		            {finite_text(x->mu), false},
+		            {finite_text(x->sigma), false},
 		            {x->notes, true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
@@ -698,10 +707,16 @@ static int parse_bgstats(import *im)
 					char *end;
 					if (*s) {
 						r->r.score = strtod(s, &end);
-						if (*end || !isfinite(r->r.score))
+						if (*end)
 							return imp_fail(
 							    im, sf,
 							    "score must be a number (\"45\")");
+						if (!isfinite(r->r.score))
+							return imp_fail(
+							    im, sf,
+							    "score must be a finite number "
+							    "(this one is beyond a "
+							    "double's range)");
 						r->r.has_score = true;
 					}
 				} else if (json_object_is_type(x, json_type_int) ||
@@ -922,9 +937,13 @@ static int parse_bgg_play(import *im, xmlNode *pl, int index)
 		r->name = name && *name ? name : user && *user ? user : imp_dup(im, anon);
 		if (score && *score) {
 			char *end;
+			char d[96];
 			r->r.score = strtod(score, &end);
-			if (*end || !isfinite(r->r.score))
-				return imp_fail(im, f, "a player's score must be a number");
+			if (*end || !isfinite(r->r.score)) {
+				snprintf(d, sizeof d, "player %d's score must be a %snumber",
+				         ip->nres, *end ? "" : "finite ");
+				return imp_fail(im, f, d);
+			}
 			r->r.has_score = true;
 		}
 		r->r.has_winner = win != NULL;
