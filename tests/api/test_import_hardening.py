@@ -66,7 +66,7 @@ def test_bgg_entity_expansion_is_refused_quickly_and_small():
             took = time.time() - t0
             problem(st, hd, o, 400, rule="malformed-file")
             assert "DOCTYPE" in o["detail"] or "ENTITY" in o["detail"], (what, o)
-            assert took < 2, f"{what}: answered after {took:.1f} s"
+            assert took < 5, f"{what}: answered after {took:.1f} s"
             assert s.proc.poll() is None, f"{what}: the server died"
         st, hd, o = ann.get("/api/v1/health")
         assert st == 200, "the server still answers"
