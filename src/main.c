@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <libpq-fe.h>
+#include <libxml/parser.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	xmlInitParser(); /* libxml2's global state, once, before any thread parses (BGG imports) */
 
 	if (strcmp(cmd, "migrate") == 0) {
 		int rc = migrate(&c);
@@ -224,6 +226,7 @@ int main(int argc, char **argv)
 	api_openapi_shutdown();
 	api_shutdown();
 	db_shutdown();
+	xmlCleanupParser(); /* every thread that parsed has ended with http_stop */
 	log_info("server: stopped");
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "base/oom.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,8 +24,15 @@ static inline json_object *jx_int(int64_t v)
 {
 	return oom_check(json_object_new_int64(v));
 }
+/* A number, or JSON null when v is not finite. Every input refuses non-finite numbers
+ * (js_parse, the importers), so one here comes from a bug or from a value stored before that
+ * (a double precision column holds 'Infinity'): json-c would write Infinity or NaN, which no
+ * JSON reader takes, so the whole reply would be lost. null loses one number and keeps the reply
+ * valid; aborting would turn one bad stored value into a crash on every read of it. */
 static inline json_object *jx_double(double v)
 {
+	if (!isfinite(v))
+		return NULL;
 	return oom_check(json_object_new_double(v));
 }
 static inline json_object *jx_bool(bool v)

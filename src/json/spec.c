@@ -4,7 +4,9 @@
  * strings, lone UTF-16 surrogates and duplicate keys. So js_parse first runs a small RFC 8259
  * validator over the bytes (bounded recursion: depth ≤ JS_MAX_DEPTH), then lets json-c build the
  * tree from input that is known to be well-formed, then checks that no object lost a duplicate
- * member. Nothing here allocates except json-c's tree, which the caller owns on success. */
+ * member, and that no number is beyond a double's range (1e400: json-c makes it infinite,
+ * and an infinity written back is Infinity, which is not JSON). Nothing here allocates except
+ * json-c's tree, which the caller owns on success. */
 #include "json/spec.h"
 
 #include "base/oom.h"
@@ -345,22 +347,52 @@ static int v_value(vstate *s)
 	}
 }
 
-/* Members in the tree (json-c keeps only the last of duplicate keys). */
-static size_t tree_members(struct json_object *o)
+/* Members in the tree (json-c keeps only the last of duplicate keys); *nonfinite set when a
+ * number is out of a double's range (1e400 is well-formed JSON, and json-c makes it infinite). */
+static size_t tree_members(struct json_object *o, bool *nonfinite)
 {
 	size_t n = 0;
 	if (json_object_is_type(o, json_type_object)) {
 		json_object_object_foreach(o, k, v)
 		{
 			(void)k;
-			n += 1 + tree_members(v);
+			n += 1 + tree_members(v, nonfinite);
 		}
 	} else if (json_object_is_type(o, json_type_array)) {
 		size_t len = json_object_array_length(o);
 		for (size_t i = 0; i < len; i++)
-			n += tree_members(json_object_array_get_idx(o, i));
+			n += tree_members(json_object_array_get_idx(o, i), nonfinite);
+	} else if (json_object_is_type(o, json_type_double) &&
+	           !isfinite(json_object_get_double(o))) {
+		*nonfinite = true;
 	}
 	return n;
+}
+
+/* The JSON pointer (into buf, under at) of the first non-finite number in o; false if none. */
+static bool nonfinite_at(struct json_object *o, const char *at, char *buf, size_t len)
+{
+	char sub[256];
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v)
+		{
+			js_path(sub, sizeof sub, at, k);
+			if (nonfinite_at(v, sub, buf, len))
+				return true;
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+		for (size_t i = 0; i < n; i++) {
+			js_path_index(sub, sizeof sub, at, i);
+			if (nonfinite_at(json_object_array_get_idx(o, i), sub, buf, len))
+				return true;
+		}
+	} else if (json_object_is_type(o, json_type_double) &&
+	           !isfinite(json_object_get_double(o))) {
+		snprintf(buf, len, "%s", at);
+		return true;
+	}
+	return false;
 }
 
 int js_parse(const char *buf, size_t len, struct json_object **out, js_error *err)
@@ -414,9 +446,17 @@ int js_parse(const char *buf, size_t len, struct json_object **out, js_error *er
 		json_object_put(o);
 		return fail(err, "", "malformed JSON: %s", json_tokener_error_desc(je));
 	}
-	if (tree_members(o) != s.members) {
+	bool nonfinite = false;
+	if (tree_members(o, &nonfinite) != s.members) {
 		json_object_put(o);
 		return fail(err, "", "malformed JSON: an object has a duplicate member name");
+	}
+	if (nonfinite) {
+		char at[256] = "";
+		nonfinite_at(o, "", at, sizeof at);
+		json_object_put(o);
+		return fail(err, at,
+		            "must be a finite number (this one is beyond a double's range)");
 	}
 	*out = o;
 	return 0;

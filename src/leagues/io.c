@@ -6,6 +6,7 @@
  * transaction (nothing half-imported); plays already in the league (same uuid: a BG Stats
  * play's uuid, "bgg-<play id>", a backup's uuid) are skipped; players are matched to members
  * by name, new names become guest members. */
+#include "leagues/import.h"
 #include "leagues/leagues.h"
 #include "base/sbuf.h"
 
@@ -62,8 +63,16 @@ static int64_t int_text(const char *v)
 	return v ? atoll(v) : 0;
 }
 
+/* A stored number as text (NULL: SQL NULL), or NULL when it is not a finite number: a double
+ * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
+static const char *finite_text(const char *v)
+{
+	return v && isfinite(strtod(v, NULL)) ? v : NULL;
+}
+
 static json_object *num_text(const char *v)
 {
+	v = finite_text(v);
 	if (v == NULL)
 		return NULL;
 	double d = strtod(v, NULL);
@@ -75,6 +84,7 @@ static json_object *num_text(const char *v)
 /* A score as BG Stats writes it: a string ("45", "" for none). */
 static json_object *score_string(const char *v)
 {
+	v = finite_text(v);
 	if (v == NULL)
 		return jx_str("");
 	char t[64];
@@ -250,11 +260,11 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 		            {x->location, true},
 		            {x->name, true},
 		            {seat, false},
-		            {x->score, false},
+		            {finite_text(x->score), false},
 		            {rank, false},
 		            {x->winner ? "true" : "false", false},
-		            {x->mu, false},
-		            {x->sigma, false},
+		            {finite_text(x->mu), false},
+		            {finite_text(x->sigma), false},
 		            {x->notes, true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
@@ -342,43 +352,7 @@ int api_league_backup(const http_req *req, http_resp *resp)
 
 /* ---- import: parsed and checked completely before the transaction ---- */
 
-typedef struct {
-	const char *name;
-	league_result r;
-} imp_result;
-
-typedef struct {
-	league_play p;
-	imp_result *res;
-	int nres;
-} imp_play;
-
-typedef struct {
-	const char *name, *starts, *ends;
-} imp_season;
-
-typedef struct {
-	json_object *root; /* owns the strings of a JSON import */
-	char **arena;      /* owns the strings of an XML import */
-	size_t narena;
-	imp_play *plays;
-	int nplays;
-	const char **members;
-	int nmembers;
-	imp_season *seasons;
-	int nseasons;
-	char field[400], detail[256]; /* the first error */
-	/* filled by the transaction */
-	const char *league, *account;
-	int imported, skipped, created;
-	struct {
-		const char *name;
-		char id[ID_LEN + 1];
-	} * cache;
-	int ncache;
-} import;
-
-static void imp_free(import *im)
+void league_import_free(league_import *im)
 {
 	json_object_put(im->root);
 	for (size_t i = 0; i < im->narena; i++)
@@ -392,20 +366,20 @@ static void imp_free(import *im)
 	free(im->cache);
 }
 
-static const char *imp_dup(import *im, const char *s)
+static const char *imp_dup(league_import *im, const char *s)
 {
 	im->arena = xrealloc(im->arena, (im->narena + 1) * sizeof *im->arena);
 	return im->arena[im->narena++] = xstrdup(s);
 }
 
-static int imp_fail(import *im, const char *field, const char *detail)
+static int imp_fail(league_import *im, const char *field, const char *detail)
 {
 	snprintf(im->field, sizeof im->field, "%s", field);
 	snprintf(im->detail, sizeof im->detail, "%s", detail);
 	return -1;
 }
 
-static imp_play *imp_new_play(import *im, int nres)
+static imp_play *imp_new_play(league_import *im, int nres)
 {
 	im->plays = xrealloc(im->plays, (size_t)(im->nplays + 1) * sizeof *im->plays);
 	imp_play *p = &im->plays[im->nplays++];
@@ -418,7 +392,7 @@ static imp_play *imp_new_play(import *im, int nres)
 /* Ranks an imported play: given ranks as they are; else from the scores (highest first, or
  * lowest first when the file says so, or when that is what its winner flags say); else from
  * the winner flags. field names the play for an error. */
-static int imp_rank(import *im, imp_play *ip, bool lowest_wins, const char *field)
+static int imp_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field)
 {
 	int n = ip->nres, ranked = 0, scored = 0, flagged = 0;
 	for (int i = 0; i < n; i++) {
@@ -458,7 +432,7 @@ static int imp_rank(import *im, imp_play *ip, bool lowest_wins, const char *fiel
 	return ok ? 0 : imp_fail(im, field, why);
 }
 
-static int imp_check_names(import *im, imp_play *ip, const char *field)
+static int imp_check_names(league_import *im, imp_play *ip, const char *field)
 {
 	for (int i = 0; i < ip->nres; i++) {
 		size_t len = strlen(ip->res[i].name);
@@ -549,7 +523,8 @@ static bool bgs_type_ok(json_object *v, char type)
 	}
 }
 
-static int bgs_shape(import *im, json_object *o, const char *at, const bgs_member *m, size_t n)
+static int bgs_shape(league_import *im, json_object *o, const char *at, const bgs_member *m,
+                     size_t n)
 {
 	char f[300];
 	if (!json_object_is_type(o, json_type_object))
@@ -576,7 +551,8 @@ static int bgs_shape(import *im, json_object *o, const char *at, const bgs_membe
 }
 
 /* Every element of the array member key of root (when present) has the shape m. */
-static int bgs_list(import *im, json_object *root, const char *key, const bgs_member *m, size_t n)
+static int bgs_list(league_import *im, json_object *root, const char *key, const bgs_member *m,
+                    size_t n)
 {
 	json_object *a;
 	char at[300];
@@ -590,7 +566,7 @@ static int bgs_list(import *im, json_object *root, const char *key, const bgs_me
 	return 0;
 }
 
-static int bgs_check(import *im, json_object *root)
+static int bgs_check(league_import *im, json_object *root)
 {
 	static const bgs_member top[] = {
 	    {"games", 'A'}, {"players", 'A'}, {"plays", 'A'}, {"locations", 'a'}};
@@ -620,7 +596,7 @@ static int bgs_check(import *im, json_object *root)
 	return 0;
 }
 
-static int parse_bgstats(import *im)
+static int parse_bgstats(league_import *im)
 {
 	json_object *root = im->root;
 	if (!json_object_is_type(root, json_type_object))
@@ -698,10 +674,16 @@ static int parse_bgstats(import *im)
 					char *end;
 					if (*s) {
 						r->r.score = strtod(s, &end);
-						if (*end || !isfinite(r->r.score))
+						if (*end)
 							return imp_fail(
 							    im, sf,
 							    "score must be a number (\"45\")");
+						if (!isfinite(r->r.score))
+							return imp_fail(
+							    im, sf,
+							    "score must be a finite number "
+							    "(this one is beyond a "
+							    "double's range)");
 						r->r.has_score = true;
 					}
 				} else if (json_object_is_type(x, json_type_int) ||
@@ -729,7 +711,7 @@ static int parse_bgstats(import *im)
 
 /* ---- our backup ---- */
 
-static int parse_backup(import *im)
+static int parse_backup(league_import *im)
 {
 	const char *format = NULL;
 	int64_t version = 0;
@@ -842,7 +824,7 @@ static int parse_backup(import *im)
 
 /* ---- BoardGameGeek plays XML (the XML API's /plays answer, or BGG's own export) ---- */
 
-static const char *xml_attr(import *im, xmlNode *n, const char *name)
+static const char *xml_attr(league_import *im, xmlNode *n, const char *name)
 {
 	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
 	if (v == NULL)
@@ -870,7 +852,7 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static int parse_bgg_play(import *im, xmlNode *pl, int index)
+static int parse_bgg_play(league_import *im, xmlNode *pl, int index)
 {
 	char f[64];
 	snprintf(f, sizeof f, "/plays/play[%d]", index + 1);
@@ -922,9 +904,13 @@ static int parse_bgg_play(import *im, xmlNode *pl, int index)
 		r->name = name && *name ? name : user && *user ? user : imp_dup(im, anon);
 		if (score && *score) {
 			char *end;
+			char d[96];
 			r->r.score = strtod(score, &end);
-			if (*end || !isfinite(r->r.score))
-				return imp_fail(im, f, "a player's score must be a number");
+			if (*end || !isfinite(r->r.score)) {
+				snprintf(d, sizeof d, "player %d's score must be a %snumber",
+				         ip->nres, *end ? "" : "finite ");
+				return imp_fail(im, f, d);
+			}
 			r->r.has_score = true;
 		}
 		r->r.has_winner = win != NULL;
@@ -941,16 +927,61 @@ static void xml_silent(void *ctx, const xmlError *e)
 	(void)e;
 }
 
-static int parse_bggxml(import *im, const char *body, size_t len)
+/* The markup declaration the file holds ("<!DOCTYPE", "<!ENTITY"), or NULL. BGG's plays XML
+ * has no DTD; a DTD's only use in an upload is entities, and expanding them is the billion
+ * laughs (a 1 MB entity referenced 100,000 times is 100 GB of text). So any declaration is
+ * refused before libxml2 sees the file, wherever it stands (a comment included). */
+static const char *xml_declaration(const char *body, size_t len)
 {
+	static const char *const refused[] = {"<!DOCTYPE", "<!ENTITY"};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		if (memmem(body, len, refused[i], strlen(refused[i])) != NULL)
+			return refused[i];
+	return NULL;
+}
+
+/* SAX internalSubset: a DOCTYPE the byte scan could not see (a file in UTF-16, say) stops
+ * the parser before its internal subset is read, so no entity is ever declared. */
+static void xml_stop_at_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                                const xmlChar *system_id)
+{
+	(void)name;
+	(void)external_id;
+	(void)system_id;
+	xmlParserCtxtPtr p = ctx;
+	*(bool *)p->_private = true;
+	xmlStopParser(p);
+}
+
+static int parse_bggxml(league_import *im, const char *body, size_t len)
+{
+	const char *decl = xml_declaration(body, len);
+	if (decl != NULL) {
+		char d[128];
+		snprintf(d, sizeof d,
+		         "a BGG plays file has no DTD: the declaration %s is refused (entities are "
+		         "not expanded)",
+		         decl);
+		return imp_fail(im, "", d);
+	}
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (ctx == NULL)
 		oom_abort();
+	bool doctype = false;
+	ctx->_private = &doctype;
+	ctx->sax->internalSubset = xml_stop_at_doctype;
 	xmlSetStructuredErrorFunc(NULL, (xmlStructuredErrorFunc)xml_silent);
-	/* no network, no external entities or DTDs (XXE), entities are not substituted */
+	/* No network; entities are never substituted (no XML_PARSE_NOENT) and no DTD is loaded
+	 * (no XML_PARSE_DTDLOAD or XML_PARSE_DTDATTR); a DOCTYPE stops the parser above. */
 	xmlDocPtr doc = xmlCtxtReadMemory(ctx, body, (int)len, "plays.xml", NULL,
 	                                  XML_PARSE_NONET | XML_PARSE_NOCDATA);
 	int rc = 0;
+	if (doctype) {
+		rc = imp_fail(im, "",
+		              "a BGG plays file has no DTD: the declaration <!DOCTYPE is refused "
+		              "(entities are not expanded)");
+		goto out;
+	}
 	if (doc == NULL) {
 		const xmlError *e = xmlCtxtGetLastError(ctx);
 		char d[256];
@@ -982,9 +1013,19 @@ out:
 	return rc;
 }
 
+int league_import_parse(league_import *im, import_format format, const char *body, size_t len)
+{
+	if (format == IMPORT_BGGXML)
+		return parse_bggxml(im, body, len);
+	js_error err;
+	if (js_parse(body, len, &im->root, &err) != 0)
+		return imp_fail(im, err.field, err.detail);
+	return format == IMPORT_BACKUP ? parse_backup(im) : parse_bgstats(im);
+}
+
 /* ---- storing an import ---- */
 
-static db_status imp_member(db_conn *c, import *im, const char *name, char id[ID_LEN + 1])
+static db_status imp_member(db_conn *c, league_import *im, const char *name, char id[ID_LEN + 1])
 {
 	for (int i = 0; i < im->ncache; i++)
 		if (strcmp(im->cache[i].name, name) == 0) {
@@ -1004,7 +1045,7 @@ static db_status imp_member(db_conn *c, import *im, const char *name, char id[ID
 
 static db_status import_tx(db_conn *c, void *arg)
 {
-	import *im = arg;
+	league_import *im = arg;
 	im->imported = im->skipped = im->created = im->ncache = 0;
 	db_status st = league_lock(c, im->league);
 	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
@@ -1099,18 +1140,11 @@ int api_league_import(const http_req *req, http_resp *resp)
 		                          NULL, NULL);
 	if (req->body == NULL || req->body_len == 0)
 		return http_reply_problem(resp, 400, "the file is empty", NULL, NULL);
-import im = {.league = req->params[0], .account = a.acc.id };
-	int rc;
-	if (xml) {
-		rc = parse_bggxml(&im, req->body, req->body_len);
-	} else {
-		js_error err;
-		rc = js_parse(req->body, req->body_len, &im.root, &err);
-		if (rc != 0)
-			imp_fail(&im, err.field, err.detail);
-		else
-			rc = strcmp(format, "backup") == 0 ? parse_backup(&im) : parse_bgstats(&im);
-	}
+	league_import im = {.league = req->params[0], .account = a.acc.id};
+	import_format f = xml                             ? IMPORT_BGGXML
+	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
+	                                                  : IMPORT_BGSTATS;
+	int rc = league_import_parse(&im, f, req->body, req->body_len);
 	if (rc != 0) {
 		http_reply_problem(resp, 400, im.detail, "malformed-file",
 		                   im.field[0] ? im.field : NULL);
@@ -1126,6 +1160,6 @@ import im = {.league = req->params[0], .account = a.acc.id };
 			http_reply_json(resp, 200, o);
 		}
 	}
-	imp_free(&im);
+	league_import_free(&im);
 	return 0;
 }

@@ -1,8 +1,10 @@
 /* Strict JSON parsing and field specs (src/json/spec.c). */
+#include "json/jx.h"
 #include "json/spec.h"
 #include "test.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdlib.h>
 
 static int parse(const char *s, js_error *err)
@@ -385,6 +387,46 @@ static void t_int_ranges(void)
 	CHECK_STR(err.field, "/x");
 }
 
+/* 1e400 is well-formed JSON but beyond a double: json-c would make it infinite. */
+static void t_parse_non_finite(void)
+{
+	static const struct {
+		const char *text, *field;
+	} bad[] = {
+	    {"1e400", ""},
+	    {"-1e400", ""},
+	    {"[1, 1e400]", "/1"},
+	    {"{\"a\": {\"b/c\": [0, -2E+999]}}", "/a/b~1c/1"},
+	    {"{\"score\": 123456789e305}", "/score"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		js_error err = {0};
+		CHECK_EQ_INT(parse(bad[i].text, &err), -1);
+		CHECK_STR(err.field, bad[i].field);
+		CHECK(strstr(err.detail, "finite") != NULL);
+	}
+	static const char *const ok[] = {"1e308", "-1.7976931348623157e308", "1e-400",
+	                                 "[0.5e-320]"};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		js_error err = {0};
+		CHECK_EQ_INT(parse(ok[i], &err), 0);
+	}
+}
+
+/* jx_double never makes a number JSON cannot carry: a non-finite one is null. */
+static void t_jx_double_finite_only(void)
+{
+	CHECK(jx_double(INFINITY) == NULL);
+	CHECK(jx_double(-INFINITY) == NULL);
+	CHECK(jx_double(NAN) == NULL);
+	json_object *a = jx_arr();
+	jx_push(a, jx_double(1.5));
+	jx_push(a, jx_double(HUGE_VAL));
+	jx_push(a, jx_double(0.0 / 0.0));
+	CHECK_STR(jx_text(a), "[1.5,null,null]");
+	json_object_put(a);
+}
+
 int main(void)
 {
 	TEST("json_spec: strict parse accepts valid JSON", t_parse_ok);
@@ -397,5 +439,8 @@ int main(void)
 	TEST("json_spec: nested JSON pointers", t_nested_pointers);
 	TEST("json_spec: js_path escaping", t_js_path);
 	TEST("json_spec: integer ranges", t_int_ranges);
+	TEST("json_spec: numbers beyond a double are refused with their pointer",
+	     t_parse_non_finite);
+	TEST("json_spec: jx_double writes null for a non-finite number", t_jx_double_finite_only);
 	TEST_MAIN_END();
 }

@@ -1,0 +1,61 @@
+/* Parsing a league import without the database: a BG Stats JSON export, a BoardGameGeek plays
+ * XML file or our backup, read and checked completely into an import (plays, members, seasons)
+ * that the import route then stores in one transaction (league_io.c). The fuzz targets call
+ * the same entry point (tests/fuzz/fuzz_import_*.c). */
+#ifndef API_LEAGUE_IMPORT_H
+#define API_LEAGUE_IMPORT_H
+
+#include "leagues/leagues.h"
+
+#include <stddef.h>
+
+struct json_object;
+
+typedef enum { IMPORT_BGSTATS, IMPORT_BGGXML, IMPORT_BACKUP } import_format;
+
+typedef struct {
+	const char *name; /* borrowed from the import's tree or arena */
+	league_result r;
+} imp_result;
+
+typedef struct {
+	league_play p;   /* its strings borrowed like the names; p.results NULL (res holds them) */
+	imp_result *res; /* owned */
+	int nres;
+} imp_play;
+
+typedef struct {
+	const char *name, *starts, *ends;
+} imp_season;
+
+/* One parsed import. Zero-initialise it (plus league and account for storing); league_import_free
+ * releases it. */
+typedef struct {
+	struct json_object *root; /* owns the strings of a JSON import */
+	char **arena;             /* owns the strings of an XML import */
+	size_t narena;
+	imp_play *plays;
+	int nplays;
+	const char **members;
+	int nmembers;
+	imp_season *seasons;
+	int nseasons;
+	char field[400], detail[256]; /* the first error */
+	/* filled by the transaction */
+	const char *league, *account;
+	int imported, skipped, created;
+	struct {
+		const char *name;
+		char id[ID_LEN + 1];
+	} * cache;
+	int ncache;
+} league_import;
+
+/* Parses body[0..len) in the format into im. Returns 0, or -1 with im->field (a JSON pointer
+ * or XPath-like location, "" for the whole file) and im->detail. Either way the caller frees
+ * im with league_import_free. */
+int league_import_parse(league_import *im, import_format format, const char *body, size_t len);
+
+void league_import_free(league_import *im);
+
+#endif
