@@ -18,7 +18,7 @@
 /* Job threads run at a lower CPU priority than the connection threads: on a busy machine a
  * cheap request gets the CPU before another slice of a hash or a PDF (Linux: nice is per
  * thread). Raising one's own nice value needs no privilege. */
-enum { JOB_NICE = 5 };
+enum { JOB_NICE = 19 };
 
 struct jobs {
 	pthread_mutex_t mu;
