@@ -6,9 +6,10 @@
  *
  * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
- * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start);
- * issue 12: LISTEN (every interface), CONN_PER_ADDR (64), REQUEST_DEADLINE (10 s), TRUST_PROXY
- * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4).
+ * 1..30), CONN_LIMIT (from the file descriptor limit, at most 8192), DB_WAIT (30 s: how long to
+ * wait for the database at start); issue 12: LISTEN (every interface), CONN_PER_ADDR (64),
+ * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
+ * SSE_PER_TOKEN (4).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
@@ -69,7 +70,7 @@ static int load_config(config *c)
 	if (env_uint("PORT", 8080, 0, 65535, &c->port) ||
 	    env_uint("THREADS", 4, 1, 256, &c->threads) ||
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
-	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
+	    env_uint("CONN_LIMIT", 0, 1, 100000, &c->conn_limit) || /* 0: http_start sizes it */
 	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
 		return -1;
 	/* issue 12 */
