@@ -99,8 +99,7 @@ struct http_server {
 typedef struct {
 	http_server *srv;
 	struct timespec t0;
-	char *
-	    raw; /* request target, credentials redacted (capture_target), cut at '?' once parsed */
+	char *raw;      /* target, credentials redacted (capture_target), cut at '?' once parsed */
 	size_t raw_len; /* its full length */
 	bool started, replied, too_large, is_static;
 	const http_route *route;
