@@ -6,10 +6,11 @@
  *
  * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
- * 1..30), CONN_LIMIT (1024), DB_WAIT (30 s: how long to wait for the database at start);
- * issue 12: LISTEN (every interface), CONN_PER_ADDR (64), REQUEST_DEADLINE (10 s), TRUST_PROXY
- * (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32), SSE_PER_TOKEN (4); JOB_THREADS (2)
- * and JOB_QUEUE (64): the pool that runs the slow routes (log-in, sign-up, import, PDFs).
+ * 1..30), CONN_LIMIT (from the file descriptor limit, at most 8192), DB_WAIT (30 s: how long to
+ * wait for the database at start); LISTEN (every interface), CONN_PER_ADDR (64),
+ * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
+ * SSE_PER_TOKEN (4); JOB_THREADS (2) and JOB_QUEUE (64): the pool that runs the slow routes
+ * (log-in, sign-up, import, PDFs).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. */
@@ -72,7 +73,7 @@ static int load_config(config *c)
 	if (env_uint("PORT", 8080, 0, 65535, &c->port) ||
 	    env_uint("THREADS", 4, 1, 256, &c->threads) ||
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
-	    env_uint("CONN_LIMIT", 1024, 1, 100000, &c->conn_limit) ||
+	    env_uint("CONN_LIMIT", 0, 1, 100000, &c->conn_limit) || /* 0: http_start sizes it */
 	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
 		return -1;
 	/* issue 12 */

@@ -121,8 +121,8 @@ route_match router_match(const http_route *routes, size_t nroutes, const char *m
 /* ---- server (server.c) ---- */
 typedef struct {
 	uint16_t port;
-	unsigned threads; /* thread pool size */
-	unsigned conn_limit;
+	unsigned threads;    /* thread pool size */
+	unsigned conn_limit; /* 0: from the file descriptor limit (server.c fit_fd_limit) */
 	unsigned conn_timeout_s;
 	/* ---- issue 12: hostile and broken clients (server.c, sse.c) ---- */
 	const char *listen;             /* numeric IPv4/IPv6 address; NULL or "": every interface */

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,11 +51,15 @@ enum {
 	PER_ADDR_DEFAULT = 64,   /* connections per client address */
 	DEADLINE_DEFAULT_S = 10, /* a request's head and body */
 	REFUSED_DEADLINE_S = 2,  /* a refused connection gets its 429/503 or goes within this */
+	CROWDED_HEAD_MS = 2000,  /* the head deadline when every slot is waiting for a head */
 	REAP_MS = 250,           /* how often deadlines are checked */
 	MAX_TRUSTED = 16,        /* trusted proxy addresses */
 	FD_RESERVE = 64,         /* descriptors beyond the connections: DB, files, pipes, log */
 	JOB_THREADS_DEFAULT = 2, /* heavy routes' job threads (each may hold 19 MiB of Argon2id) */
 	JOB_QUEUE_DEFAULT = 64,  /* heavy requests waiting for a job thread; beyond: 503 */
+	/* the connection limit when none is configured: as many as the descriptor limit allows,
+	 * up to this (each connection may hold MEMORY_LIMIT: 256 MiB in all) */
+	AUTO_CONN_MAX = 8192,
 };
 
 /* One TCP connection (MHD's socket context), in the server's list under cmu from
@@ -68,7 +73,8 @@ typedef struct conn_slot {
 	char addr_text[INET6_ADDRSTRLEN];
 	bool trusted;   /* a trusted proxy: X-Forwarded-For names the client */
 	bool receiving; /* waiting for a request's head and body (guarded by cmu) */
-	bool cut;       /* deadline passed, socket shut down */
+	bool head;      /* waiting for (the rest of) a request's head: evictable (cmu) */
+	bool cut;       /* deadline passed or evicted, socket shut down (cmu) */
 	int refuse;     /* 0, or 429 / 503: answer that to its first request and close */
 	unsigned deadline_s;
 	struct timespec since; /* when it started waiting for the current request */
@@ -86,7 +92,8 @@ struct http_server {
 	pthread_mutex_t cmu;
 	pthread_cond_t rcv; /* wakes the reaper to stop (CLOCK_MONOTONIC) */
 	conn_slot *conns;
-	unsigned nconns;
+	unsigned nconns; /* in the list */
+	unsigned ncut;   /* of those, shut down and about to close */
 	bool reaper_run;
 	pthread_t reaper;
 	struct in6_addr trusted[MAX_TRUSTED]; /* networks (IPv4 as IPv4-mapped) */
@@ -99,7 +106,7 @@ struct http_server {
 typedef struct {
 	http_server *srv;
 	struct timespec t0;
-	char *raw;      /* request target as sent, cut at '?' once parsed (≤ HTTP_MAX_URL + 1) */
+	char *raw;      /* target, credentials redacted (capture_target), cut at '?' once parsed */
 	size_t raw_len; /* its full length */
 	bool started, replied, too_large, is_static;
 	const http_route *route;
@@ -149,15 +156,105 @@ static void sanitize(char *dst, size_t dstlen, const char *s, size_t max)
 	dst[n] = '\0';
 }
 
+/* Query parameters whose values are credentials: the seat token (the event stream takes it as
+ * ?token=, EventSource cannot send headers), its usual other spelling, and qr.svg's data (the
+ * seat links that the front end draws as QR codes carry seat tokens). */
+static const char *const SECRET_PARAMS[] = {"token", "access_token", "data"};
+static const char REDACTED[] = "REDACTED";
+
+static int hex_digit(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* Is the query parameter name n[0..len) one of SECRET_PARAMS? libmicrohttpd decodes a name
+ * and looks it up without regard to case, so "%54oken" names the token too. */
+static bool secret_name(const char *n, size_t len)
+{
+	char dec[16];
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (k + 1 >= sizeof dec)
+			return false; /* longer than any secret name */
+		int hi = n[i] == '%' && i + 2 < len ? hex_digit((unsigned char)n[i + 1]) : -1;
+		int lo = hi >= 0 ? hex_digit((unsigned char)n[i + 2]) : -1;
+		if (hi >= 0 && lo >= 0) {
+			dec[k++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else {
+			dec[k++] = n[i];
+		}
+	}
+	dec[k] = '\0';
+	for (size_t j = 0; j < sizeof SECRET_PARAMS / sizeof SECRET_PARAMS[0]; j++)
+		if (strcasecmp(dec, SECRET_PARAMS[j]) == 0)
+			return true;
+	return false;
+}
+
+/* Copies src into dst (dstlen > 0 bytes, always NUL-terminated, cut to fit) with the value of
+ * every credential query parameter replaced by REDACTED. A parameter starts after each '?'
+ * or '&' (a superset of libmicrohttpd's split, which starts at the first '?' only); its value
+ * runs from the '=' to the next '&' or, when text is a log message rather than a request
+ * target, to the next blank or quote too. Returns the length written. */
+static size_t redact(char *dst, size_t dstlen, const char *src, bool text)
+{
+	const char *stops = text ? "& \t\r\n'\"`" : "&";
+	size_t n = 0;
+	const char *p = src;
+	while (*p && n + 1 < dstlen) {
+		char ch = *p++;
+		dst[n++] = ch;
+		if (ch != '?' && ch != '&')
+			continue;
+		size_t name = strcspn(p, text ? "=&? \t\r\n'\"`" : "=&");
+		if (p[name] != '=' || !secret_name(p, name))
+			continue;
+		size_t keep = name + 1 < dstlen - 1 - n ? name + 1 : dstlen - 1 - n;
+		memcpy(dst + n, p, keep);
+		n += keep;
+		size_t r =
+		    sizeof REDACTED - 1 < dstlen - 1 - n ? sizeof REDACTED - 1 : dstlen - 1 - n;
+		memcpy(dst + n, REDACTED, r);
+		n += r;
+		p += name + 1;
+		p += strcspn(p, stops);
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+/* The request target as the server keeps it (for routing and the access log): src with its
+ * credential query values redacted, cut after HTTP_MAX_URL + 1 bytes (longer is a 414). The
+ * raw target is never stored, so no log line can carry a token. Owned by the caller. */
+static char *capture_target(const char *src)
+{
+	size_t eq = 0, len = strnlen(src, HTTP_MAX_URL + 1);
+	for (size_t i = 0; i < len; i++)
+		eq += src[i] == '=';
+	size_t cap = len + 1 + eq * (sizeof REDACTED - 1);
+	char *t = xmalloc(cap);
+	size_t n = redact(t, cap, src, false);
+	if (n > HTTP_MAX_URL + 1)
+		t[HTTP_MAX_URL + 1] = '\0';
+	return t;
+}
+
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
-	char buf[512];
+	char buf[512], clean[512];
 	(void)cls;
 	vsnprintf(buf, sizeof buf, fm, ap);
 	size_t n = strlen(buf);
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
-	log_warn("mhd: %s", buf);
+	/* its messages name a request by libmicrohttpd's path, without the query; redacted
+	 * anyway, so that no version of the library can put a token in the log */
+	redact(clean, sizeof clean, buf, true);
+	log_warn("mhd: %s", clean);
 }
 
 /* ---- connections: deadlines and per-address caps (issue 12) ---- */
@@ -232,9 +329,58 @@ static void log_refusal(const char *addr, int status, unsigned count)
 		           addr, count);
 }
 
-/* STARTED: a slot in the list; over a cap, the connection is marked to be refused (its first
- * request gets 429/503 and it must send it within REFUSED_DEADLINE_S); far over the
- * per-address cap it is shut at once. CLOSED: the slot goes. */
+/* Shuts a connection's socket (libmicrohttpd sees the hang-up and closes it). cmu held. */
+static void cut_slot(http_server *srv, conn_slot *sl)
+{
+	if (sl->cut || sl->fd < 0)
+		return;
+	shutdown(sl->fd, SHUT_RDWR);
+	sl->cut = true;
+	srv->ncut++;
+}
+
+/* At the connection limit: shuts the connection that has waited longest for a request's head
+ * (a refused one first), so that a new connection which sends its request whole is served
+ * rather than refused. A slow-header client loses its slot to a prompt one, an idle
+ * keep-alive connection (nothing in flight) too; a request whose head is in is never
+ * touched. No grace period: a new connection is only at risk after conn_limit newer ones
+ * arrived before its head did. Returns false when no connection waits for a head. cmu held. */
+static bool evict_slowest_head(http_server *srv)
+{
+	conn_slot *victim = NULL;
+	for (conn_slot *sl = srv->conns; sl; sl = sl->next) {
+		if (!sl->head || sl->cut || sl->fd < 0)
+			continue;
+		bool older = !victim || sl->since.tv_sec < victim->since.tv_sec ||
+		             (sl->since.tv_sec == victim->since.tv_sec &&
+		              sl->since.tv_nsec < victim->since.tv_nsec);
+		if (!victim || (sl->refuse && !victim->refuse) ||
+		    (!sl->refuse == !victim->refuse && older))
+			victim = sl;
+	}
+	if (!victim)
+		return false;
+	cut_slot(srv, victim);
+	return true;
+}
+
+/* Logs at most once a second that connections are being evicted. */
+static void log_eviction(unsigned limit)
+{
+	static atomic_llong last;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	long long now = (long long)t.tv_sec, prev = atomic_load(&last);
+	if (now != prev && atomic_compare_exchange_strong(&last, &prev, now))
+		log_client("http: %u connections: closing those that waited longest for a request",
+		           limit);
+}
+
+/* STARTED: a slot in the list. Over the per-address cap, the connection is marked to be
+ * refused (its first request gets 429 and it must send it within REFUSED_DEADLINE_S), far
+ * over it shut at once. At the connection limit the slowest connection still waiting for a
+ * head makes room (evict_slowest_head); when there is none, 503 the same way as 429.
+ * CLOSED: the slot goes. */
 static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
                         enum MHD_ConnectionNotificationCode toe)
 {
@@ -251,6 +397,8 @@ static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
 		if (sl->next)
 			sl->next->prev = sl->prev;
 		srv->nconns--;
+		if (sl->cut)
+			srv->ncut--;
 		pthread_mutex_unlock(&srv->cmu);
 		free(sl);
 		*sctx = NULL;
@@ -268,19 +416,22 @@ static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
 		sl->trusted =
 		    sl->trusted || in_network(&sl->addr, &srv->trusted[i], srv->trusted_bits[i]);
 	sl->receiving = true;
+	sl->head = true;
 	sl->deadline_s = srv->cfg.deadline_s;
 	clock_gettime(CLOCK_MONOTONIC, &sl->since);
 
 	pthread_mutex_lock(&srv->cmu);
 	unsigned same = 0;
 	for (const conn_slot *o = srv->conns; o && !sl->trusted; o = o->next)
-		same += memcmp(&o->addr, &sl->addr, sizeof sl->addr) == 0;
-	bool hangup = false;
-	if (srv->nconns >= srv->cfg.conn_limit) {
-		sl->refuse = 503;
-	} else if (!sl->trusted && same >= srv->cfg.per_addr) {
+		same += !o->cut && memcmp(&o->addr, &sl->addr, sizeof sl->addr) == 0;
+	bool hangup = false, evicted = false;
+	if (!sl->trusted && same >= srv->cfg.per_addr) {
 		sl->refuse = 429;
 		hangup = same >= 2 * srv->cfg.per_addr;
+	} else if (srv->nconns - srv->ncut >= srv->cfg.conn_limit) {
+		evicted = evict_slowest_head(srv);
+		if (!evicted)
+			sl->refuse = 503;
 	}
 	if (sl->refuse)
 		sl->deadline_s = REFUSED_DEADLINE_S;
@@ -289,14 +440,26 @@ static void notify_conn(void *cls, struct MHD_Connection *conn, void **sctx,
 		srv->conns->prev = sl;
 	srv->conns = sl;
 	srv->nconns++;
-	if (hangup && sl->fd >= 0) {
-		shutdown(sl->fd, SHUT_RDWR);
-		sl->cut = true;
-	}
+	if (hangup)
+		cut_slot(srv, sl);
+	unsigned live = srv->nconns - srv->ncut;
 	pthread_mutex_unlock(&srv->cmu);
 	if (sl->refuse)
-		log_refusal(sl->addr_text, sl->refuse, sl->refuse == 429 ? same + 1 : srv->nconns);
+		log_refusal(sl->addr_text, sl->refuse, sl->refuse == 429 ? same + 1 : live);
+	if (evicted)
+		log_eviction(srv->cfg.conn_limit);
 	*sctx = sl;
+}
+
+/* The request's head is in: from now on the connection is not evictable. */
+static void head_in(http_server *srv, struct MHD_Connection *conn)
+{
+	conn_slot *sl = slot_of(conn);
+	if (!sl)
+		return;
+	pthread_mutex_lock(&srv->cmu);
+	sl->head = false;
+	pthread_mutex_unlock(&srv->cmu);
 }
 
 /* The request's head and body are in (or it was answered early): no deadline while the
@@ -320,13 +483,31 @@ static void next_request(http_server *srv, struct MHD_Connection *conn)
 		return;
 	pthread_mutex_lock(&srv->cmu);
 	sl->receiving = true;
+	sl->head = true;
 	clock_gettime(CLOCK_MONOTONIC, &sl->since);
 	pthread_mutex_unlock(&srv->cmu);
 }
 
+/* The deadline for a request's head, in ms: the configured one while at most half the slots
+ * wait for a head, then shorter in proportion down to CROWDED_HEAD_MS when all of them do
+ * (slow-header clients from many addresses, each under its cap, would otherwise hold the
+ * slots for the whole deadline). cmu held. */
+static long long head_deadline_ms(const http_server *srv)
+{
+	long long full = (long long)srv->cfg.deadline_s * 1000, lim = srv->cfg.conn_limit;
+	long long heads = 0;
+	for (const conn_slot *sl = srv->conns; sl; sl = sl->next)
+		heads += sl->head && !sl->cut && !sl->refuse;
+	if (full <= CROWDED_HEAD_MS || 2 * heads <= lim)
+		return full;
+	long long over = 2 * heads - lim > lim ? lim : 2 * heads - lim; /* 0 … lim */
+	return full - (full - CROWDED_HEAD_MS) * over / lim;
+}
+
 /* Every REAP_MS: shuts the socket of each connection past its deadline (libmicrohttpd sees
- * the hang-up and closes it). MHD's own timeout restarts on every byte, so a client sending
- * one header byte a second would otherwise hold its slot for ever. */
+ * the hang-up and closes it); a head's deadline shortens when heads crowd the slots
+ * (head_deadline_ms). MHD's own timeout restarts on every byte, so a client sending one
+ * header byte a second would otherwise hold its slot for ever. */
 static void *reaper(void *arg)
 {
 	http_server *srv = arg;
@@ -344,12 +525,13 @@ static void *reaper(void *arg)
 			break;
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		long long head_ms = head_deadline_ms(srv);
 		for (conn_slot *sl = srv->conns; sl; sl = sl->next) {
-			if (!sl->receiving || sl->cut || sl->fd < 0 ||
-			    ms_since(&sl->since, &now) < (long long)sl->deadline_s * 1000)
-				continue;
-			shutdown(sl->fd, SHUT_RDWR);
-			sl->cut = true;
+			long long ms = (long long)sl->deadline_s * 1000;
+			if (sl->head && head_ms < ms)
+				ms = head_ms;
+			if (sl->receiving && ms_since(&sl->since, &now) >= ms)
+				cut_slot(srv, sl);
 		}
 	}
 	pthread_mutex_unlock(&srv->cmu);
@@ -495,7 +677,7 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 	c->srv = srv;
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->raw_len = strlen(uri);
-	c->raw = oom_check(strndup(uri, HTTP_MAX_URL + 1));
+	c->raw = capture_target(uri);
 	c->max_body = HTTP_MAX_BODY;
 	pthread_mutex_lock(&srv->mu);
 	srv->active++;
@@ -773,6 +955,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_NO; /* out of memory in uri_log */
 	if (!c->started) {
 		c->started = true;
+		head_in(c->srv, conn);
 		snprintf(c->method, sizeof c->method, "%s", method);
 		return begin(c, conn, method);
 	}
@@ -946,10 +1129,16 @@ static int open_listener(const http_config *cfg)
 }
 
 /* Makes the connection limit and RLIMIT_NOFILE agree: raises the soft limit up to the hard
- * one when the connections need more, else lowers the connection limit. Says which. */
+ * one when the connections need more, else lowers the connection limit. Says which. With no
+ * configured limit (0) the soft limit goes as high as the hard one allows and the connection
+ * limit is what then fits, up to AUTO_CONN_MAX: slow clients from many addresses have to hold
+ * that many sockets before anyone is refused. */
 static void fit_fd_limit(http_config *cfg, unsigned *mhd_limit)
 {
-	struct rlimit rl;
+	struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY}; /* unknown: nothing to fit */
+	bool autosize = cfg->conn_limit == 0;
+	if (autosize)
+		cfg->conn_limit = AUTO_CONN_MAX;
 	unsigned margin = cfg->conn_limit / 8 + 4; /* slots that only answer 503 */
 	rlim_t need = (rlim_t)cfg->conn_limit + margin + FD_RESERVE + 2 * cfg->threads;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need) {
@@ -967,16 +1156,18 @@ static void fit_fd_limit(http_config *cfg, unsigned *mhd_limit)
 		                  ? rl.rlim_cur - FD_RESERVE - 2 * cfg->threads
 		                  : 8;
 		unsigned lim = (unsigned)(room * 8 / 9);
-		log_warn("http: CONN_LIMIT %u lowered to %u: the file descriptor limit is %llu "
-		         "(raise it with ulimit -n)",
-		         cfg->conn_limit, lim ? lim : 1, (unsigned long long)rl.rlim_cur);
+		if (!autosize)
+			log_warn("http: CONN_LIMIT %u lowered to %u: the file descriptor limit is "
+			         "%llu (raise it with ulimit -n)",
+			         cfg->conn_limit, lim ? lim : 1, (unsigned long long)rl.rlim_cur);
 		cfg->conn_limit = lim ? lim : 1;
 		margin = cfg->conn_limit / 8 + 4;
 	}
 	*mhd_limit = cfg->conn_limit + margin;
-	log_info("http: up to %u connections (%u per address, beyond: 429; %u more answered 503), "
-	         "file descriptor limit %llu",
-	         cfg->conn_limit, cfg->per_addr, margin, (unsigned long long)rl.rlim_cur);
+	log_info("http: up to %u connections (%s%u per address, beyond: 429; %u more answered "
+	         "503), file descriptor limit %llu",
+	         cfg->conn_limit, autosize ? "sized from the file descriptor limit; " : "",
+	         cfg->per_addr, margin, (unsigned long long)rl.rlim_cur);
 }
 
 static void free_server(http_server *srv)
@@ -990,7 +1181,9 @@ static void free_server(http_server *srv)
 	free(srv);
 }
 
-/* The daemon on the listening socket fd (MHD owns it from then on). */
+/* The daemon on the listening socket fd. MHD owns fd from this call on, whatever its outcome:
+ * a failed start has closed it already (libmicrohttpd 0.9.75 does so when the TLS set-up or
+ * the descriptors for its inter-thread channels fail; tests/unit/test_http_start.c). */
 static struct MHD_Daemon *start_daemon(http_server *srv, int fd, unsigned mhd_limit)
 {
 	/* ITC: needed by MHD_quiesce_daemon; suspend/resume: server-sent events (http/sse.c).
@@ -1034,8 +1227,6 @@ http_server *http_start(const http_config *cfg)
 		srv->cfg.threads = 4;
 	if (srv->cfg.conn_timeout_s == 0)
 		srv->cfg.conn_timeout_s = 30;
-	if (srv->cfg.conn_limit == 0)
-		srv->cfg.conn_limit = 1024;
 	if (srv->cfg.per_addr == 0)
 		srv->cfg.per_addr = PER_ADDR_DEFAULT;
 	if (srv->cfg.deadline_s == 0)
@@ -1088,10 +1279,9 @@ http_server *http_start(const http_config *cfg)
 		return NULL;
 	}
 	srv->d = start_daemon(srv, fd, mhd_limit);
-	if (!srv->d) {
+	if (!srv->d) { /* fd is closed: start_daemon */
 		log_warn("http: cannot start the HTTP daemon%s",
 		         tls ? " (is the key pair valid?)" : "");
-		close(fd);
 		free_server(srv);
 		return NULL;
 	}

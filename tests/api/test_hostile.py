@@ -245,11 +245,29 @@ def test_per_address_cap_429():
         assert "client http: refusing connections (429) from 127.0.0.1" in s.output()
 
 
+def hold_busy(port, n, timeout=10):
+    """n connections from 127.0.0.1 whose request head is in (a POST that got its
+    100 Continue and sends no body): a connection that waits for a head (idle, or slow) makes
+    room for a new one at the limit, these do not."""
+    held, end = [], time.time() + timeout
+    while len(held) < n:
+        assert time.time() < end, f"could not hold {n} busy connections"
+        k = socket.create_connection(("127.0.0.1", port), timeout=5)
+        k.sendall(b"POST /api/v1/er/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                  b"\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+        if k.recv(4096).startswith(b"HTTP/1.1 100"):
+            held.append(k)
+        else:
+            k.close()
+            time.sleep(0.05)
+    return held
+
+
 def test_connection_limit_503():
-    """Over CONN_LIMIT (every address together), a clear 503 problem+json, not a silent
-    reset."""
+    """Over CONN_LIMIT (every address together) with no connection waiting for a head, a
+    clear 503 problem+json, not a silent reset."""
     with Server(database=db(), env={"CONN_LIMIT": "4", "CONN_PER_ADDR": "100"}) as s:
-        held = hold(s.port, 4)
+        held = hold_busy(s.port, 4)
         c = http.client.HTTPConnection("::1", s.port, timeout=5)
         c.request("GET", "/api/v1/health")
         r = c.getresponse()
@@ -611,3 +629,74 @@ def test_trust_proxy_forwarded_address():
         assert b.proc.wait(20) != 0 and "TRUST_PROXY" in b.output()
     finally:
         os.unlink(b.log.name)
+
+
+# ---- credentials in request targets never reach the log ----
+
+
+def _open_stream(s, gid, token):
+    """An event stream with the token in its URL that got its 200 (a connection the server
+    still counts, such as the harness's readiness probe, may make one refused: retried)."""
+    end = time.time() + 10
+    while True:
+        x = Stream(s, gid, token, query_token=True)
+        if x.status == 200:
+            x.events(lambda e: len(e) >= 1)
+            return x
+        x.close()
+        assert x.status in (429, 503) and time.time() < end, x.status
+        time.sleep(0.05)
+
+
+def _refused(port, target, family_addr="127.0.0.1"):
+    k = socket.create_connection((family_addr, port), timeout=5)
+    k.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    st = read_reply(k)[0]
+    k.close()
+    return st
+
+
+def _wait_log(s, needle, timeout=10):
+    wait_until(lambda: needle in s.output(), timeout, f"{needle!r} in the server's log")
+
+
+def test_query_token_never_logged():
+    """The seat token of ?token= (and a seat link in qr.svg's data, and a token under an
+    encoded name) is redacted where the target is captured: not in the access line of a stream,
+    of a connection refused 429 (per-address cap) or 503 (connection limit), or of a request
+    aborted before its head ended; each line still shows the path."""
+    with Server(database=db(), env={"CONN_PER_ADDR": "2", "SSE_PER_TOKEN": "10"}) as s:
+        g = create(s, 2, deck="app")
+        gid, host = g["id"], g["host_token"]
+        path = f"{GAMES}/{gid}/events"
+        _open_stream(s, gid, host).close()
+        _wait_log(s, f"GET {path} 200 ")
+        held = hold(s.port, 2)
+        assert _refused(s.port, f"{path}?token={host}") == 429
+        link = f"http%3A%2F%2Fx%2F%23game%3D{gid}%26token%3D{host}"
+        assert _refused(s.port, f"/api/v1/qr.svg?data={link}") == 429
+        for k in held:
+            k.close()
+        _wait_log(s, f"GET {path}?token=REDACTED 429 ")
+        _wait_log(s, "GET /api/v1/qr.svg?data=REDACTED 429 ")
+        out = s.output()
+        assert host not in out, [l for l in out.splitlines() if host in l]
+    env = {"CONN_LIMIT": "2", "SSE_PER_TOKEN": "10", "REQUEST_DEADLINE": "2"}
+    with Server(database=db(), env=env) as s:
+        g = create(s, 2, deck="app")
+        gid, host = g["id"], g["host_token"]
+        path = f"{GAMES}/{gid}/events"
+        # two streams fill the slots (a request whose head is in is never evicted)
+        streams = [_open_stream(s, gid, host) for _ in range(2)]
+        assert _refused(s.port, f"{path}?token={host}", "::1") == 503
+        _wait_log(s, f"GET {path}?token=REDACTED 503 ")
+        for x in streams:
+            x.close()
+        # the request line is in, the head never ends: the deadline cuts it
+        k = socket.create_connection(("::1", s.port), timeout=5)
+        k.sendall(f"GET {path}?a=1&%74oken={host}&b=2 HTTP/1.1\r\nHost: x\r\n".encode())
+        assert closed_by_peer(k, 8)
+        k.close()
+        _wait_log(s, f"- {path}?a=1&%74oken=REDACTED&b=2 0 ")
+        out = s.output()
+        assert host not in out, [l for l in out.splitlines() if host in l]
