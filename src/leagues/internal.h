@@ -8,6 +8,8 @@
 #include "leagues/leagues.h"
 #include "rules/rating.h"
 
+#include "leagues/import.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 
@@ -50,5 +52,51 @@ db_status league_rows_load(db_conn *c, const char *league, const char *season, c
 /* Rates the rows in order from the starting ratings cur (one per member), updating cur. */
 void league_rows_rate(league_rows *s, rating *cur);
 void league_rows_free(league_rows *s);
+
+/* ---- io.c: exports and imports ---- */
+
+enum {
+	IMPORT_MAX_BODY = 16 * 1024 * 1024,
+	IMPORT_MAX_PLAYS = 100000,
+	IMPORT_MAX_RESULTS = RATING_MAX_PLAYERS,
+	NAME_MAX_BYTES = 256,
+};
+
+#define BACKUP_FORMAT "dicehospital-league-backup"
+
+/* io.c */
+/* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
+ * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe. */
+void lio_csv_cell(sbuf *s, const char *v, bool text);
+/* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
+int64_t lio_int_text(const char *v);
+/* A stored number as text (NULL: SQL NULL), or NULL when it is not a finite number: a double
+ * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
+const char *lio_finite_text(const char *v);
+json_object *lio_num_text(const char *v);
+/* A score as BG Stats writes it: a string ("45", "" for none). */
+json_object *lio_score_string(const char *v);
+/* Reply body of another content type (text owned by the caller, copied). */
+int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body,
+                   size_t len);
+/* The league's export rows into *rows (caller clears), or false after a reply. */
+bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
+                     db_export_rows *rows);
+/* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
+int lio_intern(const char ***list, int *n, const char *s);
+const char *lio_dup(league_import *im, const char *s);
+int lio_fail(league_import *im, const char *field, const char *detail);
+imp_play *lio_new_play(league_import *im, int nres);
+/* Ranks an imported play: given ranks as they are; else from the scores (highest first, or
+ * lowest first when the file says so, or when that is what its winner flags say); else from
+ * the winner flags. field names the play for an error. */
+int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field);
+int lio_check_names(league_import *im, imp_play *ip, const char *field);
+/* bgstats.c */
+int league_parse_bgstats(league_import *im);
+/* backup.c */
+int league_parse_backup(league_import *im);
+/* bggxml.c */
+int league_parse_bggxml(league_import *im, const char *body, size_t len);
 
 #endif

@@ -1,0 +1,63 @@
+/* A league as CSV for spreadsheets: one row per player per play (GET …/export.csv). */
+#include "leagues/import.h"
+
+#include "base/log.h"
+#include "base/oom.h"
+#include "base/sbuf.h"
+#include "db/leagues.h"
+#include "json/jx.h"
+#include "json/spec.h"
+#include "leagues/import.h"
+#include "leagues/internal.h"
+#include "leagues/leagues.h"
+
+#include <math.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int api_league_export_csv(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	db_export_rows rs;
+	if (!lio_export_rows(req, resp, c, &a, &rs))
+		return 0;
+	sbuf s = {0};
+	sb_str(&s, "play,date,game,bgg_id,duration_min,cooperative,location,player,seat,score,rank,"
+	           "winner,rating_mu,rating_sigma,notes\r\n");
+	for (int i = 0; i < rs.n; i++) {
+		const db_export_row *x = &rs.rows[i];
+		char seat[16], rank[16];
+		snprintf(seat, sizeof seat, "%d", x->seat);
+		snprintf(rank, sizeof rank, "%d", x->rank);
+		const struct {
+			const char *v; /* NULL: empty */
+			bool text;
+		} cols[] = {{x->uuid, false},
+		            {x->date, false},
+		            {x->game, true},
+		            {x->bgg_id, false},
+		            {x->duration_min, false},
+		            {x->cooperative ? "true" : "false", false},
+		            {x->location, true},
+		            {x->name, true},
+		            {seat, false},
+		            {lio_finite_text(x->score), false},
+		            {rank, false},
+		            {x->winner ? "true" : "false", false},
+		            {lio_finite_text(x->mu), false},
+		            {lio_finite_text(x->sigma), false},
+		            {x->notes, true}};
+		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+			if (k)
+				sb_str(&s, ",");
+			lio_csv_cell(&s, cols[k].v, cols[k].text);
+		}
+		sb_str(&s, "\r\n");
+	}
+	db_rowset_clear(&rs);
+	return lio_reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);
+}

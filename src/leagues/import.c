@@ -1,0 +1,177 @@
+/* Importing into a league (POST /api/v1/leagues/{id}/import): the body is parsed and checked
+ * completely in its format (bgstats.c, bggxml.c, backup.c) before anything is stored, then stored
+ * in one transaction (nothing half-imported); plays already in the league (same uuid: a BG
+ * Stats play's uuid, "bgg-<play id>", a backup's uuid) are skipped; players are matched to
+ * members by name, new names become guest members. Who may import is checked from the headers
+ * before the body is read (api_league_import_pre_body). */
+#include "leagues/import.h"
+
+#include "base/log.h"
+#include "base/oom.h"
+#include "base/sbuf.h"
+#include "db/leagues.h"
+#include "json/jx.h"
+#include "json/spec.h"
+#include "leagues/import.h"
+#include "leagues/internal.h"
+#include "leagues/leagues.h"
+
+#include <math.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+int league_import_parse(league_import *im, import_format format, const char *body, size_t len)
+{
+	if (format == IMPORT_BGGXML)
+		return league_parse_bggxml(im, body, len);
+	js_error err;
+	if (js_parse(body, len, &im->root, &err) != 0)
+		return lio_fail(im, err.field, err.detail);
+	return format == IMPORT_BACKUP ? league_parse_backup(im) : league_parse_bgstats(im);
+}
+
+/* ---- storing an import ---- */
+
+static db_status imp_member(db_conn *c, league_import *im, const char *name, char id[ID_LEN + 1])
+{
+	for (int i = 0; i < im->ncache; i++)
+		if (strcmp(im->cache[i].name, name) == 0) {
+			snprintf(id, ID_LEN + 1, "%s", im->cache[i].id);
+			return DB_OK;
+		}
+	bool created = false;
+	db_status st = league_member_by_name(c, im->league, name, id, &created);
+	if (st != DB_OK)
+		return st;
+	im->created += created;
+	im->cache = xrealloc(im->cache, (size_t)(im->ncache + 1) * sizeof *im->cache);
+	im->cache[im->ncache].name = name;
+	snprintf(im->cache[im->ncache++].id, ID_LEN + 1, "%s", id);
+	return DB_OK;
+}
+
+static db_status import_tx(db_conn *c, void *arg)
+{
+	league_import *im = arg;
+	im->imported = im->skipped = im->created = im->ncache = 0;
+	db_status st = league_lock(c, im->league);
+	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
+		char id[ID_LEN + 1];
+		st = imp_member(c, im, im->members[i], id);
+	}
+	for (int i = 0; st == DB_OK && i < im->nseasons; i++) {
+		char id[ID_LEN + 1];
+		id_new(id);
+		const imp_season *s = &im->seasons[i];
+		bool inserted; /* a season of this name already there is kept */
+		st = db_season_insert(c, id, im->league, s->name, s->starts, s->ends, &inserted);
+	}
+	league_result res[IMPORT_MAX_RESULTS];
+	/* the uuids already in the league, in byte order (one query, then a binary search) */
+	db_uuid_rows known = {0};
+	if (st == DB_OK)
+		st = db_league_uuids(c, im->league, &known);
+	int nknown = known.n;
+	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
+		imp_play *ip = &im->plays[i];
+		bool exists = false;
+		for (int lo = 0, hi = nknown - 1; lo <= hi && !exists;) {
+			int mid = lo + (hi - lo) / 2,
+			    cmp = strcmp(known.rows[mid].uuid, ip->p.uuid);
+			exists = cmp == 0;
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+		if (exists) {
+			im->skipped++;
+			continue;
+		}
+		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
+			res[k] = ip->res[k].r;
+			st = imp_member(c, im, ip->res[k].name, res[k].member);
+		}
+		if (st != DB_OK)
+			break;
+		ip->p.results = res;
+		ip->p.nresults = ip->nres;
+		char id[ID_LEN + 1];
+		st = league_play_insert(c, im->league, im->account, &ip->p, id);
+		ip->p.results = NULL;
+		if (st == DB_ABORT) { /* the same uuid twice in the file */
+			im->skipped++;
+			st = DB_OK;
+		} else if (st == DB_OK) {
+			im->imported++;
+		}
+	}
+	db_rowset_clear(&known);
+	if (st == DB_OK)
+		st = league_recompute(c, im->league);
+	return st;
+}
+
+static bool content_type_is(const char *ct, const char *want)
+{
+	size_t n = strlen(want);
+	return ct && strncasecmp(ct, want, n) == 0 && (ct[n] == '\0' || ct[n] == ';');
+}
+
+int api_league_import_pre_body(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	if (!acct_csrf_reply(req, resp, false))
+		league_access_check(req, resp, db_thread_conn(), req->params[0], true, &a);
+	return 0;
+}
+
+int api_league_import(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, false) ||
+	    !league_access_check(req, resp, c, req->params[0], true, &a))
+		return 0;
+	const char *format = http_query(req, "format");
+	const char *ct = http_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
+	bool xml = format && strcmp(format, "bggxml") == 0;
+	if (!format || (!xml && strcmp(format, "bgstats") != 0 && strcmp(format, "backup") != 0))
+		return http_reply_problem(resp, 400, "format must be bgstats, bggxml or backup",
+		                          NULL, NULL);
+	if (xml ? !content_type_is(ct, "application/xml") && !content_type_is(ct, "text/xml")
+	        : !http_content_type_is_json(ct))
+		return http_reply_problem(resp, 415,
+		                          xml ? "a BGG plays file is application/xml or text/xml"
+		                              : "this import is application/json",
+		                          NULL, NULL);
+	if (req->body == NULL || req->body_len == 0)
+		return http_reply_problem(resp, 400, "the file is empty", NULL, NULL);
+	league_import im = {.league = req->params[0], .account = a.acc.id};
+	import_format f = xml                             ? IMPORT_BGGXML
+	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
+	                                                  : IMPORT_BGSTATS;
+	int rc = league_import_parse(&im, f, req->body, req->body_len);
+	if (rc != 0) {
+		http_reply_problem(resp, 400, im.detail, "malformed-file",
+		                   im.field[0] ? im.field : NULL);
+	} else {
+		db_status st = c ? db_tx(c, false, import_tx, &im) : DB_UNAVAILABLE;
+		if (st != DB_OK) {
+			acct_reply_db(resp);
+		} else {
+			json_object *o = jx_obj();
+			jx_set(o, "imported", jx_int(im.imported));
+			jx_set(o, "skipped", jx_int(im.skipped));
+			jx_set(o, "players_created", jx_int(im.created));
+			http_reply_json(resp, 200, o);
+		}
+	}
+	league_import_free(&im);
+	return 0;
+}
