@@ -83,11 +83,13 @@ static inline const char *jx_text(json_object *o)
 	return oom_check((void *)json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 }
 
-/* Parses JSON text the server wrote itself (a stored event payload, a game's configuration, a
- * league result, a shipped profile): a new object the caller puts. Such text was produced by
- * json-c, so failing to parse it means an allocation failed inside json-c or the database holds
- * what this server never wrote; neither is a client's error nor something a reply may paper
- * over with null, so both abort under the out-of-memory policy, naming the site. */
+/* Parses JSON text the server wrote itself, where a reply would otherwise carry it on (an event
+ * payload in a log, a stored breakdown, a shipped profile): a new object the caller puts. Such
+ * text was produced by json-c, so failing to parse it means an allocation failed inside json-c
+ * or the database holds what this server never wrote; neither may be papered over with a JSON
+ * null in a reply, so both abort, naming the site. Decoders that check their input and refuse
+ * it (a kind's event decoder, which the fuzzers feed anything) call json_tokener_parse and
+ * handle NULL themselves. */
 #define jx_parse_stored(text) jx_parse_stored_at((text), __FILE__, __LINE__)
 static inline json_object *jx_parse_stored_at(const char *text, const char *file, int line)
 {

@@ -202,7 +202,7 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 	}
 	if (st != DB_OK)
 		return st;
-	json_object *root = jx_parse_stored(result_json), *a = NULL, *v;
+	json_object *root = json_tokener_parse(result_json), *a = NULL, *v;
 	if (root == NULL || !json_object_object_get_ex(root, "standings", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		log_bug("game %s: result without standings: not recorded", game_id);

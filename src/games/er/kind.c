@@ -56,7 +56,7 @@ static json_object *config_json(const er_data *d, const er_game_config *cfg)
 /* Reads a stored configuration (our own writing: a failure is a bug or corrupted data). */
 static int config_parse(const er_data *d, const char *text, er_game_config *cfg)
 {
-	json_object *o = jx_parse_stored(text), *v;
+	json_object *o = json_tokener_parse(text), *v;
 	int rc = -1;
 	js_error err;
 	if (o == NULL)
@@ -282,7 +282,7 @@ static int decode_reveal(json_object *o, er_event *ev)
 static int er_event_decode(table_event *tev, const char *payload)
 {
 	er_event *ev = tev->body;
-	json_object *o = jx_parse_stored(payload), *v;
+	json_object *o = json_tokener_parse(payload), *v;
 	js_error err;
 	int rc = -1;
 	if (o == NULL)

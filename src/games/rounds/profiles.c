@@ -154,7 +154,7 @@ static int find_doc(int game, const char *id, json_object **doc, table_refusal *
 	if (!c || db_profile_get(c, game_ids[game], id, &body) != DB_OK)
 		return table_refuse(r, 503, NULL, NULL, "the database is unavailable");
 	if (body)
-		*doc = jx_parse_stored(body);
+		*doc = json_tokener_parse(body);
 	free(body);
 	if (!*doc)
 		return table_refuse(r, 422, "profile-unknown", "/profile",
@@ -232,7 +232,7 @@ static json_object *listed(json_object *doc, const char *source, const char *lea
 static void add_stored(const char *game, const char *id, const char *body, const char *league,
                        const char *created_at, void *arg)
 {
-	json_object *doc = jx_parse_stored(body);
+	json_object *doc = json_tokener_parse(body);
 	(void)game;
 	if (!doc) {
 		log_bug("stored profile %s is not JSON", id);
