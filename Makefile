@@ -9,14 +9,14 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wvla -fno-common -Isrc -I/usr/include/postgresql $(SAN)
-# Leagues (issue 10): libxml2 reads BoardGameGeek plays XML.
+# Leagues: libxml2 reads BoardGameGeek plays XML.
 CFLAGS   += -I/usr/include/libxml2
 LDFLAGS  += $(SAN)
 LDLIBS   := -lmicrohttpd -ljson-c -lpq -lhpdf -lsodium -lpthread -lm
-LDLIBS   += -lxml2 # leagues (issue 10): BGG plays XML import
-# printable PDFs (issue 9): QR codes
+LDLIBS   += -lxml2 # leagues: BGG plays XML import
+# printable PDFs: QR codes
 LDLIBS   += -lqrencode
-# erfront (issue 11): static files are sent gzip-compressed with zlib (src/http/static.c)
+# the phone front end: static files are sent gzip-compressed with zlib (src/http/static.c)
 LDLIBS   += -lz
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
@@ -27,7 +27,7 @@ APP_OBJ   := $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 # test_er_*.c / test_json_*.c link the pure rules library only; the others the whole app.
 UNIT_RULES := $(filter tests/unit/test_er_% tests/unit/test_json_%,$(UNIT_SRC))
-# Dice Hospital and Clinic scorekeepers (issue 8): rules library only too.
+# Dice Hospital and Clinic scorekeepers: rules library only too.
 UNIT_RULES += $(filter tests/unit/test_dh_% tests/unit/test_clinic_%,$(UNIT_SRC))
 UNIT_APP   := $(filter-out $(UNIT_RULES),$(UNIT_SRC))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -38,16 +38,16 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
             python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
-# printable PDFs (issue 9): QR codes, the embedded font; tests decode QR codes and render with gs
+# printable PDFs: QR codes, the embedded font; tests decode QR codes and render with gs
 DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools ghostscript
 # API tests validate every response against static/openapi.json (tests/api/contract.py)
 DEB_PKGS += python3-jsonschema
-# issue 12 (hostile clients): openssl makes the HTTPS test's throwaway certificate; iproute2
+# hostile clients: openssl makes the HTTPS test's throwaway certificate; iproute2
 # lets `make run` print the LAN address
 DEB_PKGS += openssl iproute2
-# leagues (issue 10): BoardGameGeek plays XML import
+# leagues: BoardGameGeek plays XML import
 DEB_PKGS += libxml2-dev
-# erfront (issue 11): zlib for gzip-compressed static files
+# the phone front end: zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
 .PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan tsan stress

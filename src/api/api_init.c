@@ -12,7 +12,7 @@
 #include "leagues/leagues.h"
 #include "engine/live.h"
 #include "pdf/serve.h"
-/* score pads (pads.c, issue 9) */
+/* score pads (games/rounds/pads.c) */
 #include "games/clinic/pad.h"
 #include "games/dh/pad.h"
 #include "games/rounds/pads.h"
@@ -70,7 +70,7 @@ static int start_pdf(void)
 }
 
 /* The labels of the score pads (templates/pads.json, checked against the kinds' entries) and
- * of the league report (templates/league-report.json), issue 9. */
+ * of the league report (templates/league-report.json). */
 static int start_pads(void)
 {
 	static const pad_kind *const pad_kinds[] = {&dh_pad_kind, &clinic_pad_kind};
@@ -127,7 +127,7 @@ static const step steps[] = {
     {"the table engine", start_engine, table_shutdown},
     {"accounts (password hashing)", accounts_init, stop_leagues},
     {"the PDF renderers", start_pdf, pdf_api_shutdown},
-    /* score pads (issue 9) */
+    /* score pads */
     {"the score pads and the league report", start_pads, stop_pads},
     {"the live-update listener and notifier", start_live, stop_live},
 };

@@ -8,17 +8,17 @@
 #include "leagues/leagues.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
-/* Dice Hospital and Clinic (issue 8) */
+/* Dice Hospital and Clinic */
 #include "games/clinic/kind.h"
 #include "games/dh/kind.h"
 #include "games/rounds/profiles.h"
 #include "engine/table.h"
-/* printable PDFs and QR codes (pdf.c, issue 9) */
+/* printable PDFs and QR codes (pdf.c) */
 #include "games/er/pdf.h"
-/* score pads of Dice Hospital and Clinic (pads.c, issue 9) */
+/* score pads of Dice Hospital and Clinic (games/rounds/pads.c) */
 #include "games/clinic/pad.h"
 #include "games/dh/pad.h"
-/* the league report PDF (league_pdf.c, issue 9) */
+/* the league report PDF (leagues/report.c) */
 #include "leagues/report.h"
 
 const http_route api_routes[] = {
@@ -47,13 +47,13 @@ const http_route api_routes[] = {
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true, 0, false,
      false, NULL},
 
-    /* accounts and sessions (accounts.c, issue 10) */
+    /* accounts and sessions (accounts.c) */
     {"POST", "/api/v1/accounts", api_account_create, true, 0, false, true, NULL},
     {"GET", "/api/v1/accounts/me", api_account_me, true, 0, false, false, NULL},
     {"POST", "/api/v1/sessions", api_session_create, true, 0, false, true, NULL},
     {"DELETE", "/api/v1/sessions/current", api_session_delete, true, 0, false, false, NULL},
 
-    /* leagues and history (leagues.c, league_io.c, issue 10) */
+    /* leagues and history (leagues.c, leagues/import.c) */
     {"POST", "/api/v1/leagues", api_league_create, true, 0, false, false, NULL},
     {"GET", "/api/v1/leagues", api_league_list, true, 0, false, false, NULL},
     {"GET", "/api/v1/leagues/{id}", api_league_get, true, 0, false, false, NULL},
@@ -82,7 +82,7 @@ const http_route api_routes[] = {
     /* the one route with a larger body (16 MiB) of its own content types */
     {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true, true,
      api_league_import_pre_body},
-    /* Dice Hospital and Clinic at the table (issue 8): the engine's reads and create, each
+    /* Dice Hospital and Clinic at the table: the engine's reads and create, each
      * kind's rounds and finish (dh_games.c, clinic_games.c); scoring profiles (profiles.c) */
     {"GET", "/api/v1/profiles", api_profiles_list, true, 0, false, false, NULL},
     {"POST", "/api/v1/profiles", api_profiles_create, true, 0, false, false, NULL},
@@ -99,19 +99,20 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/clinic/games/{id}/events", table_api_events, true, 0, false, false, NULL},
     {"PUT", "/api/v1/clinic/games/{id}/rounds/{n}", api_clinic_round, true, 0, false, false, NULL},
     {"POST", "/api/v1/clinic/games/{id}/finish", api_clinic_finish, true, 0, false, false, NULL},
-    /* printable PDFs and QR codes, stateless (pdf.c, issue 9) */
+    /* printable PDFs and QR codes, stateless (pdf.c) */
     {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false, 0, false, true, NULL},
     {"GET", "/api/v1/qr.svg", api_qr_svg, false, 0, false, false, NULL},
     {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true, 0, false,
      true, NULL},
     {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true, 0, false, true, NULL},
-    /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (pads.c, issue 9) */
+    /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (games/rounds/pads.c)
+     */
     {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false, 0, false, true, NULL},
     {"GET", "/api/v1/clinic/pads.pdf", api_clinic_pads_pdf, false, 0, false, true, NULL},
     {"GET", "/api/v1/dh/games/{id}/pad.pdf", api_dh_game_pad_pdf, true, 0, false, true, NULL},
     {"GET", "/api/v1/clinic/games/{id}/pad.pdf", api_clinic_game_pad_pdf, true, 0, false, true,
      NULL},
-    /* the league report: standings, ratings, recent plays (league_pdf.c, issue 9) */
+    /* the league report: standings, ratings, recent plays (leagues/report.c) */
     {"GET", "/api/v1/leagues/{id}/standings.pdf", api_league_standings_pdf, true, 0, false, true,
      NULL},
 };

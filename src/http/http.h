@@ -60,7 +60,7 @@ typedef struct {
 	const char *pattern; /* "/api/v1/er/games/{id}/seats/{seat}/moves" */
 	http_handler handler;
 	bool api; /* under /api: answered 503 while the DB is down */
-	/* Per-route body limits (leagues import, issue 10); zero values keep the defaults. */
+	/* Per-route body limits (leagues import); zero values keep the defaults. */
 	size_t max_body; /* bytes accepted for this route; 0 = HTTP_MAX_BODY */
 	bool any_type;   /* the handler checks Content-Type itself (not only application/json) */
 	/* Slow work (password hashing, imports, PDFs): the handler runs on a job thread
@@ -99,7 +99,7 @@ bool http_etag_matches(const char *if_none_match, const char *etag);
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);
 /* Did the request come over TLS: the daemon serves HTTPS, or a trusted reverse proxy
  * (http_config.trust_proxy) says so with X-Forwarded-Proto: https? Secure cookies depend on
- * it (leagues, issue 10). */
+ * it (leagues). */
 bool http_req_tls(const http_req *req);
 /* Is the request's peer a trusted reverse proxy (http_config.trust_proxy)? */
 bool http_req_via_trusted_proxy(const http_req *req);
@@ -124,7 +124,7 @@ typedef struct {
 	unsigned threads;    /* thread pool size */
 	unsigned conn_limit; /* 0: from the file descriptor limit (server.c fit_fd_limit) */
 	unsigned conn_timeout_s;
-	/* ---- issue 12: hostile and broken clients (server.c, sse.c) ---- */
+	/* ---- hostile and broken clients (server.c, sse.c) ---- */
 	const char *listen;             /* numeric IPv4/IPv6 address; NULL or "": every interface */
 	unsigned per_addr;              /* connections per client address (0: 64); beyond: 429 */
 	unsigned deadline_s;            /* a request's head and body within this (0: 10 s) */
@@ -132,7 +132,6 @@ typedef struct {
 	                                 * believed (NULL: none) */
 	const char *tls_cert, *tls_key; /* PEM file paths: serve HTTPS (both or neither) */
 	unsigned sse_per_topic, sse_per_owner; /* event streams per game / per token (0: none) */
-	/* ---- end issue 12 ---- */
 	const char *static_dir;
 	const http_route *routes;
 	size_t nroutes;

@@ -21,7 +21,7 @@ bool ratelimit_take(ratelimit *rl, const http_req *req, int *retry_after_s);
  * when it replied (the handler then stops). */
 bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp);
 
-/* Leagues (issue 10): the same bucket keyed by any string (an account's e-mail, say) instead
+/* Leagues: the same bucket keyed by any string (an account's e-mail, say) instead
  * of the client address. */
 bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s);
 

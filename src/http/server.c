@@ -47,7 +47,6 @@ enum {
 	DISCARD_LIMIT = 16 * HTTP_MAX_BODY, /* read past the cap before we hang up on a client */
 	DRAIN_S = 10,                       /* http_stop waits this long for in-flight requests */
 	NOTE_LEN = 300,
-	/* issue 12 */
 	PER_ADDR_DEFAULT = 64,   /* connections per client address */
 	DEADLINE_DEFAULT_S = 10, /* a request's head and body */
 	REFUSED_DEADLINE_S = 2,  /* a refused connection gets its 429/503 or goes within this */
@@ -88,7 +87,7 @@ struct http_server {
 	pthread_cond_t cv;
 	unsigned active; /* requests between uri_log() and completed() */
 	atomic_bool stopping;
-	/* issue 12: connections, deadlines, per-address caps */
+	/* connections, deadlines, per-address caps */
 	pthread_mutex_t cmu;
 	pthread_cond_t rcv; /* wakes the reaper to stop (CLOCK_MONOTONIC) */
 	conn_slot *conns;
@@ -257,7 +256,7 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 	log_warn("mhd: %s", clean);
 }
 
-/* ---- connections: deadlines and per-address caps (issue 12) ---- */
+/* ---- connections: deadlines and per-address caps ---- */
 
 static long long ms_since(const struct timespec *t0, const struct timespec *t1)
 {

@@ -1,4 +1,4 @@
-/* Accounts and cookie sessions (api.md "Leagues and history"; issue 10), and the helpers every
+/* Accounts and cookie sessions (api.md "Leagues and history"), and the helpers every
  * league handler uses: the session's account, the CSRF guard, database replies.
  *
  * Passwords: Argon2id through libsodium's crypto_pwhash_str (t = 2, m = 19 MiB, p = 1: OWASP's

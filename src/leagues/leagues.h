@@ -1,5 +1,5 @@
-/* Leagues (api.md "Leagues and history"; issue 10): leagues, owners, members, seasons, plays,
- * ratings, standings, head-to-head, player history; export and import (league_io.c).
+/* Leagues (api.md "Leagues and history"): leagues, owners, members, seasons, plays,
+ * ratings, standings, head-to-head, player history; export and import (leagues/import.c).
  *
  * Who may do what: every league route needs a session (401 without); reading a league needs
  * its ownership or a member entry linked to the account (403 otherwise); owners change
@@ -44,7 +44,7 @@ bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const 
 struct json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
                                            const char *game, db_status *st);
 
-/* ---- shared with league_io.c ---- */
+/* ---- shared with leagues/import.c ---- */
 
 /* The caller's rights in a league. */
 typedef struct {
@@ -128,7 +128,7 @@ int api_league_log(const http_req *req, http_resp *resp);
 int api_league_standings(const http_req *req, http_resp *resp);
 int api_league_head_to_head(const http_req *req, http_resp *resp);
 int api_player_history(const http_req *req, http_resp *resp);
-/* league_io.c */
+/* leagues/import.c */
 int api_league_export_json(const http_req *req, http_resp *resp);
 int api_league_export_csv(const http_req *req, http_resp *resp);
 int api_league_backup(const http_req *req, http_resp *resp);
@@ -137,7 +137,7 @@ int api_league_import(const http_req *req, http_resp *resp);
  * headers, so a refused client never gets 16 MiB buffered. */
 int api_league_import_pre_body(const http_req *req, http_resp *resp);
 
-/* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
+/* ---- for the league report PDF (leagues/report.c) ---- */
 /* ?season=&game= as GET …/standings reads them (empty = none; an unknown season is a 404 in
  * resp and false). */
 bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,

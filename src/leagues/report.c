@@ -1,4 +1,4 @@
-/* The league report (issue 9): GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang=
+/* The league report: GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang=
  * — the standings of GET …/standings (same access: a session of an owner or a linked member;
  * same filters) with the ratings (μ − 3σ, provisional mark), then the newest plays. Drawn by
  * src/pdf/league.c; the texts are templates/league-report.json. */

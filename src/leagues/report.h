@@ -1,4 +1,4 @@
-/* The league report PDF (league_pdf.c, issue 9). */
+/* The league report PDF (leagues/report.c). */
 #ifndef LEAGUE_PDF_H
 #define LEAGUE_PDF_H
 

@@ -372,7 +372,7 @@ bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const 
 	return league_access_check(req, resp, c, league, false, &a);
 }
 
-/* ---- for the league report PDF (league_pdf.c, issue 9) ---- */
+/* ---- for the league report PDF (leagues/report.c) ---- */
 
 bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
                           const char **game)

@@ -1,4 +1,4 @@
-/* Printable PDFs drawn with libharu (issue 9): pure renderers, data in, PDF bytes out.
+/* Printable PDFs drawn with libharu: pure renderers, data in, PDF bytes out.
  *
  * No database, no HTTP. Everything drawn comes from the loaded template data: the sheet itself
  * from er_data (templates/er/sheet.json, cards, specialists) and the print layout, colours,

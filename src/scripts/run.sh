@@ -47,7 +47,7 @@ lan_addresses() {
 case $MODE in
 migrate) exec "$SERVER" migrate ;;
 serve)
-	# issue 12: the address other phones on the network can open (LISTEN unset: every
+	# the address other phones on the network can open (LISTEN unset: every
 	# interface; HTTPS when TLS_CERT is set)
 	SCHEME=http
 	[ -n "${TLS_CERT:-}" ] && SCHEME=https

@@ -1,4 +1,4 @@
-"""Helpers of the league tests (issue 10): a browser-like client that keeps its session cookie
+"""Helpers of the league tests: a browser-like client that keeps its session cookie
 and sends Origin on every mutation, and account set-up."""
 import json
 

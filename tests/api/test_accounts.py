@@ -1,4 +1,4 @@
-"""Accounts and sessions (api.md "Leagues and history"; issue 10): sign-up, log-in, log-out,
+"""Accounts and sessions (api.md "Leagues and history"): sign-up, log-in, log-out,
 the session cookie's attributes, idle and absolute expiry, rotation on log-in, CSRF (Origin and
 Content-Type), log-in rate limits per address and per account (429 + Retry-After), the same
 answer for an unknown e-mail and a wrong password, and every 401."""

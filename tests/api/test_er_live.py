@@ -129,7 +129,7 @@ def test_sse_across_servers():
 
 
 def test_sigterm_with_open_streams_exits_cleanly():
-    """Graceful stop (issue 2) with live streams open: SIGTERM ends every stream (suspended
+    """Graceful stop with live streams open: SIGTERM ends every stream (suspended
     connections are resumed first, as libmicrohttpd requires) and the server exits 0."""
     import signal
     s = Server(database=make_database("er_live_stop")).start()

@@ -1,4 +1,4 @@
-"""Hostile and broken clients (issue 12): the request deadline, per-address and global
+"""Hostile and broken clients: the request deadline, per-address and global
 connection caps, the file descriptor limit, a second server on the same port, the listen
 address, tokens in URLs, WWW-Authenticate, event-stream caps, dead streams and churn, HTTPS.
 
@@ -164,7 +164,7 @@ def test_slow_header_attack_health_answers():
                 times.append(dt)
             times.sort()
             # Without the per-address cap, /health waits for as long as the attack goes on
-            # (every connection slot is held). The < 100 ms figure of issue 12 is measured on
+            # (every connection slot is held). The < 100 ms figure is measured on
             # a quiet machine by `make bench` (tests/bench/slowheader.sh: p99 under attack next
             # to p99 without it); here the bound only has to tell "answered" from "held", so
             # a loaded CI machine cannot make it flaky.
@@ -472,7 +472,7 @@ def test_closed_stream_released_within_10s():
 
 def test_stream_churn_fds_and_rss_back_to_baseline():
     """1,000 stream opens and closes (20 rounds of 50 at once): file descriptors come back to
-    the baseline and RSS stays near it (issue 12: it grew 19 → 80 MB over 5,000)."""
+    the baseline and RSS stays near it (a leak would grow it by tens of MB over 5,000)."""
     env = {"SSE_PER_TOKEN": "1000", "SSE_PER_GAME": "1000", "CONN_PER_ADDR": "1000"}
     with Server(database=db(), env=env) as s:
         g = create(s, 2, deck="app")

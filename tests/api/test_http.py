@@ -226,7 +226,7 @@ def test_static_traversal_never_leaks():
         assert hd["content-type"].startswith("application/problem+json"), (path, hd)
 
 
-# ---- erfront (issue 11): gzip and Content-Security-Policy on static files ----
+# ---- the front end's files: gzip and Content-Security-Policy on static files ----
 
 def test_static_gzip_when_accepted_and_csp():
     import gzip

@@ -1,4 +1,4 @@
-"""Leagues (api.md "Leagues and history"; issue 10): leagues, owners, members (accounts and
+"""Leagues (api.md "Leagues and history"): leagues, owners, members (accounts and
 guests), seasons, plays by hand with edit/delete logged and recomputed, standings with the
 Weng-Lin Plackett-Luce rating (checked against values computed by hand, see
 tests/unit/test_rating.c), head-to-head, player history, every 401/403, a finished ER game

@@ -147,7 +147,7 @@ def _deref(d, s):
 
 
 def test_no_empty_schemas():
-    """issue 7: every body described completely — no {} (e.g. a move's steps), no schema that
+    """every body described completely — no {} (e.g. a move's steps), no schema that
     says nothing about its value."""
     d = doc()
     says = {"type", "enum", "const", "$ref", "allOf", "oneOf", "anyOf", "required"}
@@ -171,7 +171,7 @@ def test_request_bodies_are_closed():
             return
         seen.add(id(s))
         # x-read-leniently: a foreign file format read by its known members (a BG Stats export
-        # on the league import, issue 10), not a body of this API
+        # on the league import), not a body of this API
         if "properties" in s and s.get("additionalProperties") is not False and \
                 not s.get("x-read-leniently"):
             open_objects.append(at)

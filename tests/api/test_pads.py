@@ -1,4 +1,4 @@
-"""Score pads of Dice Hospital and Clinic (issue 9) against the real server, read back with real
+"""Score pads of Dice Hospital and Clinic against the real server, read back with real
 tools: pdfinfo (one page, exact A4/Letter size, metadata), pdftotext (the rows of the digital
 entry, names, values, totals, ranking and tie-break in English and French), qpdf --check,
 Ghostscript, zbarimg (the QR code decodes to the game's link). PNGs of each kind of page are

@@ -1,4 +1,4 @@
-"""Printable PDFs and QR codes (issue 9) against the real server, read back with real tools:
+"""Printable PDFs and QR codes against the real server, read back with real tools:
 pdfinfo (page count, exact paper size, metadata), pdftotext (labels and ledger values in English
 and French), qpdf --check, Ghostscript, zbarimg (QR codes decode back). A PNG of each kind of
 page is written under build/pdf-api/ (pdftoppm -png -r 60) so anyone can look at it."""
@@ -92,7 +92,7 @@ def test_blank_sheet_fr_letter():
                   "ACCUEIL", "Services remplis", "Joueur"):
         assert label in t, (label, t[:800])
     assert "Stethoscopes" not in t
-    # target of issue 9: a blank sheet page ≤ 60 KB with the font subset
+    # target: a blank sheet page ≤ 60 KB with the font subset
     assert len(body) <= 60 * 1024, len(body)
 
 

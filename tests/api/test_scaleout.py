@@ -1,4 +1,4 @@
-"""Scale-out, shown for real (issue 12): two server processes behind Debian's nginx on one
+"""Scale-out, shown for real: two server processes behind Debian's nginx on one
 PostgreSQL. A move made through the proxy reaches event streams on both servers (LISTEN/NOTIFY
 between them), and stopping one server with SIGTERM loses no request: nginx retries what the
 stopping server refused or dropped on the other one (proxy_next_upstream), and an identical

@@ -7,7 +7,7 @@ from harness import ROOT, Server, make_database
 
 
 def test_reads_while_moves_commit_never_5xx():
-    """Issue 7's bug: a read took the game row, then the events outside one snapshot, so a move
+    """A read took the game row, then the events outside one snapshot, so a move
     committed in between made the replay overshoot the row's version (500). Readers on a second
     server (its own state cache, so it replays) read continuously while a whole game is played
     on the first; thousands of reads, none 5xx, every version read is one that existed."""
@@ -67,7 +67,7 @@ def tally_server(db):
 
 
 def test_a_kind_registered_only_in_the_tests_gets_the_whole_engine():
-    """Issue 7: adding a kind is a descriptor and its handlers, not a copy. The tally kind has
+    """Adding a kind is a descriptor and its handlers, not a copy. The tally kind has
     one handler (add points); create, join (claimed seats, replace), reads, the version check,
     authorisation, the log, the event stream and the stored result are the engine's."""
     from harness import problem
@@ -207,7 +207,7 @@ class RoundTripProxy:
 
 
 def test_a_move_is_one_round_trip_once_the_token_is_known():
-    """Issue 7: "the engine must not make a move cost more round trips". Counted on the wire
+    """The engine must not make a move cost more round trips. Counted on the wire
     between the server (one worker thread) and PostgreSQL: a token's first write takes the
     locking path (BEGIN with the row lock, the seat claim for a seat token, the append, COMMIT);
     every later write of that token is ONE statement (the optimistic write); the NOTIFY goes out

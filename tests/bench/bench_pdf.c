@@ -1,4 +1,4 @@
-/* PDF renderer benchmark (issue 9): blank ER sheets per second (a whole one-page document each
+/* PDF renderer benchmark: blank ER sheets per second (a whole one-page document each
  * time: font subset, drawing, compression), the time of a 100-page pad, and the PDF sizes.
  * Writes build/bench/pad-1.pdf and pad-100.pdf. Prints one "key value" line per figure for
  * tests/bench/pdf.sh. usage: bench_pdf [seconds] */

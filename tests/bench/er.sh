@@ -1,5 +1,5 @@
 #!/bin/sh
-# Rules benchmark (issue: ER rules engine): worst-case scoring per specialist, simulated solo
+# Rules benchmark: worst-case scoring per specialist, simulated solo
 # games per second, and POST /api/v1/er/score next to GET /api/v1/health with wrk in the same
 # run (target: ≥ 50 % of health's requests/s).
 set -eu

@@ -12,7 +12,7 @@
 # migrations): an open loop (TABLES tables x 4 seats, moves sent at RATE moves/s on a fixed
 # schedule, latency from the scheduled instant) and a closed loop (CLOSED_TABLES tables as fast
 # as answers come); then pgbench's built-in simple-update (-c 8 -j 2 -T PGBENCH_T).
-# Targets (issue 7): closed-loop moves/s >= 50 % of pgbench TPS (median over rounds), open-loop
+# Targets: closed-loop moves/s >= 50 % of pgbench TPS (median over rounds), open-loop
 # p99 < 20 ms at 500 moves/s (median), and the engine no slower than before.
 # Environment: ROUNDS (3), RATE (500), TABLES (48), CLOSED_TABLES (32), DURATION (10),
 # WARMUP (1), PGBENCH_T (10), FSYNC (on), BEFORE_REF (186c5fd; empty: skip the old server).

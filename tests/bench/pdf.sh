@@ -1,5 +1,5 @@
 #!/bin/sh
-# PDF benchmark (issue 9): blank ER sheets per second and the time of a 100-page pad with our
+# PDF benchmark: blank ER sheets per second and the time of a 100-page pad with our
 # libharu renderer (build/bench/bench_pdf, in process), next to headless Chromium printing an
 # HTML page of the same sheet (tests/bench/pdf_sheet_html.py) in the same run; PDF sizes.
 # Targets: ≥ 50× faster than Chromium per page; a blank sheet page ≤ 60 KB.

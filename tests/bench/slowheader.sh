@@ -1,5 +1,5 @@
 #!/bin/sh
-# Health under a slow-header attack (issue 12): GET /api/v1/health p99 while one address holds
+# Health under a slow-header attack: GET /api/v1/health p99 while one address holds
 # N sockets that send a request head one byte a second (tests/bench/slowloris.py, reopening
 # every socket the server cuts), next to the same measurement without the attack, as a ratio.
 # Client: wrk -t1 -c8 -d10s --latency over ::1 (the attacker is 127.0.0.1: another address);

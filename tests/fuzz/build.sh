@@ -10,7 +10,7 @@ OUT=${OUT:-build/fuzz}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 CFLAGS="-std=c17 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Isrc -I/usr/include/postgresql $SAN"
 LDLIBS=$(make -s print-ldlibs) # the one list of libraries, in the Makefile
-# leagues (issue 10): libxml2 for BGG imports
+# leagues: libxml2 for BGG imports
 CFLAGS="$CFLAGS -I/usr/include/libxml2"
 JOBS=$(nproc 2>/dev/null || echo 2)
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Typed rows from the database (issue 7): statements are run and their results read in src/db/
+# Typed rows from the database: statements are run and their results read in src/db/
 # only, each into a struct next to its SQL; no other server file may call PQgetvalue,
 # PQgetisnull, PQntuples, PQexec* or db_exec. (tests/unit/test_db.c tests src/db/ itself and
 # may.) Prints the offending lines and fails when there are any.

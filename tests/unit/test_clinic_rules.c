@@ -188,7 +188,7 @@ static void t_round_scoring(void)
 	CHECK_EQ_INT(sc.seat[0].popularity_after[1], 3);
 }
 
-/* Bad input (issue 8): round outside 1–6, negative counts, a seat twice, popularity bought
+/* Bad input: round outside 1–6, negative counts, a seat twice, popularity bought
  * while expenses went unpaid (seed 001, Expenses: paid from this round's income first). */
 static void t_bad_rounds(void)
 {

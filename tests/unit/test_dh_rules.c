@@ -267,7 +267,7 @@ static void t_registrar(void)
 	CHECK_STR(e.rule, "registrar-impossible");
 }
 
-/* Bad input (issue 8): round outside 1–8, negative or impossible counts, a seat twice, an
+/* Bad input: round outside 1–8, negative or impossible counts, a seat twice, an
  * unknown seat, a round before the earlier ones — refused, nothing changes. */
 static void t_bad_rounds(void)
 {
@@ -309,7 +309,7 @@ static void t_bad_rounds(void)
 	CHECK_EQ_INT(total(&g, 1), 72 + 5);
 }
 
-/* Re-entering a round replaces it and re-scores (issue 8); each seat may enter its own. */
+/* Re-entering a round replaces it and re-scores; each seat may enter its own. */
 static void t_reenter(void)
 {
 	dh_game g;

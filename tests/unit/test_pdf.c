@@ -1,4 +1,4 @@
-/* The PDF renderers (src/pdf/, issue 9) read back with real tools: pdfinfo (pages, size),
+/* The PDF renderers (src/pdf/) read back with real tools: pdfinfo (pages, size),
  * pdftotext (labels and values in both languages), qpdf --check, Ghostscript (a second
  * renderer), zbarimg on a pdftoppm render (the QR code decodes back). Writes every kind of page
  * under build/pdf/ as PDF and PNG, so anyone can look at them. Needs poppler-utils, qpdf,
