@@ -7,8 +7,8 @@ from harness import ROOT, Server, make_database
 
 
 def test_reads_while_moves_commit_never_5xx():
-    """A read took the game row, then the events outside one snapshot, so a move
-    committed in between made the replay overshoot the row's version (500). Readers on a second
+    """A read takes the game row and its events in one snapshot: were they read apart, a move
+    committed in between would make the replay overshoot the row's version (500). Readers on a second
     server (its own state cache, so it replays) read continuously while a whole game is played
     on the first; thousands of reads, none 5xx, every version read is one that existed."""
     db = make_database("t_table_rw")
