@@ -3,12 +3,14 @@
  * (pure); this file holds the configuration and events as JSON, who may send them, and the
  * state, turn orders, standings and result as JSON.
  *
- * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body). The
- * stored configuration carries the whole scoring profile the game was created with. */
+ * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body), run by
+ * games/rounds/kind.c through clinic_round_kind: this file gives it Clinic's fields and rules.
+ * The stored configuration carries the whole scoring profile the game was created with. */
 #include "games/clinic/kind.h"
 
-#include "games/rounds/profiles.h"
+#include "base/oom.h"
 #include "games/rounds/json.h"
+#include "games/rounds/profiles.h"
 #include "json/jx.h"
 #include "rules/clinic.h"
 
@@ -16,11 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	bool finish;
-	clinic_round_input round;
-	clinic_finish_input fin;
-} clinic_ev;
+_Static_assert(sizeof(clinic_round_input) <= ROUND_INPUT_BYTES &&
+                   sizeof(clinic_finish_input) <= ROUND_INPUT_BYTES,
+               "a Clinic input fits round_ev");
 
 static const char *const patient_names[CL_PATIENTS] = {"white", "yellow", "orange", "red"};
 
@@ -39,8 +39,9 @@ static int parse_seat_list(json_object *a, const char *at, int *out, int *n, js_
 	return 0;
 }
 
-static int parse_round(json_object *root, clinic_round_input *in, js_error *err)
+static int parse_round(json_object *root, void *input, js_error *err)
 {
+	clinic_round_input *in = input;
 	json_object *entries = NULL, *order = NULL;
 	const js_field f[] = {
 	    {"entries", JS_ARRAY, 0, 0, CL_MAX_ENTRIES, NULL, &entries, NULL},
@@ -80,8 +81,9 @@ static int parse_colours(json_object *o, const char *at, const char *const *name
 	return o ? js_fields(o, at, f, (size_t)n, err) : 0;
 }
 
-static int parse_finish(json_object *root, clinic_finish_input *in, js_error *err)
+static int parse_finish(json_object *root, void *input, js_error *err)
 {
+	clinic_finish_input *in = input;
 	static const char *const doctor_names[CL_DOCTORS] = {"white", "yellow", "orange", "red",
 	                                                     "purple"};
 	json_object *entries = NULL;
@@ -132,8 +134,9 @@ static json_object *int_list(const int *v, int n)
 	return a;
 }
 
-static json_object *round_body_json(const clinic_round_input *in)
+static json_object *round_body_json(const void *input)
 {
+	const clinic_round_input *in = input;
 	json_object *o = jx_obj(), *a = jx_arr();
 	for (int i = 0; i < in->nentries; i++) {
 		json_object *e = jx_obj();
@@ -160,8 +163,9 @@ static json_object *colours_json(const int *v, int n)
 	return o;
 }
 
-static json_object *finish_body_json(const clinic_finish_input *in)
+static json_object *finish_body_json(const void *input)
 {
+	const clinic_finish_input *in = input;
 	json_object *o = jx_obj(), *a = jx_arr();
 	for (int i = 0; i < in->nentries; i++) {
 		json_object *e = jx_obj();
@@ -343,121 +347,103 @@ out:
 	return rc;
 }
 
-/* ---- events ---- */
+/* ---- the game as games/rounds sees it ---- */
 
-static json_object *clinic_event_encode(const table_event *tev)
+static void round_entry(const void *state, int round, int seat, void *input)
 {
-	const clinic_ev *ev = tev->body;
-	return ev->finish ? finish_body_json(&ev->fin) : round_body_json(&ev->round);
-}
-
-static int clinic_event_decode(table_event *tev, const char *payload)
-{
-	clinic_ev *ev = tev->body;
-	json_object *o = jx_parse_stored(payload);
-	js_error err;
-	if (!o)
-		return -1;
-	memset(ev, 0, sizeof *ev);
-	ev->finish = strcmp(tev->name, "finish") == 0;
-	int rc = ev->finish ? parse_finish(o, &ev->fin, &err) : parse_round(o, &ev->round, &err);
-	json_object_put(o);
-	return rc;
-}
-
-/* The host writes any seat (and the turn order); a seat token only its own seat's entries. */
-static int clinic_prepare(const void *state, const table_view *v, table_event *tev,
-                          table_refusal *r)
-{
-	const clinic_ev *ev = tev->body;
-	(void)state;
-	int n = ev->finish ? ev->fin.nentries : ev->round.nentries;
-	int first = n > 0 ? (ev->finish ? ev->fin.e[0].seat : ev->round.e[0].seat) : 0;
-	bool one = n > 0;
-	if (!v->host && v->you == 0)
-		return table_refuse(r, 403, NULL, NULL, "this token cannot write");
-	for (int i = 0; i < n; i++) {
-		int seat = ev->finish ? ev->fin.e[i].seat : ev->round.e[i].seat;
-		if (seat != first)
-			one = false;
-		if (!v->host && seat != v->you)
-			return table_refuse(r, 403, NULL, NULL,
-			                    "a seat token writes only its own seat's entries");
+	const clinic_game *g = state;
+	clinic_round_input *in = input;
+	in->nentries = 1;
+	in->e[0].seat = seat;
+	if (g && round >= 1 && round <= CL_ROUNDS && seat >= 1 && seat <= CL_MAX_SEATS) {
+		const clinic_round_entry *r = &g->rounds[round - 1][seat - 1];
+		in->e[0].bought = r->bought;
+		in->e[0].lab_doctors = r->lab_doctors;
+		in->e[0].deaths = r->deaths;
+		in->e[0].unpaid = r->unpaid;
+		in->e[0].time_spent = r->time_spent;
 	}
-	if (!ev->finish && ev->round.has_order && !v->host && v->nseats > 1)
+}
+
+static void finish_entry(const void *state, int seat, void *input)
+{
+	const clinic_game *g = state;
+	clinic_finish_input *in = input;
+	in->nentries = 1;
+	in->e[0].seat = seat;
+	if (g && seat >= 1 && seat <= CL_MAX_SEATS) {
+		const clinic_finish_entry *f = &g->finish[seat - 1];
+		for (int k = 0; k < CL_DOCTORS; k++)
+			in->e[0].doctors[k] = f->doctors[k];
+		for (int k = 0; k < CL_FLOORS; k++)
+			in->e[0].rooms[k] = f->rooms[k];
+		for (int k = 0; k < CL_PATIENTS; k++)
+			in->e[0].patients[k] = f->patients[k];
+		in->e[0].nurses = f->nurses;
+		in->e[0].buildings = f->buildings;
+		in->e[0].zombies = f->zombies;
+		in->e[0].goal_achieved = f->goal_achieved;
+	}
+}
+
+/* The next turn order the table entered with the round. */
+static int order_stands(const void *state, int round, const void *input)
+{
+	const clinic_game *g = state;
+	const clinic_round_input *in = input;
+	if (!in->has_order)
+		return -1;
+	if (!g->order_given[round - 1] || in->norder != g->cfg.nseats)
+		return 0;
+	for (int i = 0; i < in->norder; i++)
+		if (g->order_next[round - 1][i] != in->order[i])
+			return 0;
+	return 1;
+}
+
+/* The turn order is the table's: only the host enters it (a solo player is the table). */
+static int order_prepare(const table_view *v, const void *input, table_refusal *r)
+{
+	const clinic_round_input *in = input;
+	if (in->has_order && !v->host && v->nseats > 1)
 		return table_refuse(r, 403, NULL, "/turn_order",
 		                    "the turn order is the table's: the host token enters it");
-	tev->seat = one ? first : 0;
 	return 0;
 }
 
-/* An identical resubmission of the finish: the game is finished with exactly these entries. */
-static bool finish_repeats(const clinic_game *g, const clinic_finish_input *in)
+static int apply_round(void *state, int round, const void *in, tt_error *e)
 {
-	if (!g->finished || in->nentries != g->cfg.nseats)
-		return false;
-	for (int i = 0; i < in->nentries; i++) {
-		int s = in->e[i].seat;
-		if (s < 1 || s > g->cfg.nseats)
-			return false;
-		const clinic_finish_entry *f = &g->finish[s - 1];
-		bool same = f->nurses == in->e[i].nurses && f->buildings == in->e[i].buildings &&
-		            f->zombies == in->e[i].zombies &&
-		            f->goal_achieved == in->e[i].goal_achieved;
-		for (int k = 0; k < CL_DOCTORS; k++)
-			same = same && f->doctors[k] == in->e[i].doctors[k];
-		for (int k = 0; k < CL_FLOORS; k++)
-			same = same && f->rooms[k] == in->e[i].rooms[k];
-		for (int k = 0; k < CL_PATIENTS; k++)
-			same = same && f->patients[k] == in->e[i].patients[k];
-		if (!same)
-			return false;
-	}
-	return true;
+	return clinic_round_apply(state, round, in, e);
 }
 
-static bool clinic_repeats(const void *state, const table_event *tev)
+static int apply_finish(void *state, const void *in, tt_error *e)
 {
-	const clinic_game *g = state;
-	const clinic_ev *ev = tev->body;
-	int round = tev->turn;
-	if (ev->finish)
-		return finish_repeats(g, &ev->fin);
-	if (round < 1 || round > CL_ROUNDS)
-		return false;
-	const clinic_round_input *in = &ev->round;
-	for (int i = 0; i < in->nentries; i++) {
-		int s = in->e[i].seat;
-		if (s < 1 || s > g->cfg.nseats)
-			return false;
-		const clinic_round_entry *e = &g->rounds[round - 1][s - 1];
-		if (!e->entered || e->bought != in->e[i].bought ||
-		    e->lab_doctors != in->e[i].lab_doctors || e->deaths != in->e[i].deaths ||
-		    e->unpaid != in->e[i].unpaid || e->time_spent != in->e[i].time_spent)
-			return false;
-	}
-	if (in->has_order) {
-		if (!g->order_given[round - 1] || in->norder != g->cfg.nseats)
-			return false;
-		for (int i = 0; i < in->norder; i++)
-			if (g->order_next[round - 1][i] != in->order[i])
-				return false;
-	}
-	return in->nentries > 0 || in->has_order;
+	return clinic_finish_apply(state, in, e);
 }
 
-static int clinic_apply(void *state, const table_event *tev, table_refusal *r)
+static int nseats(const void *state)
 {
-	const clinic_ev *ev = tev->body;
-	tt_error e;
-	int rc = ev->finish ? clinic_finish_apply(state, &ev->fin, &e)
-	                    : clinic_round_apply(state, tev->turn, &ev->round, &e);
-	return rc == 0 ? 0 : tt_refuse_rule(r, &e);
+	return ((const clinic_game *)state)->cfg.nseats;
 }
 
-static bool clinic_finished(const void *state)
+static bool finished(const void *state)
 {
 	return ((const clinic_game *)state)->finished;
+}
+
+static bool round_entered(const void *state, int round, int seat)
+{
+	return ((const clinic_game *)state)->rounds[round - 1][seat - 1].entered;
+}
+
+static bool finish_entered(const void *state, int seat)
+{
+	return ((const clinic_game *)state)->finish[seat - 1].entered;
+}
+
+static int rounds_complete(const void *state)
+{
+	return clinic_rounds_complete(state);
 }
 
 /* ---- state ---- */
@@ -488,82 +474,41 @@ static const char *category(int rule)
 	}
 }
 
-static json_object *breakdown_json(const clinic_seat_score *s)
+static const char *const categories[] = {"popularity_bought",    "lab_doctors", "deaths",
+                                         "unpaid_expenses",      "employees",   "treatment_rooms",
+                                         "additional_buildings", "zombies",     "patients_left",
+                                         "time_spent",           NULL};
+
+/* The scores as games/rounds shows them. */
+static void scores_of(const clinic_game *g, const clinic_scores *sc, round_scores *out)
 {
-	static const char *const cats[] = {"popularity_bought",
-	                                   "lab_doctors",
-	                                   "deaths",
-	                                   "unpaid_expenses",
-	                                   "employees",
-	                                   "treatment_rooms",
-	                                   "additional_buildings",
-	                                   "zombies",
-	                                   "patients_left",
-	                                   "time_spent"};
-	json_object *o = jx_obj();
-	for (size_t c = 0; c < sizeof cats / sizeof cats[0]; c++) {
-		int sum = 0;
-		for (int i = 0; i < s->nitems; i++)
-			if (strcmp(category(s->items[i].rule), cats[c]) == 0)
-				sum += s->items[i].points;
-		jx_set(o, cats[c], jx_int(sum));
+	out->nseats = sc->nseats;
+	out->finished = sc->finished;
+	out->solo = g->cfg.solo;
+	out->profile_id = g->cfg.profile.id;
+	out->profile_name = g->cfg.profile.name;
+	for (int i = 0; i < sc->nseats; i++) {
+		const clinic_seat_score *ss = &sc->seat[i];
+		round_seat_score *o = &out->seat[i];
+		out->order[i] = sc->order[i];
+		o->total = ss->total;
+		o->rank = ss->rank;
+		o->verified = ss->all_verified;
+		o->tie = ss->tie_turn_order ? "turn-order" : NULL;
+		o->title = ss->title >= 0 ? g->cfg.profile.title[ss->title] : NULL;
+		memcpy(o->round_points, ss->round_points, sizeof ss->round_points);
+		memcpy(o->popularity_after, ss->popularity_after, sizeof ss->popularity_after);
+		o->nitems = ss->nitems;
+		memcpy(o->items, ss->items, sizeof ss->items[0] * (size_t)ss->nitems);
 	}
-	return o;
 }
 
-static json_object *reasons_json(const clinic_seat_score *s, int round)
+static void score(const void *state, round_scores *out)
 {
-	json_object *a = jx_arr();
-	for (int i = 0; i < s->nitems; i++)
-		if (s->items[i].round == round)
-			jx_push(a, tt_json_reason(&s->items[i], clinic_rule_id(s->items[i].rule),
-			                          clinic_rule_profile_key(s->items[i].rule)));
-	return a;
-}
-
-static json_object *rounds_json(const clinic_game *g, int s, const clinic_seat_score *sc)
-{
-	json_object *a = jx_arr();
-	for (int r = 0; r < CL_ROUNDS; r++) {
-		const clinic_round_entry *e = &g->rounds[r][s];
-		json_object *o = jx_obj();
-		jx_set(o, "round", jx_int(r + 1));
-		jx_set(o, "entered", jx_bool(e->entered));
-		if (e->entered) {
-			jx_set(o, "popularity_bought", jx_int(e->bought));
-			jx_set(o, "lab_doctors", jx_int(e->lab_doctors));
-			jx_set(o, "deaths", jx_int(e->deaths));
-			jx_set(o, "unpaid_expenses", jx_int(e->unpaid));
-			jx_set(o, "time_spent", jx_int(e->time_spent));
-		}
-		jx_set(o, "points", jx_int(sc->round_points[r + 1]));
-		jx_set(o, "popularity_after", jx_int(sc->popularity_after[r + 1]));
-		jx_set(o, "reasons", reasons_json(sc, r + 1));
-		jx_push(a, o);
-	}
-	return a;
-}
-
-static json_object *finish_json(const clinic_finish_entry *f)
-{
-	if (!f->entered)
-		return jx_null();
-	int d[CL_DOCTORS], p[CL_PATIENTS], rooms[CL_FLOORS];
-	for (int k = 0; k < CL_DOCTORS; k++)
-		d[k] = f->doctors[k];
-	for (int k = 0; k < CL_PATIENTS; k++)
-		p[k] = f->patients[k];
-	for (int k = 0; k < CL_FLOORS; k++)
-		rooms[k] = f->rooms[k];
-	json_object *o = jx_obj();
-	jx_set(o, "doctors", colours_json(d, CL_DOCTORS));
-	jx_set(o, "nurses", jx_int(f->nurses));
-	jx_set(o, "treatment_rooms", int_list(rooms, CL_FLOORS));
-	jx_set(o, "additional_buildings", jx_int(f->buildings));
-	jx_set(o, "patients_left", colours_json(p, CL_PATIENTS));
-	jx_set(o, "zombies", jx_int(f->zombies));
-	jx_set(o, "goal_achieved", jx_bool(f->goal_achieved));
-	return o;
+	clinic_scores *sc = xmalloc(sizeof *sc);
+	clinic_score(state, sc);
+	scores_of(state, sc, out);
+	free(sc);
 }
 
 static json_object *named_json(const tt_value *v, int n)
@@ -632,58 +577,13 @@ static json_object *order_json(const int8_t *o, int n)
 	return a;
 }
 
-static json_object *standings_json(const clinic_game *g, const clinic_scores *sc,
-                                   const table_view *v, bool with_bot)
-{
-	json_object *a = jx_arr();
-	for (int i = 0; i < sc->nseats; i++) {
-		int s = sc->order[i] - 1;
-		const clinic_seat_score *ss = &sc->seat[s];
-		json_object *o = jx_obj();
-		jx_set(o, "seat", jx_int(s + 1));
-		jx_set(o, "name", jx_str(v->names[s]));
-		if (with_bot)
-			jx_set(o, "bot", jx_bool(false));
-		jx_set(o, "rank", jx_int(ss->rank));
-		jx_set(o, "total", jx_int(ss->total));
-		jx_set(o, "score", jx_int(ss->total));
-		jx_set(o, "breakdown", breakdown_json(ss));
-		jx_set(o, "tie_break", ss->tie_turn_order ? jx_str("turn-order") : jx_null());
-		jx_set(o, "verified", jx_bool(ss->all_verified));
-		if (g->cfg.solo)
-			jx_set(o, "title",
-			       ss->title >= 0 ? jx_str(g->cfg.profile.title[ss->title])
-			                      : jx_null());
-		jx_push(a, o);
-	}
-	return a;
-}
-
-static json_object *next_json(const clinic_game *g)
-{
-	json_object *o = jx_obj();
-	int done = clinic_rounds_complete(g);
-	if (g->finished) {
-		jx_set(o, "action", jx_str("finished"));
-	} else if (done < CL_ROUNDS) {
-		json_object *seats = jx_arr();
-		for (int s = 0; s < g->cfg.nseats; s++)
-			if (!g->rounds[done][s].entered)
-				jx_push(seats, jx_int(s + 1));
-		jx_set(o, "action", jx_str("round"));
-		jx_set(o, "round", jx_int(done + 1));
-		jx_set(o, "seats", seats);
-	} else {
-		jx_set(o, "action", jx_str("finish"));
-	}
-	return o;
-}
-
 static void clinic_state_json(const void *state, const table_view *v, json_object *o)
 {
 	const clinic_game *g = state;
-	clinic_scores sc;
-	clinic_score(g, &sc);
+	clinic_scores *sc = xmalloc(sizeof *sc);
+	round_scores *rs = xcalloc(1, sizeof *rs);
+	clinic_score(g, sc);
+	scores_of(g, sc, rs);
 	int n = g->cfg.nseats;
 	json_object *ex = jx_arr(), *orders = jx_arr(), *seats = jx_arr();
 	for (int i = 0; i < CL_EXPANSIONS; i++)
@@ -695,85 +595,92 @@ static void clinic_state_json(const void *state, const table_view *v, json_objec
 	jx_set(o, "rounds", jx_int(CL_ROUNDS));
 	jx_set(o, "rounds_complete", jx_int(clinic_rounds_complete(g)));
 	jx_set(o, "profile", profile_json(&g->cfg.profile));
-	jx_set(o, "next", next_json(g));
+	jx_set(o, "next", round_next_json(&clinic_round_kind, g));
 	for (int r = 0; r <= CL_ROUNDS; r++) {
 		json_object *t = jx_obj();
 		jx_set(t, "round", r < CL_ROUNDS ? jx_int(r + 1) : jx_str("end"));
-		jx_set(t, "order", order_json(sc.turn_order[r], n));
-		jx_set(t, "entered", jx_bool(sc.order_entered[r]));
+		jx_set(t, "order", order_json(sc->turn_order[r], n));
+		jx_set(t, "entered", jx_bool(sc->order_entered[r]));
 		jx_push(orders, t);
 	}
 	jx_set(o, "turn_orders", orders);
 	for (int s = 0; s < n; s++) {
-		const clinic_seat_score *ss = &sc.seat[s];
-		json_object *so = jx_obj(), *score = jx_obj();
+		const round_seat_score *ss = &rs->seat[s];
+		json_object *so = jx_obj(), *score = round_score_json(&clinic_round_kind, ss);
+		jx_set(score, "time_spent", jx_int(sc->seat[s].time_spent));
+		round_score_end(&clinic_round_kind, ss, score);
 		jx_set(so, "seat", jx_int(s + 1));
 		jx_set(so, "name", jx_str(v->names[s]));
-		jx_set(so, "rounds", rounds_json(g, s, ss));
-		jx_set(so, "finish", finish_json(&g->finish[s]));
-		jx_set(score, "total", jx_int(ss->total));
-		jx_set(score, "verified", jx_bool(ss->all_verified));
-		jx_set(score, "breakdown", breakdown_json(ss));
-		jx_set(score, "time_spent", jx_int(ss->time_spent));
-		jx_set(score, "end", jx_int(ss->round_points[0]));
-		jx_set(score, "end_reasons", reasons_json(ss, 0));
+		jx_set(so, "rounds", round_rounds_json(&clinic_round_kind, g, s + 1, ss));
+		jx_set(so, "finish", round_finish_json(&clinic_round_kind, g, s + 1));
 		jx_set(so, "score", score);
 		jx_set(so, "rank", jx_int(ss->rank));
-		jx_set(so, "tie_break", ss->tie_turn_order ? jx_str("turn-order") : jx_null());
+		jx_set(so, "tie_break", jx_str_or_null(ss->tie));
 		if (g->cfg.solo)
-			jx_set(so, "title",
-			       ss->title >= 0 ? jx_str(g->cfg.profile.title[ss->title])
-			                      : jx_null());
+			jx_set(so, "title", jx_str_or_null(ss->title));
 		jx_push(seats, so);
 	}
 	jx_set(o, "seats", seats);
-	jx_set(o, "standings", standings_json(g, &sc, v, false));
+	jx_set(o, "standings", round_standings_json(&clinic_round_kind, rs, v, false));
+	free(rs);
+	free(sc);
 }
 
 static json_object *clinic_result_json(const void *state, const table_view *v)
 {
-	const clinic_game *g = state;
-	clinic_scores sc;
-	clinic_score(g, &sc);
-	json_object *o = jx_obj();
-	jx_set(o, "standings", standings_json(g, &sc, v, true));
-	jx_set(o, "solo", jx_bool(g->cfg.solo));
-	jx_set(o, "profile", jx_str(g->cfg.profile.id));
-	return o;
+	return round_result_json(&clinic_round_kind, state, v);
 }
 
-/* The log, event by event: after each accepted round or finish, every seat's running total
- * (the score sheet of the table, as the board's score track would show it). */
-static void clinic_log_step(const void *state, const table_event *tev, const table_view *v,
-                            json_object *log)
+static int clinic_event_decode(table_event *tev, const char *payload)
 {
-	clinic_scores sc;
-	int totals[TABLE_MAX_SEATS];
-	(void)v;
-	clinic_score(state, &sc);
-	for (int s = 0; s < sc.nseats && s < TABLE_MAX_SEATS; s++)
-		totals[s] = sc.seat[s].total;
-	tt_json_log_totals(log, tev, totals,
-	                   sc.nseats < TABLE_MAX_SEATS ? sc.nseats : TABLE_MAX_SEATS);
+	return round_event_decode(&clinic_round_kind, tev, payload);
 }
 
 const table_kind clinic_table_kind = {
     .name = "clinic",
     .max_seats = CL_MAX_SEATS,
     .state_size = sizeof(clinic_game),
-    .event_size = sizeof(clinic_ev),
+    .event_size = sizeof(round_ev),
     .create_parse = clinic_create_parse,
     .create_reply = clinic_create_reply,
     .init = clinic_init,
     .event_decode = clinic_event_decode,
-    .event_encode = clinic_event_encode,
-    .prepare = clinic_prepare,
-    .repeats = clinic_repeats,
-    .apply = clinic_apply,
-    .finished = clinic_finished,
+    .event_encode = round_event_encode,
+    .prepare = round_prepare,
+    .repeats = round_repeats,
+    .apply = round_apply,
+    .finished = finished,
     .state_json = clinic_state_json,
     .result_json = clinic_result_json,
-    .log_step = clinic_log_step,
+    .log_step = round_log_step,
+};
+
+const round_kind clinic_round_kind = {
+    .table = &clinic_table_kind,
+    .title = "Clinic",
+    .rounds = CL_ROUNDS,
+    .track = true,
+    .titled = true,
+    .round_parse = parse_round,
+    .finish_parse = parse_finish,
+    .round_encode = round_body_json,
+    .finish_encode = finish_body_json,
+    .round_entry = round_entry,
+    .finish_entry = finish_entry,
+    .round_table_stands = order_stands,
+    .round_prepare = order_prepare,
+    .round_apply = apply_round,
+    .finish_apply = apply_finish,
+    .nseats = nseats,
+    .finished = finished,
+    .round_entered = round_entered,
+    .finish_entered = finish_entered,
+    .rounds_complete = rounds_complete,
+    .score = score,
+    .rule_id = clinic_rule_id,
+    .rule_profile_key = clinic_rule_profile_key,
+    .category = category,
+    .categories = categories,
 };
 
 /* ---- handlers ---- */
@@ -781,44 +688,13 @@ const table_kind clinic_table_kind = {
 /* PUT /api/v1/clinic/games/{id}/rounds/{n} */
 int api_clinic_round(const http_req *req, http_resp *resp)
 {
-	clinic_ev ev;
-	json_object *root = NULL;
-	js_error err = {{0}, {0}};
-	int round = tt_path_round(req->params[1]);
-	memset(&ev, 0, sizeof ev);
-	if (round < 1 || round > CL_ROUNDS)
-		return http_reply_problem(resp, 400, "Clinic has rounds 1 to 6",
-		                          "round-out-of-range", "/round");
-	if (http_body_json(req, resp, &root) != 0)
-		return 0;
-	if (parse_round(root, &ev.round, &err) != 0)
-		http_reply_invalid(resp, err.field, err.detail);
-	else {
-		table_event tev = {.name = "round", .seat = 0, .turn = round, .body = &ev};
-		table_mutate(req, resp, &clinic_table_kind, &tev);
-	}
-	json_object_put(root);
-	return 0;
+	return round_api_round(req, resp, &clinic_round_kind);
 }
 
 /* POST /api/v1/clinic/games/{id}/finish */
 int api_clinic_finish(const http_req *req, http_resp *resp)
 {
-	clinic_ev ev;
-	json_object *root = NULL;
-	js_error err = {{0}, {0}};
-	memset(&ev, 0, sizeof ev);
-	ev.finish = true;
-	if (http_body_json(req, resp, &root) != 0)
-		return 0;
-	if (parse_finish(root, &ev.fin, &err) != 0)
-		http_reply_invalid(resp, err.field, err.detail);
-	else {
-		table_event tev = {.name = "finish", .seat = 0, .turn = 0, .body = &ev};
-		table_mutate(req, resp, &clinic_table_kind, &tev);
-	}
-	json_object_put(root);
-	return 0;
+	return round_api_finish(req, resp, &clinic_round_kind);
 }
 
 /* POST /api/v1/clinic/business: the Business helper (seed 001, Phase 2: Business), stateless. */
@@ -890,52 +766,4 @@ out:
 	json_object_put(doc);
 	json_object_put(root);
 	return 0;
-}
-
-/* ---- score pads (issue 9): one seat's entry through the stored events' encoder ---- */
-
-/* The first entry of body without its "seat" (body is released; the caller owns the result). */
-static json_object *lone_entry(json_object *body)
-{
-	json_object *entries = NULL;
-	json_object_object_get_ex(body, "entries", &entries);
-	json_object *e = json_object_get(json_object_array_get_idx(entries, 0));
-	json_object_object_del(e, "seat");
-	json_object_put(body);
-	return e;
-}
-
-json_object *clinic_pad_round_entry(const clinic_game *g, int round, int seat)
-{
-	clinic_round_input in = {.nentries = 1};
-	in.e[0].seat = seat;
-	if (g && round >= 1 && round <= CL_ROUNDS && seat >= 1 && seat <= CL_MAX_SEATS) {
-		const clinic_round_entry *r = &g->rounds[round - 1][seat - 1];
-		in.e[0].bought = r->bought;
-		in.e[0].lab_doctors = r->lab_doctors;
-		in.e[0].deaths = r->deaths;
-		in.e[0].unpaid = r->unpaid;
-		in.e[0].time_spent = r->time_spent;
-	}
-	return lone_entry(round_body_json(&in));
-}
-
-json_object *clinic_pad_finish_entry(const clinic_game *g, int seat)
-{
-	clinic_finish_input in = {.nentries = 1};
-	in.e[0].seat = seat;
-	if (g && seat >= 1 && seat <= CL_MAX_SEATS) {
-		const clinic_finish_entry *f = &g->finish[seat - 1];
-		for (int k = 0; k < CL_DOCTORS; k++)
-			in.e[0].doctors[k] = f->doctors[k];
-		for (int k = 0; k < CL_FLOORS; k++)
-			in.e[0].rooms[k] = f->rooms[k];
-		for (int k = 0; k < CL_PATIENTS; k++)
-			in.e[0].patients[k] = f->patients[k];
-		in.e[0].nurses = f->nurses;
-		in.e[0].buildings = f->buildings;
-		in.e[0].zombies = f->zombies;
-		in.e[0].goal_achieved = f->goal_achieved;
-	}
-	return lone_entry(finish_body_json(&in));
 }

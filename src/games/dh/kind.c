@@ -3,14 +3,15 @@
  * the configuration and events as JSON, who may send them, and the state, standings and result
  * as JSON. Seats, tokens, storage, versions, live updates and the log are the engine's.
  *
- * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body). The
- * configuration stored with the game carries the whole scoring profile it was created with, so
- * the game keeps its numbers whatever happens to the profile later. */
+ * Events: "round" (turn = the round, body = the PUT body) and "finish" (the POST body), run by
+ * games/rounds/kind.c through dh_round_kind: this file gives it Dice Hospital's fields and
+ * rules. The configuration stored with the game carries the whole scoring profile it was
+ * created with, so the game keeps its numbers whatever happens to the profile later. */
 #include "games/dh/kind.h"
 
-#include "games/rounds/profiles.h"
 #include "games/rounds/json.h"
-#include "base/log.h"
+#include "games/rounds/profiles.h"
+#include "base/oom.h"
 #include "json/jx.h"
 #include "rules/dh.h"
 
@@ -18,23 +19,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	bool finish;
-	dh_round_input round;
-	dh_finish_input fin;
-} dh_ev;
+_Static_assert(sizeof(dh_round_input) <= ROUND_INPUT_BYTES &&
+                   sizeof(dh_finish_input) <= ROUND_INPUT_BYTES,
+               "a Dice Hospital input fits round_ev");
 
 /* ---- request bodies (also the stored event payloads) ---- */
 
-static int parse_round(json_object *root, int round, dh_round_input *in, js_error *err)
+static int parse_round(json_object *root, void *input, js_error *err)
 {
+	dh_round_input *in = input;
 	json_object *entries = NULL, *reports = NULL;
 	const js_field f[] = {
 	    {"entries", JS_ARRAY, 0, 0, DH_MAX_ENTRIES, NULL, &entries, NULL},
 	    {"reports_completed", JS_ARRAY, JS_F_NULLABLE, 0, DH_REPORTS, NULL, &reports,
 	     &in->has_reports},
 	};
-	(void)round;
 	memset(in, 0, sizeof *in);
 	if (js_fields(root, "", f, sizeof f / sizeof f[0], err) != 0)
 		return -1;
@@ -73,8 +72,9 @@ static int parse_round(json_object *root, int round, dh_round_input *in, js_erro
 	return 0;
 }
 
-static int parse_finish(json_object *root, dh_finish_input *in, js_error *err)
+static int parse_finish(json_object *root, void *input, js_error *err)
 {
+	dh_finish_input *in = input;
 	json_object *entries = NULL;
 	const js_field f[] = {
 	    {"entries", JS_ARRAY, JS_F_REQUIRED, 0, DH_MAX_ENTRIES, NULL, &entries, NULL},
@@ -101,8 +101,9 @@ static int parse_finish(json_object *root, dh_finish_input *in, js_error *err)
 	return 0;
 }
 
-static json_object *round_body_json(const dh_round_input *in)
+static json_object *round_body_json(const void *input)
 {
+	const dh_round_input *in = input;
 	json_object *o = jx_obj(), *a = jx_arr();
 	for (int i = 0; i < in->nentries; i++) {
 		json_object *e = jx_obj(), *d = jx_obj();
@@ -124,8 +125,9 @@ static json_object *round_body_json(const dh_round_input *in)
 	return o;
 }
 
-static json_object *finish_body_json(const dh_finish_input *in)
+static json_object *finish_body_json(const void *input)
 {
+	const dh_finish_input *in = input;
 	json_object *o = jx_obj(), *a = jx_arr();
 	for (int i = 0; i < in->nentries; i++) {
 		json_object *e = jx_obj();
@@ -330,115 +332,87 @@ out:
 	return rc;
 }
 
-/* ---- events ---- */
+/* ---- the game as games/rounds sees it ---- */
 
-static json_object *dh_event_encode(const table_event *tev)
-{
-	const dh_ev *ev = tev->body;
-	return ev->finish ? finish_body_json(&ev->fin) : round_body_json(&ev->round);
-}
-
-static int dh_event_decode(table_event *tev, const char *payload)
-{
-	dh_ev *ev = tev->body;
-	json_object *o = jx_parse_stored(payload);
-	js_error err;
-	int rc = -1;
-	if (!o)
-		return -1;
-	memset(ev, 0, sizeof *ev);
-	ev->finish = strcmp(tev->name, "finish") == 0;
-	rc = ev->finish ? parse_finish(o, &ev->fin, &err)
-	                : parse_round(o, tev->turn, &ev->round, &err);
-	json_object_put(o);
-	return rc;
-}
-
-/* The host writes any seat; a seat token only entries of its own seat. */
-static int dh_prepare(const void *state, const table_view *v, table_event *tev, table_refusal *r)
-{
-	const dh_ev *ev = tev->body;
-	(void)state;
-	int n = ev->finish ? ev->fin.nentries : ev->round.nentries;
-	int first = n > 0 ? (ev->finish ? ev->fin.e[0].seat : ev->round.e[0].seat) : 0;
-	bool one = n > 0;
-	for (int i = 0; i < n; i++) {
-		int seat = ev->finish ? ev->fin.e[i].seat : ev->round.e[i].seat;
-		if (seat != first)
-			one = false;
-		if (!v->host && seat != v->you)
-			return table_refuse(r, 403, NULL, NULL,
-			                    "a seat token writes only its own seat's entries");
-	}
-	if (!v->host && v->you == 0)
-		return table_refuse(r, 403, NULL, NULL, "this token cannot write");
-	tev->seat = one ? first : 0;
-	return 0;
-}
-
-/* An identical resubmission of the finish: the game is finished with exactly these entries. */
-static bool finish_repeats(const dh_game *g, const dh_finish_input *in)
-{
-	if (!g->finished || in->nentries != g->cfg.nseats)
-		return false;
-	for (int i = 0; i < in->nentries; i++) {
-		int s = in->e[i].seat;
-		if (s < 1 || s > g->cfg.nseats)
-			return false;
-		const dh_finish_entry *f = &g->finish[s - 1];
-		if (f->fatalities != in->e[i].fatalities || f->blood_bags != in->e[i].blood_bags ||
-		    f->patients_left != in->e[i].patients_left ||
-		    f->pips_left != in->e[i].pips_left || f->collected != in->e[i].collected)
-			return false;
-	}
-	return true;
-}
-
-/* An identical resubmission of a round: every entry and the report list already stand. */
-static bool dh_repeats(const void *state, const table_event *tev)
+static void round_entry(const void *state, int round, int seat, void *input)
 {
 	const dh_game *g = state;
-	const dh_ev *ev = tev->body;
-	int round = tev->turn;
-	if (ev->finish)
-		return finish_repeats(g, &ev->fin);
-	if (round < 1 || round > DH_ROUNDS)
-		return false;
-	const dh_round_input *in = &ev->round;
-	for (int i = 0; i < in->nentries; i++) {
-		int s = in->e[i].seat;
-		if (s < 1 || s > g->cfg.nseats)
-			return false;
-		const dh_round_entry *e = &g->rounds[round - 1][s - 1];
-		if (!e->entered || e->wards_empty != in->e[i].wards_empty ||
-		    e->registrar != in->e[i].registrar)
-			return false;
+	dh_round_input *in = input;
+	in->nentries = 1;
+	in->e[0].seat = seat;
+	if (g && round >= 1 && round <= DH_ROUNDS && seat >= 1 && seat <= DH_MAX_SEATS) {
+		const dh_round_entry *r = &g->rounds[round - 1][seat - 1];
 		for (int k = 0; k < DH_COLOURS; k++)
-			if (e->discharged[k] != in->e[i].discharged[k])
-				return false;
+			in->e[0].discharged[k] = r->discharged[k];
+		in->e[0].wards_empty = r->wards_empty;
+		in->e[0].registrar = r->registrar;
 	}
-	if (in->has_reports) {
-		if (g->nreports_done[round - 1] != in->nreports)
-			return false;
-		for (int i = 0; i < in->nreports; i++)
-			if (g->reports_done[round - 1][i] != in->reports[i])
-				return false;
-	}
-	return in->nentries > 0 || in->has_reports;
 }
 
-static int dh_apply(void *state, const table_event *tev, table_refusal *r)
+static void finish_entry(const void *state, int seat, void *input)
 {
-	const dh_ev *ev = tev->body;
-	tt_error e;
-	int rc = ev->finish ? dh_finish_apply(state, &ev->fin, &e)
-	                    : dh_round_apply(state, tev->turn, &ev->round, &e);
-	return rc == 0 ? 0 : tt_refuse_rule(r, &e);
+	const dh_game *g = state;
+	dh_finish_input *in = input;
+	in->nentries = 1;
+	in->e[0].seat = seat;
+	if (g && seat >= 1 && seat <= DH_MAX_SEATS) {
+		const dh_finish_entry *f = &g->finish[seat - 1];
+		in->e[0].fatalities = f->fatalities;
+		in->e[0].blood_bags = f->blood_bags;
+		in->e[0].patients_left = f->patients_left;
+		in->e[0].pips_left = f->pips_left;
+		in->e[0].collected = f->collected;
+	}
 }
 
-static bool dh_finished(const void *state)
+/* The solo Medical Reports completed in the round. */
+static int reports_stand(const void *state, int round, const void *input)
+{
+	const dh_game *g = state;
+	const dh_round_input *in = input;
+	if (!in->has_reports)
+		return -1;
+	if (g->nreports_done[round - 1] != in->nreports)
+		return 0;
+	for (int i = 0; i < in->nreports; i++)
+		if (g->reports_done[round - 1][i] != in->reports[i])
+			return 0;
+	return 1;
+}
+
+static int apply_round(void *state, int round, const void *in, tt_error *e)
+{
+	return dh_round_apply(state, round, in, e);
+}
+
+static int apply_finish(void *state, const void *in, tt_error *e)
+{
+	return dh_finish_apply(state, in, e);
+}
+
+static int nseats(const void *state)
+{
+	return ((const dh_game *)state)->cfg.nseats;
+}
+
+static bool finished(const void *state)
 {
 	return ((const dh_game *)state)->finished;
+}
+
+static bool round_entered(const void *state, int round, int seat)
+{
+	return ((const dh_game *)state)->rounds[round - 1][seat - 1].entered;
+}
+
+static bool finish_entered(const void *state, int seat)
+{
+	return ((const dh_game *)state)->finish[seat - 1].entered;
+}
+
+static int rounds_complete(const void *state)
+{
+	return dh_rounds_complete(state);
 }
 
 /* ---- state ---- */
@@ -470,77 +444,38 @@ static const char *category(int rule)
 	}
 }
 
-static json_object *breakdown_json(const dh_seat_score *s)
+static const char *const categories[] = {"discharge",  "administrator",           "wards_empty",
+                                         "registrar",  "medical_reports",         "fatalities",
+                                         "blood_bags", "final_round_collections", NULL};
+
+/* The scores as games/rounds shows them. */
+static void scores_of(const dh_game *g, const dh_scores *sc, round_scores *out)
 {
-	static const char *const cats[] = {"discharge",  "administrator",          "wards_empty",
-	                                   "registrar",  "medical_reports",        "fatalities",
-	                                   "blood_bags", "final_round_collections"};
-	json_object *o = jx_obj();
-	for (size_t c = 0; c < sizeof cats / sizeof cats[0]; c++) {
-		int sum = 0;
-		for (int i = 0; i < s->nitems; i++)
-			if (strcmp(category(s->items[i].rule), cats[c]) == 0)
-				sum += s->items[i].points;
-		jx_set(o, cats[c], jx_int(sum));
+	out->nseats = sc->nseats;
+	out->finished = sc->finished;
+	out->solo = g->cfg.solo;
+	out->profile_id = g->cfg.profile.id;
+	out->profile_name = g->cfg.profile.name;
+	for (int i = 0; i < sc->nseats; i++) {
+		const dh_seat_score *ss = &sc->seat[i];
+		round_seat_score *o = &out->seat[i];
+		out->order[i] = sc->order[i];
+		o->total = ss->total;
+		o->rank = ss->rank;
+		o->verified = ss->all_verified;
+		o->tie = dh_tie_id(ss->tie);
+		memcpy(o->round_points, ss->round_points, sizeof ss->round_points);
+		o->nitems = ss->nitems;
+		memcpy(o->items, ss->items, sizeof ss->items[0] * (size_t)ss->nitems);
 	}
-	return o;
 }
 
-static json_object *reasons_json(const dh_seat_score *s, int round)
+static void score(const void *state, round_scores *out)
 {
-	json_object *a = jx_arr();
-	for (int i = 0; i < s->nitems; i++)
-		if (round < 0 || s->items[i].round == round)
-			jx_push(a, tt_json_reason(&s->items[i], dh_rule_id(s->items[i].rule),
-			                          dh_rule_profile_key(s->items[i].rule)));
-	return a;
-}
-
-static json_object *score_json(const dh_seat_score *s)
-{
-	json_object *o = jx_obj();
-	jx_set(o, "total", jx_int(s->total));
-	jx_set(o, "verified", jx_bool(s->all_verified));
-	jx_set(o, "breakdown", breakdown_json(s));
-	jx_set(o, "end", jx_int(s->round_points[0]));
-	jx_set(o, "end_reasons", reasons_json(s, 0));
-	return o;
-}
-
-static json_object *rounds_json(const dh_game *g, int s, const dh_seat_score *sc)
-{
-	json_object *a = jx_arr();
-	for (int r = 0; r < DH_ROUNDS; r++) {
-		const dh_round_entry *e = &g->rounds[r][s];
-		json_object *o = jx_obj();
-		jx_set(o, "round", jx_int(r + 1));
-		jx_set(o, "entered", jx_bool(e->entered));
-		if (e->entered) {
-			json_object *d = jx_obj();
-			for (int k = 0; k < DH_COLOURS; k++)
-				jx_set(d, dh_colour_id(k), jx_int(e->discharged[k]));
-			jx_set(o, "discharged", d);
-			jx_set(o, "wards_empty", jx_bool(e->wards_empty));
-			jx_set(o, "registrar", jx_int(e->registrar));
-		}
-		jx_set(o, "points", jx_int(sc->round_points[r + 1]));
-		jx_set(o, "reasons", reasons_json(sc, r + 1));
-		jx_push(a, o);
-	}
-	return a;
-}
-
-static json_object *finish_json(const dh_finish_entry *f)
-{
-	if (!f->entered)
-		return jx_null();
-	json_object *o = jx_obj();
-	jx_set(o, "fatalities", jx_int(f->fatalities));
-	jx_set(o, "blood_bags", jx_int(f->blood_bags));
-	jx_set(o, "patients_left", jx_int(f->patients_left));
-	jx_set(o, "pips_left", jx_int(f->pips_left));
-	jx_set(o, "collected", jx_int(f->collected));
-	return o;
+	dh_scores *sc = xmalloc(sizeof *sc);
+	dh_score(state, sc);
+	scores_of(state, sc, out);
+	free(sc);
 }
 
 static json_object *profile_json(const dh_profile *p)
@@ -577,50 +512,6 @@ static json_object *profile_json(const dh_profile *p)
 	return o;
 }
 
-static json_object *standings_json(const dh_game *g, const dh_scores *sc, const table_view *v,
-                                   bool with_bot)
-{
-	json_object *a = jx_arr();
-	for (int i = 0; i < sc->nseats; i++) {
-		int s = sc->order[i] - 1;
-		const dh_seat_score *ss = &sc->seat[s];
-		json_object *o = jx_obj();
-		jx_set(o, "seat", jx_int(s + 1));
-		jx_set(o, "name", jx_str(v->names[s]));
-		if (with_bot)
-			jx_set(o, "bot", jx_bool(false));
-		jx_set(o, "rank", jx_int(ss->rank));
-		jx_set(o, "total", jx_int(ss->total));
-		jx_set(o, "score", jx_int(ss->total));
-		jx_set(o, "breakdown", breakdown_json(ss));
-		jx_set(o, "tie_break", jx_str_or_null(dh_tie_id(ss->tie)));
-		jx_set(o, "verified", jx_bool(ss->all_verified));
-		jx_push(a, o);
-	}
-	(void)g;
-	return a;
-}
-
-static json_object *next_json(const dh_game *g)
-{
-	json_object *o = jx_obj();
-	int done = dh_rounds_complete(g);
-	if (g->finished) {
-		jx_set(o, "action", jx_str("finished"));
-	} else if (done < DH_ROUNDS) {
-		json_object *seats = jx_arr();
-		for (int s = 0; s < g->cfg.nseats; s++)
-			if (!g->rounds[done][s].entered)
-				jx_push(seats, jx_int(s + 1));
-		jx_set(o, "action", jx_str("round"));
-		jx_set(o, "round", jx_int(done + 1));
-		jx_set(o, "seats", seats);
-	} else {
-		jx_set(o, "action", jx_str("finish"));
-	}
-	return o;
-}
-
 static json_object *reports_json(const dh_game *g, const dh_scores *sc)
 {
 	json_object *a = jx_arr();
@@ -641,8 +532,10 @@ static json_object *reports_json(const dh_game *g, const dh_scores *sc)
 static void dh_state_json(const void *state, const table_view *v, json_object *o)
 {
 	const dh_game *g = state;
-	dh_scores sc;
-	dh_score(g, &sc);
+	dh_scores *sc = xmalloc(sizeof *sc);
+	round_scores *rs = xcalloc(1, sizeof *rs);
+	dh_score(g, sc);
+	scores_of(g, sc, rs);
 	json_object *vars = jx_obj(), *seats = jx_arr();
 	for (int i = 0; i < DH_VARIANTS; i++)
 		jx_set(vars, dh_variant_id(i), jx_bool(g->cfg.variant[i]));
@@ -651,159 +544,93 @@ static void dh_state_json(const void *state, const table_view *v, json_object *o
 	jx_set(o, "rounds", jx_int(DH_ROUNDS));
 	jx_set(o, "rounds_complete", jx_int(dh_rounds_complete(g)));
 	jx_set(o, "profile", profile_json(&g->cfg.profile));
-	jx_set(o, "next", next_json(g));
+	jx_set(o, "next", round_next_json(&dh_round_kind, g));
 	if (g->cfg.solo)
-		jx_set(o, "reports", reports_json(g, &sc));
+		jx_set(o, "reports", reports_json(g, sc));
 	for (int s = 0; s < g->cfg.nseats; s++) {
-		json_object *so = jx_obj();
+		const round_seat_score *ss = &rs->seat[s];
+		json_object *so = jx_obj(), *sco = round_score_json(&dh_round_kind, ss);
+		round_score_end(&dh_round_kind, ss, sco);
 		jx_set(so, "seat", jx_int(s + 1));
 		jx_set(so, "name", jx_str(v->names[s]));
 		jx_set(so, "administrator", jx_str_or_null(dh_admin_id(g->cfg.admin[s])));
-		jx_set(so, "rounds", rounds_json(g, s, &sc.seat[s]));
-		jx_set(so, "finish", finish_json(&g->finish[s]));
-		jx_set(so, "score", score_json(&sc.seat[s]));
-		jx_set(so, "rank", jx_int(sc.seat[s].rank));
-		jx_set(so, "tie_break", jx_str_or_null(dh_tie_id(sc.seat[s].tie)));
+		jx_set(so, "rounds", round_rounds_json(&dh_round_kind, g, s + 1, ss));
+		jx_set(so, "finish", round_finish_json(&dh_round_kind, g, s + 1));
+		jx_set(so, "score", sco);
+		jx_set(so, "rank", jx_int(ss->rank));
+		jx_set(so, "tie_break", jx_str_or_null(ss->tie));
 		jx_push(seats, so);
 	}
 	jx_set(o, "seats", seats);
-	jx_set(o, "standings", standings_json(g, &sc, v, false));
+	jx_set(o, "standings", round_standings_json(&dh_round_kind, rs, v, false));
+	free(rs);
+	free(sc);
 }
 
 static json_object *dh_result_json(const void *state, const table_view *v)
 {
-	const dh_game *g = state;
-	dh_scores sc;
-	dh_score(g, &sc);
-	json_object *o = jx_obj();
-	jx_set(o, "standings", standings_json(g, &sc, v, true));
-	jx_set(o, "solo", jx_bool(g->cfg.solo));
-	jx_set(o, "profile", jx_str(g->cfg.profile.id));
-	return o;
+	return round_result_json(&dh_round_kind, state, v);
 }
 
-/* The log, event by event: after each accepted round or finish, every seat's running total
- * (the score sheet of the table, as the board's score track would show it). */
-static void dh_log_step(const void *state, const table_event *tev, const table_view *v,
-                        json_object *log)
+static int dh_event_decode(table_event *tev, const char *payload)
 {
-	dh_scores sc;
-	int totals[TABLE_MAX_SEATS];
-	(void)v;
-	dh_score(state, &sc);
-	for (int s = 0; s < sc.nseats && s < TABLE_MAX_SEATS; s++)
-		totals[s] = sc.seat[s].total;
-	tt_json_log_totals(log, tev, totals,
-	                   sc.nseats < TABLE_MAX_SEATS ? sc.nseats : TABLE_MAX_SEATS);
+	return round_event_decode(&dh_round_kind, tev, payload);
 }
 
 const table_kind dh_table_kind = {
     .name = "dh",
     .max_seats = DH_MAX_SEATS,
     .state_size = sizeof(dh_game),
-    .event_size = sizeof(dh_ev),
+    .event_size = sizeof(round_ev),
     .create_parse = dh_create_parse,
     .create_reply = dh_create_reply,
     .init = dh_init,
     .event_decode = dh_event_decode,
-    .event_encode = dh_event_encode,
-    .prepare = dh_prepare,
-    .repeats = dh_repeats,
-    .apply = dh_apply,
-    .finished = dh_finished,
+    .event_encode = round_event_encode,
+    .prepare = round_prepare,
+    .repeats = round_repeats,
+    .apply = round_apply,
+    .finished = finished,
     .state_json = dh_state_json,
     .result_json = dh_result_json,
-    .log_step = dh_log_step,
+    .log_step = round_log_step,
+};
+
+const round_kind dh_round_kind = {
+    .table = &dh_table_kind,
+    .title = "Dice Hospital",
+    .rounds = DH_ROUNDS,
+    .round_parse = parse_round,
+    .finish_parse = parse_finish,
+    .round_encode = round_body_json,
+    .finish_encode = finish_body_json,
+    .round_entry = round_entry,
+    .finish_entry = finish_entry,
+    .round_table_stands = reports_stand,
+    .round_apply = apply_round,
+    .finish_apply = apply_finish,
+    .nseats = nseats,
+    .finished = finished,
+    .round_entered = round_entered,
+    .finish_entered = finish_entered,
+    .rounds_complete = rounds_complete,
+    .score = score,
+    .rule_id = dh_rule_id,
+    .rule_profile_key = dh_rule_profile_key,
+    .category = category,
+    .categories = categories,
 };
 
 /* ---- handlers ---- */
 
-static int reply_parse_error(http_resp *resp, const js_error *err)
-{
-	return http_reply_invalid(resp, err->field, err->detail);
-}
-
 /* PUT /api/v1/dh/games/{id}/rounds/{n} */
 int api_dh_round(const http_req *req, http_resp *resp)
 {
-	dh_ev ev;
-	json_object *root = NULL;
-	js_error err = {{0}, {0}};
-	int round = tt_path_round(req->params[1]);
-	memset(&ev, 0, sizeof ev);
-	if (round < 1 || round > DH_ROUNDS)
-		return http_reply_problem(resp, 400, "Dice Hospital has rounds 1 to 8",
-		                          "round-out-of-range", "/round");
-	if (http_body_json(req, resp, &root) != 0)
-		return 0;
-	if (parse_round(root, round, &ev.round, &err) != 0)
-		reply_parse_error(resp, &err);
-	else {
-		table_event tev = {.name = "round", .seat = 0, .turn = round, .body = &ev};
-		table_mutate(req, resp, &dh_table_kind, &tev);
-	}
-	json_object_put(root);
-	return 0;
+	return round_api_round(req, resp, &dh_round_kind);
 }
 
 /* POST /api/v1/dh/games/{id}/finish */
 int api_dh_finish(const http_req *req, http_resp *resp)
 {
-	dh_ev ev;
-	json_object *root = NULL;
-	js_error err = {{0}, {0}};
-	memset(&ev, 0, sizeof ev);
-	ev.finish = true;
-	if (http_body_json(req, resp, &root) != 0)
-		return 0;
-	if (parse_finish(root, &ev.fin, &err) != 0)
-		reply_parse_error(resp, &err);
-	else {
-		table_event tev = {.name = "finish", .seat = 0, .turn = 0, .body = &ev};
-		table_mutate(req, resp, &dh_table_kind, &tev);
-	}
-	json_object_put(root);
-	return 0;
-}
-
-/* ---- score pads (issue 9): one seat's entry through the stored events' encoder ---- */
-
-/* The first entry of body without its "seat" (body is released; the caller owns the result). */
-static json_object *lone_entry(json_object *body)
-{
-	json_object *entries = NULL;
-	json_object_object_get_ex(body, "entries", &entries);
-	json_object *e = json_object_get(json_object_array_get_idx(entries, 0));
-	json_object_object_del(e, "seat");
-	json_object_put(body);
-	return e;
-}
-
-json_object *dh_pad_round_entry(const dh_game *g, int round, int seat)
-{
-	dh_round_input in = {.nentries = 1};
-	in.e[0].seat = seat;
-	if (g && round >= 1 && round <= DH_ROUNDS && seat >= 1 && seat <= DH_MAX_SEATS) {
-		const dh_round_entry *r = &g->rounds[round - 1][seat - 1];
-		for (int k = 0; k < DH_COLOURS; k++)
-			in.e[0].discharged[k] = r->discharged[k];
-		in.e[0].wards_empty = r->wards_empty;
-		in.e[0].registrar = r->registrar;
-	}
-	return lone_entry(round_body_json(&in));
-}
-
-json_object *dh_pad_finish_entry(const dh_game *g, int seat)
-{
-	dh_finish_input in = {.nentries = 1};
-	in.e[0].seat = seat;
-	if (g && seat >= 1 && seat <= DH_MAX_SEATS) {
-		const dh_finish_entry *f = &g->finish[seat - 1];
-		in.e[0].fatalities = f->fatalities;
-		in.e[0].blood_bags = f->blood_bags;
-		in.e[0].patients_left = f->patients_left;
-		in.e[0].pips_left = f->pips_left;
-		in.e[0].collected = f->collected;
-	}
-	return lone_entry(finish_body_json(&in));
+	return round_api_finish(req, resp, &dh_round_kind);
 }

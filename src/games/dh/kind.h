@@ -4,19 +4,14 @@
 #define DH_GAMES_H
 
 #include "engine/table.h"
+#include "games/rounds/kind.h"
 #include "http/http.h"
 #include "rules/dh.h"
 
 extern const table_kind dh_table_kind;
+extern const round_kind dh_round_kind; /* its fields and rules, for games/rounds */
 
 int api_dh_round(const http_req *req, http_resp *resp);  /* PUT …/dh/games/{id}/rounds/{n} */
 int api_dh_finish(const http_req *req, http_resp *resp); /* POST …/dh/games/{id}/finish */
-
-/* ---- score pads (issue 9, pads.c) ----
- * One seat's entry exactly as PUT …/rounds/{n} ("entries" item) and POST …/finish carry it,
- * without "seat": the encoder of the stored events, so a pad has the rows the digital entry
- * asks. g NULL: every value zero (the shape of a blank pad). Caller owns the object. */
-struct json_object *dh_pad_round_entry(const dh_game *g, int round, int seat);
-struct json_object *dh_pad_finish_entry(const dh_game *g, int seat);
 
 #endif

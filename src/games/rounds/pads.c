@@ -110,8 +110,8 @@ static int leaves_of(json_object *entry, pad_leaf *out)
 static int check_kind(const pad_kind *k, char *err, size_t errlen)
 {
 	pad_leaf lv[2][PAD_MAX_LEAVES];
-	int n[2] = {leaves_of(k->round_entry(NULL, 1, 1), lv[0]),
-	            leaves_of(k->finish_entry(NULL, 1), lv[1])};
+	int n[2] = {leaves_of(round_pad_round_entry(k->rk, NULL, 1, 1), lv[0]),
+	            leaves_of(round_pad_finish_entry(k->rk, NULL, 1), lv[1])};
 	for (int g = 0; g < PDF_LANGS; g++) {
 		for (size_t i = 0; i < sizeof common_keys / sizeof common_keys[0]; i++)
 			if (!label(k, g, NULL, common_keys[i])) {
@@ -196,6 +196,44 @@ static void cell(pad_build *b, const pdf_pad_row *r, int c, const char *fmt, int
 	snprintf(b->cells[i][c], PAD_CELL, fmt, v);
 }
 
+enum { PAD_MAX_ROUNDS = 8 };
+
+/* What the pad of one seat's game says; filled from the kind's scorer. */
+typedef struct {
+	int nseats;
+	bool finished;
+	int total[PDF_PAD_COLS], rank[PDF_PAD_COLS];
+	int round_points[PDF_PAD_COLS][PAD_MAX_ROUNDS + 1]; /* [0] = end of the game */
+	bool verified[PDF_PAD_COLS];
+	const char *tie[PDF_PAD_COLS]; /* pads.json "ties" key (static), NULL: none */
+	char profile[TT_NAME_LEN];
+} pad_scores;
+
+/* Seat's entry of the round (0: the finish) is entered in g. */
+static bool entered(const pad_kind *k, const void *g, int round, int seat)
+{
+	return round ? k->rk->round_entered(g, round, seat) : k->rk->finish_entered(g, seat);
+}
+
+/* What the pad of g says, from the kind's scorer. */
+static void scores_of(const pad_kind *k, const void *g, pad_scores *out)
+{
+	round_scores *sc = round_scores_of(k->rk, g);
+	out->nseats = sc->nseats;
+	out->finished = sc->finished;
+	snprintf(out->profile, sizeof out->profile, "%s", sc->profile_name);
+	for (int s = 0; s < sc->nseats && s < PDF_PAD_COLS; s++) {
+		const round_seat_score *ss = &sc->seat[s];
+		out->total[s] = ss->total;
+		out->rank[s] = ss->rank;
+		out->verified[s] = ss->verified;
+		out->tie[s] = ss->tie;
+		for (int r = 0; r <= k->rk->rounds; r++)
+			out->round_points[s][r] = ss->round_points[r];
+	}
+	free(sc);
+}
+
 /* The rows of one entry (a round, or the finish with round 0) for every seat. */
 static void entry_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const void *g, int round,
                        const char *group)
@@ -203,8 +241,8 @@ static void entry_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
 	pad_leaf seat_leaves[PDF_PAD_COLS][PAD_MAX_LEAVES];
 	int n = 0;
 	for (int s = 0; s < b->pad.ncols; s++) {
-		json_object *e =
-		    round ? k->round_entry(g, round, s + 1) : k->finish_entry(g, s + 1);
+		json_object *e = round ? round_pad_round_entry(k->rk, g, round, s + 1)
+		                       : round_pad_finish_entry(k->rk, g, s + 1);
 		n = leaves_of(e, seat_leaves[s]);
 	}
 	for (int i = 0; i < n; i++) {
@@ -214,9 +252,7 @@ static void entry_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
 			return;
 		r->tick = seat_leaves[0][i].tick;
 		for (int s = 0; g && s < b->pad.ncols; s++) {
-			bool entered =
-			    round ? k->round_entered(g, round, s + 1) : k->finish_entered(g, s + 1);
-			if (entered)
+			if (entered(k, g, round, s + 1))
 				snprintf(b->cells[r - b->rows][s], PAD_CELL, "%s",
 				         seat_leaves[s][i].value);
 		}
@@ -228,8 +264,8 @@ static void build_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
                        const pad_scores *sc)
 {
 	const char *pts = lab(k, lang, "points");
-	for (int r = 0; r <= k->rounds && r < PAD_GROUPS - 1; r++) {
-		int round = r < k->rounds ? r + 1 : 0; /* the end of the game last */
+	for (int r = 0; r <= k->rk->rounds && r < PAD_GROUPS - 1; r++) {
+		int round = r < k->rk->rounds ? r + 1 : 0; /* the end of the game last */
 		char *group = b->groups[r];
 		if (round)
 			snprintf(group, PDF_LABEL_MAX, "%s %d", lab(k, lang, "round"), round);
@@ -238,9 +274,7 @@ static void build_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
 		entry_rows(b, k, lang, g, round, group);
 		pdf_pad_row *p = add_row(b, group, pts, true);
 		for (int s = 0; p && g && s < b->pad.ncols; s++) {
-			bool entered =
-			    round ? k->round_entered(g, round, s + 1) : k->finish_entered(g, s + 1);
-			if (entered)
+			if (entered(k, g, round, s + 1))
 				cell(b, p, s, "%d", sc->round_points[s][round]);
 		}
 	}
@@ -324,14 +358,14 @@ int pads_game_pdf(const http_req *req, http_resp *resp, const pad_kind *k)
 	pdf_lang lang;
 	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
 		return 0;
-	table_game *tg = table_load_for_read(req, resp, k->tk, req->params[0]);
+	table_game *tg = table_load_for_read(req, resp, k->rk->table, req->params[0]);
 	if (tg == NULL)
 		return 0;
 	const void *g = table_game_state(tg);
 	table_view v;
 	table_game_view(tg, &v);
 	pad_scores sc = {0};
-	k->scores(g, &sc);
+	scores_of(k, g, &sc);
 	pad_build *b = xcalloc(1, sizeof *b);
 	b->pad.title = lab(k, lang, "title");
 	b->pad.player = lab(k, lang, "player");

@@ -6,6 +6,7 @@
 #define GAMES_ROUNDS_PADS_H
 
 #include "engine/table.h"
+#include "games/rounds/kind.h"
 #include "http/http.h"
 #include "pdf/pdf.h"
 #include "rules/tabletop.h"
@@ -13,29 +14,10 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
-enum { PAD_MAX_ROUNDS = 8 };
-
-/* What the pad of one seat's game says; filled from the kind's scorer. */
-typedef struct {
-	int nseats;
-	bool finished;
-	int total[PDF_PAD_COLS], rank[PDF_PAD_COLS];
-	int round_points[PDF_PAD_COLS][PAD_MAX_ROUNDS + 1]; /* [0] = end of the game */
-	bool verified[PDF_PAD_COLS];
-	const char *tie[PDF_PAD_COLS]; /* pads.json "ties" key (static), NULL: none */
-	char profile[TT_NAME_LEN];
-} pad_scores;
-
-/* A kind of game with a pad. State pointers are the kind's state (dh_game, clinic_game). */
+/* A kind of game with a pad: its rows are its round_kind's entries, its numbers its scorer's. */
 typedef struct {
 	const char *key; /* pads.json member, path segment, file name */
-	int rounds;
-	const table_kind *tk;
-	json_object *(*round_entry)(const void *g, int round, int seat); /* g NULL: zeros */
-	json_object *(*finish_entry)(const void *g, int seat);
-	bool (*round_entered)(const void *g, int round, int seat);
-	bool (*finish_entered)(const void *g, int seat);
-	void (*scores)(const void *g, pad_scores *out);
+	const round_kind *rk;
 	const char *const *ties; /* every tie id the scorer can name, NULL-terminated */
 } pad_kind;
 
