@@ -311,7 +311,7 @@ static void clinic_create_reply(json_object *config, json_object *reply)
 
 static int clinic_init(void *state, const char *config, int nseats)
 {
-	json_object *o = jx_parse_stored(config), *v;
+	json_object *o = json_tokener_parse(config), *v;
 	clinic_config c;
 	char err[256];
 	int rc = -1;

@@ -290,7 +290,7 @@ static void dh_create_reply(json_object *config, json_object *reply)
 /* Reads a stored configuration (our own writing: a failure is a bug). */
 static int dh_init(void *state, const char *config, int nseats)
 {
-	json_object *o = jx_parse_stored(config), *v, *a;
+	json_object *o = json_tokener_parse(config), *v, *a;
 	dh_config c;
 	char err[256];
 	int rc = -1;

@@ -76,7 +76,7 @@ json_object *round_event_encode(const table_event *tev)
 int round_event_decode(const round_kind *rk, table_event *tev, const char *payload)
 {
 	round_ev *ev = tev->body;
-	json_object *o = jx_parse_stored(payload);
+	json_object *o = json_tokener_parse(payload);
 	js_error err;
 	if (!o)
 		return -1;
