@@ -26,7 +26,7 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/health", api_health, false, 0, false, false, NULL},
     {"GET", "/api/v1/openapi.json", api_openapi, false, 0, false, false, NULL},
 
-    /* ER rules, stateless (er_rules.c) */
+    /* ER rules, stateless (games/er/paper.c) */
     {"GET", "/api/v1/er/data", api_er_data, false, 0, false, false, NULL},
     {"POST", "/api/v1/er/score", api_er_score, false, 0, false, false, NULL},
     {"POST", "/api/v1/er/moves/apply", api_er_moves_apply, false, 0, false, false, NULL},
@@ -83,7 +83,8 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true, true,
      api_league_import_pre_body},
     /* Dice Hospital and Clinic at the table: the engine's reads and create, each
-     * kind's rounds and finish (dh_games.c, clinic_games.c); scoring profiles (profiles.c) */
+     * kind's rounds and finish (games/dh/kind.c, games/clinic/kind.c); scoring profiles
+     * (profiles.c) */
     {"GET", "/api/v1/profiles", api_profiles_list, true, 0, false, false, NULL},
     {"POST", "/api/v1/profiles", api_profiles_create, true, 0, false, false, NULL},
     {"POST", "/api/v1/dh/games", table_api_create, true, 0, false, false, NULL},

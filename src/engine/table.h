@@ -10,7 +10,7 @@
  * event and call table_mutate().
  *
  * Layering: http/ (requests, replies, streaming) and db/ (typed rows, db/games.h) below; the
- * kinds (api/er_games.c, api/dh_games.c, …) above. Ownership is stated per function. */
+ * kinds (games/er/kind.c, games/dh/kind.c, …) above. Ownership is stated per function. */
 #ifndef TABLE_H
 #define TABLE_H
 
@@ -25,7 +25,7 @@ enum {
 	TABLE_MAX_SEATS = 6,
 	TABLE_NAME_MAX = 64,       /* characters of a player's name (api.md limits) */
 	TABLE_NAME_BYTES = 64 * 4, /* the same in UTF-8 bytes */
-	TABLE_ID_MAX = 24,         /* ids are 24 hex characters (api/tokens.h ID_LEN) */
+	TABLE_ID_MAX = 24,         /* ids are 24 hex characters (engine/tokens.h ID_LEN) */
 	TABLE_LEAGUE_MAX = 64 * 4, /* a league id */
 	TABLE_DETAIL_MAX = 256,
 };

@@ -1,7 +1,7 @@
 /* Parsing a league import without the database: a BG Stats JSON export, a BoardGameGeek plays
  * XML file or our backup, read and checked completely into an import (plays, members, seasons)
- * that the import route then stores in one transaction (league_io.c). The fuzz targets call
- * the same entry point (tests/fuzz/fuzz_import_*.c). */
+ * that the import route then stores in one transaction (import.c). The fuzz targets call
+ * the same entry point (tests/fuzz/fuzz_bgstats.c, fuzz_bggxml.c, fuzz_backup.c). */
 #ifndef API_LEAGUE_IMPORT_H
 #define API_LEAGUE_IMPORT_H
 

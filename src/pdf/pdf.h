@@ -164,7 +164,7 @@ char *pdf_qr_svg(const char *data, size_t len, size_t *out_len);
 /* ---- score pads for Dice Hospital and Clinic (pad.c) ----
  * A table: a column per player, a row per value the digital entry asks, grouped by round, then
  * the end-game rows and the totals. The rows and every text come from the caller (the API reads
- * them from the games' encoders and templates/<game>/pad.json); blank cells are left to write on.
+ * them from the games' encoders and templates/pads.json); blank cells are left to write on.
  */
 enum { PDF_PAD_COLS = 4, PDF_PAD_ROWS = 96 };
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: Dice Hospital and Clinic games (api/dh_games.c, api/clinic_games.c →
+/* libFuzzer target: Dice Hospital and Clinic games (games/dh/kind.c, games/clinic/kind.c →
  * rules/dh.c, rules/clinic.c) fed a game configuration and a sequence of round and finish
  * bodies as JSON, through the kinds' own parsers, rules, state and result builders. Whatever
  * the bytes, nothing may crash, leak or trip a sanitizer; a refused event must leave the state

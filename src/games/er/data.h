@@ -21,7 +21,7 @@ int er_api_reply_rule(http_resp *resp, int status, const er_result *r, const cha
  * to buf) when r->step >= 0, else NULL — the caller decides whether the whole `at` is named. */
 const char *er_api_rule_field(const er_result *r, const char *at, char *buf, size_t n);
 
-/* Handlers (er_rules.c) */
+/* Handlers (paper.c) */
 int api_er_data(const http_req *req, http_resp *resp);
 int api_er_score(const http_req *req, http_resp *resp);
 int api_er_moves_apply(const http_req *req, http_resp *resp);

@@ -1,4 +1,4 @@
-/* JSON ↔ ER rules structs. See er_json.h for the return conventions and ownership. */
+/* JSON ↔ ER rules structs. See json.h for the return conventions and ownership. */
 #include "games/er/json.h"
 #include "json/jx.h"
 

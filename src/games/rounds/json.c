@@ -1,4 +1,4 @@
-/* JSON helpers shared by the Dice Hospital and Clinic kinds (see tabletop_json.h). */
+/* JSON helpers shared by the Dice Hospital and Clinic kinds (see json.h). */
 #include "games/rounds/json.h"
 
 #include "json/jx.h"

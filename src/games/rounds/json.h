@@ -1,6 +1,6 @@
-/* JSON helpers shared by the Dice Hospital and Clinic kinds (dh_games.c, clinic_games.c): a
- * reason for points, a profile value, the seat and round path parameters, and the parse error
- * of a request as a refusal. Every builder returns a new object (caller owns). */
+/* JSON helpers shared by the Dice Hospital and Clinic kinds (games/dh/kind.c, games/clinic/kind.c):
+ * a reason for points, a profile value, the seat and round path parameters, and the parse error of
+ * a request as a refusal. Every builder returns a new object (caller owns). */
 #ifndef API_TABLETOP_JSON_H
 #define API_TABLETOP_JSON_H
 
