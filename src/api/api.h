@@ -1,8 +1,9 @@
-/* The API layer: the route table (routes.c), start/stop hooks, and every handler's declaration.
+/* The API layer: the route table (routes.c), start/stop hooks, and the handlers that live here
+ * (health, the OpenAPI document, the QR code).
  *
- * Adding an endpoint: declare its handler here (int api_x(const http_req *, http_resp *)),
- * implement it in the resource's file, add one line to api_routes[] in routes.c, and describe
- * it in static/openapi.json (tests/api/test_openapi.py checks the two agree). */
+ * Adding an endpoint: write its handler in its domain's folder and declare it in that folder's
+ * header (int api_x(const http_req *, http_resp *)), add one line to api_routes[] in routes.c,
+ * and describe it in static/openapi.json (tests/api/test_openapi.py checks the two agree). */
 #ifndef API_H
 #define API_H
 
