@@ -73,9 +73,9 @@ static void unreachable(void)
 	CHECK_EQ_INT(db_init("dbname=x"), -1); /* twice */
 	db_shutdown();
 	/* migrations: unreachable database, missing directory */
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "migrations"), -1);
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "/nonexistent"), -1);
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "migrations", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "/nonexistent", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL, NULL), -1);
 }
 
 /* The notifier with the database away (its thread keeps retrying, nothing leaves the queue):
