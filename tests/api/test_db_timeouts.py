@@ -4,11 +4,12 @@ A psql session holds a game's row lock (BEGIN; SELECT … FROM games … FOR UPD
 write of a game locks, statements game_lock and events_append_if). The server's sessions carry
 lock_timeout / statement_timeout, so a write of that game is answered 503 with Retry-After
 within about the timeout, the connection that got the cancellation serves the next request, and
-writes of other games (also those whose ids share the game's write stripe) never wait for it."""
-import json, os, subprocess, threading, time
+writes of other games (also those whose ids share the game's write stripe) never wait for it.
+Also: SIGTERM/SIGINT while the server waits for the database or applies migrations."""
+import glob, json, os, shutil, signal, subprocess, tempfile, threading, time
 
 from games import GAMES, create, first_option_move, reveal, state, submit
-from harness import Server, make_database, problem
+from harness import ROOT, SERVER_BIN, Server, make_database, problem
 from league_util import user
 
 STRIPES = 256  # WRITE_STRIPES in src/engine/table.c
@@ -223,3 +224,124 @@ def test_last_event_id_is_parsed_strictly():
                     "-4294967295", str(version + 1)]:
             out = _first_messages(s, gid, tok, bad, hello)
             assert hello in out, (bad, out)
+
+
+def test_unit_db_against_the_database():
+    """tests/unit/test_db.c's cases that need a real server (TEST_DB_CONNINFO): a connection
+    whose pipeline cannot be left is replaced."""
+    db = make_database("t_dbto_unit")
+    env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
+    subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"], env=env, check=True,
+                   capture_output=True, timeout=60)
+    binary = os.path.join(ROOT, os.path.dirname(SERVER_BIN), "tests", "test_db")
+    p = subprocess.run([binary], env=dict(os.environ, TEST_DB_CONNINFO=db),
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "PASS db connection left in pipeline mode" in p.stdout, \
+        p.stdout + p.stderr
+
+
+def _slow_migrations(tmp):
+    """The real migrations and a last one that creates a table, then sleeps."""
+    for f in glob.glob(os.path.join(ROOT, "migrations", "*.sql")):
+        shutil.copy(f, tmp)
+    with open(os.path.join(tmp, "9000_slow.sql"), "w") as f:
+        f.write("CREATE TABLE slow_marker (x int);\nSELECT pg_sleep(60);\n")
+
+
+def _wait_migration_sleeping(dbname, proc, timeout=20):
+    end = time.time() + timeout
+    while time.time() < end:
+        assert proc.poll() is None, "the migration ended by itself"
+        if _sql(dbname, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE "
+                "'%pg_sleep(60)%' AND state = 'active' AND pid <> pg_backend_pid()") != "0":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the slow migration did not start")
+
+
+def _stopped_cleanly(dbname, proc, out_path, want_rc, sig):
+    proc.send_signal(sig)
+    try:
+        rc = proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError("the signal did not stop the migration")
+    with open(out_path, errors="replace") as f:
+        out = f.read()
+    assert rc == want_rc, (rc, out)
+    assert "stopped by a signal while applying 9000_slow.sql: rolled back, not recorded" in out, out
+    assert "received" in out, out
+    assert "AddressSanitizer" not in out and "runtime error:" not in out, out[-3000:]
+    assert _sql(dbname, "SELECT count(*) FROM schema_migrations WHERE version = 9000") == "0"
+    assert _sql(dbname, "SELECT to_regclass('slow_marker') IS NULL") == "t"
+    # nothing of the run is left behind: no session, no advisory lock
+    assert _sql(dbname, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == "0"
+
+
+def _run(args, db, tmp, extra=None):
+    out = tempfile.NamedTemporaryFile(prefix="migrate-", suffix=".log", delete=False)
+    env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=tmp, PORT="0",
+               STATIC_DIR=os.path.join(ROOT, "static"),
+               TEMPLATES_DIR=os.path.join(ROOT, "templates"), **(extra or {}))
+    proc = subprocess.Popen([os.path.join(ROOT, SERVER_BIN)] + args, env=env, stdout=out,
+                            stderr=subprocess.STDOUT)
+    return proc, out.name
+
+
+def test_sigterm_during_migrate_rolls_back_and_exits_1():
+    """`server migrate` stopped by SIGTERM in the middle of a migration: the statement is
+    cancelled, the migration rolled back and not recorded, exit status 1 with a message; a later
+    run applies it."""
+    db = make_database("t_dbto_migsig")
+    tmp = tempfile.mkdtemp()
+    try:
+        _slow_migrations(tmp)
+        proc, out = _run(["migrate"], db, tmp)
+        _wait_migration_sleeping("t_dbto_migsig", proc)
+        _stopped_cleanly("t_dbto_migsig", proc, out, 1, signal.SIGTERM)
+        os.unlink(out)
+        with open(os.path.join(tmp, "9000_slow.sql"), "w") as f:
+            f.write("CREATE TABLE slow_marker (x int);\n")
+        p = subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"],
+                           env=dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=tmp),
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert _sql("t_dbto_migsig", "SELECT to_regclass('slow_marker') IS NOT NULL") == "t"
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_sigint_while_serving_starts_exits_0():
+    """The server stopped by SIGINT while it applies its migrations at start: the same, and
+    exit status 0 (stopped as asked)."""
+    db = make_database("t_dbto_servesig")
+    tmp = tempfile.mkdtemp()
+    try:
+        _slow_migrations(tmp)
+        proc, out = _run([], db, tmp)
+        _wait_migration_sleeping("t_dbto_servesig", proc)
+        _stopped_cleanly("t_dbto_servesig", proc, out, 0, signal.SIGINT)
+        os.unlink(out)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_sigterm_while_waiting_for_the_database():
+    """Waiting for a database that is not there (DB_WAIT) ends at once on SIGTERM."""
+    proc, out = _run(["migrate"], "host=/nonexistent/socket/dir dbname=x", ROOT + "/migrations",
+                     {"DB_WAIT": "60"})
+    try:
+        end = time.time() + 10
+        while time.time() < end and "waiting up to" not in open(out).read():
+            time.sleep(0.05)
+        t0 = time.time()
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(10)
+        assert rc == 1 and time.time() - t0 < 3, (rc, open(out).read())
+        assert "SIGTERM received" in open(out).read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.unlink(out)

@@ -1,6 +1,8 @@
 /* The database layer without a database: the statement table's consistency (each row's nparams
  * matches the highest $n of its SQL, names unique) and behaviour when PostgreSQL is unreachable.
- * Tests that need PostgreSQL are in tests/api/test_db.py and test_migrate.py. */
+ * With TEST_DB_CONNINFO set (tests/api/test_db_timeouts.py runs this binary so, against the
+ * throwaway database of the API tests), also what needs a real server: connections left in
+ * pipeline mode. Other tests that need PostgreSQL are in tests/api/. */
 #include "db/db.h"
 #include "db/notify.h"
 #include "test.h"
@@ -119,11 +121,46 @@ static void notifier_queue(void)
 	CHECK_EQ_INT((int)st.queued, 0);
 }
 
+static db_status ping_tx(db_conn *c, void *arg)
+{
+	(void)arg;
+	return db_ping(c) ? DB_OK : DB_FAIL; /* as handlers do: any failure is a failure */
+}
+
+/* A connection whose pipeline is not left cleanly (here: a query queued without a sync, so
+ * PQexitPipelineMode refuses) is dropped: the transaction is retried on a fresh connection and
+ * later requests get a connection out of pipeline mode. */
+static void pipeline_left_open(void)
+{
+	const char *conninfo = getenv("TEST_DB_CONNINFO");
+	CHECK_EQ_INT(db_init(conninfo), 0);
+	db_conn *c = db_thread_conn();
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	/* the pipeline of a transaction's first statement cannot be left */
+	CHECK_EQ_INT(PQenterPipelineMode(db_pg(c)), 1);
+	CHECK_EQ_INT(PQsendQueryParams(db_pg(c), "SELECT 1", 0, NULL, NULL, NULL, NULL, 0), 1);
+	CHECK_EQ_INT(db_tx(c, false, ping_tx, NULL), DB_OK);
+	CHECK_EQ_INT(PQpipelineStatus(db_pg(c)), PQ_PIPELINE_OFF);
+	CHECK(db_ping(c));
+	/* a connection still in pipeline mode is not handed to the next request */
+	CHECK_EQ_INT(PQenterPipelineMode(db_pg(c)), 1);
+	c = db_thread_conn();
+	CHECK(c != NULL);
+	CHECK_EQ_INT(PQpipelineStatus(db_pg(c)), PQ_PIPELINE_OFF);
+	CHECK(db_ping(c));
+	CHECK(db_available());
+	db_shutdown();
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
 	TEST("db without a connection", no_connection);
 	TEST("db unreachable", unreachable);
 	TEST("db notifier queue", notifier_queue);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db connection left in pipeline mode", pipeline_left_open);
 	TEST_MAIN_END();
 }
