@@ -136,9 +136,10 @@ static int migrate(const config *c, const sigset_t *sigs)
 			int rc = db_migrate(c->conninfo, c->migrations_dir, sigs);
 			if (rc == 0)
 				return 0;
-			if (rc == DB_MIGRATE_STOPPED)
-				return wait_signal(sigs,
-				                   0); /* take it: it is known to be pending */
+			if (rc == DB_MIGRATE_STOPPED) {
+				int sig = wait_signal(sigs, 0); /* take it: it is pending */
+				return sig ? sig : -1;
+			}
 		} else if (ping == PQPING_NO_ATTEMPT) {
 			log_warn("server: DATABASE_URL is not a valid connection string");
 			return -1;
