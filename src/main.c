@@ -7,13 +7,18 @@
  * Environment: PORT (8080), DATABASE_URL (unset → libpq's PG* variables), STATIC_DIR (static),
  * TEMPLATES_DIR (templates), MIGRATIONS_DIR (migrations), THREADS (4), CONN_TIMEOUT (30 s,
  * 1..30), CONN_LIMIT (from the file descriptor limit, at most 8192), DB_WAIT (30 s: how long to
- * wait for the database at start); LISTEN (every interface), CONN_PER_ADDR (64),
+ * wait for the database at start), DB_STATEMENT_TIMEOUT_MS (5000), DB_LOCK_TIMEOUT_MS (2000),
+ * DB_IDLE_TX_TIMEOUT_MS (10000): the server-side timeouts of the server's database sessions (0:
+ * off; db.h, db.c say which session gets which); LISTEN (every interface), CONN_PER_ADDR (64),
  * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
  * SSE_PER_TOKEN (4); JOB_THREADS (2) and JOB_QUEUE (64): the pool that runs the slow routes
  * (log-in, sign-up, import, PDFs).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
- * then stops the server gracefully (in-flight requests finish) and exits 0. */
+ * then stops the server gracefully (in-flight requests finish) and exits 0. Before serving,
+ * while waiting for the database or applying migrations, one of them stops the start: the
+ * running migration is cancelled and rolled back (db_migrate), the log says so, and the process
+ * exits 0 (`serve`: stopped as asked) or 1 (`migrate`: the migrations are not all applied). */
 #include "base/log.h"
 #include "api/api.h"
 #include "engine/live.h"
@@ -33,6 +38,7 @@
 typedef struct {
 	const char *conninfo, *static_dir, *templates_dir, *migrations_dir;
 	unsigned port, threads, conn_timeout, conn_limit, db_wait;
+	db_timeouts db;
 	/* issue 12 (README "Hostile and broken clients") */
 	const char *listen, *trust_proxy, *tls_cert, *tls_key;
 	unsigned per_addr, deadline, sse_per_game, sse_per_token;
@@ -74,9 +80,12 @@ static int load_config(config *c)
 	    env_uint("THREADS", 4, 1, 256, &c->threads) ||
 	    env_uint("CONN_TIMEOUT", 30, 1, 30, &c->conn_timeout) ||
 	    env_uint("CONN_LIMIT", 0, 1, 100000, &c->conn_limit) || /* 0: http_start sizes it */
-	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait))
+	    env_uint("DB_WAIT", 30, 0, 3600, &c->db_wait) ||
+	    env_uint("DB_STATEMENT_TIMEOUT_MS", DB_STATEMENT_TIMEOUT_MS, 0, 3600000,
+	             &c->db.statement_ms) ||
+	    env_uint("DB_LOCK_TIMEOUT_MS", DB_LOCK_TIMEOUT_MS, 0, 3600000, &c->db.lock_ms) ||
+	    env_uint("DB_IDLE_TX_TIMEOUT_MS", DB_IDLE_TX_TIMEOUT_MS, 0, 3600000, &c->db.idle_tx_ms))
 		return -1;
-	/* issue 12 */
 	c->listen = env_or("LISTEN", "");
 	c->trust_proxy = env_or("TRUST_PROXY", "");
 	c->tls_cert = env_or("TLS_CERT", "");
@@ -99,16 +108,43 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Waits up to c->db_wait seconds for the database and applies migrations. 0 or -1. */
-static int migrate(const config *c)
+/* The stop signal that arrived within `ms` milliseconds (taken), or 0. */
+static int wait_signal(const sigset_t *sigs, long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	int sig;
+	while ((sig = sigtimedwait(sigs, NULL, &ts)) < 0 && errno == EINTR)
+		;
+	return sig > 0 ? sig : 0;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+/* Waits up to c->db_wait seconds for the database and applies migrations: 0, -1, or the stop
+ * signal (one of sigs) that interrupted it. */
+static int migrate(const config *c, const sigset_t *sigs)
 {
 	double deadline = now_s() + c->db_wait;
 	bool said = false;
+	const char *keys[3] = {"connect_timeout", NULL, NULL};
+	const char *vals[3] = {"2", NULL, NULL};
+	if (*c->conninfo) {
+		keys[1] = "dbname";
+		vals[1] = c->conninfo;
+	}
 	for (;;) {
-		PGPing ping = PQping(c->conninfo);
+		PGPing ping = PQpingParams(keys, vals, 1);
 		if (ping == PQPING_OK) {
-			if (db_migrate(c->conninfo, c->migrations_dir) == 0)
+			int rc = db_migrate(c->conninfo, c->migrations_dir, sigs);
+			if (rc == 0)
 				return 0;
+			if (rc == DB_MIGRATE_STOPPED) {
+				int sig = wait_signal(sigs, 0); /* take it: it is pending */
+				return sig ? sig : -1;
+			}
 		} else if (ping == PQPING_NO_ATTEMPT) {
 			log_warn("server: DATABASE_URL is not a valid connection string");
 			return -1;
@@ -118,7 +154,9 @@ static int migrate(const config *c)
 		}
 		if (now_s() >= deadline)
 			break;
-		sleep(1);
+		int sig = wait_signal(sigs, 1000);
+		if (sig)
+			return sig;
 	}
 	log_warn("server: could not reach the database or apply the migrations in %s within %u s; "
 	         "check DATABASE_URL (or PGHOST/PGDATABASE/…) and the log above",
@@ -161,10 +199,15 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	xmlInitParser(); /* libxml2's global state, once, before any thread parses (BGG imports) */
 
+	db_set_timeouts(&c.db);
 	if (strcmp(cmd, "migrate") == 0) {
-		int rc = migrate(&c);
+		int rc = migrate(&c, &sigs);
 		if (rc == 0)
 			log_info("server: migrations applied");
+		else if (rc > 0)
+			log_warn("server: %s received, stopped before applying every migration "
+			         "(each one is applied and recorded, or not at all)",
+			         signal_name(rc));
 		return rc == 0 ? 0 : 1;
 	}
 
@@ -172,9 +215,14 @@ int main(int argc, char **argv)
 		log_warn("server: database setup failed");
 		return 1;
 	}
-	if (migrate(&c) != 0) {
+	int rc = migrate(&c, &sigs);
+	if (rc != 0) {
+		if (rc > 0)
+			log_info("server: %s received while starting, stopped before serving "
+			         "(each migration is applied and recorded, or not at all)",
+			         signal_name(rc));
 		db_shutdown();
-		return 1;
+		return rc > 0 ? 0 : 1;
 	}
 	if (api_init(c.templates_dir) != 0 || api_openapi_init(c.static_dir) != 0) {
 		log_warn("server: cannot load the game data from %s", c.templates_dir);
@@ -222,7 +270,7 @@ int main(int argc, char **argv)
 	int sig = 0;
 	while (sigwait(&sigs, &sig) != 0)
 		;
-	log_info("server: %s received, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	log_info("server: %s received, stopping", signal_name(sig));
 	http_stop(srv);
 	api_openapi_shutdown();
 	api_shutdown();

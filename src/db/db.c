@@ -32,6 +32,7 @@ struct db_conn {
 	bool broken;        /* connection failure seen: reconnect before the next use */
 	bool saw_retryable; /* a statement of the current transaction got 40001 / 40P01 */
 	bool fatal_notice;  /* the server announced it is closing this connection */
+	bool busy;          /* the last statement was cancelled by one of our timeouts */
 	unsigned seed;      /* backoff jitter */
 	/* BEGIN not sent yet: it goes out in one pipeline with the transaction's first statement
 	 * (one round trip fewer per transaction); NULL when none is pending */
@@ -42,7 +43,6 @@ enum {
 	HEALTH_UP_INTERVAL_S = 5,
 	HEALTH_DOWN_INTERVAL_S = 1,
 };
-#define CONNECT_TIMEOUT_S "2"
 
 static char *g_conninfo; /* NULL or "": libpq's PG* environment */
 static atomic_bool g_available = true;
@@ -145,30 +145,121 @@ static void notice_receiver(void *arg, const PGresult *r)
 	log_warn("db: server says: %s", msg);
 }
 
-/* A new connection (caller owns it, PQfinish), or NULL with the flag lowered. connect_timeout and
- * the application name come first so that the conninfo string can override them. */
-static PGconn *connect_pg(const char *conninfo)
+/* ---- the one connect path ---- */
+
+static db_timeouts g_timeouts = {
+    .statement_ms = DB_STATEMENT_TIMEOUT_MS,
+    .lock_ms = DB_LOCK_TIMEOUT_MS,
+    .idle_tx_ms = DB_IDLE_TX_TIMEOUT_MS,
+};
+
+void db_set_timeouts(const db_timeouts *t)
 {
-	const char *keys[4], *vals[4];
-	int n = 0;
-	keys[n] = "connect_timeout";
-	vals[n++] = CONNECT_TIMEOUT_S;
-	keys[n] = "fallback_application_name";
-	vals[n++] = "dicehospital";
-	if (conninfo && *conninfo) {
-		keys[n] = "dbname";
-		vals[n++] = conninfo;
+	g_timeouts = *t;
+}
+
+db_timeouts db_get_timeouts(void)
+{
+	return g_timeouts;
+}
+
+/* What each role gets, and why:
+ *   - a worker (and the health probe) gets all three timeouts: its statements are index lookups
+ *     and small appends, its transactions a few round trips with nothing but our own CPU work
+ *     between them, so a longer wait means something is stuck; the request is answered 503
+ *     (DB_BUSY) instead of holding its thread, and the session killed for idling inside a
+ *     transaction releases the row locks it held;
+ *   - the LISTEN connection runs one short statement per connection and then only waits,
+ *     outside any statement and any transaction: statement and lock timeouts bound that one
+ *     statement and cannot fire while it waits; idle_in_transaction is meaningless there (0), and
+ *     idle_session_timeout (PostgreSQL 14+), which would end it for waiting, is turned off;
+ *   - the notifier's connection sends one autocommitted statement per batch and idles between
+ *     batches: statement and lock timeouts, and idle_session_timeout off as for LISTEN;
+ *   - the migration connection gets no statement or lock timeout: a migration may rightly run
+ *     long, and the runner waits on the advisory lock while another server migrates (a signal
+ *     stops it instead, db_migrate); idle_in_transaction still guards its transactions. */
+typedef struct {
+	const char *app, *connect_timeout;
+	bool statement, lock, idle_tx, keep_idle;
+} role_settings;
+
+static const role_settings g_roles[] = {
+    [DB_ROLE_WORKER] = {"dicehospital", "2", true, true, true, false},
+    [DB_ROLE_LISTEN] = {"dicehospital-listen", "2", true, true, false, true},
+    [DB_ROLE_NOTIFY] = {"dicehospital-notify", "2", true, true, true, true},
+    [DB_ROLE_MIGRATE] = {"dicehospital-migrate", "5", false, false, true, false},
+};
+
+static void ms_text(char buf[16], bool on, unsigned ms)
+{
+	snprintf(buf, 16, "%u", on ? ms : 0);
+}
+
+/* Applies the role's timeouts with one round trip; false (reason in err) when it fails. */
+static bool session_settings(PGconn *pg, const role_settings *rs, char *err, size_t errlen)
+{
+	char st[16], lk[16], tx[16];
+	ms_text(st, rs->statement, g_timeouts.statement_ms);
+	ms_text(lk, rs->lock, g_timeouts.lock_ms);
+	ms_text(tx, rs->idle_tx, g_timeouts.idle_tx_ms);
+	const char *params[3] = {st, lk, tx};
+	/* idle_session_timeout exists from PostgreSQL 14 on */
+	bool idle = rs->keep_idle && PQserverVersion(pg) >= 140000;
+	PGresult *r =
+	    PQexecParams(pg,
+	                 idle ? "SELECT set_config('statement_timeout', $1, false), "
+	                        "set_config('lock_timeout', $2, false), "
+	                        "set_config('idle_in_transaction_session_timeout', $3, false), "
+	                        "set_config('idle_session_timeout', '0', false)"
+	                      : "SELECT set_config('statement_timeout', $1, false), "
+	                        "set_config('lock_timeout', $2, false), "
+	                        "set_config('idle_in_transaction_session_timeout', $3, false)",
+	                 3, NULL, params, NULL, NULL, 0);
+	bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK;
+	if (!ok)
+		one_line(err, errlen, r ? PQresultErrorMessage(r) : PQerrorMessage(pg));
+	PQclear(r);
+	return ok;
+}
+
+PGconn *db_connect(const char *conninfo, db_role role, char *err, size_t errlen)
+{
+	char spare[8];
+	if (!err || errlen == 0) {
+		err = spare;
+		errlen = sizeof spare;
 	}
-	keys[n] = NULL;
-	vals[n] = NULL;
+	err[0] = '\0';
+	const role_settings *rs = &g_roles[role];
+	/* connect_timeout and the application name come first so that the conninfo string can
+	 * override them */
+	const char *keys[4] = {"connect_timeout", "fallback_application_name", NULL, NULL};
+	const char *vals[4] = {rs->connect_timeout, rs->app, NULL, NULL};
+	if (conninfo && *conninfo) {
+		keys[2] = "dbname";
+		vals[2] = conninfo;
+	}
 	PGconn *pg = PQconnectdbParams(keys, vals, 1);
 	if (!pg) {
-		mark_unavailable("out of memory");
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (PQstatus(pg) != CONNECTION_OK) {
-		mark_unavailable(PQerrorMessage(pg));
+	if (PQstatus(pg) != CONNECTION_OK || !session_settings(pg, rs, err, errlen)) {
+		if (!err[0])
+			one_line(err, errlen, PQerrorMessage(pg));
 		PQfinish(pg);
+		return NULL;
+	}
+	return pg;
+}
+
+/* A worker's new connection (caller owns it, PQfinish), or NULL with the flag lowered. */
+static PGconn *connect_pg(const char *conninfo)
+{
+	char err[512];
+	PGconn *pg = db_connect(conninfo, DB_ROLE_WORKER, err, sizeof err);
+	if (!pg) {
+		mark_unavailable(err);
 		return NULL;
 	}
 	PQsetNoticeReceiver(pg, notice_receiver, NULL);
@@ -223,7 +314,8 @@ static void make_key(void)
 }
 
 /* Makes c usable: checks the cached connection without a round trip (PQconsumeInput reads a
- * termination notice or EOF the server left on an idle socket), reconnects when needed. Without
+ * termination notice or EOF the server left on an idle socket; a connection still in pipeline
+ * mode is not trusted either), reconnects when needed. Without
  * force, fails fast while the database is known to be down and the health thread watches it. */
 static bool conn_ensure(db_conn *c, bool force)
 {
@@ -231,7 +323,8 @@ static bool conn_ensure(db_conn *c, bool force)
 		/* read and parse whatever arrived while idle; a second read finds the EOF that
 		 * follows a FATAL message */
 		if (PQconsumeInput(c->pg) && !PQisBusy(c->pg) && !c->fatal_notice &&
-		    PQconsumeInput(c->pg) && PQstatus(c->pg) == CONNECTION_OK && !c->fatal_notice) {
+		    PQconsumeInput(c->pg) && PQstatus(c->pg) == CONNECTION_OK && !c->fatal_notice &&
+		    PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF) {
 			PGTransactionStatusType ts = PQtransactionStatus(c->pg);
 			if (ts == PQTRANS_IDLE)
 				return true;
@@ -274,6 +367,7 @@ db_conn *db_thread_conn(void)
 			pthread_setspecific(g_key, c);
 		t_conn = c;
 	}
+	c->busy = false; /* a new request: nothing of the previous one's */
 	return conn_ensure(c, false) ? c : NULL;
 }
 
@@ -291,6 +385,11 @@ void db_thread_release(void)
 PGconn *db_pg(db_conn *c)
 {
 	return c ? c->pg : NULL;
+}
+
+bool db_thread_busy(void)
+{
+	return t_conn && t_conn->busy;
 }
 
 /* ---- results ---- */
@@ -322,6 +421,22 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 		return DB_FAIL;
 	}
 	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	/* Our own timeouts: the database is fine, the request may be repeated. The session killed
+	 * for idling in a transaction (FATAL 25P03) is gone: replaced before the next use, without
+	 * lowering the availability flag. */
+	if (state && strcmp(state, "25P03") == 0) {
+		if (c) {
+			c->broken = true;
+			c->busy = true;
+		}
+		return DB_BUSY;
+	}
+	if (state && (strcmp(state, "57014") == 0 || strcmp(state, "55P03") == 0) &&
+	    (!pg || PQstatus(pg) == CONNECTION_OK)) {
+		if (c)
+			c->busy = true;
+		return DB_BUSY;
+	}
 	if ((pg && PQstatus(pg) != CONNECTION_OK) ||
 	    (state && (strncmp(state, "08", 2) == 0 || strcmp(state, "57P01") == 0 ||
 	               strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0))) {
@@ -337,19 +452,24 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 }
 
 /* Sends the pending BEGIN and the statement in one pipeline and returns the statement's result
- * (or BEGIN's, when BEGIN failed; NULL when the connection failed). One round trip. */
+ * (or BEGIN's, when BEGIN failed; NULL when the connection failed). One round trip.
+ * A connection whose pipeline could not be entered, filled or left is not used again: it is
+ * marked broken (db_tx then retries on a fresh connection, and the next request gets one), so
+ * no later statement meets a connection still in pipeline mode. */
 static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
                                  const char *const *params)
 {
 	const char *begin = c->begin_pending;
 	PGresult *r_begin = NULL, *r = NULL, *x;
 	c->begin_pending = NULL;
-	if (PQenterPipelineMode(c->pg) != 1)
-		return NULL;
-	if (PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) != 1 ||
+	if (PQenterPipelineMode(c->pg) != 1 ||
+	    PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) != 1 ||
 	    PQsendQueryPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0) != 1 ||
-	    PQpipelineSync(c->pg) != 1)
-		goto drain;
+	    PQpipelineSync(c->pg) != 1) {
+		/* what was queued may never be flushed: reading it back could wait forever */
+		c->broken = true;
+		return NULL;
+	}
 	/* BEGIN's result, then the statement's, each followed by NULL; then the sync */
 	r_begin = PQgetResult(c->pg);
 	while ((x = PQgetResult(c->pg)) != NULL)
@@ -357,7 +477,6 @@ static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
 	r = PQgetResult(c->pg);
 	while ((x = PQgetResult(c->pg)) != NULL)
 		PQclear(x);
-drain:
 	while ((x = PQgetResult(c->pg)) != NULL) { /* the PGRES_PIPELINE_SYNC */
 		ExecStatusType t = PQresultStatus(x);
 		PQclear(x);
@@ -365,6 +484,12 @@ drain:
 			break;
 	}
 	if (PQexitPipelineMode(c->pg) != 1 || r_begin == NULL) {
+		if (PQstatus(c->pg) == CONNECTION_OK) {
+			char msg[256];
+			one_line(msg, sizeof msg, PQerrorMessage(c->pg));
+			log_warn("db: leaving pipeline mode failed (%s); reconnecting", msg);
+		}
+		c->broken = true;
 		PQclear(r_begin);
 		PQclear(r);
 		return NULL;
@@ -381,6 +506,7 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 {
 	if (!c || !c->pg || c->broken)
 		return NULL;
+	c->busy = false;
 	const db_statement *s = db_statement_find(stmt);
 	if (!s || s->nparams != nparams) {
 		if (!s)
@@ -399,6 +525,12 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 	case DB_UNAVAILABLE:
 		PQclear(r);
 		return NULL;
+	case DB_BUSY: {
+		char what[160];
+		snprintf(what, sizeof what, "statement \"%s\"", stmt);
+		log_result_error(what, r); /* a warning: 57014, 55P03 and 25P03 are no bugs */
+		break;
+	}
 	case DB_FAIL:
 		if (r) {
 			/* Constraint violations (class 23) are expected outcomes handlers map to
@@ -443,13 +575,14 @@ static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, 
 {
 	*commit_sent = false;
 	c->saw_retryable = false;
+	c->busy = false;
 	/* BEGIN goes out with the first statement fn runs (exec_with_begin) */
 	c->begin_pending = serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
 	db_status st = fn(c, arg);
 	bool began = c->begin_pending == NULL;
 	c->begin_pending = NULL;
 	if (c->broken)
-		return DB_UNAVAILABLE;
+		return c->busy ? DB_BUSY : DB_UNAVAILABLE;
 	if (!began) /* fn ran no statement: there is no transaction to end */
 		return st == DB_OK || st == DB_ABORT ? st : DB_FAIL;
 	if (st == DB_OK) {
@@ -459,13 +592,14 @@ static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, 
 		if (st == DB_OK && strcmp(tag, "COMMIT") != 0) {
 			/* The server answers ROLLBACK to a COMMIT of a failed transaction: fn
 			 * ignored an error of one of its statements. */
-			if (!c->saw_retryable)
+			if (!c->saw_retryable && !c->busy)
 				log_bug("db: transaction function returned DB_OK after "
 				        "a failed statement; rolled back");
-			st = c->saw_retryable ? DB_RETRY : DB_FAIL;
+			st = c->saw_retryable ? DB_RETRY : c->busy ? DB_BUSY : DB_FAIL;
 		}
 		return st;
 	}
+	bool busy = c->busy; /* the ROLLBACK's own result does not count */
 	rollback(c);
 	if (c->broken)
 		return DB_UNAVAILABLE;
@@ -473,10 +607,12 @@ static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, 
 	case DB_ABORT:
 	case DB_RETRY:
 	case DB_UNAVAILABLE:
+	case DB_BUSY:
 		return st;
 	default:
-		/* fn may report a serialization failure as a plain failure */
-		return c->saw_retryable ? DB_RETRY : DB_FAIL;
+		/* fn may report a serialization failure or a timeout as a plain failure */
+		c->busy = busy;
+		return c->saw_retryable ? DB_RETRY : busy ? DB_BUSY : DB_FAIL;
 	}
 }
 

@@ -6,10 +6,38 @@
 #ifndef DB_H
 #define DB_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <libpq-fe.h>
 
 typedef struct db_conn db_conn;
+
+/* The server-side timeouts of our sessions, milliseconds (0: off). Every connection the server
+ * opens goes through db_connect, which sets the ones that fit its role. */
+typedef struct {
+	unsigned statement_ms; /* statement_timeout: one statement may run this long */
+	unsigned lock_ms;      /* lock_timeout: one lock wait may last this long */
+	unsigned idle_tx_ms;   /* idle_in_transaction_session_timeout */
+} db_timeouts;
+enum {
+	DB_STATEMENT_TIMEOUT_MS = 5000,
+	DB_LOCK_TIMEOUT_MS = 2000,
+	DB_IDLE_TX_TIMEOUT_MS = 10000,
+};
+/* Sets the timeouts of connections opened from now on (the defaults above until called); call
+ * before any thread uses the module. */
+void db_set_timeouts(const db_timeouts *t);
+db_timeouts db_get_timeouts(void);
+
+/* What a connection is for: its application name and the timeouts it gets (db.c says why). */
+typedef enum { DB_ROLE_WORKER, DB_ROLE_LISTEN, DB_ROLE_NOTIFY, DB_ROLE_MIGRATE } db_role;
+
+/* A new connection for role from conninfo (NULL or "": libpq's PG* environment), with
+ * connect_timeout, fallback_application_name (the conninfo may override both) and the role's
+ * session settings; the caller owns it (PQfinish). NULL when it fails, the reason (one line) in
+ * err. Neither logs nor touches the availability flag: callers that retry decide what to say. */
+PGconn *db_connect(const char *conninfo, db_role role, char *err, size_t errlen);
 
 /* Global setup (conninfo string is copied). */
 int db_init(const char *conninfo);
@@ -29,7 +57,15 @@ bool db_available(void);
  * NULL on a connection failure (the connection is marked broken). */
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params);
 
-typedef enum { DB_OK = 0, DB_RETRY, DB_FAIL, DB_UNAVAILABLE, DB_ABORT } db_status;
+/* DB_BUSY: the server cancelled the statement on one of our timeouts (statement_timeout 57014,
+ * lock_timeout 55P03, idle_in_transaction_session_timeout 25P03): nothing was written, the
+ * database is up, and the same request may well succeed a moment later; handlers answer it 503
+ * with Retry-After, like DB_UNAVAILABLE. */
+typedef enum { DB_OK = 0, DB_RETRY, DB_FAIL, DB_UNAVAILABLE, DB_ABORT, DB_BUSY } db_status;
+
+/* true when the last statement this thread ran was cancelled by a timeout (DB_BUSY): for
+ * replies built after the status itself is gone. Cleared by every statement. */
+bool db_thread_busy(void);
 
 /* Runs fn inside BEGIN ISOLATION LEVEL <level> … COMMIT, retrying on 40001 / 40P01 up to
  * DB_TX_RETRIES times. fn returns DB_OK to commit, DB_ABORT to roll back (its own decision, e.g.
@@ -42,7 +78,7 @@ db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg);
 bool db_ping(db_conn *c);
 
 /* Classifies a result: DB_OK, DB_RETRY (serialization failure / deadlock), DB_UNAVAILABLE
- * (connection lost), DB_FAIL. */
+ * (connection lost), DB_BUSY (a timeout cancelled it), DB_FAIL. */
 db_status db_result_status(db_conn *c, const PGresult *r);
 
 /* The statement table (statements.c): every statement db_exec can run, prepared under its name
@@ -57,7 +93,11 @@ extern const size_t db_nstatements;
 const db_statement *db_statement_find(const char *name);
 
 /* Applies migrations/NNNN_*.sql not yet in schema_migrations, each in one transaction, under
- * an advisory lock so concurrent servers apply each exactly once. Returns 0 or -1 (logged). */
-int db_migrate(const char *conninfo, const char *dir);
+ * an advisory lock so concurrent servers apply each exactly once. Returns 0, -1 (logged), or
+ * DB_MIGRATE_STOPPED when one of the signals in `stop` (may be NULL) became pending: the
+ * statement running then is cancelled and its transaction rolled back, so every migration is
+ * either applied and recorded or neither. The caller blocks those signals. */
+enum { DB_MIGRATE_STOPPED = -2 };
+int db_migrate(const char *conninfo, const char *dir, const sigset_t *stop);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/db.h"
 
 #include <libpq-fe.h>
 #include <poll.h>
@@ -39,22 +40,30 @@ static void listen_notice(void *arg, const char *message)
 	log_warn("listen: server says: %s", line);
 }
 
-/* A connection that LISTENs on the channel, or NULL (the caller retries). */
-static PGconn *listen_connect(void)
+/* A connection that LISTENs on the channel, or NULL with the reason in err (the caller
+ * retries). The channel is quoted as an identifier, so any name means that channel and no
+ * more. */
+static PGconn *listen_connect(char *err, size_t errlen)
 {
-	PGconn *pg = PQconnectdb(g.conninfo);
-	if (PQstatus(pg) != CONNECTION_OK) {
-		PQfinish(pg);
+	PGconn *pg = db_connect(g.conninfo, DB_ROLE_LISTEN, err, errlen);
+	if (!pg)
 		return NULL;
-	}
 	PQsetNoticeProcessor(pg, listen_notice, NULL);
-	char sql[128];
-	snprintf(sql, sizeof sql, "LISTEN %s", g.channel);
-	PGresult *r = PQexec(pg, sql);
-	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-	PQclear(r);
+	char *quoted = PQescapeIdentifier(pg, g.channel, strlen(g.channel));
+	bool ok = false;
+	if (quoted) {
+		size_t len = strlen(quoted) + sizeof "LISTEN ";
+		char *sql = xmalloc(len);
+		snprintf(sql, len, "LISTEN %s", quoted);
+		PQfreemem(quoted);
+		PGresult *r = PQexec(pg, sql);
+		free(sql);
+		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		PQclear(r);
+	}
 	if (!ok) {
-		log_warn("listen: LISTEN %s failed: %s", g.channel, PQerrorMessage(pg));
+		snprintf(err, errlen, "LISTEN %s failed: %s", g.channel, PQerrorMessage(pg));
+		err[strcspn(err, "\n")] = '\0';
 		PQfinish(pg);
 		return NULL;
 	}
@@ -92,10 +101,13 @@ static void *listener(void *arg)
 	bool said = false;
 	while (!atomic_load(&g.closing)) {
 		if (pg == NULL) {
-			pg = listen_connect();
+			char err[512];
+			pg = listen_connect(err, sizeof err);
 			if (pg == NULL) {
 				if (!said)
-					log_warn("listen: no connection; retrying every second");
+					log_warn(
+					    "listen: no connection (%s); retrying every second",
+					    err);
 				said = true;
 				sleep(1);
 				continue;

@@ -6,7 +6,15 @@
  *
  * Migration files are our own trusted files, sent as one simple-protocol query inside
  * BEGIN … COMMIT; they must not contain transaction control (BEGIN/COMMIT/ROLLBACK) nor statements
- * that cannot run in a transaction block (CREATE INDEX CONCURRENTLY, VACUUM …). */
+ * that cannot run in a transaction block (CREATE INDEX CONCURRENTLY, VACUUM …).
+ *
+ * Signals: the caller keeps SIGTERM/SIGINT blocked (main.c) and passes them as `stop`. Every
+ * statement is sent asynchronously and, while it runs, the runner looks for a pending stop
+ * signal every STOP_POLL_MS; when one is pending the statement is cancelled (PQcancel), its
+ * transaction rolled back, and db_migrate returns DB_MIGRATE_STOPPED. So a migration is either
+ * applied together with its schema_migrations row or not at all, and waiting for the advisory
+ * lock (another server migrating) can be interrupted too. COMMIT itself is not cancelled: it is
+ * short, and its own answer says whether the migration is in. */
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/db.h"
@@ -14,13 +22,22 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* pg_advisory_lock key: "DHER" read as a big-endian int32 (0x44484552). */
 #define MIGRATE_LOCK_KEY "1145587026"
-enum { MIGRATION_MAX_BYTES = 8 * 1024 * 1024, MIGRATION_MAX_FILES = 9999 };
+enum { MIGRATION_MAX_BYTES = 8 * 1024 * 1024, MIGRATION_MAX_FILES = 9999, STOP_POLL_MS = 100 };
+
+/* The run's connection and the signals that stop it (NULL: none). */
+typedef struct {
+	PGconn *pg;
+	const sigset_t *stop;
+	bool stopped; /* a stop signal arrived: the current statement was cancelled */
+} run;
 
 typedef struct {
 	int version;
@@ -190,68 +207,151 @@ static void log_error(const char *what, PGconn *pg, const PGresult *r, const cha
 		log_warn("migrate: hint: %s", hint);
 }
 
-/* Runs a command of ours; 0 or -1 (logged). */
-static int exec_ok(PGconn *pg, const char *sql, const char *what)
+/* Is one of the stop signals pending? They stay pending: main takes them afterwards. */
+static bool stop_pending(const sigset_t *stop)
 {
-	PGresult *r = PQexec(pg, sql);
+	sigset_t pending;
+	if (!stop || sigpending(&pending) != 0)
+		return false;
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigismember(stop, sigs[i]) == 1 && sigismember(&pending, sigs[i]) == 1)
+			return true;
+	return false;
+}
+
+/* Asks the server to cancel what the connection runs; the answer comes as the result. */
+static void cancel(PGconn *pg)
+{
+	char err[256];
+	PGcancel *cn = PQgetCancel(pg);
+	if (!cn || !PQcancel(cn, err, sizeof err))
+		log_warn("migrate: could not cancel the running statement: %s",
+		         cn ? err : "out of memory");
+	PQfreeCancel(cn);
+}
+
+/* Waits for the result of what was sent and returns it, as PQexec does (the last result, or the
+ * first failure); cancels it once a stop signal is pending (with `stoppable`). NULL when the
+ * connection failed. */
+static PGresult *wait_result(run *x, bool stoppable)
+{
+	bool cancelled = false;
+	while (PQisBusy(x->pg)) {
+		if (stoppable && !cancelled && stop_pending(x->stop)) {
+			cancel(x->pg);
+			cancelled = x->stopped = true;
+		}
+		struct pollfd p = {.fd = PQsocket(x->pg), .events = POLLIN};
+		if (poll(&p, 1, STOP_POLL_MS) < 0 && errno != EINTR)
+			break;
+		if (!PQconsumeInput(x->pg))
+			break;
+	}
+	PGresult *r = NULL, *next;
+	while ((next = PQgetResult(x->pg)) != NULL) {
+		if (r && PQresultStatus(r) == PGRES_FATAL_ERROR) {
+			PQclear(next); /* the first failure is the one to report */
+			continue;
+		}
+		PQclear(r);
+		r = next;
+	}
+	return r;
+}
+
+/* Sends sql (simple protocol: several statements allowed) and waits for it. */
+static PGresult *run_sql(run *x, const char *sql, bool stoppable)
+{
+	if (stoppable && stop_pending(x->stop)) {
+		x->stopped = true;
+		return NULL;
+	}
+	if (!PQsendQuery(x->pg, sql))
+		return NULL;
+	return wait_result(x, stoppable);
+}
+
+/* Sends one parameterised statement and waits for it. */
+static PGresult *run_params(run *x, const char *sql, int n, const char *const *params)
+{
+	if (stop_pending(x->stop)) {
+		x->stopped = true;
+		return NULL;
+	}
+	if (!PQsendQueryParams(x->pg, sql, n, NULL, params, NULL, NULL, 0))
+		return NULL;
+	return wait_result(x, true);
+}
+
+/* Runs a command of ours; 0 or -1 (logged unless a stop signal cancelled it). */
+static int exec_ok(run *x, const char *sql, const char *what, bool stoppable)
+{
+	PGresult *r = run_sql(x, sql, stoppable);
 	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : -1;
-	if (rc)
-		log_error(what, pg, r, NULL);
+	if (rc && !x->stopped)
+		log_error(what, x->pg, r, NULL);
 	PQclear(r);
 	return rc;
 }
 
-/* Applies one file in its own transaction; 0 or -1 (rolled back, logged). */
-static int apply_one(PGconn *pg, const char *dir, const migration *m)
+/* Applies one file in its own transaction; 0, or -1 (rolled back; logged unless a stop
+ * signal cancelled it, x->stopped). */
+static int apply_one(run *x, const char *dir, const migration *m)
 {
 	char *sql = read_file(dir, m->name);
 	if (!sql)
 		return -1;
-	if (exec_ok(pg, "BEGIN", "BEGIN") != 0) {
-		free(sql);
-		return -1;
-	}
 	int rc = -1;
-	PGresult *r = PQexec(pg, sql);
+	if (exec_ok(x, "BEGIN", "BEGIN", true) != 0)
+		goto out;
+	PGresult *r = run_sql(x, sql, true);
 	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
 		/* an empty or comment-only file gives PGRES_EMPTY_QUERY: nothing to apply, fine;
 		 * a trailing SELECT gives TUPLES_OK: accepted too */
 		ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 		if (st != PGRES_EMPTY_QUERY && st != PGRES_TUPLES_OK) {
-			log_error(m->name, pg, r, sql);
+			if (!x->stopped)
+				log_error(m->name, x->pg, r, sql);
 			PQclear(r);
 			goto out;
 		}
 	}
 	PQclear(r);
-	if (PQtransactionStatus(pg) != PQTRANS_INTRANS) {
+	if (PQtransactionStatus(x->pg) != PQTRANS_INTRANS) {
 		log_warn("migrate: %s: must not contain BEGIN/COMMIT/ROLLBACK", m->name);
 		goto out;
 	}
 	char version[16];
 	snprintf(version, sizeof version, "%d", m->version);
 	const char *params[2] = {version, m->name};
-	r = PQexecParams(pg, "INSERT INTO schema_migrations (version, name) VALUES ($1::int, $2)",
-	                 2, NULL, params, NULL, NULL, 0);
+	r = run_params(x, "INSERT INTO schema_migrations (version, name) VALUES ($1::int, $2)", 2,
+	               params);
 	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-		log_error("recording the migration", pg, r, NULL);
+		if (!x->stopped)
+			log_error("recording the migration", x->pg, r, NULL);
 		PQclear(r);
 		goto out;
 	}
 	PQclear(r);
-	r = PQexec(pg, "COMMIT");
+	r = run_sql(x, "COMMIT", false);
 	if (r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0)
 		rc = 0;
 	else
-		log_error("COMMIT", pg, r, NULL);
+		log_error("COMMIT", x->pg, r, NULL);
 	PQclear(r);
 out:
-	if (rc != 0 && PQstatus(pg) == CONNECTION_OK && PQtransactionStatus(pg) != PQTRANS_IDLE)
-		PQclear(PQexec(pg, "ROLLBACK"));
-	free(sql);
+	if (rc != 0 && PQstatus(x->pg) == CONNECTION_OK &&
+	    PQtransactionStatus(x->pg) != PQTRANS_IDLE)
+		PQclear(run_sql(x, "ROLLBACK", false));
 	if (rc == 0)
 		log_info("migrate: applied %s", m->name);
+	else if (x->stopped)
+		log_warn("migrate: stopped by a signal while applying %s: rolled back, "
+		         "not recorded",
+		         m->name);
+	free(sql);
 	return rc;
 }
 
@@ -264,22 +364,10 @@ static bool applied(const PGresult *done, int version)
 	return false;
 }
 
-static int migrate_locked(PGconn *pg, const char *dir, const migration *list, size_t n)
+/* Warns about versions the database has but this directory lacks (a newer server migrated
+ * it) or knows under another name. */
+static void check_applied(const PGresult *done, const migration *list, size_t n)
 {
-	if (exec_ok(pg,
-	            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-	            " version int PRIMARY KEY,"
-	            " name text NOT NULL,"
-	            " applied_at timestamptz NOT NULL DEFAULT now())",
-	            "creating schema_migrations") != 0)
-		return -1;
-	PGresult *done = PQexec(pg, "SELECT version, name FROM schema_migrations ORDER BY version");
-	if (!done || PQresultStatus(done) != PGRES_TUPLES_OK) {
-		log_error("reading schema_migrations", pg, done, NULL);
-		PQclear(done);
-		return -1;
-	}
-	/* Versions the database has but this directory lacks: a newer server migrated it. */
 	for (int i = 0; i < PQntuples(done); i++) {
 		int v = atoi(PQgetvalue(done, i, 0));
 		bool known = false;
@@ -293,20 +381,42 @@ static int migrate_locked(PGconn *pg, const char *dir, const migration *list, si
 			log_warn("migrate: warning: database has migration %s unknown here",
 			         PQgetvalue(done, i, 1));
 	}
+}
+
+static int migrate_locked(run *x, const char *dir, const migration *list, size_t n)
+{
+	if (exec_ok(x,
+	            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+	            " version int PRIMARY KEY,"
+	            " name text NOT NULL,"
+	            " applied_at timestamptz NOT NULL DEFAULT now())",
+	            "creating schema_migrations", true) != 0)
+		return -1;
+	PGresult *done =
+	    run_sql(x, "SELECT version, name FROM schema_migrations ORDER BY version", true);
+	if (!done || PQresultStatus(done) != PGRES_TUPLES_OK) {
+		if (!x->stopped)
+			log_error("reading schema_migrations", x->pg, done, NULL);
+		PQclear(done);
+		return -1;
+	}
+	check_applied(done, list, n);
 	int rc = 0, count = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (applied(done, list[i].version))
 			continue;
-		rc = apply_one(pg, dir, &list[i]);
+		rc = apply_one(x, dir, &list[i]);
 		count += rc == 0;
 	}
 	PQclear(done);
 	if (rc == 0)
 		log_info("migrate: %d applied, schema at %04d", count, n ? list[n - 1].version : 0);
+	else if (x->stopped)
+		log_info("migrate: %d applied before the signal", count);
 	return rc;
 }
 
-int db_migrate(const char *conninfo, const char *dir)
+int db_migrate(const char *conninfo, const char *dir, const sigset_t *stop)
 {
 	if (!dir) {
 		log_warn("migrate: no migrations directory");
@@ -316,37 +426,26 @@ int db_migrate(const char *conninfo, const char *dir)
 	size_t n;
 	if (list_migrations(dir, &list, &n) != 0)
 		return -1;
-
-	const char *keys[4] = {"connect_timeout", "fallback_application_name", NULL, NULL};
-	const char *vals[4] = {"5", "dicehospital-migrate", NULL, NULL};
-	if (conninfo && *conninfo) {
-		keys[2] = "dbname";
-		vals[2] = conninfo;
-	}
-	PGconn *pg = PQconnectdbParams(keys, vals, 1);
+	char err[512];
+	run x = {.pg = db_connect(conninfo, DB_ROLE_MIGRATE, err, sizeof err), .stop = stop};
 	int rc = -1;
-	if (!pg || PQstatus(pg) != CONNECTION_OK) {
-		log_error("connecting", pg, NULL, NULL);
+	if (!x.pg) {
+		log_warn("migrate: connecting failed: %s", err);
 		goto out;
 	}
 	/* "relation already exists, skipping" and the like are not news */
-	if (exec_ok(pg, "SET client_min_messages TO warning", "SET") != 0)
+	if (exec_ok(&x, "SET client_min_messages TO warning", "SET", true) != 0 ||
+	    exec_ok(&x, "SELECT pg_advisory_lock(" MIGRATE_LOCK_KEY ")",
+	            "taking the migration lock", true) != 0)
 		goto out;
-	PGresult *r = PQexec(pg, "SELECT pg_advisory_lock(" MIGRATE_LOCK_KEY ")");
-	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-		log_error("taking the migration lock", pg, r, NULL);
-		PQclear(r);
-		goto out;
-	}
-	PQclear(r);
-	rc = migrate_locked(pg, dir, list, n);
+	rc = migrate_locked(&x, dir, list, n);
 	/* closing the session releases the lock too; unlocking says so explicitly */
-	if (PQstatus(pg) == CONNECTION_OK &&
-	    exec_ok(pg, "SELECT pg_advisory_unlock(" MIGRATE_LOCK_KEY ")", "unlocking") != 0)
+	if (PQstatus(x.pg) == CONNECTION_OK &&
+	    exec_ok(&x, "SELECT pg_advisory_unlock(" MIGRATE_LOCK_KEY ")", "unlocking", false) != 0)
 		rc = -1;
 out:
-	if (pg)
-		PQfinish(pg);
+	if (x.pg)
+		PQfinish(x.pg);
 	free_list(list, n);
-	return rc;
+	return x.stopped ? DB_MIGRATE_STOPPED : rc;
 }

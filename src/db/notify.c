@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "base/oom.h"
+#include "db/db.h"
 
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -61,21 +62,27 @@ void db_notify_stats_get(db_notify_stats *out)
 	pthread_mutex_unlock(&g.mu);
 }
 
-/* A connection whose transactions do not wait for a flush, or NULL (logged once by caller). */
-static PGconn *notify_connect(void)
+/* A connection whose transactions do not wait for a flush, or NULL. The first failure of an
+ * episode is logged (*said: already logged; the caller resets it once connected). */
+static PGconn *notify_connect(bool *said)
 {
-	PGconn *pg = PQconnectdb(g.conninfo);
-	if (PQstatus(pg) != CONNECTION_OK) {
-		PQfinish(pg);
-		return NULL;
+	char err[512];
+	PGconn *pg = db_connect(g.conninfo, DB_ROLE_NOTIFY, err, sizeof err);
+	if (pg) {
+		PGresult *r = PQexec(pg, "SET synchronous_commit = off");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			snprintf(err, sizeof err, "SET synchronous_commit failed: %s",
+			         PQerrorMessage(pg));
+			err[strcspn(err, "\n")] = '\0';
+			PQfinish(pg);
+			pg = NULL;
+		}
+		PQclear(r);
 	}
-	PGresult *r = PQexec(pg, "SET synchronous_commit = off");
-	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-	PQclear(r);
-	if (!ok) {
-		PQfinish(pg);
-		return NULL;
-	}
+	if (!pg && !*said)
+		log_warn("notify: no connection (%s); retrying every second", err);
+	if (!pg)
+		*said = true;
 	return pg;
 }
 
@@ -162,9 +169,10 @@ static void *notifier(void *arg)
 	/* worst case: every element escaped, quoted and separated */
 	char *array =
 	    xmalloc(2 + (size_t)(DB_NOTIFY_BATCH_MAX + 1) * (2 * DB_NOTIFY_PAYLOAD_MAX + 3));
-	PGconn *pg = notify_connect(); /* at once, as the listener does: ready for the first
-	                                * change, and the process's descriptors settle at start */
 	bool said = false;
+	PGconn *pg = notify_connect(&said); /* at once, as the listener does: ready for the first
+	                                     * change, and the process's descriptors settle at
+	                                     * start */
 	pthread_mutex_lock(&g.mu);
 	for (;;) {
 		while (!g.closing && g.len == 0 && !g.catch_all)
@@ -174,12 +182,9 @@ static void *notifier(void *arg)
 		gather_locked();
 		if (pg == NULL) {
 			pthread_mutex_unlock(&g.mu);
-			pg = notify_connect();
+			pg = notify_connect(&said);
 			pthread_mutex_lock(&g.mu);
 			if (pg == NULL) {
-				if (!said)
-					log_warn("notify: no connection; retrying every second");
-				said = true;
 				if (g.closing)
 					break; /* the database is away: nothing can be sent */
 				pause_locked();

@@ -9,12 +9,12 @@
  *   - the locking write (three round trips), for everything else and whenever the optimistic
  *     statement writes nothing: BEGIN, lock the game row (SELECT … FOR UPDATE) and take the
  *     state at its version (cache, else replay of the newer events), apply, append, COMMIT.
- * Writes of one game in one process take turns (a striped mutex), so the cached state is the
- * current one when the next write comes; across processes the database's version check keeps
- * two writers of one game serialised. An acknowledged change is committed either way; then
- * "id:version" is NOTIFYed after the commit, in a batch (api/live.h, db/notify.h).
- * A read replays exactly the events up to the version of the row it read (one snapshot),
- * whatever commits meanwhile. */
+ * Writes of one game in one process take turns (turn_take, keyed by the game), so the cached
+ * state is the current one when the next write comes; across processes the database's version
+ * check keeps two writers of one game serialised. An acknowledged change is committed either way;
+ * then "id:version" is NOTIFYed after the commit, in a batch (api/live.h, db/notify.h). A read
+ * replays exactly the events up to the version of the row it read (one snapshot), whatever commits
+ * meanwhile. */
 #include "engine/table.h"
 
 #include "engine/game_cache.h"
@@ -27,6 +27,8 @@
 #include "json/jx.h"
 #include "json/spec.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdarg.h>
@@ -40,7 +42,7 @@
 enum {
 	MAX_KINDS = 8,
 	KNOWN_TOKENS = TABLE_MAX_SEATS + 2, /* host, seats, and a replacement or two */
-	WRITE_STRIPES = 256,                /* mutexes that make writes of one game take turns */
+	WRITE_STRIPES = 256,                /* stripes of the games whose writes hold their turn */
 };
 
 /* POST /join guesses a 6-character code: each client address gets JOIN_BURST attempts, then
@@ -52,7 +54,30 @@ static int g_nkinds;
 static ratelimit *g_join_limit;
 static table_finish_hook g_finish_hook;
 static table_league_check g_league_check;
-static pthread_mutex_t g_stripes[WRITE_STRIPES];
+
+/* Writes of one game take turns; writes of different games never wait for each other, even when
+ * their ids hash to the same stripe. A stripe's mutex guards only its list of the games whose
+ * turn is taken (held for a few instructions, never across a statement or a sleep); a writer
+ * waits on the stripe's condition only while another writer of the same game holds the turn.
+ * So a game whose row is stuck behind a lock (a manual session, a stalled server) stalls its own
+ * writes and no other game's. Keyed per game rather than a mutex per stripe because a mutex
+ * held across the database work makes every game of the stripe wait for the slowest; a per-game
+ * mutex table would need allocation and reclamation, the list needs neither: its nodes live on
+ * the writers' stacks, at most one per request thread. The wait is bounded (turn_wait_ms): the
+ * holder itself waits at most the lock timeout for the row, so a writer that waits longer is
+ * answered 503 as a lock timeout would be. */
+typedef struct turn {
+	const char *id;
+	struct turn *next;
+} turn;
+
+typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* broadcast when a turn is given back */
+	turn *taken;       /* the games of this stripe being written now */
+} stripe;
+
+static stripe g_stripes[WRITE_STRIPES];
 
 /* A token this process has seen authenticate as the host (seat 0) or as a claimed seat. */
 typedef struct {
@@ -116,8 +141,15 @@ void table_set_league_check(table_league_check check)
 
 int table_init(void)
 {
-	for (int i = 0; i < WRITE_STRIPES; i++)
-		pthread_mutex_init(&g_stripes[i], NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	for (int i = 0; i < WRITE_STRIPES; i++) {
+		pthread_mutex_init(&g_stripes[i].mu, NULL);
+		pthread_cond_init(&g_stripes[i].cv, &ca);
+		g_stripes[i].taken = NULL;
+	}
+	pthread_condattr_destroy(&ca);
 	g_join_limit = ratelimit_new(JOIN_BURST, 1.0 / JOIN_EVERY_S);
 	return g_join_limit ? 0 : -1;
 }
@@ -129,17 +161,77 @@ void table_shutdown(void)
 	g_nkinds = 0;
 	g_finish_hook = NULL;
 	g_league_check = NULL;
-	for (int i = 0; i < WRITE_STRIPES; i++)
-		pthread_mutex_destroy(&g_stripes[i]);
+	for (int i = 0; i < WRITE_STRIPES; i++) {
+		pthread_cond_destroy(&g_stripes[i].cv);
+		pthread_mutex_destroy(&g_stripes[i].mu);
+	}
 }
 
-/* The mutex that writes of game `id` take turns on (FNV-1a of the id). */
-static pthread_mutex_t *stripe_of(const char *id)
+/* The stripe of game `id` (FNV-1a of the id). */
+static stripe *stripe_of(const char *id)
 {
 	uint32_t h = 2166136261u;
 	for (const unsigned char *p = (const unsigned char *)id; *p; p++)
 		h = (h ^ *p) * 16777619u;
 	return &g_stripes[h % WRITE_STRIPES];
+}
+
+/* How long a write waits for its game's turn: the lock timeout (else the statement timeout;
+ * both off: as long as it takes). */
+static long turn_wait_ms(void)
+{
+	db_timeouts t = db_get_timeouts();
+	return t.lock_ms ? (long)t.lock_ms : (long)t.statement_ms;
+}
+
+static bool turn_is_taken(const stripe *s, const char *id)
+{
+	for (const turn *t = s->taken; t; t = t->next)
+		if (strcmp(t->id, id) == 0)
+			return true;
+	return false;
+}
+
+/* Takes game id's turn into t (the caller's node, kept until turn_give); false when another
+ * write of the game held it for longer than turn_wait_ms. */
+static bool turn_take(stripe *s, turn *t, const char *id)
+{
+	long ms = turn_wait_ms();
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	bool ok = true;
+	pthread_mutex_lock(&s->mu);
+	while (ok && turn_is_taken(s, id)) {
+		int rc = ms ? pthread_cond_timedwait(&s->cv, &s->mu, &until)
+		            : pthread_cond_wait(&s->cv, &s->mu);
+		if (rc == ETIMEDOUT)
+			ok = !turn_is_taken(s, id);
+	}
+	if (ok) {
+		t->id = id;
+		t->next = s->taken;
+		s->taken = t;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return ok;
+}
+
+static void turn_give(stripe *s, turn *t)
+{
+	pthread_mutex_lock(&s->mu);
+	for (turn **p = &s->taken; *p; p = &(*p)->next)
+		if (*p == t) {
+			*p = t->next;
+			break;
+		}
+	pthread_cond_broadcast(&s->cv); /* waiters of other games of the stripe look again */
+	pthread_mutex_unlock(&s->mu);
 }
 
 /* The kind of a path /api/v1/{kind}/games…, or NULL. */
@@ -179,9 +271,18 @@ int table_reply_refusal(http_resp *resp, const table_refusal *r)
 	                          r->field[0] ? r->field : NULL);
 }
 
+/* 503 + Retry-After when trying again can help: the database is away, or one of our timeouts
+ * cancelled the statement (DB_BUSY: a row held too long by someone else, nothing written);
+ * otherwise 500. */
 static int reply_db(http_resp *resp, db_status st)
 {
 	http_resp_clear(resp);
+	if (st == DB_BUSY || (st != DB_UNAVAILABLE && db_thread_busy())) {
+		http_reply_problem(resp, 503,
+		                   "the database did not answer in time; try again shortly", NULL,
+		                   NULL);
+		return http_resp_header(resp, "Retry-After", "2");
+	}
 	if (st == DB_UNAVAILABLE || !db_available()) {
 		http_reply_problem(resp, 503, "the database is unavailable; try again shortly",
 		                   NULL, NULL);
@@ -640,8 +741,9 @@ static db_status mutate_tx(db_conn *c, void *arg)
  * Returns 1 when it committed (*out: the game at its new version, caller frees), 0 when
  * nothing was written and the locking write must decide (no cached state, unknown token, a
  * refusal or a resubmission, a finish that records a league play, a version or token that no
- * longer holds), -1 when the connection failed with the statement sent (outcome unknown).
- * ev itself is left as the request made it. */
+ * longer holds), -1 when the connection failed with the statement sent (outcome unknown), -2
+ * when a timeout cancelled the statement (nothing written: the row is held by someone else, and
+ * the locking write would only wait for it again). ev itself is left as the request made it. */
 static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const char *hash,
                        const table_event *ev, table_game **out)
 {
@@ -672,6 +774,8 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	                        result ? jx_text(result) : NULL, cached, seat, hash, &applied);
 	if (st == DB_UNAVAILABLE) {
 		rc = -1;
+	} else if (st == DB_BUSY) {
+		rc = -2;
 	} else if (st == DB_OK && applied) {
 		rc = 1;
 		*out = g;
@@ -698,10 +802,16 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	}
 	table_game *g = NULL;
 	db_status st = DB_OK;
-	pthread_mutex_t *turn = stripe_of(id);
-	pthread_mutex_lock(turn);
+	stripe *s = stripe_of(id);
+	turn t;
+	if (!turn_take(s, &t, id)) {
+		reply_db(resp, DB_BUSY);
+		return 0;
+	}
 	int fast = mutate_fast(c, kind, id, hash, ev, &g);
-	if (fast == -1 && kind->repeats == NULL) {
+	if (fast == -2) {
+		st = DB_BUSY;
+	} else if (fast == -1 && kind->repeats == NULL) {
 		st = DB_UNAVAILABLE; /* it may have committed: only a kind that knows a resubmission
 		                      * when it sees one may send the event again */
 	} else if (fast != 1) {
@@ -714,7 +824,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		game_cache_put(g->id, g->version, g, game_size(kind));
 		live_changed(g->id, g->version);
 	}
-	pthread_mutex_unlock(turn);
+	turn_give(s, &t);
 	if (st == DB_OK)
 		http_reply_json(resp, 200, state_reply(g));
 	else if (st != DB_ABORT)
@@ -830,6 +940,25 @@ out:
 	return 0;
 }
 
+/* The version a stream resumes after: Last-Event-ID (or ?last_event_id=) when it is a version
+ * this stream could have sent, decimal digits only from 0 to the game's current version;
+ * anything else (signs, spaces, garbage, a version the game has not reached) is ignored and the
+ * stream starts now, as without the header. Not a 400: browsers echo the last id we sent and
+ * give up on an EventSource that gets an error, so a stray value should cost a resumption, not
+ * the stream. */
+static int resume_version(const char *last, int current)
+{
+	if (last == NULL || *last == '\0' || strlen(last) > 10)
+		return 0;
+	long long v = 0;
+	for (const char *p = last; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		v = v * 10 + (*p - '0');
+	}
+	return v <= current && v <= INT_MAX ? (int)v : 0;
+}
+
 int table_api_events(const http_req *req, http_resp *resp)
 {
 	const table_kind *kind = kind_or_404(req, resp);
@@ -838,13 +967,10 @@ int table_api_events(const http_req *req, http_resp *resp)
 	table_game *g = load_for_read(req, resp, kind, req->params[0], true);
 	if (g == NULL)
 		return 0;
-	int from = 0;
 	const char *last = http_header(req, "Last-Event-ID");
 	if (last == NULL)
 		last = http_query(req, "last_event_id");
-	if (last)
-		from = atoi(last);
-	int rc = live_stream(req, resp, g->id, from < 0 ? 0 : from, g->version);
+	int rc = live_stream(req, resp, g->id, resume_version(last, g->version), g->version);
 	free(g);
 	return rc;
 }

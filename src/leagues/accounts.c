@@ -77,7 +77,8 @@ void accounts_shutdown(void)
 int acct_reply_db(http_resp *resp)
 {
 	http_resp_clear(resp);
-	if (!db_available()) {
+	/* a statement cancelled by a database timeout (db_thread_busy) is worth retrying too */
+	if (!db_available() || db_thread_busy()) {
 		http_reply_problem(resp, 503, "the database is unavailable; try again shortly",
 		                   NULL, NULL);
 		return http_resp_header(resp, "Retry-After", "5");

@@ -1,12 +1,17 @@
 /* The database layer without a database: the statement table's consistency (each row's nparams
  * matches the highest $n of its SQL, names unique) and behaviour when PostgreSQL is unreachable.
- * Tests that need PostgreSQL are in tests/api/test_db.py and test_migrate.py. */
+ * With TEST_DB_CONNINFO set (tests/api/test_db_timeouts.py runs this binary so, against the
+ * throwaway database of the API tests), also what needs a real server: connections left in
+ * pipeline mode. Other tests that need PostgreSQL are in tests/api/. */
 #include "db/db.h"
+#include "db/listen.h"
 #include "db/notify.h"
 #include "test.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static int highest_param(const char *sql)
@@ -73,9 +78,9 @@ static void unreachable(void)
 	CHECK_EQ_INT(db_init("dbname=x"), -1); /* twice */
 	db_shutdown();
 	/* migrations: unreachable database, missing directory */
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "migrations"), -1);
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "/nonexistent"), -1);
-	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "migrations", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", "/nonexistent", NULL), -1);
+	CHECK_EQ_INT(db_migrate("host=/nonexistent/socket/dir dbname=x", NULL, NULL), -1);
 }
 
 /* The notifier with the database away (its thread keeps retrying, nothing leaves the queue):
@@ -119,11 +124,96 @@ static void notifier_queue(void)
 	CHECK_EQ_INT((int)st.queued, 0);
 }
 
+static db_status ping_tx(db_conn *c, void *arg)
+{
+	(void)arg;
+	return db_ping(c) ? DB_OK : DB_FAIL; /* as handlers do: any failure is a failure */
+}
+
+/* A connection whose pipeline is not left cleanly (here: a query queued without a sync, so
+ * PQexitPipelineMode refuses) is dropped: the transaction is retried on a fresh connection and
+ * later requests get a connection out of pipeline mode. */
+static void pipeline_left_open(void)
+{
+	const char *conninfo = getenv("TEST_DB_CONNINFO");
+	CHECK_EQ_INT(db_init(conninfo), 0);
+	db_conn *c = db_thread_conn();
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	/* the pipeline of a transaction's first statement cannot be left */
+	CHECK_EQ_INT(PQenterPipelineMode(db_pg(c)), 1);
+	CHECK_EQ_INT(PQsendQueryParams(db_pg(c), "SELECT 1", 0, NULL, NULL, NULL, NULL, 0), 1);
+	CHECK_EQ_INT(db_tx(c, false, ping_tx, NULL), DB_OK);
+	CHECK_EQ_INT(PQpipelineStatus(db_pg(c)), PQ_PIPELINE_OFF);
+	CHECK(db_ping(c));
+	/* a connection still in pipeline mode is not handed to the next request */
+	CHECK_EQ_INT(PQenterPipelineMode(db_pg(c)), 1);
+	c = db_thread_conn();
+	CHECK(c != NULL);
+	CHECK_EQ_INT(PQpipelineStatus(db_pg(c)), PQ_PIPELINE_OFF);
+	CHECK(db_ping(c));
+	CHECK(db_available());
+	db_shutdown();
+}
+
+static atomic_int g_heard; /* version of the last notification for game "g" */
+
+static void heard(void *cls, const char *id, int version)
+{
+	(void)cls;
+	if (id && strcmp(id, "g") == 0)
+		atomic_store(&g_heard, version);
+}
+
+/* Runs sql on a connection of its own; true when it succeeds. */
+static bool run_sql(const char *conninfo, const char *sql, const char *param, char *out,
+                    size_t outlen)
+{
+	PGconn *pg = db_connect(conninfo, DB_ROLE_WORKER, NULL, 0);
+	if (!pg)
+		return false;
+	PGresult *r = PQexecParams(pg, sql, param ? 1 : 0, NULL, &param, NULL, NULL, 0);
+	bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+	if (ok && out)
+		snprintf(out, outlen, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+	PQclear(r);
+	PQfinish(pg);
+	return ok;
+}
+
+/* The LISTEN connection quotes its channel: a name that is no plain identifier (here with a
+ * space, quotes and a semicolon) is listened to as that very channel; the connection carries
+ * the listener's application name. Waits for the notification with a deadline. */
+static void listen_odd_channel(void)
+{
+	const char *conninfo = getenv("TEST_DB_CONNINFO");
+	const char *channel = "Odd \"chan\"; x";
+	atomic_store(&g_heard, 0);
+	CHECK_EQ_INT(db_listen_start(conninfo, channel, heard, NULL), 0);
+	char n[32] = "0";
+	struct timespec step = {0, 20 * 1000 * 1000};
+	for (int i = 0; i < 500 && atomic_load(&g_heard) != 7; i++) { /* 10 s at most */
+		/* until the listener is there, a notification is lost: send again */
+		CHECK(run_sql(conninfo, "SELECT pg_notify($1, 'g:7')", channel, NULL, 0));
+		nanosleep(&step, NULL);
+	}
+	CHECK_EQ_INT(atomic_load(&g_heard), 7);
+	CHECK(run_sql(conninfo, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+	              "dicehospital-listen", n, sizeof n));
+	CHECK_STR(n, "1");
+	db_listen_stop();
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
 	TEST("db without a connection", no_connection);
 	TEST("db unreachable", unreachable);
 	TEST("db notifier queue", notifier_queue);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db connection left in pipeline mode", pipeline_left_open);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db LISTEN on a channel that needs quoting", listen_odd_channel);
 	TEST_MAIN_END();
 }
