@@ -39,7 +39,7 @@ typedef struct {
 	const char *conninfo, *static_dir, *templates_dir, *migrations_dir;
 	unsigned port, threads, conn_timeout, conn_limit, db_wait;
 	db_timeouts db;
-	/* issue 12 (README "Hostile and broken clients") */
+	/* against hostile and broken clients (src/http/README.md) */
 	const char *listen, *trust_proxy, *tls_cert, *tls_key;
 	unsigned per_addr, deadline, sse_per_game, sse_per_token;
 	unsigned job_threads, job_queue; /* README "Configuration" */
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
-	    /* issue 12 */
+	    /* hostile and broken clients */
 	    .listen = c.listen,
 	    .per_addr = c.per_addr,
 	    .deadline_s = c.deadline,
