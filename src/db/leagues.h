@@ -1,7 +1,8 @@
 /* Typed rows of leagues, members, seasons, plays, results, ratings and the play log
- * (migrations/0004_leagues.sql; issue 10). Every statement of src/api/leagues.c and
- * src/api/league_io.c is run here and its result read here, each accessor next to a comment
- * naming its statement (SQL in statements.c) and its columns: no column numbers elsewhere.
+ * (migrations/0004_leagues.sql). Every statement of src/leagues/ (leagues,
+ * plays, ratings, standings, imports and exports) is run here and its result read here, each
+ * accessor next to a comment naming its statement (SQL in statements.c) and its columns: no column
+ * numbers elsewhere.
  *
  * Functions return a db_status: DB_OK, DB_UNAVAILABLE (the database is away), DB_RETRY
  * (serialization failure inside a transaction), DB_FAIL (anything else, logged by db_exec).

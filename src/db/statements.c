@@ -34,7 +34,7 @@ const db_statement db_statements[] = {
 	{"events_append", "WITH e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1), u AS (UPDATE games SET version = $3::int, status = $4, result = $5::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT (SELECT count(*) FROM e) FROM u", 5},
 	{"events_append_if", "WITH u AS (UPDATE games g SET version = $3::int, status = $4, result = $5::jsonb, updated_at = now() WHERE g.id = $1 AND g.version = $6::int AND g.status = 'playing' AND CASE WHEN $7::int = 0 THEN g.host_token_hash = decode($8, 'hex') ELSE EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = $7::int AND s.claimed AND s.token_hash = decode($8, 'hex')) END RETURNING g.id), e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT u.id, x.version, x.kind, x.seat, x.turn, x.payload FROM u, jsonb_to_recordset($2::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1) SELECT (SELECT count(*) FROM e) FROM u", 8},
 
-	/* accounts and sessions (migrations/0004_leagues.sql; src/api/accounts.c, issue 10; rows read in src/db/accounts.c) */
+	/* accounts and sessions (migrations/0004_leagues.sql; src/leagues/accounts.c; rows read in src/db/accounts.c) */
 	{"account_insert", "INSERT INTO accounts (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id", 4},
 	{"account_by_email", "SELECT id, display_name, password_hash FROM accounts WHERE email = $1", 1},
 	{"session_insert", "INSERT INTO sessions (token_hash, account_id) VALUES (decode($1, 'hex'), $2)", 2},
@@ -42,7 +42,7 @@ const db_statement db_statements[] = {
 	{"session_purge", "DELETE FROM sessions WHERE account_id = $1 AND (last_seen <= now() - $2::float8 * interval '1 second' OR created_at <= now() - $3::float8 * interval '1 second')", 3},
 	{"session_get", "WITH s AS (SELECT token_hash, account_id, last_seen, (clock_timestamp() < last_seen + $2::float8 * interval '1 second' AND clock_timestamp() < created_at + $3::float8 * interval '1 second') AS valid FROM sessions WHERE token_hash = decode($1, 'hex')), u AS (UPDATE sessions t SET last_seen = clock_timestamp() FROM s WHERE t.token_hash = s.token_hash AND s.valid AND s.last_seen < clock_timestamp() - $4::float8 * interval '1 second' RETURNING 1) SELECT s.valid, a.id, a.email, a.display_name FROM s JOIN accounts a ON a.id = s.account_id", 4},
 
-	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/api/leagues.c, issue 10; rows read in src/db/leagues.c, account_find in src/db/accounts.c) */
+	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/leagues/; rows read in src/db/leagues.c, account_find in src/db/accounts.c) */
 	{"league_insert", "INSERT INTO leagues (id, name) VALUES ($1, $2)", 2},
 	{"league_owner_insert", "INSERT INTO league_owners (league_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2},
 	{"league_access", "SELECT EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $2), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = $2), ''), l.version FROM leagues l WHERE l.id = $1", 2},
