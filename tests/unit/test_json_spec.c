@@ -269,7 +269,7 @@ static void t_fields_bad(void)
 	    {"{\"turn\":1,\"colour\":1}", "/colour", "must be one of"},
 	    {"{\"turn\":1,\"ratio\":2}", "/ratio", "must be a number from 0 to 1"},
 	    {"{\"turn\":1,\"ratio\":\"0.5\"}", "/ratio", "must be a number"},
-	    {"{\"turn\":1,\"ratio\":1e999}", "/ratio", "must be a number"},
+	    {"{\"turn\":1,\"ratio\":1e999}", "/ratio", "must be a finite number"},
 	    {"{\"turn\":1,\"players\":[]}", "/players", "must be an array of 1 to 6 items"},
 	    {"{\"turn\":1,\"players\":[1,2,3,4,5,6,7]}", "/players", "must be an array of 1 to 6"},
 	    {"{\"turn\":1,\"players\":{}}", "/players", "must be an array"},
