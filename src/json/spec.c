@@ -36,6 +36,17 @@ static int fail(js_error *err, const char *field, const char *fmt, ...)
 	return -1;
 }
 
+/* ---- members ---- */
+
+json_object *js_member(json_object *o, const char *key, json_type t)
+{
+	json_object *v = NULL;
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
 /* ---- JSON pointers (RFC 6901) ---- */
 
 int js_path(char *buf, size_t len, const char *at, const char *key)
