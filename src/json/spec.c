@@ -117,7 +117,7 @@ static void v_ws(vstate *s)
 		s->p++;
 }
 
-static int hexval(unsigned char c)
+int js_hex_digit(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -134,7 +134,7 @@ static int v_hex4(vstate *s, unsigned *out)
 		return vfail(s, "truncated \\u escape");
 	unsigned v = 0;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(s->p[i]);
+		int h = js_hex_digit(s->p[i]);
 		if (h < 0)
 			return vfail(s, "bad \\u escape");
 		v = v << 4 | (unsigned)h;

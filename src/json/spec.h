@@ -63,6 +63,9 @@ int js_value(struct json_object *v, const char *at, const js_field *spec, js_err
  * from o). For readers of trusted documents (templates/) that report their own errors. */
 struct json_object *js_member(struct json_object *o, const char *key, json_type t);
 
+/* The value of the hexadecimal digit c (0-9, a-f, A-F), or -1. */
+int js_hex_digit(unsigned char c);
+
 /* JSON pointer of member key under at, escaping '~' and '/' (RFC 6901) into buf; returns 0, or
  * -1 when truncated (buf still NUL-terminated). */
 int js_path(char *buf, size_t len, const char *at, const char *key);
