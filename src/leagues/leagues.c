@@ -85,14 +85,21 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	return ok;
 }
 
+db_conn *league_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
+                           league_access *a)
+{
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, json) ||
+	    !league_access_check(req, resp, c, req->params[0], owner, a))
+		return NULL;
+	return c;
+}
+
 db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, league_access *a,
                           json_object **root)
 {
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, req->params[0], owner, a))
-		return NULL;
-	if (http_body_json(req, resp, root) != 0)
+	db_conn *c = league_open_write(req, resp, true, owner, a);
+	if (!c || http_body_json(req, resp, root) != 0)
 		return NULL;
 	return c;
 }
@@ -346,9 +353,8 @@ out:
 int api_league_member_delete(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
+	db_conn *c = league_open_write(req, resp, false, true, &a);
+	if (!c)
 		return 0;
 	db_member_rows m = {0};
 	if (db_member_get(c, req->params[0], req->params[1], &m) != DB_OK)

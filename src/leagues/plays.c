@@ -602,9 +602,8 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 int api_league_play_delete(const http_req *req, http_resp *resp)
 {
 	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
-	    !league_access_check(req, resp, c, x.league, false, &x.a))
+	db_conn *c = league_open_write(req, resp, false, false, &x.a);
+	if (!c)
 		return 0;
 	league_run_tx(c, play_delete_tx, &x, resp);
 	return 0;
