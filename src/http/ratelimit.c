@@ -104,15 +104,28 @@ bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
 	return ok;
 }
 
+/* 429 problem+json with Retry-After: retry seconds; returns true (for "return reply_429(…)"). */
+static bool reply_429(http_resp *resp, int retry, const char *detail)
+{
+	char v[16];
+	snprintf(v, sizeof v, "%d", retry);
+	http_reply_problem(resp, 429, detail, NULL, NULL);
+	http_resp_header(resp, "Retry-After", v);
+	return true;
+}
+
 bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp)
 {
 	int retry = 0;
 	if (rl == NULL || ratelimit_take(rl, req, &retry))
 		return false;
-	char v[16];
-	snprintf(v, sizeof v, "%d", retry);
-	http_reply_problem(resp, 429, "too many attempts from this address; try again shortly",
-	                   NULL, NULL);
-	http_resp_header(resp, "Retry-After", v);
-	return true;
+	return reply_429(resp, retry, "too many attempts from this address; try again shortly");
+}
+
+bool ratelimit_reply_key(ratelimit *rl, const char *key, const char *detail, http_resp *resp)
+{
+	int retry = 0;
+	if (ratelimit_take_key(rl, key, &retry))
+		return false;
+	return reply_429(resp, retry, detail);
 }

@@ -24,5 +24,7 @@ bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp);
 /* Leagues: the same bucket keyed by any string (an account's e-mail, say) instead
  * of the client address. */
 bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s);
+/* The same as ratelimit_reply for a key, with the reply's detail. */
+bool ratelimit_reply_key(ratelimit *rl, const char *key, const char *detail, http_resp *resp);
 
 #endif

@@ -5,20 +5,11 @@
  * no route. The table is small and static: a linear scan per request is cheaper than any index. */
 #include "http/http.h"
 
+#include "json/spec.h"
+
 #include <string.h>
 
 enum { MAX_SEGMENTS = 32 };
-
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen)
 {
@@ -30,8 +21,8 @@ long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen)
 		if (c == '%') {
 			if (len - i < 3)
 				return -1;
-			int h = hexval((unsigned char)src[i + 1]),
-			    l = hexval((unsigned char)src[i + 2]);
+			int h = js_hex_digit((unsigned char)src[i + 1]),
+			    l = js_hex_digit((unsigned char)src[i + 2]);
 			if (h < 0 || l < 0)
 				return -1;
 			c = (unsigned char)(h << 4 | l);

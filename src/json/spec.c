@@ -36,6 +36,17 @@ static int fail(js_error *err, const char *field, const char *fmt, ...)
 	return -1;
 }
 
+/* ---- members ---- */
+
+json_object *js_member(json_object *o, const char *key, json_type t)
+{
+	json_object *v = NULL;
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
 /* ---- JSON pointers (RFC 6901) ---- */
 
 int js_path(char *buf, size_t len, const char *at, const char *key)
@@ -106,7 +117,7 @@ static void v_ws(vstate *s)
 		s->p++;
 }
 
-static int hexval(unsigned char c)
+int js_hex_digit(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -123,7 +134,7 @@ static int v_hex4(vstate *s, unsigned *out)
 		return vfail(s, "truncated \\u escape");
 	unsigned v = 0;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(s->p[i]);
+		int h = js_hex_digit(s->p[i]);
 		if (h < 0)
 			return vfail(s, "bad \\u escape");
 		v = v << 4 | (unsigned)h;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct json_object;
+#include <json-c/json_types.h>
 
 enum { JS_MAX_DEPTH = 16, JS_MAX_NAME = 64 };
 
@@ -58,6 +58,13 @@ int js_fields(struct json_object *obj, const char *at, const js_field *fields, s
 
 /* Same checks for one value (an array element, say). */
 int js_value(struct json_object *v, const char *at, const js_field *spec, js_error *err);
+
+/* The member key of o when o is an object and that member has type t, else NULL (borrowed
+ * from o). For readers of trusted documents (templates/) that report their own errors. */
+struct json_object *js_member(struct json_object *o, const char *key, json_type t);
+
+/* The value of the hexadecimal digit c (0-9, a-f, A-F), or -1. */
+int js_hex_digit(unsigned char c);
 
 /* JSON pointer of member key under at, escaping '~' and '/' (RFC 6901) into buf; returns 0, or
  * -1 when truncated (buf still NUL-terminated). */

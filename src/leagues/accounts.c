@@ -301,15 +301,8 @@ static bool account_limited(const char *email, http_resp *resp)
 	char key[2 + 32 + 1] = "a:";
 	crypto_generichash(h, sizeof h, (const unsigned char *)email, strlen(email), NULL, 0);
 	sodium_bin2hex(key + 2, sizeof key - 2, h, sizeof h);
-	int retry = 0;
-	if (ratelimit_take_key(g_login_acct, key, &retry))
-		return false;
-	char v[16];
-	snprintf(v, sizeof v, "%d", retry);
-	http_reply_problem(resp, 429, "too many log-in attempts for this account; try again later",
-	                   NULL, NULL);
-	http_resp_header(resp, "Retry-After", v);
-	return true;
+	return ratelimit_reply_key(
+	    g_login_acct, key, "too many log-in attempts for this account; try again later", resp);
 }
 
 int api_session_create(const http_req *req, http_resp *resp)

@@ -134,9 +134,8 @@ int api_league_import_pre_body(const http_req *req, http_resp *resp)
 int api_league_import(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
+	db_conn *c = league_open_write(req, resp, false, true, &a);
+	if (!c)
 		return 0;
 	const char *format = http_query(req, "format");
 	const char *ct = http_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);

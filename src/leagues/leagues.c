@@ -85,6 +85,25 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	return ok;
 }
 
+db_conn *league_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
+                           league_access *a)
+{
+	db_conn *c = db_thread_conn();
+	if (acct_csrf_reply(req, resp, json) ||
+	    !league_access_check(req, resp, c, req->params[0], owner, a))
+		return NULL;
+	return c;
+}
+
+db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, league_access *a,
+                          json_object **root)
+{
+	db_conn *c = league_open_write(req, resp, true, owner, a);
+	if (!c || http_body_json(req, resp, root) != 0)
+		return NULL;
+	return c;
+}
+
 db_status league_lock(db_conn *c, const char *league)
 {
 	bool found;
@@ -273,12 +292,19 @@ int api_league_get(const http_req *req, http_resp *resp)
 	return http_reply_json(resp, 200, o);
 }
 
-/* Account by id or e-mail: true with id filled. */
-static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], db_status *st)
+/* Account by id or e-mail: true with id filled; else false after a reply (503, or 422 for
+ * a key no account has). */
+static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
 {
 	bool found;
-	*st = db_account_find(c, key, &found, id);
-	return *st == DB_OK && found;
+	if (db_account_find(c, key, &found, id) != DB_OK) {
+		acct_reply_db(resp);
+		return false;
+	}
+	if (!found)
+		http_reply_problem(resp, 422, "no account has this id or e-mail address",
+		                   "unknown-account", "/account");
+	return found;
 }
 
 int api_league_member_add(const http_req *req, http_resp *resp)
@@ -291,11 +317,8 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	    {"account", JS_STRING, JS_F_NULLABLE, 1, 254, NULL, &account_key, NULL},
 	};
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
-		return 0;
-	if (http_body_json(req, resp, &root) != 0)
+	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	if (!c)
 		return 0;
 	char acc[ID_LEN + 1] = "", id[ID_LEN + 1];
 	db_status st = DB_OK;
@@ -303,14 +326,8 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		http_reply_invalid(resp, err.field, err.detail);
 		goto out;
 	}
-	if (account_key && !find_account(c, account_key, acc, &st)) {
-		if (st != DB_OK)
-			acct_reply_db(resp);
-		else
-			http_reply_problem(resp, 422, "no account has this id or e-mail address",
-			                   "unknown-account", "/account");
+	if (account_key && !find_account(c, account_key, acc, resp))
 		goto out;
-	}
 	id_new(id);
 	bool inserted;
 	st = db_member_insert(c, id, req->params[0], name, acc[0] ? acc : NULL, &inserted);
@@ -336,9 +353,8 @@ out:
 int api_league_member_delete(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
+	db_conn *c = league_open_write(req, resp, false, true, &a);
+	if (!c)
 		return 0;
 	db_member_rows m = {0};
 	if (db_member_get(c, req->params[0], req->params[1], &m) != DB_OK)
@@ -422,13 +438,10 @@ static db_status member_link_tx(db_conn *c, void *arg)
 int api_league_member_link(const http_req *req, http_resp *resp)
 {
 	link_arg x = {.league = req->params[0], .guest = req->params[1], .resp = resp};
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, x.league, false, &x.a))
-		return 0;
 	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
 	js_error err;
-	if (http_body_json(req, resp, &root) != 0)
+	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	if (!c)
 		return 0;
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
@@ -445,23 +458,13 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 	js_error err;
 	const js_field f[] = {{"account", JS_STRING, JS_F_REQUIRED, 1, 254, NULL, &key, NULL}};
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
-		return 0;
-	if (http_body_json(req, resp, &root) != 0)
+	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	if (!c)
 		return 0;
 	char acc[ID_LEN + 1];
-	db_status st = DB_OK;
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
-	} else if (!find_account(c, key, acc, &st)) {
-		if (st != DB_OK)
-			acct_reply_db(resp);
-		else
-			http_reply_problem(resp, 422, "no account has this id or e-mail address",
-			                   "unknown-account", "/account");
-	} else {
+	} else if (find_account(c, key, acc, resp)) {
 		if (db_league_owner_insert(c, req->params[0], acc) != DB_OK) {
 			acct_reply_db(resp);
 		} else {
@@ -485,11 +488,8 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 	    {"ends", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &ends, NULL},
 	};
 	league_access a;
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, req->params[0], true, &a))
-		return 0;
-	if (http_body_json(req, resp, &root) != 0)
+	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	if (!c)
 		return 0;
 	char w[64], id[ID_LEN + 1];
 	if (js_fields(root, "", f, 3, &err) != 0) {

@@ -63,6 +63,17 @@ void leagues_shutdown(void);
 bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
                          bool owner, league_access *a);
 
+/* The opening of a handler that changes league params[0]: the CSRF check (json: the body must be
+ * JSON) and the caller's access into *a (owner: owners only). The thread's connection, or NULL
+ * after a reply. */
+db_conn *league_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
+                           league_access *a);
+/* The same with a JSON body: the CSRF check, the
+ * caller's access into *a (owner: owners only) and the body into *root (the caller puts it).
+ * The thread's connection, or NULL after a reply. */
+db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, league_access *a,
+                          struct json_object **root);
+
 /* Locks the league row for a write (FOR UPDATE): serialises the league's writers. */
 db_status league_lock(db_conn *c, const char *league);
 

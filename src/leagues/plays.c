@@ -218,26 +218,37 @@ static db_status results_store(db_conn *c, const char *play, const league_result
 	return st;
 }
 
+enum { PLAY_COLS = 7, NUM_LEN = 24 };
+
+/* The text of a play's columns game, bgg_id, played_at, duration_min, notes, location and
+ * cooperative, in the order both the insert and the update statements take them (bgg and dur
+ * hold the numbers' text; NULL is SQL NULL). */
+static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN],
+                      const char *col[PLAY_COLS])
+{
+	snprintf(bgg, NUM_LEN, "%" PRId64, p->bgg_id);
+	snprintf(dur, NUM_LEN, "%" PRId64, p->duration_min);
+	col[0] = p->game;
+	col[1] = p->bgg_id > 0 ? bgg : NULL;
+	col[2] = p->when;
+	col[3] = p->duration_min >= 0 ? dur : NULL;
+	col[4] = p->notes ? p->notes : "";
+	col[5] = p->location ? p->location : "";
+	col[6] = p->cooperative ? "true" : "false";
+}
+
 db_status league_play_insert(db_conn *c, const char *league, const char *author,
                              const league_play *p, char id[ID_LEN + 1])
 {
-	char bgg[24], dur[24];
+	char bgg[NUM_LEN], dur[NUM_LEN];
 	id_new(id);
-	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
-	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
-	const char *ip[13] = {id,
-	                      league,
-	                      p->game,
-	                      p->bgg_id > 0 ? bgg : NULL,
-	                      p->when,
-	                      p->duration_min >= 0 ? dur : NULL,
-	                      p->notes ? p->notes : "",
-	                      p->location ? p->location : "",
-	                      p->cooperative ? "true" : "false",
-	                      p->source,
-	                      p->uuid ? p->uuid : id,
-	                      p->game_id,
-	                      author};
+	/* id, league, the play's columns, source, uuid, game_id, created_by */
+	const char *ip[2 + PLAY_COLS + 4] = {id, league};
+	play_cols(p, bgg, dur, ip + 2);
+	ip[2 + PLAY_COLS] = p->source;
+	ip[3 + PLAY_COLS] = p->uuid ? p->uuid : id;
+	ip[4 + PLAY_COLS] = p->game_id;
+	ip[5 + PLAY_COLS] = author;
 	bool inserted;
 	db_status st = db_play_insert(c, ip, &inserted);
 	if (st != DB_OK)
@@ -391,22 +402,26 @@ static db_status play_add_tx(db_conn *c, void *arg)
 	return st;
 }
 
-int api_league_play_add(const http_req *req, http_resp *resp)
+/* A play's body (add or edit of play params[1]) parsed and stored by tx. */
+static int play_write(const http_req *req, http_resp *resp, const char *play,
+                      db_status (*tx)(db_conn *, void *))
 {
 	json_object *root = NULL;
-	play_arg x = {.league = req->params[0], .resp = resp};
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, x.league, false, &x.a))
-		return 0;
-	if (http_body_json(req, resp, &root) != 0)
+	play_arg x = {.league = req->params[0], .play = play, .resp = resp};
+	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	if (!c)
 		return 0;
 	x.in = xmalloc(sizeof *x.in);
 	if (play_parse(root, resp, x.in) == 0)
-		league_run_tx(c, play_add_tx, &x, resp);
+		league_run_tx(c, tx, &x, resp);
 	free(x.in);
 	json_object_put(root);
 	return 0;
+}
+
+int api_league_play_add(const http_req *req, http_resp *resp)
+{
+	return play_write(req, resp, NULL, play_add_tx);
 }
 
 int api_league_play_get(const http_req *req, http_resp *resp)
@@ -529,18 +544,11 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = check_players(c, x);
 	const league_play *p = &x->in->p;
-	char bgg[24], dur[24];
-	snprintf(bgg, sizeof bgg, "%" PRId64, p->bgg_id);
-	snprintf(dur, sizeof dur, "%" PRId64, p->duration_min);
-	const char *up[9] = {x->play,
-	                     p->game,
-	                     p->bgg_id > 0 ? bgg : NULL,
-	                     p->when,
-	                     p->duration_min >= 0 ? dur : NULL,
-	                     p->notes ? p->notes : "",
-	                     p->location ? p->location : "",
-	                     p->cooperative ? "true" : "false",
-	                     x->league};
+	char bgg[NUM_LEN], dur[NUM_LEN];
+	/* id, the play's columns, league */
+	const char *up[1 + PLAY_COLS + 1] = {x->play};
+	play_cols(p, bgg, dur, up + 1);
+	up[1 + PLAY_COLS] = x->league;
 	if (st == DB_OK)
 		st = db_play_update(c, up);
 	if (st == DB_OK)
@@ -567,20 +575,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 
 int api_league_play_edit(const http_req *req, http_resp *resp)
 {
-	json_object *root = NULL;
-	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, true) ||
-	    !league_access_check(req, resp, c, x.league, false, &x.a))
-		return 0;
-	if (http_body_json(req, resp, &root) != 0)
-		return 0;
-	x.in = xmalloc(sizeof *x.in);
-	if (play_parse(root, resp, x.in) == 0)
-		league_run_tx(c, play_edit_tx, &x, resp);
-	free(x.in);
-	json_object_put(root);
-	return 0;
+	return play_write(req, resp, req->params[1], play_edit_tx);
 }
 
 static db_status play_delete_tx(db_conn *c, void *arg)
@@ -607,9 +602,8 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 int api_league_play_delete(const http_req *req, http_resp *resp)
 {
 	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
-	db_conn *c = db_thread_conn();
-	if (acct_csrf_reply(req, resp, false) ||
-	    !league_access_check(req, resp, c, x.league, false, &x.a))
+	db_conn *c = league_open_write(req, resp, false, false, &x.a);
+	if (!c)
 		return 0;
 	league_run_tx(c, play_delete_tx, &x, resp);
 	return 0;

@@ -203,13 +203,24 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 	return o;
 }
 
+/* The opening of a read of league params[0] filtered by ?season= and ?game=: the caller's access
+ * and the filters. The thread's connection, or NULL after a reply. */
+static db_conn *open_filtered(const http_req *req, http_resp *resp, league_access *a,
+                              const char **season, const char **game)
+{
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, req->params[0], false, a) ||
+	    !read_filters(req, resp, c, season, game))
+		return NULL;
+	return c;
+}
+
 int api_league_standings(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	const char *season, *game;
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
-	    !read_filters(req, resp, c, &season, &game))
+	db_conn *c = open_filtered(req, resp, &a, &season, &game);
+	if (!c)
 		return 0;
 	char key[LCACHE_KEY];
 	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
@@ -231,9 +242,8 @@ int api_league_head_to_head(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	const char *season, *game;
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a) ||
-	    !read_filters(req, resp, c, &season, &game))
+	db_conn *c = open_filtered(req, resp, &a, &season, &game);
+	if (!c)
 		return 0;
 	league_rows s;
 	if (league_rows_load(c, req->params[0], season, game, &s) != DB_OK)

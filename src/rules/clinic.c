@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json/spec.h"
 #include "rules/clinic.h"
 
 static const char *const expansion_ids[CL_EXPANSIONS] = {
@@ -42,27 +43,34 @@ static const char *const rule_keys[CL_RULES] = {
     "patient_left",   "time_spent",
 };
 
+/* Clinic as the shared checks of tabletop.h name it. */
+static const tt_game kind = {
+    .name = "Clinic",
+    .rounds = CL_ROUNDS,
+    .max_seats = CL_MAX_SEATS,
+    .max_entries = CL_MAX_ENTRIES,
+    .solo_one = "the Solitaire Mode has one player",
+    .too_few = "one player plays the Solitaire Mode: set \"solo\": true",
+};
+
 const char *clinic_expansion_id(int e)
 {
-	return e >= 0 && e < CL_EXPANSIONS ? expansion_ids[e] : NULL;
+	return tt_id_at(expansion_ids, CL_EXPANSIONS, e);
 }
 
 int clinic_expansion_from_id(const char *id)
 {
-	for (int i = 0; id && i < CL_EXPANSIONS; i++)
-		if (strcmp(id, expansion_ids[i]) == 0)
-			return i;
-	return -1;
+	return tt_id_index(expansion_ids, CL_EXPANSIONS, id);
 }
 
 const char *clinic_rule_id(int r)
 {
-	return r >= 0 && r < CL_RULES ? rule_ids[r] : NULL;
+	return tt_id_at(rule_ids, CL_RULES, r);
 }
 
 const char *clinic_rule_profile_key(int r)
 {
-	return r >= 0 && r < CL_RULES ? rule_keys[r] : NULL;
+	return tt_id_at(rule_keys, CL_RULES, r);
 }
 
 /* ---- configuration ---- */
@@ -87,16 +95,8 @@ static int check_order(int n, const int *order, int norder, const char *at, tt_e
 /* seed 001, Components (1-4 players), Setup (turn order randomized), Solitaire Mode. */
 int clinic_config_check(const clinic_config *c, tt_error *err)
 {
-	if (c->solo && c->nseats != 1)
-		return tt_fail(err, 422, "solo-one-player", "the Solitaire Mode has one player",
-		               "/players");
-	if (!c->solo && c->nseats < 2)
-		return tt_fail(err, 422, "too-few-players",
-		               "one player plays the Solitaire Mode: set \"solo\": true",
-		               "/players");
-	if (c->nseats > CL_MAX_SEATS)
-		return tt_fail(err, 422, "too-many-players", "Clinic takes at most 4 players",
-		               "/players");
+	if (tt_check_players(&kind, c->solo, c->nseats, err) != 0)
+		return -1;
 	int order[CL_MAX_SEATS];
 	for (int i = 0; i < c->nseats; i++)
 		order[i] = c->start_order[i];
@@ -130,28 +130,14 @@ int clinic_rounds_complete(const clinic_game *g)
 
 /* ---- rounds ---- */
 
-static int check_count(int v, const char *at, int i, const char *name, tt_error *err)
+static int check_count(int v, int i, const char *name, tt_error *err)
 {
-	if (v < 0)
-		return tt_fail(err, 400, "negative-count", "a count cannot be negative", "%s/%d/%s",
-		               at, i, name);
-	if (v > CL_MAX_COUNT)
-		return tt_fail(err, 400, "count-out-of-range", "at most 999", "%s/%d/%s", at, i,
-		               name);
-	return 0;
+	return tt_check_count(v, CL_MAX_COUNT, i, name, err);
 }
 
-static int check_seat(int n, int seat, const int *seats, int i, tt_error *err)
+static int check_seat(int n, const int *seats, int i, tt_error *err)
 {
-	if (seat < 1 || seat > n)
-		return tt_fail(err, 422, "unknown-seat", "no such seat in this game",
-		               "/entries/%d/seat", i);
-	for (int o = 0; o < i; o++)
-		if (seats[o] == seat)
-			return tt_fail(err, 422, "seat-twice",
-			               "a seat appears twice in one entry list", "/entries/%d/seat",
-			               i);
-	return 0;
+	return tt_check_seat(n, seats, i, "a seat appears twice in one entry list", err);
 }
 
 static int check_round_entry(const clinic_game *g, const clinic_round_input *in, int i,
@@ -160,14 +146,14 @@ static int check_round_entry(const clinic_game *g, const clinic_round_input *in,
 	int seats[CL_MAX_ENTRIES];
 	for (int o = 0; o <= i; o++)
 		seats[o] = in->e[o].seat;
-	if (check_seat(g->cfg.nseats, in->e[i].seat, seats, i, err) != 0)
+	if (check_seat(g->cfg.nseats, seats, i, err) != 0)
 		return -1;
 	const char *names[5] = {"popularity_bought", "lab_doctors", "deaths", "unpaid_expenses",
 	                        "time_spent"};
 	int v[5] = {in->e[i].bought, in->e[i].lab_doctors, in->e[i].deaths, in->e[i].unpaid,
 	            in->e[i].time_spent};
 	for (int k = 0; k < 5; k++)
-		if (check_count(v[k], "/entries", i, names[k], err) != 0)
+		if (check_count(v[k], i, names[k], err) != 0)
 			return -1;
 	/* seed 001, Phase 2: Business: expenses are paid from this round's income first, and
 	 * popularity is bought only with this round's income left after them. */
@@ -181,16 +167,8 @@ static int check_round_entry(const clinic_game *g, const clinic_round_input *in,
 
 int clinic_round_apply(clinic_game *g, int round, const clinic_round_input *in, tt_error *err)
 {
-	if (round < 1 || round > CL_ROUNDS)
-		return tt_fail(err, 400, "round-out-of-range", "Clinic has rounds 1 to 6",
-		               "/round");
-	if (g->finished)
-		return tt_fail(err, 409, "game-finished", "the game is finished", "/round");
-	if (in->nentries < 0 || in->nentries > CL_MAX_ENTRIES)
-		return tt_fail(err, 400, "too-many-entries", "at most 8 entries", "/entries");
-	if (in->nentries == 0 && !in->has_order)
-		return tt_fail(err, 400, "no-entries", "a round needs at least one entry",
-		               "/entries");
+	if (tt_round_open(&kind, round, g->finished, in->nentries, in->has_order, err) != 0)
+		return -1;
 	for (int i = 0; i < in->nentries; i++)
 		if (check_round_entry(g, in, i, err) != 0)
 			return -1;
@@ -222,34 +200,35 @@ int clinic_round_apply(clinic_game *g, int round, const clinic_round_input *in, 
 
 /* ---- finish (seed 001, End of the Game) ---- */
 
-static int check_finish_entry(const clinic_game *g, const clinic_finish_input *in, int i,
-                              tt_error *err)
+static int check_finish_entry(const void *game, const void *input, int i, tt_error *err)
 {
+	const clinic_game *g = game;
+	const clinic_finish_input *in = input;
 	const clinic_config *c = &g->cfg;
 	int seats[CL_MAX_ENTRIES];
 	for (int o = 0; o <= i; o++)
 		seats[o] = in->e[o].seat;
-	if (check_seat(c->nseats, in->e[i].seat, seats, i, err) != 0)
+	if (check_seat(c->nseats, seats, i, err) != 0)
 		return -1;
 	char name[48];
 	for (int k = 0; k < CL_DOCTORS; k++) {
 		snprintf(name, sizeof name, "doctors/%s", colour_ids[k]);
-		if (check_count(in->e[i].doctors[k], "/entries", i, name, err) != 0)
+		if (check_count(in->e[i].doctors[k], i, name, err) != 0)
 			return -1;
 	}
 	for (int k = 0; k < CL_PATIENTS; k++) {
 		snprintf(name, sizeof name, "patients_left/%s", colour_ids[k]);
-		if (check_count(in->e[i].patients[k], "/entries", i, name, err) != 0)
+		if (check_count(in->e[i].patients[k], i, name, err) != 0)
 			return -1;
 	}
 	for (int k = 0; k < CL_FLOORS; k++) {
 		snprintf(name, sizeof name, "treatment_rooms/%d", k);
-		if (check_count(in->e[i].rooms[k], "/entries", i, name, err) != 0)
+		if (check_count(in->e[i].rooms[k], i, name, err) != 0)
 			return -1;
 	}
-	if (check_count(in->e[i].nurses, "/entries", i, "nurses", err) != 0 ||
-	    check_count(in->e[i].buildings, "/entries", i, "additional_buildings", err) != 0 ||
-	    check_count(in->e[i].zombies, "/entries", i, "zombies", err) != 0)
+	if (check_count(in->e[i].nurses, i, "nurses", err) != 0 ||
+	    check_count(in->e[i].buildings, i, "additional_buildings", err) != 0 ||
+	    check_count(in->e[i].zombies, i, "zombies", err) != 0)
 		return -1;
 	if (in->e[i].doctors[CL_PURPLE] > 0 && !c->expansion[CL_EXP_WORKAHOLIC_DOCTORS])
 		return tt_fail(err, 422, "expansion-not-used",
@@ -275,20 +254,9 @@ static int check_finish_entry(const clinic_game *g, const clinic_finish_input *i
 
 int clinic_finish_apply(clinic_game *g, const clinic_finish_input *in, tt_error *err)
 {
-	if (g->finished)
-		return tt_fail(err, 409, "game-finished", "the game is already finished", "%s", "");
-	if (clinic_rounds_complete(g) < CL_ROUNDS)
-		return tt_fail(err, 422, "finish-before-last-round",
-		               "the game ends after round 6: enter every seat's rounds first",
-		               "/entries");
-	if (in->nentries < 0 || in->nentries > CL_MAX_ENTRIES)
-		return tt_fail(err, 400, "too-many-entries", "at most 8 entries", "/entries");
-	for (int i = 0; i < in->nentries; i++)
-		if (check_finish_entry(g, in, i, err) != 0)
-			return -1;
-	if (in->nentries != g->cfg.nseats)
-		return tt_fail(err, 422, "seat-missing", "the finish needs every seat once",
-		               "/entries");
+	if (tt_finish_check(&kind, g->finished, clinic_rounds_complete(g), g->cfg.nseats,
+	                    in->nentries, check_finish_entry, g, in, err) != 0)
+		return -1;
 	for (int i = 0; i < in->nentries; i++) {
 		clinic_finish_entry *f = &g->finish[in->e[i].seat - 1];
 		f->entered = true;
@@ -311,18 +279,9 @@ int clinic_finish_apply(clinic_game *g, const clinic_finish_input *in, tt_error 
 
 static void add(clinic_seat_score *s, int round, cl_rule rule, int count, int points, bool verified)
 {
-	if (count <= 0 || s->nitems >= CL_MAX_ITEMS)
-		return;
-	tt_item *it = &s->items[s->nitems++];
-	it->round = (int8_t)round;
-	it->rule = (uint8_t)rule;
-	it->count = (int16_t)count;
-	it->points = points;
-	it->verified = verified;
-	s->total += points;
-	s->round_points[round] += points;
-	if (!verified)
-		s->all_verified = false;
+	tt_tally t = {s->items,  &s->nitems,      CL_MAX_ITEMS,
+	              &s->total, s->round_points, &s->all_verified};
+	tt_add(&t, round, (int)rule, count, points, verified);
 }
 
 /* One seat's round, in the order the phases change the track: Business (unpaid expenses, then
@@ -587,21 +546,30 @@ int clinic_business(const clinic_config *cfg, const clinic_business_in *in,
 
 /* ---- profile ---- */
 
+/* values[key] as an object with an array list_key of at most max elements and a boolean
+ * "verified": the array (borrowed) and *verified, or NULL with err. */
+static json_object *verified_list(json_object *values, const char *key, const char *list_key,
+                                  int max, bool *verified, char *err, size_t errlen)
+{
+	json_object *o = js_member(values, key, json_type_object);
+	json_object *list = js_member(o, list_key, json_type_array);
+	json_object *ver = js_member(o, "verified", json_type_boolean);
+	if (!list || !ver || json_object_array_length(list) > (size_t)max) {
+		snprintf(err, errlen, "/values/%s: needs \"%s\" (at most %d) and \"verified\"", key,
+		         list_key, max);
+		return NULL;
+	}
+	*verified = json_object_get_boolean(ver);
+	return list;
+}
+
 static int load_titles(clinic_profile *p, json_object *values, char *err, size_t errlen)
 {
-	json_object *hof = NULL, *list = NULL, *ver = NULL;
-	if (!json_object_object_get_ex(values, "hall_of_fame", &hof) ||
-	    !json_object_object_get_ex(hof, "titles", &list) ||
-	    !json_object_is_type(list, json_type_array) ||
-	    !json_object_object_get_ex(hof, "verified", &ver) ||
-	    !json_object_is_type(ver, json_type_boolean) ||
-	    json_object_array_length(list) > CL_MAX_TITLES) {
-		snprintf(err, errlen,
-		         "/values/hall_of_fame: needs \"titles\" (at most %d) and "
-		         "\"verified\"",
-		         CL_MAX_TITLES);
+	bool ver;
+	json_object *list =
+	    verified_list(values, "hall_of_fame", "titles", CL_MAX_TITLES, &ver, err, errlen);
+	if (!list)
 		return -1;
-	}
 	p->ntitles = (int)json_object_array_length(list);
 	for (int i = 0; i < p->ntitles; i++) {
 		json_object *t = json_object_array_get_idx(list, (size_t)i), *name = NULL,
@@ -621,27 +589,17 @@ static int load_titles(clinic_profile *p, json_object *values, char *err, size_t
 		}
 		snprintf(p->title[i], CL_TITLE_LEN, "%s", json_object_get_string(name));
 		p->title_min[i].value = (int32_t)json_object_get_int64(min);
-		p->title_min[i].verified = json_object_get_boolean(ver);
+		p->title_min[i].verified = ver;
 	}
 	return 0;
 }
 
 static int load_goals(clinic_profile *p, json_object *values, char *err, size_t errlen)
 {
-	json_object *o = NULL, *list = NULL, *ver = NULL;
-	if (!json_object_object_get_ex(values, "solitaire_goals", &o) ||
-	    !json_object_object_get_ex(o, "goals", &list) ||
-	    !json_object_is_type(list, json_type_array) ||
-	    !json_object_object_get_ex(o, "verified", &ver) ||
-	    !json_object_is_type(ver, json_type_boolean) ||
-	    json_object_array_length(list) > CL_MAX_GOALS) {
-		snprintf(err, errlen,
-		         "/values/solitaire_goals: needs \"goals\" (at most %d) and "
-		         "\"verified\"",
-		         CL_MAX_GOALS);
+	json_object *list = verified_list(values, "solitaire_goals", "goals", CL_MAX_GOALS,
+	                                  &p->goals_verified, err, errlen);
+	if (!list)
 		return -1;
-	}
-	p->goals_verified = json_object_get_boolean(ver);
 	p->ngoals = (int)json_object_array_length(list);
 	for (int i = 0; i < p->ngoals; i++) {
 		json_object *v = json_object_array_get_idx(list, (size_t)i);
@@ -667,14 +625,9 @@ int clinic_profile_from_json(clinic_profile *out, struct json_object *doc, char 
 	static const char *const wage_staff[3] = {"nurse", "orderly", "janitor"};
 	clinic_profile p;
 	memset(&p, 0, sizeof p);
-	if (tt_get_header(doc, "clinic", p.id, p.name, err, errlen) != 0)
-		return -1;
 	json_object *values = NULL;
-	if (!json_object_object_get_ex(doc, "values", &values) ||
-	    !json_object_is_type(values, json_type_object)) {
-		snprintf(err, errlen, "/values: missing or not an object");
+	if (tt_get_profile(doc, "clinic", p.id, p.name, &values, err, errlen) != 0)
 		return -1;
-	}
 	tt_value staff[3];
 	if (tt_get_named(values, "doctor", doc_names, CL_PATIENTS, 0, 100, p.doctor, err, errlen) !=
 	        0 ||
@@ -691,11 +644,7 @@ int clinic_profile_from_json(clinic_profile *out, struct json_object *doc, char 
 	p.wage_nurse = staff[0];
 	p.wage_orderly = staff[1];
 	p.wage_janitor = staff[2];
-	struct {
-		const char *key;
-		tt_value *v;
-		int lo, hi;
-	} scalars[] = {
+	const tt_scalar scalars[] = {
 	    {"doctor_purple", &p.doctor[CL_PURPLE], 0, 100},
 	    {"nurse", &p.nurse, 0, 100},
 	    {"building", &p.building, 0, 100},
@@ -711,10 +660,8 @@ int clinic_profile_from_json(clinic_profile *out, struct json_object *doc, char 
 	    {"income_garden", &p.income_garden, 0, 1000},
 	    {"income_extinguisher", &p.income_extinguisher, 0, 1000},
 	};
-	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-		if (tt_get_value(values, scalars[i].key, scalars[i].lo, scalars[i].hi, scalars[i].v,
-		                 err, errlen) != 0)
-			return -1;
+	if (tt_get_scalars(values, scalars, sizeof scalars / sizeof scalars[0], err, errlen) != 0)
+		return -1;
 	/* time_spent: {"per": n, "value": v, "verified"} */
 	json_object *ts = NULL, *per = NULL;
 	if (tt_get_value(values, "time_spent", -100, 0, &p.time_value, err, errlen) != 0)

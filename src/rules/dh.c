@@ -54,37 +54,45 @@ static const char *const rule_keys[DH_RULES] = {
 };
 static const char *const colour_ids[DH_COLOURS] = {"red", "yellow", "green"};
 
+/* Dice Hospital as the shared checks of tabletop.h name it. */
+static const tt_game kind = {
+    .name = "Dice Hospital",
+    .rounds = DH_ROUNDS,
+    .max_seats = DH_MAX_SEATS,
+    .max_entries = DH_MAX_ENTRIES,
+    .solo_one = "a solo game has exactly one player",
+    .too_few = "Dice Hospital takes 2 to 4 players, or 1 with \"solo\": true",
+};
+
 const char *dh_admin_id(int a)
 {
-	return a >= 0 && a < DH_ADMINS ? admin_ids[a] : NULL;
+	return tt_id_at(admin_ids, DH_ADMINS, a);
 }
 
 int dh_admin_from_id(const char *id)
 {
-	for (int i = 0; id && i < DH_ADMINS; i++)
-		if (strcmp(id, admin_ids[i]) == 0)
-			return i;
-	return DH_ADMIN_NONE;
+	int a = tt_id_index(admin_ids, DH_ADMINS, id);
+	return a < 0 ? DH_ADMIN_NONE : a;
 }
 
 const char *dh_variant_id(int v)
 {
-	return v >= 0 && v < DH_VARIANTS ? variant_ids[v] : NULL;
+	return tt_id_at(variant_ids, DH_VARIANTS, v);
 }
 
 const char *dh_rule_id(int r)
 {
-	return r >= 0 && r < DH_RULES ? rule_ids[r] : NULL;
+	return tt_id_at(rule_ids, DH_RULES, r);
 }
 
 const char *dh_rule_profile_key(int r)
 {
-	return r >= 0 && r < DH_RULES ? rule_keys[r] : NULL;
+	return tt_id_at(rule_keys, DH_RULES, r);
 }
 
 const char *dh_colour_id(int c)
 {
-	return c >= 0 && c < DH_COLOURS ? colour_ids[c] : NULL;
+	return tt_id_at(colour_ids, DH_COLOURS, c);
 }
 
 const char *dh_tie_id(dh_tie t)
@@ -138,16 +146,8 @@ static int check_reports(const dh_config *c, tt_error *err)
  * SOLO PLAY RULES (no Administrator; the penalties are solo score modifiers). */
 int dh_config_check(const dh_config *c, tt_error *err)
 {
-	if (c->solo && c->nseats != 1)
-		return tt_fail(err, 422, "solo-one-player", "a solo game has exactly one player",
-		               "/players");
-	if (!c->solo && c->nseats < 2)
-		return tt_fail(err, 422, "too-few-players",
-		               "Dice Hospital takes 2 to 4 players, or 1 with \"solo\": true",
-		               "/players");
-	if (c->nseats > DH_MAX_SEATS)
-		return tt_fail(err, 422, "too-many-players",
-		               "Dice Hospital takes at most 4 players", "/players");
+	if (tt_check_players(&kind, c->solo, c->nseats, err) != 0)
+		return -1;
 	for (int s = 0; s < c->nseats; s++) {
 		int a = c->admin[s];
 		if (a == DH_ADMIN_NONE)
@@ -245,14 +245,11 @@ static int reports_replay(const dh_game *g, int cur, int8_t report_round[DH_REPO
 static int check_entry(const dh_game *g, const dh_round_input *in, int i, tt_error *err)
 {
 	const dh_config *c = &g->cfg;
-	int seat = in->e[i].seat;
-	if (seat < 1 || seat > c->nseats)
-		return tt_fail(err, 422, "unknown-seat", "no such seat in this game",
-		               "/entries/%d/seat", i);
-	for (int o = 0; o < i; o++)
-		if (in->e[o].seat == seat)
-			return tt_fail(err, 422, "seat-twice", "a seat appears twice in one round",
-			               "/entries/%d/seat", i);
+	int seats[DH_MAX_ENTRIES];
+	for (int o = 0; o <= i; o++)
+		seats[o] = in->e[o].seat;
+	if (tt_check_seat(c->nseats, seats, i, "a seat appears twice in one round", err) != 0)
+		return -1;
 	int total = 0;
 	for (int k = 0; k < DH_COLOURS; k++) {
 		int n = in->e[i].discharged[k];
@@ -287,16 +284,8 @@ static int check_entry(const dh_game *g, const dh_round_input *in, int i, tt_err
 /* seed 000, GAME SEQUENCE (8 rounds), PHASE 5 - DISCHARGED PATIENTS. */
 int dh_round_apply(dh_game *g, int round, const dh_round_input *in, tt_error *err)
 {
-	if (round < 1 || round > DH_ROUNDS)
-		return tt_fail(err, 400, "round-out-of-range", "Dice Hospital has rounds 1 to 8",
-		               "/round");
-	if (g->finished)
-		return tt_fail(err, 409, "game-finished", "the game is finished", "/round");
-	if (in->nentries < 0 || in->nentries > DH_MAX_ENTRIES)
-		return tt_fail(err, 400, "too-many-entries", "at most 8 entries", "/entries");
-	if (in->nentries == 0 && !in->has_reports)
-		return tt_fail(err, 400, "no-entries", "a round needs at least one entry",
-		               "/entries");
+	if (tt_round_open(&kind, round, g->finished, in->nentries, in->has_reports, err) != 0)
+		return -1;
 	if (in->has_reports && !g->cfg.solo)
 		return tt_fail(err, 422, "reports-not-solo",
 		               "Medical Reports belong to the solo game", "/reports_completed");
@@ -344,28 +333,22 @@ int dh_round_apply(dh_game *g, int round, const dh_round_input *in, tt_error *er
 
 /* ---- finish (seed 000, END GAME SCORING; FINAL ROUND COLLECTIONS) ---- */
 
-static int check_finish_entry(const dh_game *g, const dh_finish_input *in, int i, tt_error *err)
+static int check_finish_entry(const void *game, const void *input, int i, tt_error *err)
 {
+	const dh_game *g = game;
+	const dh_finish_input *in = input;
 	const char *names[5] = {"fatalities", "blood_bags", "patients_left", "pips_left",
 	                        "collected"};
 	int v[5] = {in->e[i].fatalities, in->e[i].blood_bags, in->e[i].patients_left,
 	            in->e[i].pips_left, in->e[i].collected};
-	int seat = in->e[i].seat;
-	if (seat < 1 || seat > g->cfg.nseats)
-		return tt_fail(err, 422, "unknown-seat", "no such seat in this game",
-		               "/entries/%d/seat", i);
-	for (int o = 0; o < i; o++)
-		if (in->e[o].seat == seat)
-			return tt_fail(err, 422, "seat-twice", "a seat appears twice in the finish",
-			               "/entries/%d/seat", i);
-	for (int k = 0; k < 5; k++) {
-		if (v[k] < 0)
-			return tt_fail(err, 400, "negative-count", "a count cannot be negative",
-			               "/entries/%d/%s", i, names[k]);
-		if (v[k] > DH_MAX_TOKENS)
-			return tt_fail(err, 400, "count-out-of-range", "at most 99",
-			               "/entries/%d/%s", i, names[k]);
-	}
+	int seats[DH_MAX_ENTRIES];
+	for (int o = 0; o <= i; o++)
+		seats[o] = in->e[o].seat;
+	if (tt_check_seat(g->cfg.nseats, seats, i, "a seat appears twice in the finish", err) != 0)
+		return -1;
+	for (int k = 0; k < 5; k++)
+		if (tt_check_count(v[k], DH_MAX_TOKENS, i, names[k], err) != 0)
+			return -1;
 	int left = in->e[i].patients_left, pips = in->e[i].pips_left, coll = in->e[i].collected;
 	if (left + coll > DH_SPACES)
 		return tt_fail(err, 422, "too-many-patients",
@@ -386,20 +369,9 @@ static int check_finish_entry(const dh_game *g, const dh_finish_input *in, int i
 
 int dh_finish_apply(dh_game *g, const dh_finish_input *in, tt_error *err)
 {
-	if (g->finished)
-		return tt_fail(err, 409, "game-finished", "the game is already finished", "%s", "");
-	if (dh_rounds_complete(g) < DH_ROUNDS)
-		return tt_fail(err, 422, "finish-before-last-round",
-		               "the game ends after round 8: enter every seat's rounds first",
-		               "/entries");
-	if (in->nentries < 0 || in->nentries > DH_MAX_ENTRIES)
-		return tt_fail(err, 400, "too-many-entries", "at most 8 entries", "/entries");
-	for (int i = 0; i < in->nentries; i++)
-		if (check_finish_entry(g, in, i, err) != 0)
-			return -1;
-	if (in->nentries != g->cfg.nseats)
-		return tt_fail(err, 422, "seat-missing", "the finish needs every seat once",
-		               "/entries");
+	if (tt_finish_check(&kind, g->finished, dh_rounds_complete(g), g->cfg.nseats, in->nentries,
+	                    check_finish_entry, g, in, err) != 0)
+		return -1;
 	for (int i = 0; i < in->nentries; i++) {
 		dh_finish_entry *f = &g->finish[in->e[i].seat - 1];
 		f->entered = true;
@@ -417,18 +389,9 @@ int dh_finish_apply(dh_game *g, const dh_finish_input *in, tt_error *err)
 
 static void add(dh_seat_score *s, int round, dh_rule rule, int count, int points, bool verified)
 {
-	if (count <= 0 || s->nitems >= DH_MAX_ITEMS)
-		return;
-	tt_item *it = &s->items[s->nitems++];
-	it->round = (int8_t)round;
-	it->rule = (uint8_t)rule;
-	it->count = (int16_t)count;
-	it->points = points;
-	it->verified = verified;
-	s->total += points;
-	s->round_points[round] += points;
-	if (!verified)
-		s->all_verified = false;
+	tt_tally t = {s->items,  &s->nitems,      DH_MAX_ITEMS,
+	              &s->total, s->round_points, &s->all_verified};
+	tt_add(&t, round, (int)rule, count, points, verified);
 }
 
 static int discharged_total(const dh_round_entry *e)
@@ -602,23 +565,14 @@ int dh_profile_from_json(dh_profile *out, struct json_object *doc, char *err, si
 {
 	dh_profile p;
 	memset(&p, 0, sizeof p);
-	if (tt_get_header(doc, "dh", p.id, p.name, err, errlen) != 0)
-		return -1;
 	json_object *values = NULL;
-	if (!json_object_object_get_ex(doc, "values", &values) ||
-	    !json_object_is_type(values, json_type_object)) {
-		snprintf(err, errlen, "/values: missing or not an object");
+	if (tt_get_profile(doc, "dh", p.id, p.name, &values, err, errlen) != 0)
 		return -1;
-	}
 	if (tt_get_list(values, "discharge", "points", DH_SPACES, 0, 1000, &p.discharge[1], err,
 	                errlen) != 0)
 		return -1;
 	p.discharge[0].verified = true;
-	struct {
-		const char *key;
-		tt_value *v;
-		int lo, hi;
-	} scalars[] = {
+	const tt_scalar scalars[] = {
 	    {"wards_empty", &p.wards_empty, 0, 100},
 	    {"administrator_bonus", &p.administrator_bonus, 0, 100},
 	    {"registrar", &p.registrar, 0, 100},
@@ -629,10 +583,8 @@ int dh_profile_from_json(dh_profile *out, struct json_object *doc, char *err, si
 	    {"fatality_penalty_factor", &p.fatality_penalty_factor, 1, 10},
 	    {"report_penalty_factor", &p.report_penalty_factor, 1, 10},
 	};
-	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-		if (tt_get_value(values, scalars[i].key, scalars[i].lo, scalars[i].hi, scalars[i].v,
-		                 err, errlen) != 0)
-			return -1;
+	if (tt_get_scalars(values, scalars, sizeof scalars / sizeof scalars[0], err, errlen) != 0)
+		return -1;
 	*out = p;
 	return 0;
 }

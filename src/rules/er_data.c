@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json/spec.h"
 #include "rules/er.h"
 
 static const char *const colour_names[] = {"red", "yellow", "green", "wild"};
@@ -83,20 +84,11 @@ static int fail(errbuf *e, const char *fmt, ...)
 	return -1;
 }
 
-static json_object *member(json_object *o, const char *key, json_type t)
-{
-	json_object *v = NULL;
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
-
 /* Integer member within [lo, hi]. */
 static int get_int(errbuf *e, json_object *o, const char *at, const char *key, int lo, int hi,
                    int *out)
 {
-	json_object *v = member(o, key, json_type_int);
+	json_object *v = js_member(o, key, json_type_int);
 	if (!v)
 		return fail(e, "%s/%s: missing or not an integer", at, key);
 	int64_t x = json_object_get_int64(v);
@@ -120,7 +112,7 @@ static int int_elem(errbuf *e, json_object *arr, size_t i, const char *at, int l
 
 static json_object *get_array(errbuf *e, json_object *o, const char *at, const char *key, size_t n)
 {
-	json_object *v = member(o, key, json_type_array);
+	json_object *v = js_member(o, key, json_type_array);
 	if (!v) {
 		fail(e, "%s/%s: missing or not an array", at, key);
 		return NULL;
@@ -135,7 +127,7 @@ static json_object *get_array(errbuf *e, json_object *o, const char *at, const c
 
 static const char *get_str(errbuf *e, json_object *o, const char *at, const char *key)
 {
-	json_object *v = member(o, key, json_type_string);
+	json_object *v = js_member(o, key, json_type_string);
 	if (!v) {
 		fail(e, "%s/%s: missing or not a string", at, key);
 		return NULL;
@@ -145,7 +137,7 @@ static const char *get_str(errbuf *e, json_object *o, const char *at, const char
 
 static json_object *get_obj(errbuf *e, json_object *o, const char *at, const char *key)
 {
-	json_object *v = member(o, key, json_type_object);
+	json_object *v = js_member(o, key, json_type_object);
 	if (!v)
 		fail(e, "%s/%s: missing or not an object", at, key);
 	return v;
@@ -360,7 +352,7 @@ static int load_cards(er_data *d, json_object *cards, errbuf *e)
 			char cat[96];
 			snprintf(cat, sizeof cat, "%s/%s", bat, colour_names[c]);
 			if (load_bonus(&d->cards[i].bay[c],
-			               member(bays, colour_names[c], json_type_object), cat, e))
+			               js_member(bays, colour_names[c], json_type_object), cat, e))
 				return -1;
 		}
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json/spec.h"
 #include "rules/tabletop.h"
 
 int tt_fail(tt_error *e, int status, const char *rule, const char *detail, const char *field_fmt,
@@ -21,6 +22,125 @@ int tt_fail(tt_error *e, int status, const char *rule, const char *detail, const
 	return -1;
 }
 
+void tt_add(const tt_tally *t, int round, int rule, int count, int points, bool verified)
+{
+	if (count <= 0 || *t->nitems >= t->cap)
+		return;
+	tt_item *it = &t->items[(*t->nitems)++];
+	it->round = (int8_t)round;
+	it->rule = (uint8_t)rule;
+	it->count = (int16_t)count;
+	it->points = points;
+	it->verified = verified;
+	*t->total += points;
+	t->round_points[round] += points;
+	if (!verified)
+		*t->all_verified = false;
+}
+
+int tt_check_players(const tt_game *k, bool solo, int nseats, tt_error *err)
+{
+	char detail[TT_DETAIL_LEN];
+	if (solo && nseats != 1)
+		return tt_fail(err, 422, "solo-one-player", k->solo_one, "/players");
+	if (!solo && nseats < 2)
+		return tt_fail(err, 422, "too-few-players", k->too_few, "/players");
+	if (nseats > k->max_seats) {
+		snprintf(detail, sizeof detail, "%s takes at most %d players", k->name,
+		         k->max_seats);
+		return tt_fail(err, 422, "too-many-players", detail, "/players");
+	}
+	return 0;
+}
+
+static int check_entries(const tt_game *k, int nentries, tt_error *err)
+{
+	char detail[TT_DETAIL_LEN];
+	if (nentries < 0 || nentries > k->max_entries) {
+		snprintf(detail, sizeof detail, "at most %d entries", k->max_entries);
+		return tt_fail(err, 400, "too-many-entries", detail, "/entries");
+	}
+	return 0;
+}
+
+int tt_round_open(const tt_game *k, int round, bool finished, int nentries, bool more,
+                  tt_error *err)
+{
+	char detail[TT_DETAIL_LEN];
+	if (round < 1 || round > k->rounds) {
+		snprintf(detail, sizeof detail, "%s has rounds 1 to %d", k->name, k->rounds);
+		return tt_fail(err, 400, "round-out-of-range", detail, "/round");
+	}
+	if (finished)
+		return tt_fail(err, 409, "game-finished", "the game is finished", "/round");
+	if (check_entries(k, nentries, err) != 0)
+		return -1;
+	if (nentries == 0 && !more)
+		return tt_fail(err, 400, "no-entries", "a round needs at least one entry",
+		               "/entries");
+	return 0;
+}
+
+int tt_finish_check(const tt_game *k, bool finished, int complete, int nseats, int nentries,
+                    tt_entry_check *check, const void *game, const void *input, tt_error *err)
+{
+	char detail[TT_DETAIL_LEN];
+	if (finished)
+		return tt_fail(err, 409, "game-finished", "the game is already finished", "%s", "");
+	if (complete < k->rounds) {
+		snprintf(detail, sizeof detail,
+		         "the game ends after round %d: enter every seat's rounds first",
+		         k->rounds);
+		return tt_fail(err, 422, "finish-before-last-round", detail, "/entries");
+	}
+	if (check_entries(k, nentries, err) != 0)
+		return -1;
+	for (int i = 0; i < nentries; i++)
+		if (check(game, input, i, err) != 0)
+			return -1;
+	if (nentries != nseats)
+		return tt_fail(err, 422, "seat-missing", "the finish needs every seat once",
+		               "/entries");
+	return 0;
+}
+
+int tt_check_seat(int nseats, const int *seats, int i, const char *twice, tt_error *err)
+{
+	if (seats[i] < 1 || seats[i] > nseats)
+		return tt_fail(err, 422, "unknown-seat", "no such seat in this game",
+		               "/entries/%d/seat", i);
+	for (int o = 0; o < i; o++)
+		if (seats[o] == seats[i])
+			return tt_fail(err, 422, "seat-twice", twice, "/entries/%d/seat", i);
+	return 0;
+}
+
+int tt_check_count(int v, int max, int i, const char *name, tt_error *err)
+{
+	char detail[TT_DETAIL_LEN];
+	if (v < 0)
+		return tt_fail(err, 400, "negative-count", "a count cannot be negative",
+		               "/entries/%d/%s", i, name);
+	if (v > max) {
+		snprintf(detail, sizeof detail, "at most %d", max);
+		return tt_fail(err, 400, "count-out-of-range", detail, "/entries/%d/%s", i, name);
+	}
+	return 0;
+}
+
+const char *tt_id_at(const char *const *ids, int n, int i)
+{
+	return i >= 0 && i < n ? ids[i] : NULL;
+}
+
+int tt_id_index(const char *const *ids, int n, const char *id)
+{
+	for (int i = 0; id && i < n; i++)
+		if (strcmp(id, ids[i]) == 0)
+			return i;
+	return -1;
+}
+
 static int errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int errf(char *err, size_t len, const char *fmt, ...)
 {
@@ -31,15 +151,6 @@ static int errf(char *err, size_t len, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-static json_object *member(json_object *o, const char *key, json_type t)
-{
-	json_object *v = NULL;
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
-		return NULL;
-	return v;
 }
 
 static int int_in(json_object *v, int lo, int hi, int32_t *out)
@@ -57,12 +168,12 @@ static int int_in(json_object *v, int lo, int hi, int32_t *out)
 static json_object *entry(json_object *values, const char *key, bool *verified, char *err,
                           size_t errlen)
 {
-	json_object *o = member(values, key, json_type_object);
+	json_object *o = js_member(values, key, json_type_object);
 	if (!o) {
 		errf(err, errlen, "/values/%s: missing or not an object", key);
 		return NULL;
 	}
-	json_object *v = member(o, "verified", json_type_boolean);
+	json_object *v = js_member(o, "verified", json_type_boolean);
 	if (!v) {
 		errf(err, errlen, "/values/%s/verified: missing or not a boolean", key);
 		return NULL;
@@ -78,7 +189,7 @@ int tt_get_value(json_object *values, const char *key, int lo, int hi, tt_value 
 	json_object *o = entry(values, key, &ver, err, errlen);
 	if (!o)
 		return -1;
-	if (int_in(member(o, "value", json_type_int), lo, hi, &out->value) != 0)
+	if (int_in(js_member(o, "value", json_type_int), lo, hi, &out->value) != 0)
 		return errf(err, errlen, "/values/%s/value: missing or not an integer in [%d, %d]",
 		            key, lo, hi);
 	out->verified = ver;
@@ -93,7 +204,7 @@ int tt_get_named(json_object *values, const char *key, const char *const *names,
 	if (!o)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		if (int_in(member(o, names[i], json_type_int), lo, hi, &out[i].value) != 0)
+		if (int_in(js_member(o, names[i], json_type_int), lo, hi, &out[i].value) != 0)
 			return errf(err, errlen,
 			            "/values/%s/%s: missing or not an integer in [%d, %d]", key,
 			            names[i], lo, hi);
@@ -109,7 +220,7 @@ int tt_get_list(json_object *values, const char *key, const char *list_key, int 
 	json_object *o = entry(values, key, &ver, err, errlen);
 	if (!o)
 		return -1;
-	json_object *a = member(o, list_key, json_type_array);
+	json_object *a = js_member(o, list_key, json_type_array);
 	if (!a || json_object_array_length(a) != (size_t)n)
 		return errf(err, errlen, "/values/%s/%s: missing or not an array of %d integers",
 		            key, list_key, n);
@@ -119,6 +230,14 @@ int tt_get_list(json_object *values, const char *key, const char *list_key, int 
 			            key, list_key, i, lo, hi);
 		out[i].verified = ver;
 	}
+	return 0;
+}
+
+int tt_get_scalars(json_object *values, const tt_scalar *s, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tt_get_value(values, s[i].key, s[i].lo, s[i].hi, s[i].v, err, errlen) != 0)
+			return -1;
 	return 0;
 }
 
@@ -133,20 +252,23 @@ static bool id_ok(const char *s)
 	return true;
 }
 
-int tt_get_header(json_object *doc, const char *game, char *id, char *name, char *err,
-                  size_t errlen)
+int tt_get_profile(json_object *doc, const char *game, char *id, char *name, json_object **values,
+                   char *err, size_t errlen)
 {
-	json_object *g = member(doc, "game", json_type_string);
+	json_object *g = js_member(doc, "game", json_type_string);
 	if (!g || strcmp(json_object_get_string(g), game) != 0)
 		return errf(err, errlen, "/game: must be \"%s\"", game);
-	json_object *i = member(doc, "id", json_type_string);
+	json_object *i = js_member(doc, "id", json_type_string);
 	if (!i || !id_ok(json_object_get_string(i)))
 		return errf(err, errlen, "/id: must be 1 to 32 characters of a-z, 0-9 and '-'");
-	json_object *n = member(doc, "name", json_type_string);
+	json_object *n = js_member(doc, "name", json_type_string);
 	size_t nl = n ? strlen(json_object_get_string(n)) : 0;
 	if (!n || nl < 1 || nl >= TT_NAME_LEN)
 		return errf(err, errlen, "/name: must be a string of 1 to %d bytes",
 		            TT_NAME_LEN - 1);
+	*values = js_member(doc, "values", json_type_object);
+	if (!*values)
+		return errf(err, errlen, "/values: missing or not an object");
 	snprintf(id, TT_ID_LEN, "%s", json_object_get_string(i));
 	snprintf(name, TT_NAME_LEN, "%s", json_object_get_string(n));
 	return 0;
