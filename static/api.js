@@ -12,10 +12,11 @@ export class ApiError extends Error {
 }
 
 /** Calls the API: body as JSON (or, with opts.contentType, sent as it is with that type);
- * resolves to the parsed reply, rejects with ApiError (status 0 when the server cannot be
- * reached: opts.network is then its detail, for screens with their own strings). */
+ * resolves to the parsed reply (with opts.blob, to the reply as a Blob: a PDF), rejects with
+ * ApiError (status 0 when the server cannot be reached: opts.network is then its detail, for
+ * screens with their own strings). */
 export async function request(method, path, body, token, opts = {}) {
-	const headers = { Accept: "application/json" };
+	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
 	if (token) headers.Authorization = `Bearer ${token}`;
 	let r;
@@ -29,6 +30,7 @@ export async function request(method, path, body, token, opts = {}) {
 	} catch {
 		throw new ApiError(0, { title: "network", detail: opts.network || "" });
 	}
+	if (r.ok && opts.blob) return r.blob();
 	const text = await r.text();
 	let data = null;
 	try {

@@ -1,4 +1,4 @@
-// Browser test of the Dice Hospital and Clinic screens (static/tabletop.js) on a 360-px phone:
+// Browser test of the Dice Hospital and Clinic screens (static/tabletop.js, static/tabletop/) on a 360-px phone:
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
 // shown with its rule, and French. Started by tests/e2e/run.sh after run.mjs (same server).
@@ -112,7 +112,7 @@ await test("tt-a-dh-game-round-by-round", async () => {
 	assert((await H.locator(".tt-profile-line .tt-badge").count()) === 1, "the unverified badge on the game");
 
 	// a second phone joins seat 2 by code (the home screen's join form, then the table's seats by
-	// name: issue 11's join screen) and follows live
+	// name) and follows live
 	P2 = await phone();
 	await P2.goto(BASE + "/");
 	await P2.fill("#join-code", code.toLowerCase());
@@ -250,7 +250,7 @@ await test("tt-d-french", async () => {
 
 await test("tt-e-score-pads-download", async () => {
 	// the finished Dice Hospital game of tt-a on the host's phone: a blank pad and this game's pad
-	// (fetched with the token, saved from a blob), both real PDFs (issue 9)
+	// (fetched with the token, saved from a blob), both real PDFs
 	await H.locator("#tt-pad-blank").waitFor();
 	const href = await H.locator("#tt-pad-blank").getAttribute("href");
 	assert(href === "/api/v1/dh/pads.pdf?players=3&paper=a4&lang=en", href);
