@@ -84,19 +84,25 @@ export function liveEvents(id, token, onChange, onState) {
 // ---- this phone's seats, per game (a reload keeps the seat) ----
 const STORE = "dh.er.games";
 
-export function savedGames() {
+/** A JSON object kept in localStorage ({} when missing or unreadable). */
+export function readStored(key) {
 	try {
-		return JSON.parse(localStorage.getItem(STORE)) || {};
+		return JSON.parse(localStorage.getItem(key)) || {};
 	} catch {
 		return {};
 	}
 }
 
-export function saveGame(id, entry) {
-	const all = savedGames();
+export const savedGames = () => readStored(STORE);
+
+/** Merges entry into the game id of the list kept under key and marks it as the latest opened. */
+export function storeGame(key, id, entry) {
+	const all = readStored(key);
 	all[id] = { ...(all[id] || {}), ...entry, at: new Date().toISOString() };
-	localStorage.setItem(STORE, JSON.stringify(all));
+	localStorage.setItem(key, JSON.stringify(all));
 }
+
+export const saveGame = (id, entry) => storeGame(STORE, id, entry);
 
 export function forgetGame(id) {
 	const all = savedGames();

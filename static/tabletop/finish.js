@@ -3,7 +3,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
-import { CL_COLOURS, readJson, tr } from "./shared.js";
+import { readStored } from "../api.js";
+import { CL_COLOURS, tr } from "./shared.js";
 import { unverifiedBadge } from "./widgets.js";
 
 const DH_END = ["fatalities", "blood_bags", "patients_left", "pips_left", "collected"];
@@ -49,7 +50,7 @@ export function finishRows(isDh, g, row, check) {
  * "keep the record of your final score"). */
 function personalBest(kind, id, total) {
 	const key = `dh.tabletop.best.${kind}`;
-	const all = readJson(key);
+	const all = readStored(key);
 	all[id] = total;
 	localStorage.setItem(key, JSON.stringify(all));
 	const others = Object.entries(all).filter(([k]) => k !== id).map(([, v]) => v);

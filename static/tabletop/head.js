@@ -44,7 +44,7 @@ export function headView({ store, kind, token, isDh, nRounds, path }) {
 			h("button", { type: "button", class: "secondary", id: "tt-pad-game", onclick: downloadPad }, t("tt.pad_game")));
 	}
 
-	const select = (S) => S.game && [S.lang, S.live, S.game.code, S.game.you, S.game.status, S.game.next, S.game.rounds_complete,
+	const select = (S) => S.game && [S.lang, S.live, S.game.code, S.game.you, S.game.status, S.game.next.action, S.game.next.round, S.game.rounds_complete,
 		S.game.profile.all_verified, S.game.profile.name, S.game.turn_orders, S.game.seats.map((s) => s.name)];
 	return mount(store, h("div", { class: "turn-head tt-head" }), select, (v) => {
 		if (!v) return [];

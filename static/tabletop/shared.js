@@ -1,7 +1,7 @@
 // What every Dice Hospital and Clinic screen shares: the games' fixed lists, the API call with
 // these screens' network sentence, the games this phone has opened (kept in localStorage) and a
 // string lookup with a fallback for ids the server may add before the strings do.
-import { request } from "../api.js";
+import { request, readStored, storeGame } from "../api.js";
 import { t, has } from "../i18n.js";
 
 export const KINDS = ["dh", "clinic"];
@@ -25,26 +25,13 @@ export const gamePath = (kind, id, rest = "") => `/${kind}/games/${encodeURIComp
 /** The route of a game's screen (the token, when given, is stored and leaves the address bar). */
 export const gameRoute = (kind, id, token) => `#tt=${kind}&game=${encodeURIComponent(id)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
 
-/** A JSON object kept in localStorage ({} when missing or unreadable). */
-export function readJson(key) {
-	try {
-		return JSON.parse(localStorage.getItem(key)) || {};
-	} catch {
-		return {};
-	}
-}
-
 const STORE = "dh.tabletop.games";
 
 /** This phone's games: {id: {token, kind, code, label, at}}. */
-export const saved = () => readJson(STORE);
+export const saved = () => readStored(STORE);
 
 /** Merges entry into a saved game and marks it as the latest opened. */
-export function remember(id, entry) {
-	const all = saved();
-	all[id] = { ...(all[id] || {}), ...entry, at: new Date().toISOString() };
-	localStorage.setItem(STORE, JSON.stringify(all));
-}
+export const remember = (id, entry) => storeGame(STORE, id, entry);
 
 /** The string of key, or fallback (else the key) when the strings do not have it. */
 export function tr(key, vars, fallback) {

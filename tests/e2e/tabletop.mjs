@@ -308,6 +308,47 @@ await test("tt-f-league-picker-and-report", async () => {
 	await page.context().close();
 });
 
+await test("tt-g-live-update-redraws-only-what-changed", async () => {
+	// the host has started entering round 1 when the seat-2 phone saves its own round: the host's
+	// form keeps what was entered, seat 1's score line stays as it was (the same element), only
+	// seat 2's changes; a language change rewords the table without losing the entry
+	const host = await createGame(await phone(), "dh", ["Ann", "Bob"]);
+	await host.click("#tt-create");
+	const code = await host.locator("#tt-code-shown").getAttribute("data-code");
+	await host.click("#tt-open-host");
+	await host.locator('#tt-entry .tt-seat[data-seat="1"]').waitFor();
+	const other = await phone();
+	await other.goto(BASE + "/#tt=dh");
+	await other.fill("#tt-join-code", code);
+	await other.selectOption("#tt-join-seat", "2");
+	await other.click("#tt-join-go");
+	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
+	await bump(host, 1, "discharged.red", 1);
+	await host.evaluate(() => {
+		window.ttForm = document.querySelector('#tt-entry .tt-seat[data-seat="1"]');
+		window.ttLine = document.querySelector('.tt-score[data-seat="1"]');
+		window.ttHead = document.querySelector(".tt-head").firstChild;
+	});
+	await bump(other, 2, "discharged.red", 2);
+	await saveAndWait(other, "Round 1 saved");
+	const total = await other.locator('.tt-score[data-seat="2"] .tt-total').getAttribute("data-total");
+	assert(total !== "0", `seat 2 scored: ${total}`);
+	await host.locator(`.tt-score[data-seat="2"] .tt-total[data-total="${total}"]`).waitFor();
+	const same = await host.evaluate(() => [
+		window.ttForm === document.querySelector('#tt-entry .tt-seat[data-seat="1"]'),
+		window.ttLine === document.querySelector('.tt-score[data-seat="1"]'),
+		window.ttHead === document.querySelector(".tt-head").firstChild,
+	]);
+	assert(JSON.stringify(same) === "[true,true,true]", `redrawn by the live update (form, seat 1's line, head): ${same}`);
+	const red = host.locator('.tt-stepper[data-seat="1"][data-field="discharged.red"] output');
+	assert((await red.innerText()) === "1", `the entry kept: ${await red.innerText()}`);
+	await host.selectOption("#lang", "fr");
+	await host.locator("#tt-entry h2", { hasText: FR["tt.round_title"].split("{")[0].trim() }).waitFor();
+	assert((await red.innerText()) === "1", `the entry kept across the language change: ${await red.innerText()}`);
+	await host.context().close();
+	await other.context().close();
+});
+
 await test("tt-no-script-errors", async () => {
 	assert(jsErrors.length === 0, jsErrors.join("\n"));
 });
