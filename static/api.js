@@ -95,7 +95,7 @@ export function readStored(key) {
 
 export const savedGames = () => readStored(STORE);
 
-/** Merges entry into the game id of the list kept under key and marks it as the latest opened. */
+/** Merges entry into game id of the list under key, marked as the latest opened. */
 export function storeGame(key, id, entry) {
 	const all = readStored(key);
 	all[id] = { ...(all[id] || {}), ...entry, at: new Date().toISOString() };

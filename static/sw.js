@@ -10,9 +10,8 @@ const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i1
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
 	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
 	// the Dice Hospital and Clinic screens, loaded on their routes
-	"tabletop.js", "tabletop/shared.js", "tabletop/widgets.js", "tabletop/create.js", "tabletop/join.js", "tabletop/game.js",
-	"tabletop/head.js", "tabletop/entry.js", "tabletop/finish.js", "tabletop/scores.js", "tabletop/business.js",
-	"tabletop.css", "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
+	"tabletop.js", "tabletop.css",
+	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
 	// the league choice of the new-game forms, imported by home.js and tabletop/create.js
 	"league-picker.js"];
 
