@@ -12,10 +12,11 @@ export class ApiError extends Error {
 }
 
 /** Calls the API: body as JSON (or, with opts.contentType, sent as it is with that type);
- * resolves to the parsed reply, rejects with ApiError (status 0 when the server cannot be
- * reached: opts.network is then its detail, for screens with their own strings). */
+ * resolves to the parsed reply (with opts.blob, to the reply as a Blob: a PDF), rejects with
+ * ApiError (status 0 when the server cannot be reached: opts.network is then its detail, for
+ * screens with their own strings). */
 export async function request(method, path, body, token, opts = {}) {
-	const headers = { Accept: "application/json" };
+	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
 	if (token) headers.Authorization = `Bearer ${token}`;
 	let r;
@@ -29,6 +30,7 @@ export async function request(method, path, body, token, opts = {}) {
 	} catch {
 		throw new ApiError(0, { title: "network", detail: opts.network || "" });
 	}
+	if (r.ok && opts.blob) return r.blob();
 	const text = await r.text();
 	let data = null;
 	try {
@@ -82,19 +84,25 @@ export function liveEvents(id, token, onChange, onState) {
 // ---- this phone's seats, per game (a reload keeps the seat) ----
 const STORE = "dh.er.games";
 
-export function savedGames() {
+/** A JSON object kept in localStorage ({} when missing or unreadable). */
+export function readStored(key) {
 	try {
-		return JSON.parse(localStorage.getItem(STORE)) || {};
+		return JSON.parse(localStorage.getItem(key)) || {};
 	} catch {
 		return {};
 	}
 }
 
-export function saveGame(id, entry) {
-	const all = savedGames();
+export const savedGames = () => readStored(STORE);
+
+/** Merges entry into game id of the list under key, marked as the latest opened. */
+export function storeGame(key, id, entry) {
+	const all = readStored(key);
 	all[id] = { ...(all[id] || {}), ...entry, at: new Date().toISOString() };
-	localStorage.setItem(STORE, JSON.stringify(all));
+	localStorage.setItem(key, JSON.stringify(all));
 }
+
+export const saveGame = (id, entry) => storeGame(STORE, id, entry);
 
 export function forgetGame(id) {
 	const all = savedGames();

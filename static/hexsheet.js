@@ -171,37 +171,28 @@ export function createLedger(layout) {
 		labels[key] = el;
 		return el;
 	};
+	/** n boxes drawn by make(i), appended in order; returns them (update() fills them in). */
+	const boxes = (n, make) => Array.from({ length: n }, (_, i) => wrap.appendChild(make(i)));
+	/** The "available" and "extra" counts under a ledger's boxes, centred on x. */
+	const counts = (x, ledger) => {
+		const both = [s("text", { x, y: 52, class: "avail", "data-ledger": ledger, "text-anchor": "middle" }), s("text", { x, y: 74, class: "extra-count", "text-anchor": "middle" })];
+		wrap.append(...both);
+		return both;
+	};
 	// stethoscopes: 15 circles, 3 rows of 5
 	wrap.append(label("sheet.stethoscopes", 6, 14));
-	const steth = [];
-	for (let i = 0; i < layout.stethoscopes.boxes; i++) {
-		const c = s("circle", { cx: 16 + (i % 5) * 22, cy: 30 + Math.floor(i / 5) * 22, r: 8, class: "box" });
-		steth.push(c);
-		wrap.append(c);
-	}
-	const stethAvail = s("text", { x: 128, y: 52, class: "avail", "data-ledger": "stethoscopes", "text-anchor": "middle" });
-	const stethExtra = s("text", { x: 128, y: 74, class: "extra-count", "text-anchor": "middle" });
-	wrap.append(stethAvail, stethExtra);
+	const steth = boxes(layout.stethoscopes.boxes, (i) => s("circle", { cx: 16 + (i % 5) * 22, cy: 30 + Math.floor(i / 5) * 22, r: 8, class: "box" }));
+	const [stethAvail, stethExtra] = counts(128, "stethoscopes");
 	// blood bags: 9 drops, 3 × 3
 	wrap.append(label("sheet.blood_bags", 150, 14));
-	const blood = [];
-	for (let i = 0; i < layout.blood_bags.boxes; i++) {
+	const blood = boxes(layout.blood_bags.boxes, (i) => {
 		const x = 160 + (i % 3) * 22, y = 30 + Math.floor(i / 3) * 22;
-		const d = s("path", { d: `M${x} ${y - 9}c-5 6-8 9-8 12a8 8 0 0 0 16 0c0-3-3-6-8-12z`, class: "box" });
-		blood.push(d);
-		wrap.append(d);
-	}
-	const bloodAvail = s("text", { x: 236, y: 52, class: "avail", "data-ledger": "blood_bags", "text-anchor": "middle" });
-	const bloodExtra = s("text", { x: 236, y: 74, class: "extra-count", "text-anchor": "middle" });
-	wrap.append(bloodAvail, bloodExtra);
+		return s("path", { d: `M${x} ${y - 9}c-5 6-8 9-8 12a8 8 0 0 0 16 0c0-3-3-6-8-12z`, class: "box" });
+	});
+	const [bloodAvail, bloodExtra] = counts(236, "blood_bags");
 	// morgue: 4 boxes
 	wrap.append(label("sheet.morgue", 258, 14));
-	const morgue = [];
-	for (let i = 0; i < layout.morgue.boxes; i++) {
-		const r = s("rect", { x: 262 + (i % 2) * 26, y: 22 + Math.floor(i / 2) * 26, width: 20, height: 20, rx: 3, class: "box" });
-		morgue.push(r);
-		wrap.append(r);
-	}
+	const morgue = boxes(layout.morgue.boxes, (i) => s("rect", { x: 262 + (i % 2) * 26, y: 22 + Math.floor(i / 2) * 26, width: 20, height: 20, rx: 3, class: "box" }));
 	wrap.append(s("text", { x: 340, y: 52, class: "penalty", "text-anchor": "middle" }, "−1"));
 	// nurses track
 	wrap.append(label("sheet.nurse_track", 6, 108));

@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import { errorOf, errorBox, replaceKeepingFocus } from "./view.js";
-// the league choice of the new-game form (issue 9): shown to a logged-in owner or member only
+// the league choice of the new-game form: shown to a logged-in owner or member only
 import { leaguePicker } from "./league-picker.js";
 
 const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
@@ -24,7 +24,7 @@ const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${enc
 
 // ---- home ----
 
-/** extra(): a promise of a panel added at the end (the Dice Hospital and Clinic links, issue 8). */
+/** extra(): a promise of a panel added at the end (the Dice Hospital and Clinic links). */
 export async function renderHome(app, isCurrent, extra) {
 	let data;
 	try {
@@ -242,7 +242,7 @@ async function take(seat, replace, redraw) {
 		joining.busy = false;
 		joining.seats = null;
 		if (r.kind === "dh" || r.kind === "clinic") {
-			// Dice Hospital and Clinic have their own screens (issue 8, tabletop.js)
+			// Dice Hospital and Clinic have their own screens (tabletop.js)
 			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}&token=${encodeURIComponent(r.seat_token)}`;
 			return;
 		}

@@ -1,4 +1,4 @@
-// League screens (issue 10): sign up / log in, my leagues, a league's standings (sortable,
+// League screens: sign up / log in, my leagues, a league's standings (sortable,
 // rating with its provisional mark), a player's history with a rating chart (inline SVG), a
 // play's summary, "add a play", export and import. Its own module and strings
 // (i18n/leagues.{en,fr}.json); the language choice is the one the game screens store.
@@ -11,7 +11,7 @@ const LANGS = ["en", "fr"];
 const LANG_STORE = "dh.lang";
 let dict = {};
 let me = null; // the logged-in account, or null
-// a hint for the new-game forms (home.js, tabletop.js, issue 9): this browser has a session, so
+// a hint for the new-game forms (home.js, tabletop/create.js): this browser has a session, so
 // they may ask GET /leagues for the league choice (without it they do not: no 401 on every home)
 const SESSION_HINT = "dh.leagues.session";
 const hint = (on) => (on ? localStorage.setItem(SESSION_HINT, "1") : localStorage.removeItem(SESSION_HINT));
@@ -236,7 +236,7 @@ async function renderLeague(id) {
 			h("div", { class: "lg-row" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
 			h("h2", {}, t("league.standings")),
 			holder,
-			// the league report (issue 9): the same filters; the session cookie goes with the link
+			// the league report: the same filters; the session cookie goes with the link
 			h("a", { class: "button wide", id: "lg-report-pdf", href: `${BASE}/leagues/${enc}/standings.pdf?${q}${q.toString() ? "&" : ""}lang=${lang() === "fr" ? "fr" : "en"}`, download: "" }, t("league.report_pdf")),
 			h("a", { class: "button primary wide", href: `#add=${enc}` }, t("league.add_play")),
 		),

@@ -13,8 +13,9 @@ let routeId = 0; // a screen drawn after an await checks it is still the current
 
 const params = () => new URLSearchParams(location.hash.replace(/^#/, ""));
 
-// Dice Hospital and Clinic screens (issue 8, tabletop.js): loaded on first use, so the ER screens
-// do not carry them; once loaded, every route goes through it (it closes its own open screen).
+// Dice Hospital and Clinic screens (tabletop.js and tabletop/): loaded on first use, so the ER
+// screens do not carry them; once loaded, every route goes through it (it closes its own open
+// screen, and rewords it when only the language changed).
 let tabletop = null;
 const loadTabletop = () =>
 	Promise.all([import("./tabletop.js"), addStrings("tabletop")]).then(([m]) => (tabletop = m));
@@ -30,7 +31,7 @@ function route(langChanged = false) {
 	const mine = ++routeId;
 	const isCurrent = () => mine === routeId;
 	if (!langChanged) window.scrollTo(0, 0);
-	if (tabletop && tabletop.tabletopRoute(app, p)) return; // Dice Hospital and Clinic (issue 8)
+	if (tabletop && tabletop.tabletopRoute(app, p, langChanged)) return; // Dice Hospital and Clinic
 	if (p.has("tt")) {
 		loadTabletop().then((m) => isCurrent() && m.tabletopRoute(app, p));
 		return;

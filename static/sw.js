@@ -4,14 +4,15 @@
 // wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
 // is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
 // a game's sheet draw offline too.
-const CACHE = "dh-shell-v6";
+const CACHE = "dh-shell-v7";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
 	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
-	// the Dice Hospital and Clinic screens (issue 8), loaded on their routes
-	"tabletop.js", "tabletop.css", "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
-	// the league choice of the new-game forms (issue 9), imported by home.js and tabletop.js
+	// the Dice Hospital and Clinic screens, loaded on their routes
+	"tabletop.js", "tabletop.css",
+	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
+	// the league choice of the new-game forms, imported by home.js and tabletop/create.js
 	"league-picker.js"];
 
 self.addEventListener("install", (e) => {

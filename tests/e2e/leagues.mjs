@@ -1,4 +1,4 @@
-// End-to-end test of the league screens (static/leagues.html, issue 10) in headless Debian
+// End-to-end test of the league screens (static/leagues.html) in headless Debian
 // chromium: sign up, create a league, add members, add two plays by hand, read the standings
 // (rating with its provisional mark, sorting), a player's history with its rating chart, a
 // play's summary, the French strings, and no script error or external request.

@@ -62,8 +62,8 @@ done
 
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/run.mjs
 rc=$?
-# league screens (issue 10)
+# the league screens
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
-# Dice Hospital and Clinic screens (issue 8), on the same server
+# the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
 exit $rc

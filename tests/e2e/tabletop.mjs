@@ -1,4 +1,4 @@
-// Browser test of the Dice Hospital and Clinic screens (static/tabletop.js) on a 360-px phone:
+// Browser test of the Dice Hospital and Clinic screens (static/tabletop.js, static/tabletop/) on a 360-px phone:
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
 // shown with its rule, and French. Started by tests/e2e/run.sh after run.mjs (same server).
@@ -112,7 +112,7 @@ await test("tt-a-dh-game-round-by-round", async () => {
 	assert((await H.locator(".tt-profile-line .tt-badge").count()) === 1, "the unverified badge on the game");
 
 	// a second phone joins seat 2 by code (the home screen's join form, then the table's seats by
-	// name: issue 11's join screen) and follows live
+	// name) and follows live
 	P2 = await phone();
 	await P2.goto(BASE + "/");
 	await P2.fill("#join-code", code.toLowerCase());
@@ -250,7 +250,7 @@ await test("tt-d-french", async () => {
 
 await test("tt-e-score-pads-download", async () => {
 	// the finished Dice Hospital game of tt-a on the host's phone: a blank pad and this game's pad
-	// (fetched with the token, saved from a blob), both real PDFs (issue 9)
+	// (fetched with the token, saved from a blob), both real PDFs
 	await H.locator("#tt-pad-blank").waitFor();
 	const href = await H.locator("#tt-pad-blank").getAttribute("href");
 	assert(href === "/api/v1/dh/pads.pdf?players=3&paper=a4&lang=en", href);
@@ -306,6 +306,47 @@ await test("tt-f-league-picker-and-report", async () => {
 	await noHorizontalScroll(page);
 	await shot(page, "leagues-report-link");
 	await page.context().close();
+});
+
+await test("tt-g-live-update-redraws-only-what-changed", async () => {
+	// the host has started entering round 1 when the seat-2 phone saves its own round: the host's
+	// form keeps what was entered, seat 1's score line stays as it was (the same element), only
+	// seat 2's changes; a language change rewords the table without losing the entry
+	const host = await createGame(await phone(), "dh", ["Ann", "Bob"]);
+	await host.click("#tt-create");
+	const code = await host.locator("#tt-code-shown").getAttribute("data-code");
+	await host.click("#tt-open-host");
+	await host.locator('#tt-entry .tt-seat[data-seat="1"]').waitFor();
+	const other = await phone();
+	await other.goto(BASE + "/#tt=dh");
+	await other.fill("#tt-join-code", code);
+	await other.selectOption("#tt-join-seat", "2");
+	await other.click("#tt-join-go");
+	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
+	await bump(host, 1, "discharged.red", 1);
+	await host.evaluate(() => {
+		window.ttForm = document.querySelector('#tt-entry .tt-seat[data-seat="1"]');
+		window.ttLine = document.querySelector('.tt-score[data-seat="1"]');
+		window.ttHead = document.querySelector(".tt-head").firstChild;
+	});
+	await bump(other, 2, "discharged.red", 2);
+	await saveAndWait(other, "Round 1 saved");
+	const total = await other.locator('.tt-score[data-seat="2"] .tt-total').getAttribute("data-total");
+	assert(total !== "0", `seat 2 scored: ${total}`);
+	await host.locator(`.tt-score[data-seat="2"] .tt-total[data-total="${total}"]`).waitFor();
+	const same = await host.evaluate(() => [
+		window.ttForm === document.querySelector('#tt-entry .tt-seat[data-seat="1"]'),
+		window.ttLine === document.querySelector('.tt-score[data-seat="1"]'),
+		window.ttHead === document.querySelector(".tt-head").firstChild,
+	]);
+	assert(JSON.stringify(same) === "[true,true,true]", `redrawn by the live update (form, seat 1's line, head): ${same}`);
+	const red = host.locator('.tt-stepper[data-seat="1"][data-field="discharged.red"] output');
+	assert((await red.innerText()) === "1", `the entry kept: ${await red.innerText()}`);
+	await host.selectOption("#lang", "fr");
+	await host.locator("#tt-entry h2", { hasText: FR["tt.round_title"].split("{")[0].trim() }).waitFor();
+	assert((await red.innerText()) === "1", `the entry kept across the language change: ${await red.innerText()}`);
+	await host.context().close();
+	await other.context().close();
 });
 
 await test("tt-no-script-errors", async () => {

@@ -1,0 +1,152 @@
+// The new-game screen of Dice Hospital or Clinic ("#tt=dh", "#tt=clinic"): the create form
+// (players, solo, variants or expansions, the solo Medical Reports, the scoring profile and goal,
+// the league), the join form beside it (join.js), and the created game's code and links. Each
+// part is a view on one store: adding a player or turning solo on redraws only the parts that
+// depend on it, and typed names live in the state, so nothing typed is lost.
+import { ApiError } from "../api.js";
+import { h } from "../dom.js";
+import { t, lang } from "../i18n.js";
+import { createStore } from "../store.js";
+import { mount } from "../view.js";
+import { leaguePicker } from "../league-picker.js";
+import { DH_ADMINS, DH_VARIANTS, DH_SOLO_VARIANTS, CL_EXPANSIONS, COLOURS, call, remember, gameRoute } from "./shared.js";
+import { errorBox, errorKey, unverifiedBadge, stepRow, toggle } from "./widgets.js";
+import { joinForm } from "./join.js";
+
+const blankPlayer = () => ({ name: "", administrator: "" });
+
+export function openNew(app, kind) {
+	const isDh = kind === "dh";
+	const store = createStore({
+		lang: lang(), players: [blankPlayer(), blankPlayer()], solo: false, variants: {}, expansions: [],
+		profile: "default", profiles: [], goal: "", league: "",
+		reports: Array.from({ length: 6 }, () => ({ red: 0, yellow: 0, green: 0, points: 2 })),
+		err: null, busy: false, created: null,
+		code: "", seat: "1", joinErr: null, // the join form's (join.js)
+	});
+	const { get, set } = store;
+	let closed = false;
+	call("GET", `/profiles?game=${kind}`).then((r) => !closed && set({ profiles: r.profiles })).catch(() => {});
+
+	const seated = (S) => S.players.slice(0, S.solo ? 1 : S.players.length);
+	const variantsOf = (S) => [...DH_VARIANTS, ...(S.solo ? DH_SOLO_VARIANTS : [])];
+
+	const players = mount(store, h("fieldset"), (S) => [S.lang, S.solo, S.players.length], () => {
+		const S = get();
+		return [h("legend", {}, t("new.players")),
+			seated(S).map((pl, i) => h("div", { class: "tt-player" },
+				h("div", { class: "player-row" },
+					h("input", { type: "text", value: pl.name, maxlength: 64, name: `tt-player${i + 1}`, autocomplete: "off",
+						"aria-label": t("new.player", { n: i + 1 }), placeholder: t("new.player", { n: i + 1 }), oninput: (e) => (pl.name = e.target.value) }),
+					!S.solo && S.players.length > 2 ? h("button", { type: "button", class: "icon-btn", "aria-label": t("new.remove", { n: i + 1 }),
+						onclick: () => set({ players: get().players.filter((_, j) => j !== i) }) }, "×") : null),
+				isDh && !S.solo ? h("select", { name: `tt-admin${i + 1}`, "aria-label": t("tt.administrator"), onchange: (e) => (pl.administrator = e.target.value) },
+					h("option", { value: "" }, t("tt.no_administrator")),
+					DH_ADMINS.map((a) => h("option", { value: a, selected: pl.administrator === a }, t(`tt.admin.${a}`)))) : null)),
+			!S.solo && S.players.length < 4 ? h("button", { type: "button", class: "secondary", id: "tt-add-player",
+				onclick: () => set({ players: [...get().players, blankPlayer()] }) }, `+ ${t("new.add")}`) : null];
+	});
+	const solo = mount(store, h("label", { class: "switch" }), (S) => S.lang, () => [
+		h("input", { type: "checkbox", id: "tt-solo", checked: get().solo, onchange: (e) => set({ solo: e.target.checked }) }),
+		h("span", {}, t(isDh ? "tt.solo_dh" : "tt.solo_clinic"))]);
+	const options = mount(store, h("fieldset"), (S) => [S.lang, S.solo], () => {
+		const S = get();
+		return isDh
+			? [h("legend", {}, t("tt.variants")), variantsOf(S).map((v) =>
+				toggle(t(`tt.variant.${v}`), !!S.variants[v], (c) => (S.variants[v] = c), { name: `tt-variant-${v}` }))]
+			: [h("legend", {}, t("tt.expansions")), CL_EXPANSIONS.map((x) =>
+				toggle(t(`tt.expansion.${x}`), get().expansions.includes(x), (c) => set({ expansions: c ? [...get().expansions, x] : get().expansions.filter((y) => y !== x) }), { name: `tt-exp-${x}` }))];
+	});
+	// the six Medical Report cards dealt for a solo Dice Hospital game
+	const reports = mount(store, h("fieldset", { class: "tt-reports" }), (S) => isDh && S.solo && S.lang, (on) => on ? [
+		h("legend", {}, t("tt.reports_dealt")), h("p", { class: "muted" }, t("tt.reports_hint")),
+		get().reports.map((r, i) => h("div", { class: "tt-report", "data-card": i + 1 },
+			h("strong", {}, t("tt.report_card", { n: i + 1, row: t(i < 3 ? "tt.row_bottom" : "tt.row_top") })),
+			COLOURS.map((c) => stepRow(t(`colour.${c}`), r[c], 0, 6, (v) => (r[c] = v), { "data-field": c })),
+			stepRow(t("tt.points"), r.points, 1, 20, (v) => (r.points = v), { "data-field": "points" })))] : []);
+	store.subscribe((S) => isDh && S.solo, (on) => (reports.hidden = !on));
+	const profileBox = mount(store, h("div", { id: "tt-profile-box" }), (S) => [S.lang, S.solo, S.profile, S.profiles], () => profileFields(get()));
+	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err));
+	const button = mount(store, h("button", { type: "submit", class: "primary wide", id: "tt-create" }), (S) => S.lang, () => t("new.create"));
+	store.subscribe((S) => S.busy, (busy) => (button.disabled = busy));
+	const title = mount(store, h("h2"), (S) => S.lang, () => t(`tt.new_${kind}`));
+	const form = h("form", { class: "panel", id: "tt-new", onsubmit: (e) => { e.preventDefault(); create(); } },
+		title, players, solo, options, reports, profileBox, error, button);
+	addLeague(form, button);
+
+	function profileFields(S) {
+		const p = S.profiles.find((q) => q.id === S.profile);
+		const goals = !isDh && S.solo && p ? h("label", { class: "field" }, h("span", {}, t("tt.goal")),
+			h("select", { id: "tt-goal", onchange: (e) => set({ goal: e.target.value }) }, h("option", { value: "" }, "—"),
+				(p.values.solitaire_goals?.goals || []).map((g) => h("option", { value: g, selected: S.goal === g }, g)))) : null;
+		const profile = h("label", { class: "field" }, h("span", {}, t("tt.profile")),
+			h("select", { id: "tt-profile", onchange: (e) => set({ profile: e.target.value }) },
+				(S.profiles.length ? S.profiles : [{ id: "default", name: "default" }]).map((q) => h("option", { value: q.id, selected: q.id === S.profile }, q.name))),
+			p && !p.all_verified ? h("span", {}, unverifiedBadge()) : null);
+		return [profile, goals];
+	}
+
+	/** The league choice, only for a logged-in owner or member: one element, reworded in place. */
+	function addLeague(form, before) {
+		if (!localStorage.getItem("dh.leagues.session")) return;
+		leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
+			if (!pick || closed) return;
+			pick.select.id = "tt-league";
+			pick.select.addEventListener("change", (e) => set({ league: e.target.value }));
+			before.before(pick.label);
+			store.subscribe((S) => S.lang, () => {
+				pick.label.firstChild.textContent = t("new.league");
+				pick.select.options[0].text = t("new.no_league");
+			});
+		}).catch(() => {});
+	}
+
+	async function create() {
+		const S = get();
+		const players = seated(S).map((p) => ({ name: p.name.trim(), ...(isDh && !S.solo && p.administrator ? { administrator: p.administrator } : {}) }));
+		if (players.some((p) => !p.name)) return set({ err: new ApiError(0, { detail: t("new.name_needed") }) });
+		const body = { players, solo: S.solo, profile: S.profile };
+		if (S.league) body.league = S.league;
+		if (isDh) {
+			body.variants = Object.fromEntries(variantsOf(S).map((v) => [v, !!S.variants[v]]));
+			if (S.solo) body.reports = S.reports;
+		} else {
+			body.expansions = S.expansions;
+			if (S.solo && S.goal) body.goal = S.goal;
+		}
+		set({ busy: true, err: null });
+		try {
+			const c = await call("POST", `/${kind}/games`, body);
+			remember(c.id, { token: c.host_token, kind, code: c.code, label: players.map((p) => p.name).join(", ") });
+			set({ busy: false, created: c });
+		} catch (e) {
+			set({ busy: false, err: e });
+		}
+	}
+
+	const back = mount(store, h("a", { class: "button secondary", href: "#" }), (S) => S.lang, () => `← ${t("nav.home")}`);
+	const home = h("div", { class: "home tt" }, back, form, joinForm(store, kind));
+	const created = h("section", { class: "panel created" });
+	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
+	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));
+	store.flush();
+	return {
+		close: () => (closed = true),
+		render: () => set({ lang: lang() }),
+	};
+}
+
+/** The new game's code and one link per seat and for the host (each link carries its token). */
+function createdLinks(kind, c) {
+	if (!c) return [];
+	const link = (tok) => `${location.origin}${location.pathname}${gameRoute(kind, c.id, tok)}`;
+	const row = (label, url, id) => h("li", { class: "link-row" }, h("span", { class: "link-label" }, label),
+		h("div", { class: "link-line" }, h("input", { type: "text", readonly: true, value: url, "data-link": id, "aria-label": label, onfocus: (e) => e.target.select() })));
+	return [
+		h("h2", {}, t("created.title")),
+		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
+		h("p", {}, t("created.links")),
+		h("ul", { class: "links" }, c.seats.map((s) => row(t("created.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
+			row(t("created.host"), link(c.host_token), "host")),
+		h("a", { class: "button primary wide", id: "tt-open-host", href: gameRoute(kind, c.id, c.host_token) }, t("tt.open_table"))];
+}

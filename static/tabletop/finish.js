@@ -1,0 +1,77 @@
+// The end of a Dice Hospital or Clinic game: the end-of-game fields of the entry form (entry.js
+// draws them) and the final ranking with its tie-breaks (and, in a solo game, this phone's best).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { mount } from "../view.js";
+import { readStored } from "../api.js";
+import { CL_COLOURS, tr } from "./shared.js";
+import { unverifiedBadge } from "./widgets.js";
+
+const DH_END = ["fatalities", "blood_bags", "patients_left", "pips_left", "collected"];
+
+/** A seat's end-of-game values to enter, from the saved ones. */
+export function finishDraft(isDh, seat) {
+	const f = seat.finish || {};
+	if (isDh) return Object.fromEntries(DH_END.map((k) => [k, f[k] || 0]));
+	return {
+		doctors: { white: 0, yellow: 0, orange: 0, red: 0, purple: 0, ...(f.doctors || {}) }, nurses: f.nurses || 0,
+		treatment_rooms: [...(f.treatment_rooms || [0, 0, 0, 0, 0])], additional_buildings: f.additional_buildings || 0,
+		patients_left: { white: 0, yellow: 0, orange: 0, red: 0, ...(f.patients_left || {}) }, zombies: f.zombies || 0, goal_achieved: !!f.goal_achieved,
+	};
+}
+
+/** The end-of-game rows of one seat: row(label, field, max, badge) a stepper, check(label, field)
+ * a toggle (field: a path in the seat's draft). Clinic's values the scoring profile does not
+ * confirm carry the unverified badge. */
+export function finishRows(isDh, g, row, check) {
+	if (isDh)
+		return [
+			row(t("tt.f.fatalities"), "fatalities", 30), row(t("tt.f.blood_bags"), "blood_bags", 30),
+			row(t("tt.f.patients_left"), "patients_left", 12), row(t("tt.f.pips_left"), "pips_left", 72),
+			g.variants.final_round_collections ? row(t("tt.f.collected"), "collected", 12) : null];
+	const pv = g.profile.values;
+	const ub = (v) => (v && v.verified === false ? unverifiedBadge() : null);
+	const has = (x) => g.expansions.includes(x);
+	return [
+		h("h4", {}, t("tt.f.employees")),
+		[...CL_COLOURS, ...(has("workaholic_doctors") ? ["purple"] : [])].map((c) =>
+			row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), `doctors.${c}`, 30, ub(pv.doctor[c]))),
+		row(t("tt.f.nurses"), "nurses", 30, ub(pv.nurse)),
+		h("h4", {}, t("tt.f.rooms")),
+		[0, 1, 2, 3, ...(has("floor_4") ? [4] : [])].map((f) => row(t("tt.floor", { n: f }), `treatment_rooms.${f}`, 12, ub(pv.treatment_room[f]))),
+		row(t("tt.f.buildings"), "additional_buildings", 10),
+		h("h4", {}, t("tt.f.patients_left")),
+		CL_COLOURS.map((c) => row(t(`tt.colour.${c}`), `patients_left.${c}`, 30, ub(pv.patient_left[c]))),
+		has("zombies") ? row(t("tt.f.zombies"), "zombies", 8) : null,
+		g.solo && g.goal ? check(t("tt.f.goal_achieved", { goal: g.goal }), "goal_achieved") : null];
+}
+
+/** Solo / solitaire: the best final total finished on this phone (seed 000, SOLO PLAY RULES:
+ * "keep the record of your final score"). */
+function personalBest(kind, id, total) {
+	const key = `dh.tabletop.best.${kind}`;
+	const all = readStored(key);
+	all[id] = total;
+	localStorage.setItem(key, JSON.stringify(all));
+	const others = Object.entries(all).filter(([k]) => k !== id).map(([, v]) => v);
+	const best = Math.max(total, ...others);
+	return h("p", { id: "tt-best", "data-best": best },
+		others.length && total > Math.max(...others) ? h("strong", {}, t("tt.new_best")) : t("tt.personal_best", { n: best }));
+}
+
+/** The final ranking, shown once the game is finished. */
+export function standingsView({ store, kind, id }) {
+	const finished = (S) => S.game && S.game.status === "finished";
+	const el = mount(store, h("section", { class: "panel", id: "tt-standings" }), (S) => finished(S) && [S.lang, S.game.standings], (v, S) => {
+		if (!v) return [];
+		const g = S.game;
+		return [h("h2", {}, t("tt.ranking")), g.solo ? personalBest(kind, id, g.standings[0].total) : null,
+			h("ol", { class: "tt-standings" }, g.standings.map((s) => h("li", { "data-seat": s.seat, "data-rank": s.rank },
+				h("span", { class: "tt-rank" }, `#${s.rank}`), h("span", {}, s.name), h("strong", {}, String(s.total)),
+				s.tie_break ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
+				s.title ? h("span", { class: "tag" }, s.title) : null,
+				s.verified ? null : unverifiedBadge())))];
+	});
+	store.subscribe((S) => !!finished(S), (on) => (el.hidden = !on));
+	return el;
+}

@@ -1,0 +1,52 @@
+// The input and display pieces of the Dice Hospital and Clinic screens: steppers (the round forms
+// take no keyboard), toggles, the "unverified" badge of an unconfirmed scoring profile, and a
+// refusal in words.
+import { h } from "../dom.js";
+import { t, has } from "../i18n.js";
+
+/** A refusal in the current language: "ttrule.<id>" or "rule.<id>", else the server's detail. */
+export function errorBox(e) {
+	if (!e) return null;
+	const key = !e.rule ? null : has(`ttrule.${e.rule}`) ? `ttrule.${e.rule}` : has(`rule.${e.rule}`) ? `rule.${e.rule}` : null;
+	return h("div", { class: "error", role: "alert", id: "tt-error", "data-rule": e.rule || "", "data-field": e.field || "" },
+		e.status ? h("strong", {}, `${t("error.title")} (${e.status}${e.rule ? ` · ${e.rule}` : ""}) `) : null, key ? t(key) : e.message,
+		e.field ? h("div", { class: "muted" }, `${t("tt.field")}: ${e.field}`) : null);
+}
+
+/** What a view selects of an error (an ApiError's message is not enumerable: JSON would drop it). */
+export const errorKey = (e) => e && [e.status, e.rule, e.field, e.message];
+
+export function unverifiedBadge(extra = "") {
+	return h("span", { class: `tt-badge ${extra}`, title: t("tt.unverified_long") }, t("tt.unverified"));
+}
+
+/** − value +, kept between min and max; onchange(v) after every tap (the output updates itself). */
+export function stepper(value, min, max, onchange, attrs = {}) {
+	let cur = value;
+	const out = h("output", { class: "tt-value", "aria-live": "polite" }, String(value));
+	const button = (sign, step) => h("button", { type: "button", class: "tt-step", "aria-label": sign, onclick: () => set(cur + step) }, sign);
+	const minus = button("−", -1);
+	const plus = button("+", 1);
+	function set(v) {
+		cur = Math.max(min, Math.min(max, v));
+		out.textContent = String(cur);
+		minus.disabled = cur <= min;
+		plus.disabled = cur >= max;
+		onchange(cur);
+	}
+	minus.disabled = value <= min;
+	plus.disabled = value >= max;
+	return h("div", { class: "tt-stepper", ...attrs }, minus, out, plus);
+}
+
+/** A labelled stepper (badge: an element after the label, e.g. the unverified badge). */
+export function stepRow(label, value, min, max, onchange, attrs = {}, badge = null) {
+	return h("div", { class: "tt-row" }, h("span", { class: "tt-label" }, label, badge), stepper(value, min, max, onchange, attrs));
+}
+
+export function toggle(label, checked, onchange, attrs = {}) {
+	return h("label", { class: "check tt-toggle" }, h("input", { type: "checkbox", checked, onchange: (e) => onchange(e.target.checked), ...attrs }), h("span", {}, label));
+}
+
+/** A status line after a save ("Round 3 saved"): msg is [key, vars]. */
+export const okLine = (msg) => (msg ? h("p", { class: "tt-ok", role: "status", id: "tt-msg" }, t(msg[0], msg[1])) : null);
