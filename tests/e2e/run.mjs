@@ -518,11 +518,11 @@ await test("h2-service-worker-app-shell", async () => {
 
 await test("i-rule-messages", async () => {
 	// every rule id the ER screens can meet has a message in both languages (src: the ER rules,
-	// the ER handlers and the table engine: ER_RULE_* defines, RULE_* constants, ids passed to
+	// the ER kind and its handlers, the table engine and the rate limits: ER_RULE_* defines, RULE_* constants, ids passed to
 	// http_reply_problem or table_refuse; Dice Hospital, Clinic and leagues word their own)
 	const ids = new Set();
 	const src = (dir, re) => !existsSync(new URL(dir, ROOT)) ? [] : readdirSync(new URL(dir, ROOT), { recursive: true }).filter((f) => /\.[ch]$/.test(f) && re.test(f)).map((f) => readFileSync(new URL(dir + f, ROOT), "utf8"));
-	for (const c of [...src("src/rules/", /^er[_.]/), ...src("src/api/", /^(er_|tokens|ratelimit|api_init|routes)/), ...src("src/engine/", /./)]) {
+	for (const c of [...src("src/rules/", /^er[_.]/), ...src("src/games/er/", /./), ...src("src/http/", /^ratelimit/), ...src("src/api/", /^(api_init|routes)/), ...src("src/engine/", /./)]) {
 		for (const m of c.matchAll(/^#define\s+\w*RULE_\w+\s+"([^"]+)"/gm)) ids.add(m[1]);
 		for (const m of c.matchAll(/\bRULE_\w+\[\]\s*=\s*"([^"]+)"/g)) ids.add(m[1]);
 		for (const call of c.matchAll(/(?:http_reply_problem(?:_ex)?|table_refuse)\(([\s\S]*?)\);/g))
