@@ -11,7 +11,8 @@
  * DB_IDLE_TX_TIMEOUT_MS (10000): the server-side timeouts of the server's database sessions (0:
  * off; db.h, db.c say which session gets which); LISTEN (every interface), CONN_PER_ADDR (64),
  * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
- * SSE_PER_TOKEN (4); JOB_THREADS (2) and JOB_QUEUE (64): the pool that runs the slow routes
+ * SSE_PER_TOKEN (4); JOB_THREADS (one less than the CPUs, at least 1) and JOB_QUEUE (64): the
+ * pool that runs the slow routes
  * (log-in, sign-up, import, PDFs).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
@@ -95,7 +96,7 @@ static int load_config(config *c)
 	    env_uint("SSE_PER_GAME", 32, 1, 100000, &c->sse_per_game) ||
 	    env_uint("SSE_PER_TOKEN", 4, 1, 100000, &c->sse_per_token))
 		return -1;
-	if (env_uint("JOB_THREADS", 2, 1, 256, &c->job_threads) ||
+	if (env_uint("JOB_THREADS", 0, 1, 256, &c->job_threads) || /* 0: http_start sizes it */
 	    env_uint("JOB_QUEUE", 64, 1, 100000, &c->job_queue))
 		return -1;
 	return 0;

@@ -33,6 +33,7 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,7 +55,6 @@ enum {
 	REAP_MS = 250,           /* how often deadlines are checked */
 	MAX_TRUSTED = 16,        /* trusted proxy addresses */
 	FD_RESERVE = 64,         /* descriptors beyond the connections: DB, files, pipes, log */
-	JOB_THREADS_DEFAULT = 2, /* heavy routes' job threads (each may hold 19 MiB of Argon2id) */
 	JOB_QUEUE_DEFAULT = 64,  /* heavy requests waiting for a job thread; beyond: 503 */
 	/* the connection limit when none is configured: as many as the descriptor limit allows,
 	 * up to this (each connection may hold MEMORY_LIMIT: 256 MiB in all) */
@@ -1216,6 +1216,17 @@ static struct MHD_Daemon *start_daemon(http_server *srv, int fd, unsigned mhd_li
 	                        MHD_OPTION_END);
 }
 
+/* Job threads when none are configured: one less than the CPUs this process may run on, at
+ * least one. Heavy jobs are CPU-bound (a password hash, a PDF) and memory-hungry (Argon2id
+ * takes 19 MiB): with one CPU left to the connection threads and the database, cheap
+ * requests keep their latency while the heavy ones queue (tests/bench/jobs.sh). */
+static unsigned default_job_threads(void)
+{
+	cpu_set_t set;
+	int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 2;
+	return n > 1 ? (unsigned)n - 1 : 1;
+}
+
 http_server *http_start(const http_config *cfg)
 {
 	if (!cfg || (!cfg->routes && cfg->nroutes))
@@ -1231,7 +1242,7 @@ http_server *http_start(const http_config *cfg)
 	if (srv->cfg.deadline_s == 0)
 		srv->cfg.deadline_s = DEADLINE_DEFAULT_S;
 	if (srv->cfg.job_threads == 0)
-		srv->cfg.job_threads = JOB_THREADS_DEFAULT;
+		srv->cfg.job_threads = default_job_threads();
 	if (srv->cfg.job_queue == 0)
 		srv->cfg.job_queue = JOB_QUEUE_DEFAULT;
 	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
