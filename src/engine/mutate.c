@@ -1,0 +1,250 @@
+/* Mutations of a game (table_mutate): the optimistic one-round-trip write on the cached state,
+ * else the locking transaction; bots act after the humans; the finished result and its league
+ * hook; the events appended and NOTIFYed after the commit. */
+#include "engine/internal.h"
+
+/* ---- mutations ---- */
+
+typedef struct {
+	const table_kind *kind;
+	const char *id, *hash;
+	table_event *ev;
+	http_resp *resp;
+	table_game *g; /* the state after the transaction (owned; replaced on a retry) */
+} mutate_arg;
+
+/* The default authorisation: a human seat of this game, written by its token or the host's. */
+static int default_prepare(const table_view *v, const table_event *ev, table_refusal *r)
+{
+	if (ev->seat < 1 || ev->seat > v->nseats)
+		return table_refuse(r, 404, "no-such-seat", NULL, "no such seat");
+	if (v->bot[ev->seat - 1])
+		return table_refuse(r, 403, "bot-seat", NULL, "a bot plays this seat by itself");
+	if (!v->host && v->you != ev->seat)
+		return table_refuse(r, 403, NULL, NULL, "a seat token writes only its own seat");
+	return 0;
+}
+
+/* Adds ev, at the game's version, to the batch of events this mutation appends. */
+static void append(table_game *g, const table_event *ev, json_object *batch)
+{
+	json_object *e = jx_obj();
+	jx_set(e, "version", jx_int(g->version));
+	jx_set(e, "kind", jx_str(ev->name));
+	jx_set(e, "seat", ev->seat ? jx_int(ev->seat) : jx_null());
+	jx_set(e, "turn", jx_int(ev->turn));
+	jx_set(e, "payload", g->kind->event_encode(ev));
+	jx_push(batch, e);
+}
+
+/* Lets the bots act while they should; each action is an event of its own. Returns -1 (logged
+ * as our bug) if the kind refuses its own bot's event. */
+static int bots_act(table_game *g, json_object *batch)
+{
+	if (g->kind->bot_step == NULL)
+		return 0;
+	table_event bot = {.body = xcalloc(1, g->kind->event_size)};
+	table_refusal why;
+	int rc = 0;
+	while (g->kind->bot_step(g->state, &bot)) {
+		if (g->kind->apply(g->state, &bot, &why) != 0) {
+			log_bug("game %s: the bot's %s is refused: %s (%s)", g->id, bot.name,
+			        why.rule ? why.rule : "-", why.detail);
+			rc = -1;
+			break;
+		}
+		g->version++;
+		append(g, &bot, batch);
+		memset(bot.body, 0, g->kind->event_size);
+	}
+	free(bot.body);
+	return rc;
+}
+
+typedef enum { STEP_OK, STEP_REFUSED, STEP_REPEAT, STEP_BUG } step_rc;
+
+/* Completes ev (the kind's prepare, which authorises it), applies it to g and lets the bots
+ * act. STEP_OK: *batch (caller puts) holds the events to append, g is at its new version;
+ * STEP_REFUSED: why says why; STEP_REPEAT: ev repeats what stands (g unchanged); STEP_BUG: a
+ * bot's event was refused (logged). */
+static step_rc step(table_game *g, table_event *ev, json_object **batch, table_refusal *why)
+{
+	table_view v;
+	eng_view_of(g, &v);
+	*batch = NULL;
+	if ((g->kind->prepare ? g->kind->prepare(g->state, &v, ev, why)
+	                      : default_prepare(&v, ev, why)) != 0)
+		return STEP_REFUSED;
+	if (g->kind->repeats && g->kind->repeats(g->state, ev))
+		return STEP_REPEAT;
+	if (g->kind->apply(g->state, ev, why) != 0)
+		return STEP_REFUSED;
+	g->version++;
+	*batch = jx_arr();
+	append(g, ev, *batch);
+	return bots_act(g, *batch) == 0 ? STEP_OK : STEP_BUG;
+}
+
+/* The finished result kept in games.result, with when the game was played (RFC 3339 UTC, for
+ * the league history); NULL while the game goes on. Caller owns it. */
+static json_object *result_of(const table_game *g)
+{
+	if (!g->kind->finished(g->state))
+		return NULL;
+	table_view v;
+	eng_view_of(g, &v);
+	json_object *result = g->kind->result_json(g->state, &v);
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	jx_set_copy(result, "created_at", jx_str(g->created_at));
+	jx_set_copy(result, "finished_at", jx_str(now));
+	return result;
+}
+
+/* Appends the batch of events and stores the new version (and the result once finished) in one
+ * statement (one round trip per move whatever the bots did); a game that finishes in a league
+ * becomes a play in the same transaction. */
+static db_status commit_events(db_conn *c, table_game *g, json_object *batch)
+{
+	json_object *result = result_of(g);
+	const char *text = result ? jx_text(result) : NULL;
+	db_status st = db_events_append(c, g->id, jx_text(batch), g->version, result != NULL, text);
+	if (st == DB_OK && result && g->league[0] && g_finish_hook &&
+	    g_finish_hook(c, g->id, g->league, g->kind->name, text) != 0)
+		st = DB_FAIL;
+	json_object_put(result);
+	return st;
+}
+
+/* The locking write: one transaction (db_tx) around load with the row lock, step, append. The
+ * success reply is built by the caller after COMMIT; refusals are replied here. */
+static db_status mutate_tx(db_conn *c, void *arg)
+{
+	mutate_arg *a = arg;
+	db_game_row row;
+	table_refusal why;
+	json_object *batch = NULL;
+	http_resp_clear(a->resp);
+	free(a->g);
+	a->g = NULL;
+	int rc = eng_load(c, a->kind, a->id, a->hash, true, &a->g, &row, a->resp);
+	db_game_row_clear(&row);
+	if (rc != 0)
+		return DB_ABORT;
+	db_status st = DB_ABORT;
+	switch (step(a->g, a->ev, &batch, &why)) {
+	case STEP_OK:
+		st = commit_events(c, a->g, batch);
+		break;
+	case STEP_REFUSED:
+		table_reply_refusal(a->resp, &why);
+		break;
+	case STEP_REPEAT: /* an identical resubmission of what stands is answered as before */
+		http_reply_json(a->resp, 200, eng_state_reply(a->g));
+		break;
+	case STEP_BUG:
+		eng_reply_bug(a->resp, "a bot could not play");
+		break;
+	}
+	json_object_put(batch);
+	return st;
+}
+
+/* The optimistic write (one round trip): ev applied to the cached state, written by one
+ * statement that checks the game is still at that version and the token still its own.
+ * Returns 1 when it committed (*out: the game at its new version, caller frees), 0 when
+ * nothing was written and the locking write must decide (no cached state, unknown token, a
+ * refusal or a resubmission, a finish that records a league play, a version or token that no
+ * longer holds), -1 when the connection failed with the statement sent (outcome unknown), -2
+ * when a timeout cancelled the statement (nothing written: the row is held by someone else, and
+ * the locking write would only wait for it again). ev itself is left as the request made it. */
+static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const char *hash,
+                       const table_event *ev, table_game **out)
+{
+	size_t size = eng_game_size(kind);
+	table_game *g = xmalloc(size);
+	int cached = game_cache_get(id, g, size);
+	int seat = cached >= 0 && g->kind == kind ? eng_known_seat(g, hash) : -1;
+	if (seat < 0) {
+		free(g);
+		return 0;
+	}
+	g->host = seat == 0;
+	g->you = seat;
+	table_event e = *ev; /* the kind's prepare completes the event: work on a copy */
+	e.body = xmalloc(kind->event_size);
+	memcpy(e.body, ev->body, kind->event_size);
+	json_object *batch = NULL, *result = NULL;
+	table_refusal why;
+	int rc = 0;
+	if (step(g, &e, &batch, &why) != STEP_OK)
+		goto done;
+	if (kind->finished(g->state) && g->league[0] && g_finish_hook)
+		goto done; /* the league play is recorded in the locking write's transaction */
+	result = result_of(g);
+	bool applied = false;
+	db_status st =
+	    db_events_append_if(c, id, jx_text(batch), g->version, result != NULL,
+	                        result ? jx_text(result) : NULL, cached, seat, hash, &applied);
+	if (st == DB_UNAVAILABLE) {
+		rc = -1;
+	} else if (st == DB_BUSY) {
+		rc = -2;
+	} else if (st == DB_OK && applied) {
+		rc = 1;
+		*out = g;
+		g = NULL;
+	}
+done:
+	json_object_put(result);
+	json_object_put(batch);
+	free(e.body);
+	free(g);
+	return rc;
+}
+
+int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
+{
+	char hash[TOKEN_HASH_HEX + 1];
+	if (eng_request_token(req, false, hash, resp) != 0)
+		return 0;
+	const char *id = req->params[0];
+	db_conn *c = db_thread_conn();
+	if (c == NULL) {
+		eng_reply_db(resp, DB_UNAVAILABLE);
+		return 0;
+	}
+	table_game *g = NULL;
+	db_status st = DB_OK;
+	stripe *s = eng_stripe_of(id);
+	turn t;
+	if (!eng_turn_take(s, &t, id)) {
+		eng_reply_db(resp, DB_BUSY);
+		return 0;
+	}
+	int fast = mutate_fast(c, kind, id, hash, ev, &g);
+	if (fast == -2) {
+		st = DB_BUSY;
+	} else if (fast == -1 && kind->repeats == NULL) {
+		st = DB_UNAVAILABLE; /* it may have committed: only a kind that knows a resubmission
+		                      * when it sees one may send the event again */
+	} else if (fast != 1) {
+		mutate_arg a = {.kind = kind, .id = id, .hash = hash, .ev = ev, .resp = resp};
+		st = db_tx(c, false, mutate_tx, &a);
+		g = a.g;
+	}
+	if (st == DB_OK) { /* committed: this state is the game at its new version */
+		eng_learn_token(g, hash, g->host ? 0 : g->you); /* and its claim is durable */
+		game_cache_put(g->id, g->version, g, eng_game_size(kind));
+		live_changed(g->id, g->version);
+	}
+	eng_turn_give(s, &t);
+	if (st == DB_OK)
+		http_reply_json(resp, 200, eng_state_reply(g));
+	else if (st != DB_ABORT)
+		eng_reply_db(resp, st);
+	free(g);
+	return 0;
+}
