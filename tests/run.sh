@@ -11,13 +11,17 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 step() { # step NAME COMMAND… : one PASS/FAIL line for a command, its output in the log
 	name=$1; shift
+	t0=$(date +%s)
 	if "$@" >"$LOG/$name.log" 2>&1; then echo "PASS $name"; else echo "FAIL $name"; tail -n 30 "$LOG/$name.log" | sed 's/^/  | /'; fi
+	echo "time $name $(($(date +%s) - t0)) s"
 }
 
 suite() { # suite NAME COMMAND… : a command that prints its own PASS/FAIL lines
 	name=$1; shift
+	t0=$(date +%s)
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
+	echo "time $name $(($(date +%s) - t0)) s"
 	grep -E '^(PASS|FAIL) ' "$LOG/$name.log" | sed "s|^\(PASS\|FAIL\) |\1 $name: |"
 	grep -A12 -E '^FAIL ' "$LOG/$name.log" | grep -E '^  ' | head -n 40
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$LOG/$name.log"; then
