@@ -563,10 +563,11 @@ await test("j-refusal-in-words", async () => {
 await test("k-front-end-size-and-preload", async () => {
 	// the ER front end ≤ 150 KB uncompressed: every file index.html's screens load, but not the
 	// other pages (leagues.html and its files), the Dice Hospital and Clinic screens (tabletop.*,
-	// tabletop/ and i18n/tabletop.*, loaded only on their routes), nor openapi.json; every ER module is
+	// tabletop/ and i18n/tabletop.*, loaded only on their routes), nor openapi.json, nor the
+	// README's pictures (screenshots/, which no screen loads); every ER module is
 	// preloaded by index.html (no chain of fetches) and kept by the service worker
 	const dir = new URL("static/", ROOT);
-	const other = /^(openapi\.json|leagues\.|league-picker\.js|tabletop[./]|i18n\/(leagues|tabletop)\.)/;
+	const other = /^(openapi\.json|leagues\.|league-picker\.js|tabletop[./]|screenshots\/|i18n\/(leagues|tabletop)\.)/;
 	const files = readdirSync(dir, { recursive: true }).filter((f) => /\.(js|css|html|json|svg|webmanifest|png|ico)$/.test(f) && !other.test(f));
 	const total = files.reduce((n, f) => n + readFileSync(new URL(f, dir)).length, 0);
 	assert(total <= 150 * 1024, `front end ${total} bytes`);
