@@ -278,18 +278,18 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 
 /* ---- plays ---- */
 
-db_status db_play_insert(db_conn *c, const char *const p[13], bool *inserted)
+db_status db_play_insert(db_conn *c, const char *const p[16], bool *inserted)
 {
 	int n; /* play_insert … RETURNING id */
-	db_status st = db_run_count(c, "play_insert", 13, p, &n);
+	db_status st = db_run_count(c, "play_insert", 16, p, &n);
 	*inserted = n == 1;
 	return st;
 }
 
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[5])
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[6])
 {
-	const char *p[6] = {play, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4]};
-	return db_run_count(c, "results_insert", 6, p, NULL); /* results_insert */
+	const char *p[7] = {play, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]};
+	return db_run_count(c, "results_insert", 7, p, NULL); /* results_insert */
 }
 
 db_status db_play_update(db_conn *c, const char *const p[9])

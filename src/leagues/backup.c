@@ -168,7 +168,7 @@ int league_parse_backup(league_import *im)
 		if (js_fields(pl, at, pf, sizeof pf / sizeof pf[0], &err) != 0)
 			return lio_fail(im, err.field, err.detail);
 		size_t nr = json_object_array_length(results);
-		imp_play *ip = lio_new_play(im, (int)nr);
+		imp_play *ip = lio_new_play(im, (int)i, (int)nr);
 		ip->p = tmp;
 		ip->p.source = sources[source];
 		ip->p.bgg_id = has_bgg ? bgg : 0;

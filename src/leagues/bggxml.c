@@ -67,7 +67,7 @@ static int parse_bgg_play(league_import *im, xmlNode *pl, int index)
 	const char *game = item ? xml_attr(im, item, "name") : NULL;
 	if (!game || !*game || strlen(game) > NAME_MAX_BYTES)
 		return lio_fail(im, f, "a play needs <item name=\"…\"> (1 to 256 bytes)");
-	imp_play *ip = lio_new_play(im, n);
+	imp_play *ip = lio_new_play(im, index, n);
 	league_play *p = &ip->p;
 	char uuid[40];
 	snprintf(uuid, sizeof uuid, "bgg-%s", id);

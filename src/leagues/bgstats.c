@@ -298,7 +298,7 @@ int league_parse_bgstats(league_import *im)
 		json_object *game = get_int(pl, "gameRefId", &gref) ? by_id(games, gref) : NULL;
 		if (!game || !get_str(game, "name") || !*get_str(game, "name"))
 			return lio_fail(im, f, "gameRefId names no game of the file");
-		imp_play *ip = lio_new_play(im, (int)ns);
+		imp_play *ip = lio_new_play(im, (int)i, (int)ns);
 		league_play *p = &ip->p;
 		p->uuid = uuid;
 		p->source = "bgstats";

@@ -58,7 +58,11 @@ static db_status imp_member(db_conn *c, league_import *im, const char *name, cha
 static db_status import_tx(db_conn *c, void *arg)
 {
 	league_import *im = arg;
-	im->imported = im->skipped = im->created = im->ncache = 0;
+	/* a retried transaction starts again from the parse-time skips */
+	for (int i = im->nparse_skips; i < im->nskips; i++)
+		free(im->skips[i].detail);
+	im->nskips = im->nparse_skips;
+	im->imported = im->created = im->ncache = 0;
 	db_status st = league_lock(c, im->league);
 	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
 		char id[ID_LEN + 1];
@@ -90,7 +94,8 @@ static db_status import_tx(db_conn *c, void *arg)
 				hi = mid - 1;
 		}
 		if (exists) {
-			im->skipped++;
+			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
+			         "this play is already in the league");
 			continue;
 		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
@@ -105,7 +110,8 @@ static db_status import_tx(db_conn *c, void *arg)
 		st = league_play_insert(c, im->league, im->account, &ip->p, id);
 		ip->p.results = NULL;
 		if (st == DB_ABORT) { /* the same uuid twice in the file */
-			im->skipped++;
+			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
+			         "the same play appears twice in the file");
 			st = DB_OK;
 		} else if (st == DB_OK) {
 			im->imported++;
@@ -115,6 +121,22 @@ static db_status import_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = league_recompute(c, im->league);
 	return st;
+}
+
+/* The reply's skipped_plays, in the file's order. */
+static json_object *import_skips_json(const league_import *im)
+{
+	json_object *a = jx_arr();
+	for (int i = 0; i < im->nskips; i++) {
+		const imp_skip *k = &im->skips[i];
+		json_object *o = jx_obj();
+		jx_set(o, "index", jx_int(k->index));
+		jx_set(o, "id", jx_str_or_null(k->id));
+		jx_set(o, "reason", jx_str(k->reason));
+		jx_set(o, "detail", jx_str(k->detail));
+		jx_push(a, o);
+	}
+	return a;
 }
 
 static bool content_type_is(const char *ct, const char *want)
@@ -156,6 +178,7 @@ int api_league_import(const http_req *req, http_resp *resp)
 	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
 	                                                  : IMPORT_BGSTATS;
 	int rc = league_import_parse(&im, f, req->body, req->body_len);
+	im.nparse_skips = im.nskips;
 	if (rc != 0) {
 		http_reply_problem(resp, 400, im.detail, "malformed-file",
 		                   im.field[0] ? im.field : NULL);
@@ -166,7 +189,8 @@ int api_league_import(const http_req *req, http_resp *resp)
 		} else {
 			json_object *o = jx_obj();
 			jx_set(o, "imported", jx_int(im.imported));
-			jx_set(o, "skipped", jx_int(im.skipped));
+			jx_set(o, "skipped", jx_int(im.nskips));
+			jx_set(o, "skipped_plays", import_skips_json(&im));
 			jx_set(o, "players_created", jx_int(im.created));
 			http_reply_json(resp, 200, o);
 		}

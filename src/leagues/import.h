@@ -20,6 +20,7 @@ typedef struct {
 
 typedef struct {
 	league_play p;   /* its strings borrowed like the names; p.results NULL (res holds them) */
+	int index;       /* its position in the file's list of plays (skipped_plays' index) */
 	imp_result *res; /* owned */
 	int nres;
 } imp_play;
@@ -27,6 +28,15 @@ typedef struct {
 typedef struct {
 	const char *name, *starts, *ends;
 } imp_season;
+
+/* A play of the file that is not imported, and why (api.md: skipped_plays). reason is a
+ * stable id ("duplicate", "no-date", …); id the play's id in the file (uuid, BGG play id) or
+ * NULL; detail one sentence. Strings: reason static, id borrowed like the plays', detail owned. */
+typedef struct {
+	int index;
+	const char *id, *reason;
+	char *detail;
+} imp_skip;
 
 /* One parsed import. Zero-initialise it (plus league and account for storing); league_import_free
  * releases it. */
@@ -40,10 +50,12 @@ typedef struct {
 	int nmembers;
 	imp_season *seasons;
 	int nseasons;
+	imp_skip *skips; /* parse-time skips, then the transaction's duplicates */
+	int nskips, nparse_skips;
 	char field[400], detail[256]; /* the first error */
 	/* filled by the transaction */
 	const char *league, *account;
-	int imported, skipped, created;
+	int imported, created;
 	struct {
 		const char *name;
 		char id[ID_LEN + 1];

@@ -86,7 +86,12 @@ bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_ac
 int lio_intern(const char ***list, int *n, const char *s);
 const char *lio_dup(league_import *im, const char *s);
 int lio_fail(league_import *im, const char *field, const char *detail);
-imp_play *lio_new_play(league_import *im, int nres);
+/* Lists play index of the file (its id in the file or NULL, borrowed) as skipped for reason
+ * (a static stable id) with a sentence (copied). */
+void lio_skip(league_import *im, int index, const char *id, const char *reason, const char *detail);
+/* A new play of the file (index: its position in the file's list of plays) with room for
+ * nres results. */
+imp_play *lio_new_play(league_import *im, int index, int nres);
 /* Ranks an imported play: given ranks as they are; else from the scores (highest first, or
  * lowest first when the file says so, or when that is what its winner flags say); else from
  * the winner flags. field names the play for an error. */

@@ -136,6 +136,16 @@ void league_import_free(league_import *im)
 	free(im->members);
 	free(im->seasons);
 	free(im->cache);
+	for (int i = 0; i < im->nskips; i++)
+		free(im->skips[i].detail);
+	free(im->skips);
+}
+
+void lio_skip(league_import *im, int index, const char *id, const char *reason, const char *detail)
+{
+	im->skips = xrealloc(im->skips, (size_t)(im->nskips + 1) * sizeof *im->skips);
+	im->skips[im->nskips++] =
+	    (imp_skip){.index = index, .id = id, .reason = reason, .detail = xstrdup(detail)};
 }
 
 const char *lio_dup(league_import *im, const char *s)
@@ -151,11 +161,12 @@ int lio_fail(league_import *im, const char *field, const char *detail)
 	return -1;
 }
 
-imp_play *lio_new_play(league_import *im, int nres)
+imp_play *lio_new_play(league_import *im, int index, int nres)
 {
 	im->plays = xrealloc(im->plays, (size_t)(im->nplays + 1) * sizeof *im->plays);
 	imp_play *p = &im->plays[im->nplays++];
 	memset(p, 0, sizeof *p);
+	p->index = index;
 	p->res = xcalloc((size_t)nres, sizeof *p->res);
 	p->p.duration_min = -1;
 	return p;

@@ -94,7 +94,8 @@ typedef struct {
 	double score;
 	bool has_score, has_rank, winner, has_winner;
 	int rank;
-	const char *breakdown; /* JSON text or NULL (borrowed) */
+	const char *breakdown;  /* JSON text or NULL (borrowed) */
+	const char *score_text; /* the score as typed in another app ("20+16+16") or NULL */
 } league_result;
 
 /* A play to store (all strings borrowed). */
@@ -105,6 +106,9 @@ typedef struct {
 	int64_t duration_min; /* -1: unknown */
 	const char *notes, *location;
 	bool cooperative;
+	bool ignored;        /* kept and shown, left out of standings and ratings */
+	bool incomplete;     /* not played to the end: out of standings and ratings too */
+	int64_t bgg_play_id; /* the BoardGameGeek play this is, 0: none */
 	const char *source;  /* "hand", "table", "bgstats", "bggxml" */
 	const char *uuid;    /* NULL: generated */
 	const char *game_id; /* NULL unless source is "table" */

@@ -193,27 +193,28 @@ bool league_play_rank(league_play *p, const char **detail)
 
 /* ---- storing plays ---- */
 
-/* Stores a play's results in one statement (five arrays; seat = position). */
+/* Stores a play's results in one statement (six arrays; seat = position). */
 static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
 {
-	sbuf a[5] = {{0}};
+	sbuf a[6] = {{0}};
 	for (int i = 0; i < n; i++) {
 		const league_result *x = &res[i];
 		char score[40], rank[16];
 		snprintf(score, sizeof score, "%.17g", x->score);
 		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *v[5] = {x->member, x->has_score ? score : NULL, rank,
-		                    x->winner ? "t" : "f", x->breakdown};
-		for (int k = 0; k < 5; k++) {
+		const char *v[6] = {x->member,    x->has_score ? score : NULL,
+		                    rank,         x->winner ? "t" : "f",
+		                    x->breakdown, x->score_text};
+		for (int k = 0; k < 6; k++) {
 			sb_str(&a[k], i ? "," : "{");
 			sb_elem(&a[k], v[k]);
 		}
 	}
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		sb_str(&a[k], n ? "}" : "{}");
-	const char *arrays[5] = {a[0].b, a[1].b, a[2].b, a[3].b, a[4].b};
+	const char *arrays[6] = {a[0].b, a[1].b, a[2].b, a[3].b, a[4].b, a[5].b};
 	db_status st = db_results_insert(c, play, arrays);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		free(a[k].b);
 	return st;
 }
@@ -242,13 +243,19 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 {
 	char bgg[NUM_LEN], dur[NUM_LEN];
 	id_new(id);
-	/* id, league, the play's columns, source, uuid, game_id, created_by */
-	const char *ip[2 + PLAY_COLS + 4] = {id, league};
+	char bggplay[NUM_LEN];
+	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
+	/* id, league, the play's columns, source, uuid, game_id, created_by, ignored, incomplete,
+	 * bgg_play_id */
+	const char *ip[2 + PLAY_COLS + 7] = {id, league};
 	play_cols(p, bgg, dur, ip + 2);
 	ip[2 + PLAY_COLS] = p->source;
 	ip[3 + PLAY_COLS] = p->uuid ? p->uuid : id;
 	ip[4 + PLAY_COLS] = p->game_id;
 	ip[5 + PLAY_COLS] = author;
+	ip[6 + PLAY_COLS] = p->ignored ? "true" : "false";
+	ip[7 + PLAY_COLS] = p->incomplete ? "true" : "false";
+	ip[8 + PLAY_COLS] = p->bgg_play_id > 0 ? bggplay : NULL;
 	bool inserted;
 	db_status st = db_play_insert(c, ip, &inserted);
 	if (st != DB_OK)

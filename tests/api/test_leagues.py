@@ -427,7 +427,7 @@ def test_import_bgstats_sample():
         lid = lg["id"]
         st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
         assert st == 200, (st, o)
-        assert o == {"imported": 3, "skipped": 0, "players_created": 1}, o  # Gus is new
+        assert {k: o[k] for k in ("imported", "skipped", "players_created")} == {"imported": 3, "skipped": 0, "players_created": 1}, o  # Gus is new
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         byname = {p["game"]: p for p in plays["plays"]}
         st, hd, azul = ann.get(f"/api/v1/leagues/{lid}/plays/{byname['Azul']['id']}")
@@ -446,7 +446,8 @@ def test_import_bgstats_sample():
         assert hanabi["cooperative"] and all(r["winner"] for r in hanabi["results"]), hanabi
         # the same file again: everything skipped, nothing duplicated
         st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
-        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o
+        assert {k: o[k] for k in ("imported", "skipped", "players_created")} == {"imported": 0, "skipped": 3, "players_created": 0}, o
+        assert [k["reason"] for k in o["skipped_plays"]] == ["duplicate"] * 3, o
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         assert len(plays["plays"]) == 3
 
@@ -459,7 +460,8 @@ def test_import_bgg_xml_sample():
         for ctype in ("application/xml", "text/xml; charset=utf-8"):
             st, hd, o = _import(ann, lid, "bggxml", _read("bgg-plays-sample.xml"), ctype)
             assert st == 200, (st, o)
-        assert o == {"imported": 0, "skipped": 3, "players_created": 0}, o  # second time
+        assert {k: o[k] for k in ("imported", "skipped", "players_created")} == {"imported": 0, "skipped": 3, "players_created": 0}, o
+        assert [k["reason"] for k in o["skipped_plays"]] == ["duplicate"] * 3, o  # second time
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         assert len(plays["plays"]) == 3
         byname = {p["game"]: p for p in plays["plays"]}
@@ -566,7 +568,8 @@ def test_export_import_round_trips():
         strip = lambda st_: [{k: v for k, v in r.items() if k != "player"} for r in st_["standings"]]
         assert strip(s1) == strip(s2), "same ratings after the round trip"
         st, hd, o = _import(ann, lg2["id"], "backup", json.dumps(b1), "application/json")
-        assert o == {"imported": 0, "skipped": 7, "players_created": 0}, o
+        assert {k: o[k] for k in ("imported", "skipped", "players_created")} == {"imported": 0, "skipped": 7, "players_created": 0}, o
+        assert [k["reason"] for k in o["skipped_plays"]] == ["duplicate"] * 7, o
         # BG Stats export → import into a new league → export: the same plays
         st, hd, e1 = ann.get(f"/api/v1/leagues/{lid}/export.json")
         assert st == 200 and {"games", "players", "locations", "plays"} <= set(e1)
