@@ -481,6 +481,19 @@ db_status db_league_uuids(db_conn *c, const char *league, db_uuid_rows *out)
 	RETURN_LOADED(c, "league_uuids", 1, p, out, read_uuid);
 }
 
+static void read_bgg_play(const PGresult *r, int i, void *row)
+{
+	db_bgg_play_row *x = row; /* league_bgg_plays: 0 bgg_play_id, 1 source */
+	x->bgg_play_id = db_col_int64(r, i, 0);
+	x->source = db_col_text(r, i, 1);
+}
+
+db_status db_league_bgg_plays(db_conn *c, const char *league, db_bgg_play_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_bgg_plays", 1, p, out, read_bgg_play);
+}
+
 static void read_export(const PGresult *r, int i, void *row)
 {
 	/* league_export_rows: 0 play id, 1 uuid, 2 game, 3 bgg_id, 4 date (BG Stats form),

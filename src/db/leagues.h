@@ -246,6 +246,15 @@ typedef struct {
 typedef DB_ROWSET(db_uuid_row) db_uuid_rows;
 db_status db_league_uuids(db_conn *c, const char *league, db_uuid_rows *out);
 
+/* league_bgg_plays: the BGG play ids of the league's plays with the source that stored them,
+ * in ascending id order. */
+typedef struct {
+	int64_t bgg_play_id;
+	const char *source;
+} db_bgg_play_row;
+typedef DB_ROWSET(db_bgg_play_row) db_bgg_play_rows;
+db_status db_league_bgg_plays(db_conn *c, const char *league, db_bgg_play_rows *out);
+
 /* league_export_rows: one row per result, in play then seat order. */
 typedef struct {
 	const char *play, *uuid, *game;

@@ -55,6 +55,27 @@ static db_status imp_member(db_conn *c, league_import *im, const char *name, cha
 	return DB_OK;
 }
 
+/* Is p the same BoardGameGeek play as one the league holds from another source? (A BG Stats
+ * export synced with BGG carries the BGG play id; BGG's quantity gives several plays of one
+ * id from the same source, which are not duplicates of each other.) rows: ascending ids. */
+static bool bgg_play_known(const db_bgg_play_rows *rows, const league_play *p)
+{
+	if (p->bgg_play_id <= 0)
+		return false;
+	int lo = 0, hi = rows->n - 1;
+	while (lo < hi) { /* the first row with an id >= p's */
+		int mid = lo + (hi - lo) / 2;
+		if (rows->rows[mid].bgg_play_id < p->bgg_play_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < rows->n && rows->rows[i].bgg_play_id == p->bgg_play_id; i++)
+		if (strcmp(rows->rows[i].source, p->source) != 0)
+			return true;
+	return false;
+}
+
 static db_status import_tx(db_conn *c, void *arg)
 {
 	league_import *im = arg;
@@ -78,8 +99,11 @@ static db_status import_tx(db_conn *c, void *arg)
 	league_result res[IMPORT_MAX_RESULTS];
 	/* the uuids already in the league, in byte order (one query, then a binary search) */
 	db_uuid_rows known = {0};
+	db_bgg_play_rows bgg = {0};
 	if (st == DB_OK)
 		st = db_league_uuids(c, im->league, &known);
+	if (st == DB_OK)
+		st = db_league_bgg_plays(c, im->league, &bgg);
 	int nknown = known.n;
 	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
 		imp_play *ip = &im->plays[i];
@@ -96,6 +120,12 @@ static db_status import_tx(db_conn *c, void *arg)
 		if (exists) {
 			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
 			         "this play is already in the league");
+			continue;
+		}
+		if (bgg_play_known(&bgg, &ip->p)) {
+			lio_skip(
+			    im, ip->index, ip->p.uuid, "duplicate",
+			    "this BoardGameGeek play is already in the league from another app");
 			continue;
 		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
@@ -118,6 +148,7 @@ static db_status import_tx(db_conn *c, void *arg)
 		}
 	}
 	db_rowset_clear(&known);
+	db_rowset_clear(&bgg);
 	if (st == DB_OK)
 		st = league_recompute(c, im->league);
 	return st;
