@@ -278,10 +278,10 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 
 /* ---- plays ---- */
 
-db_status db_play_insert(db_conn *c, const char *const p[16], bool *inserted)
+db_status db_play_insert(db_conn *c, const char *const p[17], bool *inserted)
 {
 	int n; /* play_insert … RETURNING id */
-	db_status st = db_run_count(c, "play_insert", 16, p, &n);
+	db_status st = db_run_count(c, "play_insert", 17, p, &n);
 	*inserted = n == 1;
 	return st;
 }
@@ -292,9 +292,9 @@ db_status db_results_insert(db_conn *c, const char *play, const char *const arra
 	return db_run_count(c, "results_insert", 7, p, NULL); /* results_insert */
 }
 
-db_status db_play_update(db_conn *c, const char *const p[9])
+db_status db_play_update(db_conn *c, const char *const p[10])
 {
-	return db_run_count(c, "play_update", 9, p, NULL); /* play_update */
+	return db_run_count(c, "play_update", 10, p, NULL); /* play_update */
 }
 
 db_status db_results_delete(db_conn *c, const char *play)

@@ -132,15 +132,16 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 /* ---- plays ---- */
 
 /* play_insert … RETURNING id; p in the statement's order: id, league, game, bgg_id, played_at,
- * duration_min, notes, location, cooperative, source, uuid, game_id, created_by, ignored,
+ * duration_min, notes, location, cooperative, utc_offset_min, source, uuid, game_id,
+ * created_by, ignored,
  * incomplete, bgg_play_id. *inserted false on a conflict (the uuid is known). */
-db_status db_play_insert(db_conn *c, const char *const p[16], bool *inserted);
+db_status db_play_insert(db_conn *c, const char *const p[17], bool *inserted);
 /* results_insert: play, then six Postgres array literals (members, scores, ranks, winners,
  * breakdowns, scores as typed; seat = position). */
 db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[6]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
- * location, cooperative, league. */
-db_status db_play_update(db_conn *c, const char *const p[9]);
+ * location, cooperative, utc_offset_min, league. */
+db_status db_play_update(db_conn *c, const char *const p[10]);
 db_status db_results_delete(db_conn *c, const char *play);
 db_status db_play_delete(db_conn *c, const char *play, const char *league);
 

@@ -173,7 +173,7 @@ int league_parse_backup(league_import *im)
 		ip->p.source = sources[source];
 		ip->p.bgg_id = has_bgg ? bgg : 0;
 		ip->p.duration_min = has_dur ? dur : -1;
-		if (!league_parse_when(date, ip->p.when))
+		if (!league_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min))
 			return lio_fail(im, at, "date must be an RFC 3339 time");
 		for (size_t k = 0; k < nr; k++) {
 			imp_result *r = &ip->res[ip->nres++];

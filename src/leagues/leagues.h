@@ -84,9 +84,16 @@ db_status league_member_by_name(db_conn *c, const char *league, const char *name
 /* Recomputes every rating of the league in one pass (plays in order) and stores what changed. */
 db_status league_recompute(db_conn *c, const char *league);
 
-/* "YYYY-MM-DD" or RFC 3339 → a timestamptz literal PostgreSQL accepts ("…Z" appended to a
- * date). false when malformed or not a calendar date. */
+/* A local date or time as other apps write it ("YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]", or
+ * with "T") → a timestamptz literal of that wall time at offset 0 (BG Stats' playDate is the
+ * phone's local time, a BGG date a local date); a time with a zone names that instant. false
+ * when malformed, not a calendar date or a leap second. */
 bool league_parse_when(const char *s, char out[64]);
+
+/* Strict RFC 3339 (section 5.6: "T" or "t", seconds required, "Z", "z" or ±HH:MM, no leap
+ * second) or a bare date "YYYY-MM-DD" (local midnight, offset 0) → a timestamptz literal
+ * of the instant into out and the offset in minutes into *offset_min. */
+bool league_parse_rfc3339(const char *s, char out[64], int *offset_min);
 
 /* A play's result as stored: which member, where they sat, score (has_score), rank, winner. */
 typedef struct {
@@ -106,6 +113,7 @@ typedef struct {
 	int64_t duration_min; /* -1: unknown */
 	const char *notes, *location;
 	bool cooperative;
+	int utc_offset_min;  /* the players' clock: local time = when + this */
 	bool ignored;        /* kept and shown, left out of standings and ratings */
 	bool incomplete;     /* not played to the end: out of standings and ratings too */
 	int64_t bgg_play_id; /* the BoardGameGeek play this is, 0: none */

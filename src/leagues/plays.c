@@ -94,52 +94,93 @@ static bool digits(const char *s, int n, int *v)
 	return true;
 }
 
+/* A calendar date at s ("YYYY-MM-DD"). */
+static bool parse_date(const char *s, int *y, int *mo, int *d)
+{
+	static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (!digits(s, 4, y) || s[4] != '-' || !digits(s + 5, 2, mo) || s[7] != '-' ||
+	    !digits(s + 8, 2, d))
+		return false;
+	bool leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
+	return *y >= 1900 && *mo >= 1 && *mo <= 12 && *d >= 1 && *d <= mdays[*mo - 1] &&
+	       !(*mo == 2 && *d == 29 && !leap);
+}
+
+/* "HH:MM" then ":SS" (required when need_seconds) and a fraction; advances *t past it. */
+static bool parse_clock(const char **t, bool need_seconds)
+{
+	const char *s = *t;
+	int h, mi, se;
+	if (!digits(s, 2, &h) || s[2] != ':' || !digits(s + 3, 2, &mi) || h > 23 || mi > 59)
+		return false;
+	s += 5;
+	if (*s == ':') {
+		if (!digits(s + 1, 2, &se) || se > 59) /* :60 (a leap second) is refused */
+			return false;
+		s += 3;
+		if (*s == '.') {
+			if (s[1] < '0' || s[1] > '9')
+				return false;
+			for (s++; *s >= '0' && *s <= '9'; s++)
+				;
+		}
+	} else if (need_seconds) {
+		return false;
+	}
+	*t = s;
+	return true;
+}
+
 bool league_parse_when(const char *s, char out[64])
 {
-	int y, mo, d, h = 0, mi = 0, se = 0;
+	int y, mo, d;
 	size_t n = strlen(s);
-	if (n < 10 || n > 40 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
-	    s[7] != '-' || !digits(s + 8, 2, &d))
-		return false;
-	static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
-	    (mo == 2 && d == 29 && !leap))
+	if (n < 10 || n > 40 || !parse_date(s, &y, &mo, &d))
 		return false;
 	if (n == 10) {
 		snprintf(out, 64, "%sT00:00:00Z", s);
 		return true;
 	}
-	const char *t = s + 10;
-	if ((*t != 'T' && *t != ' ') || !digits(t + 1, 2, &h) || t[3] != ':' ||
-	    !digits(t + 4, 2, &mi) || h > 23 || mi > 59)
-		return false;
-	t += 6;
-	if (*t == ':') {
-		if (!digits(t + 1, 2, &se) || se > 60)
-			return false;
-		t += 3;
-		if (*t == '.') {
-			t++;
-			if (*t < '0' || *t > '9')
-				return false;
-			while (*t >= '0' && *t <= '9')
-				t++;
-		}
-	}
+	const char *t = s + 11;
 	int oh, om;
-	if (*t == 'Z' && t[1] == '\0') {
-		/* UTC */
-	} else if ((*t == '+' || *t == '-') && digits(t + 1, 2, &oh) && t[3] == ':' &&
-	           digits(t + 4, 2, &om) && t[6] == '\0' && oh < 24 && om < 60) {
-		/* offset */
-	} else if (*t == '\0') {
-		snprintf(out, 64, "%sZ", s); /* no zone: UTC */
-		return true;
-	} else {
+	if ((s[10] != 'T' && s[10] != ' ') || !parse_clock(&t, false))
 		return false;
+	int clock = (int)(t - (s + 11));
+	if (*t == '\0' || ((*t == 'Z' || *t == 'z') && t[1] == '\0')) {
+		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
+		return true;
 	}
-	snprintf(out, 64, "%s", s);
+	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
+	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh > 23 || om > 59)
+		return false;
+	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t); /* the instant it names */
+	return true;
+}
+
+bool league_parse_rfc3339(const char *s, char out[64], int *offset_min)
+{
+	int y, mo, d, oh, om;
+	size_t n = strlen(s);
+	*offset_min = 0;
+	if (n < 10 || n > 40 || !parse_date(s, &y, &mo, &d))
+		return false;
+	if (n == 10) {
+		snprintf(out, 64, "%sT00:00:00Z", s);
+		return true;
+	}
+	const char *t = s + 11;
+	if ((s[10] != 'T' && s[10] != 't') || !parse_clock(&t, true))
+		return false;
+	int clock = (int)(t - (s + 11));
+	if ((*t == 'Z' || *t == 'z') && t[1] == '\0') {
+		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
+		return true;
+	}
+	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
+	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh > 23 || om > 59)
+		return false;
+	*offset_min = (*t == '-' ? -1 : 1) * (oh * 60 + om); /* "-00:00" (unknown): 0 */
+	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t);
 	return true;
 }
 
@@ -219,16 +260,17 @@ static db_status results_store(db_conn *c, const char *play, const league_result
 	return st;
 }
 
-enum { PLAY_COLS = 7, NUM_LEN = 24 };
+enum { PLAY_COLS = 8, NUM_LEN = 24 };
 
-/* The text of a play's columns game, bgg_id, played_at, duration_min, notes, location and
- * cooperative, in the order both the insert and the update statements take them (bgg and dur
- * hold the numbers' text; NULL is SQL NULL). */
-static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN],
+/* The text of a play's columns game, bgg_id, played_at, duration_min, notes, location,
+ * cooperative and utc_offset_min, in the order both the insert and the update statements take
+ * them (bgg, dur and off hold the numbers' text; NULL is SQL NULL). */
+static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN], char off[NUM_LEN],
                       const char *col[PLAY_COLS])
 {
 	snprintf(bgg, NUM_LEN, "%" PRId64, p->bgg_id);
 	snprintf(dur, NUM_LEN, "%" PRId64, p->duration_min);
+	snprintf(off, NUM_LEN, "%d", p->utc_offset_min);
 	col[0] = p->game;
 	col[1] = p->bgg_id > 0 ? bgg : NULL;
 	col[2] = p->when;
@@ -236,19 +278,20 @@ static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN]
 	col[4] = p->notes ? p->notes : "";
 	col[5] = p->location ? p->location : "";
 	col[6] = p->cooperative ? "true" : "false";
+	col[7] = off;
 }
 
 db_status league_play_insert(db_conn *c, const char *league, const char *author,
                              const league_play *p, char id[ID_LEN + 1])
 {
-	char bgg[NUM_LEN], dur[NUM_LEN];
+	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
 	id_new(id);
 	char bggplay[NUM_LEN];
 	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
 	/* id, league, the play's columns, source, uuid, game_id, created_by, ignored, incomplete,
 	 * bgg_play_id */
 	const char *ip[2 + PLAY_COLS + 7] = {id, league};
-	play_cols(p, bgg, dur, ip + 2);
+	play_cols(p, bgg, dur, off, ip + 2);
 	ip[2 + PLAY_COLS] = p->source;
 	ip[3 + PLAY_COLS] = p->uuid ? p->uuid : id;
 	ip[4 + PLAY_COLS] = p->game_id;
@@ -307,8 +350,10 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else if (!league_parse_when(date, p->when)) {
-		http_reply_problem(resp, 400, "must be a date (YYYY-MM-DD) or an RFC 3339 time",
+	} else if (!league_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
+		http_reply_problem(resp, 400,
+		                   "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
+		                   "and an offset (2026-12-31T23:30:00-05:00)",
 		                   NULL, "/date");
 		return -1;
 	}
@@ -551,10 +596,10 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = check_players(c, x);
 	const league_play *p = &x->in->p;
-	char bgg[NUM_LEN], dur[NUM_LEN];
+	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
 	/* id, the play's columns, league */
 	const char *up[1 + PLAY_COLS + 1] = {x->play};
-	play_cols(p, bgg, dur, up + 1);
+	play_cols(p, bgg, dur, off, up + 1);
 	up[1 + PLAY_COLS] = x->league;
 	if (st == DB_OK)
 		st = db_play_update(c, up);

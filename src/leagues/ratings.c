@@ -220,14 +220,15 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 		finished = json_object_get_string(v);
 	if (json_object_object_get_ex(root, "created_at", &v))
 		created = json_object_get_string(v);
-	if (!finished || !league_parse_when(finished, p.when)) {
+	int off;
+	if (!finished || !league_parse_rfc3339(finished, p.when, &off)) {
 		time_t now = time(NULL);
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p.when, sizeof p.when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
 	char cw[64];
-	if (created && finished && league_parse_when(created, cw)) {
+	if (created && finished && league_parse_rfc3339(created, cw, &off)) {
 		struct tm a0 = {0}, a1 = {0};
 		if (strptime(cw, "%Y-%m-%dT%H:%M:%S", &a0) &&
 		    strptime(p.when, "%Y-%m-%dT%H:%M:%S", &a1)) {

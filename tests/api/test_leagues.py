@@ -300,11 +300,11 @@ def test_play_validation():
         problem(st, hd, o, 400, field="/game")
         st, hd, o = ann.post(url, {"game": "Azul", "results": [{"player": A, "rank": 1}], "x": 1})
         problem(st, hd, o, 400, field="/x")
-        # winner flags alone rank the play; an RFC 3339 time is kept in UTC
+        # winner flags alone rank the play; an RFC 3339 time keeps its offset
         st, hd, o = ann.post(url, {"game": "Hanabi", "bgg_id": 98778, "date": "2026-04-01T21:30:00+02:00",
                                    "results": [{"player": A, "winner": False}, {"player": B, "winner": True}]})
         assert st == 201 and [r["rank"] for r in o["results"]] == [2, 1], o
-        assert o["date"] == "2026-04-01T19:30:00Z" and o["bgg_id"] == 98778, o
+        assert o["date"] == "2026-04-01T21:30:00+02:00" and o["bgg_id"] == 98778, o
         st, hd, o2 = ann.get(f"{url}/{o['id']}")
         assert o2 == o
         st, hd, lst = ann.get(url)
@@ -319,6 +319,43 @@ def test_play_validation():
         problem(st, hd, e, 400)
         st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")
         assert lg2["games"] == ["Azul", "Hanabi"], lg2["games"]
+
+
+def test_play_keeps_its_local_time_and_seasons_use_the_local_date():
+    """api.md Conventions: a play keeps the local time and offset it was recorded with,
+    seasons compare its local date, exports write it back as it came; RFC 3339 strictly."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("Bea",))
+        lid = lg["id"]
+        A, B = ids["Ann"], ids["Bea"]
+        url = f"/api/v1/leagues/{lid}/plays"
+        res = [{"player": A, "score": 10}, {"player": B, "score": 5}]
+        for bad in ("2026-12-31T23:30-05:00", "2026-12-31T23:59:60Z", "2026-12-31 23:30:00-05:00",
+                    "2026-12-31T23:30:00", "2026-12-31T23:30:00+0500", "2026-12-31T23:30:00+24:00"):
+            st, hd, o = ann.post(url, {"game": "Azul", "date": bad, "results": res})
+            problem(st, hd, o, 400, field="/date")
+        st, hd, nye = ann.post(url, {"game": "Azul", "date": "2026-12-31T23:30:00-05:00", "results": res})
+        assert st == 201 and nye["date"] == "2026-12-31T23:30:00-05:00", nye
+        st, hd, low = ann.post(url, {"game": "Azul", "date": "2027-01-01t00:15:00.25z", "results": res})
+        assert st == 201 and low["date"] == "2027-01-01T00:15:00Z", low
+        st, hd, s26 = ann.post(f"/api/v1/leagues/{lid}/seasons",
+                               {"name": "2026", "starts": "2026-01-01", "ends": "2026-12-31"})
+        assert st == 201, s26
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season={s26['id']}")
+        assert st == 200 and {r["name"]: r["games"] for r in o["standings"]} == {"Ann": 1, "Bea": 1}, o
+        # an edit moves the play to 1 January in Auckland: out of the 2026 season
+        st, hd, e = ann.put(f"{url}/{nye['id']}", {"game": "Azul", "date": "2027-01-01T17:30:00+13:00",
+                                                              "results": res})
+        assert st == 200 and e["date"] == "2027-01-01T17:30:00+13:00", e
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/standings?season={s26['id']}")
+        assert st == 200 and [r["games"] for r in o["standings"] if r["games"]] == [], o
+        # BG Stats reads playDate as the phone's local time
+        st, hd, ex = ann.get(f"/api/v1/leagues/{lid}/export.json")
+        assert sorted(p["playDate"] for p in ex["plays"]) == ["2027-01-01 00:15:00", "2027-01-01 17:30:00"], ex
+        # the backup keeps the offset
+        st, hd, bk = ann.get(f"/api/v1/leagues/{lid}/backup.json")
+        assert sorted(p["date"] for p in bk["plays"]) == ["2027-01-01T00:15:00Z", "2027-01-01T17:30:00+13:00"], bk
 
 
 def test_finished_er_game_becomes_exactly_one_play():

@@ -19,12 +19,41 @@ static void dates(void)
 	CHECK(league_parse_when("2026-04-01T21:30:00+02:00", out));
 	CHECK_STR(out, "2026-04-01T21:30:00+02:00");
 	CHECK(league_parse_when("2026-04-01T21:30:00.250Z", out));
-	CHECK(league_parse_when("2020-01-01 20:00:00", out)); /* BG Stats: UTC */
-	CHECK_STR(out, "2020-01-01 20:00:00Z");
+	CHECK(league_parse_when("2020-01-01 20:00:00", out)); /* BG Stats: a local wall time */
+	CHECK_STR(out, "2020-01-01T20:00:00Z");
+	CHECK(league_parse_when("2020-01-01 20:00", out));
+	CHECK(!league_parse_when("2020-01-01 23:59:60", out)); /* no leap second */
 	CHECK(!league_parse_when("2026-04-01T24:00:00Z", out));
 	CHECK(!league_parse_when("2026-04-01T21:30:00+02", out));
 	CHECK(!league_parse_when("2026-04-01T21:30:00Zjunk", out));
 	CHECK(!league_parse_when("2026-04-01; DROP TABLE plays", out));
+}
+
+/* api.md Conventions: timestamps are RFC 3339 (section 5.6), a play keeps its offset. */
+static void rfc3339_strict(void)
+{
+	char out[64];
+	int off = 99;
+	CHECK(league_parse_rfc3339("2026-12-31T23:30:00-05:00", out, &off));
+	CHECK_STR(out, "2026-12-31T23:30:00-05:00");
+	CHECK_EQ_INT(off, -300);
+	CHECK(league_parse_rfc3339("2026-12-31t23:30:00.5z", out, &off)); /* 5.6 NOTE: t, z */
+	CHECK_STR(out, "2026-12-31T23:30:00.5Z");
+	CHECK_EQ_INT(off, 0);
+	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+05:45", out, &off));
+	CHECK_EQ_INT(off, 345);
+	CHECK(league_parse_rfc3339("2026-06-01T08:00:00-00:00", out, &off)); /* offset unknown */
+	CHECK_EQ_INT(off, 0);
+	CHECK(league_parse_rfc3339("2026-06-01", out, &off)); /* a local date */
+	CHECK_STR(out, "2026-06-01T00:00:00Z");
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00Z", out, &off));         /* seconds */
+	CHECK(!league_parse_rfc3339("2026-06-30T23:59:60Z", out, &off));      /* leap second */
+	CHECK(!league_parse_rfc3339("2026-06-01 08:00:00Z", out, &off));      /* space */
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00", out, &off));       /* no offset */
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+0200", out, &off));  /* no colon */
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+24:00", out, &off)); /* hours */
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00.Z", out, &off));     /* empty fraction */
+	CHECK(!league_parse_rfc3339("2026-02-29T08:00:00Z", out, &off));      /* not a date */
 }
 
 static void ranks_from_scores(void)
@@ -72,6 +101,7 @@ static void ranks_from_winners_and_refusals(void)
 int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
+	TEST("leagues: strict RFC 3339 with the offset kept (api.md Conventions)", rfc3339_strict);
 	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
 	TEST("leagues: ranks from winner flags; refusals; cooperative",
 	     ranks_from_winners_and_refusals);
