@@ -60,7 +60,24 @@ function fmt(x, digits = 1) {
 }
 
 function day(iso) {
-	return String(iso).slice(0, 10);
+	return String(iso).slice(0, 10); /* the play's own local date, wherever it is read */
+}
+
+const pad2 = (n) => String(n).padStart(2, "0");
+
+/* The phone's local date today (YYYY-MM-DD), not UTC's. */
+function localToday(now = new Date()) {
+	return `${now.getFullYear()}-${pad2(now.getMonth() + 1)}-${pad2(now.getDate())}`;
+}
+
+/* A play's date as sent: today's becomes this moment in RFC 3339 with the phone's offset (the
+ * play keeps its local time); another day stays a date. */
+function playStamp(dateValue, now = new Date()) {
+	if (dateValue !== localToday(now)) return dateValue;
+	const off = -now.getTimezoneOffset();
+	const sign = off < 0 ? "-" : "+";
+	const hm = `${pad2(Math.floor(Math.abs(off) / 60))}:${pad2(Math.abs(off) % 60)}`;
+	return `${dateValue}T${pad2(now.getHours())}:${pad2(now.getMinutes())}:${pad2(now.getSeconds())}${sign}${hm}`;
 }
 
 function params() {
@@ -312,7 +329,7 @@ async function renderAdd(lid) {
 	const enc = encodeURIComponent(lid);
 	const lg = await api("GET", `/leagues/${enc}`);
 	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games" });
-	const date = h("input", { type: "date", value: new Date().toISOString().slice(0, 10), required: true });
+	const date = h("input", { type: "date", value: localToday(), required: true });
 	const dur = h("input", { type: "number", min: 0, max: 100000 });
 	const notes = h("textarea", { rows: 2, maxlength: 4096 });
 	const coop = h("input", { type: "checkbox" });
@@ -336,7 +353,7 @@ async function renderAdd(lid) {
 					const allScores = chosen.every((r) => r.score.value !== "");
 					const body = {
 						game: game.value,
-						date: date.value,
+						date: playStamp(date.value),
 						cooperative: coop.checked,
 						notes: notes.value || null,
 						duration_min: dur.value === "" ? null : Number(dur.value),

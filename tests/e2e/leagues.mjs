@@ -110,6 +110,38 @@ await test("leagues-french", async () => {
 	await page.screenshot({ path: `${SHOTS}/leagues-fr.png`, fullPage: true });
 });
 
+// api.md Conventions: a play keeps the local time and offset it was recorded with. At 23:30
+// on 31 December in New York (04:30 UTC on 1 January) a play added with today's date is a
+// play of 31 December, with the phone's offset.
+await test("leagues-play-keeps-local-date-and-offset", async () => {
+	const ny = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" });
+	await ny.addCookies(await ctx.cookies());
+	const p2 = await ny.newPage();
+	p2.setDefaultTimeout(8000);
+	p2.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+	await p2.clock.setFixedTime(new Date("2027-01-01T04:30:00Z"));
+	await p2.goto(`${BASE}/leagues.html#`);
+	await p2.locator("a.button", { hasText: "Tuesday club" }).click();
+	await p2.getByRole("link", { name: "Add a play" }).click();
+	await p2.getByLabel("Game", { exact: true }).fill("Hanabi");
+	assert((await p2.getByLabel("Date").inputValue()) === "2026-12-31", "today is the phone's local date");
+	for (const [who, score] of Object.entries({ Ann: 20, Bea: 18 })) {
+		await p2.getByLabel(who, { exact: true }).check();
+		await p2.getByLabel(`Score ${who}`).fill(String(score));
+	}
+	await p2.getByRole("button", { name: "Save the play" }).click();
+	await p2.getByRole("heading", { name: "Hanabi" }).waitFor();
+	assert(await p2.getByText("2026-12-31").first().isVisible(), "the play page shows 31 December");
+	const dates = await p2.evaluate(async () => {
+		const ls = await (await fetch("/api/v1/leagues", { credentials: "same-origin" })).json();
+		const lid = ls.leagues.find((l) => l.name === "Tuesday club").id;
+		const pl = await (await fetch(`/api/v1/leagues/${lid}/plays?limit=500`, { credentials: "same-origin" })).json();
+		return pl.plays.filter((x) => x.game === "Hanabi").map((x) => x.date);
+	});
+	assert(dates.length === 1 && /^2026-12-31T23:30:00-05:00$/.test(dates[0]), `stored with its offset: ${dates}`);
+	await ny.close();
+});
+
 await test("leagues-logout", async () => {
 	await page.selectOption("#lang", "en");
 	await page.goto(`${BASE}/leagues.html#`);

@@ -1,0 +1,82 @@
+"""Times POST /api/v1/leagues/{id}/import of the largest real BG Stats export in
+tests/api/data/bgstats-real/ into five fresh leagues (whole request: upload, parse, one
+transaction, ratings). Prints each time, the median and the verdict (target < 1 s).
+Run inside pg_virtualenv (tests/bench/import.sh)."""
+import glob, http.client, json, os, socket, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVER = os.environ.get("SERVER", "build/server")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def main():
+    files = glob.glob(os.path.join(ROOT, "tests/api/data/bgstats-real/*.json"))
+    if not files:
+        print("no real BG Stats export in tests/api/data/bgstats-real/")
+        return 1
+    path = max(files, key=os.path.getsize)
+    body = open(path, "rb").read()
+    nplays = len(json.loads(body)["plays"])
+    subprocess.run(["psql", "-q", "-d", "postgres", "-c", "CREATE DATABASE bench_import"], check=True)
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), DATABASE_URL="dbname=bench_import",
+               STATIC_DIR=os.path.join(ROOT, "static"), TEMPLATES_DIR=os.path.join(ROOT, "templates"),
+               MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
+    log = open(os.path.join(ROOT, "build/bench/import_server.log"), "w")
+    srv = subprocess.Popen([os.path.join(ROOT, SERVER)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    cookie = None
+    origin = f"http://127.0.0.1:{port}"
+
+    def call(method, path, data=None, ctype="application/json"):
+        nonlocal cookie
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        h = {"Origin": origin, "Content-Type": ctype}
+        if cookie:
+            h["Cookie"] = "dh_session=" + cookie
+        if isinstance(data, dict):
+            data = json.dumps(data)
+        t0 = time.monotonic()
+        c.request(method, path, body=data, headers=h)
+        r = c.getresponse()
+        out = r.read()
+        dt = time.monotonic() - t0
+        sc = r.getheader("Set-Cookie")
+        if sc:
+            cookie = sc.split(";")[0].split("=", 1)[1]
+        assert 200 <= r.status < 300, (path, r.status, out[:300])
+        return json.loads(out), dt
+
+    try:
+        for _ in range(200):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/v1/health")
+                break
+            except OSError:
+                time.sleep(0.05)
+        call("POST", "/api/v1/accounts", {"email": "b@example.org", "password": "bench password",
+                                          "display_name": "Bench"})
+        call("POST", "/api/v1/sessions", {"email": "b@example.org", "password": "bench password"})
+        times = []
+        for i in range(5):
+            lg, _ = call("POST", "/api/v1/leagues", {"name": f"Import {i}"})
+            res, dt = call("POST", f"/api/v1/leagues/{lg['id']}/import?format=bgstats", body)
+            times.append(dt)
+        med = statistics.median(times)
+        print(f"file: {os.path.relpath(path, ROOT)} ({len(body) / 1e3:.0f} KB, {nplays} plays; "
+              f"imported {res['imported']}, skipped {res['skipped']})")
+        print("import times: " + ", ".join(f"{t * 1000:.0f} ms" for t in times))
+        print(f"median {med * 1000:.0f} ms: target < 1 s {'met' if med < 1 else 'MISSED'}")
+        return 0 if med < 1 else 1
+    finally:
+        srv.terminate()
+        srv.wait()
+
+
+sys.exit(main())
