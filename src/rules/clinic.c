@@ -288,24 +288,42 @@ static void add(clinic_seat_score *s, int round, cl_rule rule, int count, int po
  * popularity bought), Admin (labs step 7, deaths step 9). Unpaid expenses stop at 0 popularity
  * ("you're off the hook"); the rulebook floors nothing else, so a death may take the track
  * below 0 (a reading: the rulebook is silent). */
-static void score_round(const clinic_game *g, int r, int s, clinic_seat_score *out)
+/* The steps of a round that move a Popularity marker, in the order the rulebook plays them
+ * (seed 001): Business, Expenses (popularity paid for what is still owed), Gain Popularity
+ * (buying, in reverse turn order); Admin, step 7 (+1 per doctor in a lab) and step 9 (−5 per
+ * death). Players who move in the same step move in turn order, except when buying. */
+typedef enum { STEP_UNPAID, STEP_BOUGHT, STEP_LAB, STEP_DEATH, STEP_COUNT } round_step;
+
+static void score_step(const clinic_game *g, int r, int s, round_step step, clinic_seat_score *out)
 {
 	const clinic_profile *p = &g->cfg.profile;
 	const clinic_round_entry *e = &g->rounds[r][s];
+	int round = r + 1;
 	if (!e->entered)
 		return;
-	int round = r + 1;
-	int before = out->total > 0 ? out->total : 0;
-	int owed = e->unpaid * -p->unpaid_dollar.value; /* popularity owed */
-	int lost = owed < before ? owed : before;
-	if (p->unpaid_dollar.value != 0)
-		add(out, round, CL_R_UNPAID, lost / -p->unpaid_dollar.value, -lost,
-		    p->unpaid_dollar.verified);
-	add(out, round, CL_R_BOUGHT, e->bought, e->bought, p->popularity_price.verified);
-	add(out, round, CL_R_LAB, e->lab_doctors, e->lab_doctors * p->lab_doctor.value,
-	    p->lab_doctor.verified);
-	add(out, round, CL_R_DEATH, e->deaths, e->deaths * p->death.value, p->death.verified);
-	out->time_spent += e->time_spent;
+	switch (step) {
+	case STEP_UNPAID: {
+		int before = out->total > 0 ? out->total : 0;
+		int owed = e->unpaid * -p->unpaid_dollar.value; /* popularity owed */
+		int lost = owed < before ? owed : before;
+		if (p->unpaid_dollar.value != 0)
+			add(out, round, CL_R_UNPAID, lost / -p->unpaid_dollar.value, -lost,
+			    p->unpaid_dollar.verified);
+		out->time_spent += e->time_spent;
+		break;
+	}
+	case STEP_BOUGHT:
+		add(out, round, CL_R_BOUGHT, e->bought, e->bought, p->popularity_price.verified);
+		break;
+	case STEP_LAB:
+		add(out, round, CL_R_LAB, e->lab_doctors, e->lab_doctors * p->lab_doctor.value,
+		    p->lab_doctor.verified);
+		break;
+	default:
+		add(out, round, CL_R_DEATH, e->deaths, e->deaths * p->death.value,
+		    p->death.verified);
+		break;
+	}
 }
 
 static void score_end(const clinic_game *g, int s, clinic_seat_score *out)
@@ -358,11 +376,12 @@ static void next_order(int n, const int *pop, const int *reach, const int8_t *pr
 }
 
 /* Replays the track round by round: items, totals, and the turn order of each round. Who
- * "reached a space first" among equal popularity: at setup the markers are stacked with the
- * earliest in turn order on top (reached last); a seat whose popularity changed in a round
- * reached its new space after every unchanged seat, and the changed seats in the order they
- * buy popularity: reverse turn order (seed 001, Gain Popularity). A table that sees a
- * different stack enters the order itself (order_given). */
+ * "reached a space first" among equal popularity (seed 001, Gain Popularity: "place your
+ * marker on top, so the order in which you reached that level of popularity is clear"): at
+ * setup the markers are stacked with the earliest in turn order on top (reached last); then
+ * every step that moves a marker (score_step's order) puts it on top of its new space, so a
+ * marker that leaves a space and comes back is on top again. A table that sees a different
+ * stack enters the order itself (order_given). */
 static void replay(const clinic_game *g, clinic_scores *out)
 {
 	int n = g->cfg.nseats;
@@ -374,15 +393,17 @@ static void replay(const clinic_game *g, clinic_scores *out)
 	clock = n + 1;
 	for (int r = 0; r < CL_ROUNDS; r++) {
 		const int8_t *order = out->turn_order[r];
+		for (int step = 0; step < STEP_COUNT; step++)
+			for (int i = 0; i < n; i++) {
+				int s = order[step == STEP_BOUGHT ? n - 1 - i : i] - 1;
+				int before = out->seat[s].total;
+				score_step(g, r, s, (round_step)step, &out->seat[s]);
+				if (out->seat[s].total != before)
+					reach[s] = clock++;
+			}
 		for (int s = 0; s < n; s++) {
-			score_round(g, r, s, &out->seat[s]);
-			out->seat[s].popularity_after[r + 1] = out->seat[s].total;
-		}
-		for (int i = n - 1; i >= 0; i--) {
-			int s = order[i] - 1;
 			pop[s] = out->seat[s].total;
-			if (pop[s] != out->seat[s].popularity_after[r])
-				reach[s] = clock++;
+			out->seat[s].popularity_after[r + 1] = pop[s];
 		}
 		if (g->order_given[r]) {
 			memcpy(out->turn_order[r + 1], g->order_next[r], (size_t)n);

@@ -294,6 +294,54 @@ static void t_turn_order(void)
 	expect_order(sc.turn_order[2], 1, 2, 3);
 }
 
+/* seed 001, Gain Popularity ("in reverse turn order … place your marker on top, so the order
+ * in which you reached that level of popularity is clear") against Admin steps 7 (a doctor in
+ * a lab: +1) and 9 (a death: −5), which come after buying: who reached a space first. */
+static void t_turn_order_reached_first(void)
+{
+	tt_error e;
+	clinic_scores sc;
+	clinic_game g;
+	clinic_config c;
+	config(&c, 3, false);
+	c.start_order[0] = 2;
+	c.start_order[1] = 1;
+	c.start_order[2] = 3;
+	CHECK_EQ_INT(clinic_config_check(&c, &e), 0);
+	clinic_game_init(&g, &c);
+	/* turn order [2,1,3]: seat 2 buys 1 popularity (Business), seat 1 has a doctor in a lab
+	 * (+1 in Admin, later): seat 2 reached 1 first and goes later */
+	clinic_round_input in = {0};
+	entry(&in, 1, 0, 1, 0, 0, 0);
+	entry(&in, 2, 1, 0, 0, 0, 0);
+	entry(&in, 3, 0, 0, 0, 0, 0);
+	CHECK_EQ_INT(put_round(&g, 1, &in, &e), 0);
+	clinic_score(&g, &sc);
+	expect_order(sc.turn_order[1], 3, 1, 2);
+
+	/* a marker that leaves its space and comes back is on top again: turn order [1,2,3],
+	 * everybody buys 6 in round 1 in reverse order (3, 2, 1: seat 1 on top); in round 2
+	 * seat 2 buys 5 and loses a patient (−5): back on 6, now on top, so it reached 6 last */
+	clinic_game h;
+	game(&h, 3);
+	clinic_round_input r1 = {0};
+	for (int s = 1; s <= 3; s++)
+		entry(&r1, s, 6, 0, 0, 0, 0);
+	CHECK_EQ_INT(put_round(&h, 1, &r1, &e), 0);
+	clinic_score(&h, &sc);
+	/* 3 reached 6 first, 1 last: 1, 2, 3 — the order of round 1 again, so it rotates */
+	expect_order(sc.turn_order[1], 3, 1, 2);
+	clinic_round_input r2 = {0};
+	entry(&r2, 1, 0, 0, 0, 0, 0);
+	entry(&r2, 2, 5, 0, 1, 0, 0);
+	entry(&r2, 3, 0, 0, 0, 0, 0);
+	CHECK_EQ_INT(put_round(&h, 2, &r2, &e), 0);
+	clinic_score(&h, &sc);
+	CHECK_EQ_INT(sc.seat[1].total, 6);
+	/* 3 reached 6 first, then 1, then 2 (again): 2, 1, 3 */
+	expect_order(sc.turn_order[2], 2, 1, 3);
+}
+
 /* seed 001, End of the Game: employees, treatment rooms by floor, +8 per building, patients
  * left (pre-admissions included), time spent; Expansions: zombies +9; finish after round 6. */
 static void t_finish(void)
@@ -453,6 +501,9 @@ int main(void)
 	TEST("clinic finish: employees, rooms, buildings, patients, time, zombies (seed 001 End "
 	     "of the Game)",
 	     t_finish);
+	TEST("clinic turn order: bought in reverse turn order before lab and death moves "
+	     "(seed 001 Gain Popularity, Admin steps 7, 9, 11)",
+	     t_turn_order_reached_first);
 	TEST("clinic tie: earlier in the final turn order wins (seed 001 End of the Game)", t_tie);
 	TEST("clinic solitaire: goal and Hall of Fame (seed 001 Solitaire Mode)", t_solitaire);
 	TEST("clinic whole 3-player game to a final ranking (seed 001)", t_whole_game);
