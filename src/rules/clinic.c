@@ -495,6 +495,7 @@ int clinic_business(const clinic_config *cfg, const clinic_business_in *in,
 	    {"outpatients", in->outpatients},
 	    {"garden_bonus", in->garden_bonus},
 	    {"extinguisher_bonus", in->extinguisher_bonus},
+	    {"zombies_cured", in->zombies_cured},
 	    {"savings", in->savings},
 	};
 	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
@@ -512,6 +513,10 @@ int clinic_business(const clinic_config *cfg, const clinic_business_in *in,
 		return tt_fail(err, 422, "expansion-not-used",
 		               "extinguishers come with the Extinguishers expansion",
 		               "/extinguisher_bonus");
+	if (in->zombies_cured > 0 && !cfg->expansion[CL_EXP_ZOMBIES])
+		return tt_fail(err, 422, "expansion-not-used",
+		               "zombies come with the Zombies in a Clinic expansion",
+		               "/zombies_cured");
 	if (in->doctors[CL_PURPLE] > 0 && !cfg->expansion[CL_EXP_WORKAHOLIC_DOCTORS])
 		return tt_fail(err, 422, "expansion-not-used",
 		               "purple doctors come with the Workaholic Doctors expansion",
@@ -545,7 +550,8 @@ int clinic_business(const clinic_config *cfg, const clinic_business_in *in,
 	          (in->extinguisher_bonus == 0 || p->income_extinguisher.verified);
 	int inc = in->outpatients * p->income_outpatient.value +
 	          in->garden_bonus * p->income_garden.value +
-	          in->extinguisher_bonus * p->income_extinguisher.value;
+	          in->extinguisher_bonus * p->income_extinguisher.value +
+	          in->zombies_cured * CL_ZOMBIE_CURE_DOLLARS;
 	for (int k = 0; k < CL_PATIENTS; k++) {
 		inc += in->treated[k] * p->income_treated[k].value;
 		iv = iv && (in->treated[k] == 0 || p->income_treated[k].verified);

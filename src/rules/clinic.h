@@ -163,6 +163,10 @@ typedef struct {
 	bool finished;
 } clinic_scores;
 
+/* seed 001, Expansions, Zombies in a Clinic, Labs: "1 doctor of any color in a lab with 1
+ * zombie can cure the zombie, earning $32" (printed in the rulebook, not a board value). */
+enum { CL_ZOMBIE_CURE_DOLLARS = 32 };
+
 typedef struct {
 	int modules, gardens, operating_rooms_used, orderlies;
 	int doctors[CL_DOCTORS], nurses, janitors;
@@ -170,6 +174,7 @@ typedef struct {
 	int outpatients;
 	int garden_bonus;       /* Σ over treated patients of the gardens adjacent to their room */
 	int extinguisher_bonus; /* same for extinguishers (expansion) */
+	int zombies_cured;      /* by a doctor in a lab (Zombies in a Clinic expansion) */
 	int savings;
 } clinic_business_in;
 
@@ -196,7 +201,8 @@ int clinic_round_apply(clinic_game *g, int round, const clinic_round_input *in, 
 int clinic_finish_apply(clinic_game *g, const clinic_finish_input *in, tt_error *err);
 void clinic_score(const clinic_game *g, clinic_scores *out);
 int clinic_rounds_complete(const clinic_game *g);
-/* Refuses negative counts (400, field /<name>) and extinguisher income without the expansion. */
+/* Refuses negative counts (400, field /<name>) and extinguisher or zombie-cure income without
+ * its expansion. */
 int clinic_business(const clinic_config *cfg, const clinic_business_in *in,
                     clinic_business_out *out, tt_error *err);
 

@@ -14,7 +14,7 @@ export function businessView({ store }) {
 	const { get, set } = store;
 	// the inputs change in place (each stepper shows its own value); the store's biz holds whether
 	// the helper is open, its result and its refusal
-	const input = { modules: 4, gardens: 0, operating_rooms_used: 0, orderlies: 0, outpatients: 0, garden_bonus: 0, savings: 0,
+	const input = { modules: 4, gardens: 0, operating_rooms_used: 0, orderlies: 0, outpatients: 0, garden_bonus: 0, zombies_cured: 0, savings: 0,
 		doctors: { white: 1, yellow: 0, orange: 0, red: 0 }, nurses: 0, treated: { white: 0, yellow: 0, orange: 0, red: 0 } };
 	const setBiz = (patch) => set({ biz: { ...get().biz, ...patch } });
 
@@ -46,7 +46,9 @@ export function businessView({ store }) {
 		CL_COLOURS.map((c) => row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), input.doctors, c, 20)),
 		row(t("tt.f.nurses"), input, "nurses", 20), row(t("tt.biz.outpatients"), input, "outpatients", 20),
 		CL_COLOURS.map((c) => row(t("tt.biz.treated", { colour: t(`tt.colour.${c}`) }), input.treated, c, 20)),
-		row(t("tt.biz.garden_bonus"), input, "garden_bonus", 40), row(t("tt.biz.savings"), input, "savings", 200),
+		row(t("tt.biz.garden_bonus"), input, "garden_bonus", 40),
+		(get().game?.expansions || []).includes("zombies") ? row(t("tt.biz.zombies_cured"), input, "zombies_cured", 8) : null,
+		row(t("tt.biz.savings"), input, "savings", 200),
 		h("button", { type: "button", class: "primary wide", id: "tt-biz-go", onclick: compute }, t("tt.biz.compute"))];
 	const result = (S) => {
 		const o = S.biz.out;

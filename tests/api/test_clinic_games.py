@@ -157,5 +157,11 @@ def test_clinic_business_helper():
         assert b["verified"] is False and b["unpaid_expenses"] == 4 + b["wages"] - 1, b
         st, hd, obj = s.json("POST", "/api/v1/clinic/business", {"extinguisher_bonus": 1})
         problem(st, hd, obj, 422, "expansion-not-used", "/extinguisher_bonus")
+        # seed 001, Expansions, Zombies in a Clinic, Labs: curing a zombie earns $32
+        st, hd, obj = s.json("POST", "/api/v1/clinic/business", {"zombies_cured": 1})
+        problem(st, hd, obj, 422, "expansion-not-used", "/zombies_cured")
+        st, _, b = s.json("POST", "/api/v1/clinic/business",
+                          {"modules": 4, "zombies_cured": 2, "expansions": ["zombies"]})
+        assert st == 200 and (b["income"], b["expenses"], b["popularity_affordable"]) == (64, 4, 20), b
         st, hd, obj = s.json("POST", "/api/v1/clinic/business", {"modules": -1})
         problem(st, hd, obj, 400, "negative-count", "/modules")

@@ -724,6 +724,7 @@ int api_clinic_business(const http_req *req, http_resp *resp)
 	    TT_COUNT("outpatients", 0, &in.outpatients),
 	    TT_COUNT("garden_bonus", 0, &in.garden_bonus),
 	    TT_COUNT("extinguisher_bonus", 0, &in.extinguisher_bonus),
+	    TT_COUNT("zombies_cured", 0, &in.zombies_cured),
 	    TT_COUNT("savings", 0, &in.savings),
 	};
 	if (http_body_json(req, resp, &root) != 0)
