@@ -364,6 +364,21 @@ static int check_finish_entry(const void *game, const void *input, int i, tt_err
 		    err, 422, "collections-without-variant",
 		    "patients are collected only with the Final Round Collections variant",
 		    "/entries/%d/collected", i);
+	/* Nothing but the collections happens between round 8's Phase 5 ("ends this Phase with
+	 * all four of their wards completely empty": +5) and the end: the patients left and
+	 * collected are the ones in the wards then (seed 000, PHASE 5 - DISCHARGED PATIENTS;
+	 * FINAL ROUND COLLECTIONS). */
+	bool empty = g->rounds[DH_ROUNDS - 1][in->e[i].seat - 1].wards_empty;
+	if (empty && left + coll > 0)
+		return tt_fail(err, 422, "wards-empty-contradiction",
+		               "round 8 ended with all four wards empty, so no patient is left",
+		               "/entries/%d/patients_left", i);
+	if (!empty && left + coll == 0)
+		return tt_fail(
+		    err, 422, "wards-empty-contradiction",
+		    "no patient is left, so round 8 ended with all four wards empty (+5): "
+		    "correct round 8 first",
+		    "/entries/%d/patients_left", i);
 	return 0;
 }
 

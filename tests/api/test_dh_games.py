@@ -208,7 +208,8 @@ def test_dh_solo_medical_reports():
         for n in range(2, 9):
             _round(s, g["id"], n, [_e(1)], tok)
         st, _, fin = s.json("POST", f"{GAMES}/{g['id']}/finish",
-                            {"entries": [{"seat": 1, "fatalities": 1}]}, token=tok)
+                            {"entries": [{"seat": 1, "fatalities": 1, "patients_left": 1,
+                                          "pips_left": 2}]}, token=tok)
         assert st == 200, fin
         # 10 (4 discharged) + 5 (cards) − 4 (fatality ×2) − 28 (4+4+1+5 incomplete ×2)
         assert fin["standings"][0]["total"] == 10 + 5 - 4 - 28, fin["standings"]

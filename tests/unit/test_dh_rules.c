@@ -342,6 +342,8 @@ static void t_finish(void)
 	f.e[0].patients_left = 2;
 	f.e[0].pips_left = 7;
 	f.e[1].seat = 2;
+	f.e[1].patients_left = 1; /* round 8 did not end with empty wards */
+	f.e[1].pips_left = 4;
 	tt_error e;
 	dh_game before = g;
 	CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), -1);
@@ -380,6 +382,49 @@ static void t_finish(void)
 	CHECK_EQ_INT(count_rule(&h, 1, DH_R_PATIENT_LEFT, 0), -2);
 }
 
+/* seed 000, PHASE 5 - DISCHARGED PATIENTS (+5 for "all four of their wards completely
+ * empty") and END GAME SCORING: without Final Round Collections nothing happens between round
+ * 8's Phase 5 and the end, so round 8's empty wards and the patients left must agree. */
+static void t_round8_wards_empty_agrees(void)
+{
+	for (int frc = 0; frc < 2; frc++) {
+		dh_game g;
+		game(&g, 2, NULL);
+		g.cfg.variant[DH_VAR_FINAL_ROUND_COLLECTIONS] = frc;
+		fill_rounds(&g, 7);
+		dh_round_input r8 = {0};
+		entry(&r8, 1, 1, 0, 0, true, 0); /* seat 1: wards empty */
+		entry(&r8, 2, 1, 0, 0, false, 0);
+		tt_error e;
+		CHECK_EQ_INT(dh_round_apply(&g, 8, &r8, &e), 0);
+		dh_finish_input f = {.nentries = 2};
+		f.e[0].seat = 1;
+		f.e[0].patients_left = 2; /* contradicts the empty wards */
+		f.e[0].pips_left = 5;
+		f.e[1].seat = 2;
+		f.e[1].patients_left = 1;
+		f.e[1].pips_left = 3;
+		dh_game before = g;
+		CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), -1);
+		CHECK_EQ_INT(e.status, 422);
+		CHECK_STR(e.rule, "wards-empty-contradiction");
+		CHECK_STR(e.field, "/entries/0/patients_left");
+		CHECK(memcmp(&before, &g, sizeof g) == 0);
+		f.e[0].patients_left = 0;
+		f.e[0].pips_left = 0;
+		f.e[1].patients_left = 0; /* no patient left, yet round 8 said not empty */
+		f.e[1].pips_left = 0;
+		CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), -1);
+		CHECK_STR(e.rule, "wards-empty-contradiction");
+		CHECK_STR(e.field, "/entries/1/patients_left");
+		f.e[1].patients_left = frc ? 0 : 1;
+		f.e[1].pips_left = frc ? 0 : 3;
+		f.e[1].collected = frc ? 1 : 0; /* collected by another hospital: not empty */
+		CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), 0);
+		CHECK_EQ_INT(count_rule(&g, 1, DH_R_WARDS_EMPTY, 8), 5);
+	}
+}
+
 static void finish_with(dh_game *g, const int left[], const int pips[], const int bags[])
 {
 	dh_finish_input f = {.nentries = g->cfg.nseats};
@@ -401,7 +446,7 @@ static void t_tie_breaks(void)
 	game(&g, 4, NULL);
 	fill_rounds(&g, 8);
 	/* all 8 points; seat 4 +1 blood bag wins outright; seats 1-3 tied at 8 */
-	int left[4] = {2, 1, 2, 0}, pips[4] = {9, 5, 9, 0}, bags[4] = {0, 0, 0, 1};
+	int left[4] = {2, 1, 2, 1}, pips[4] = {9, 5, 9, 1}, bags[4] = {0, 0, 0, 1};
 	finish_with(&g, left, pips, bags);
 	dh_scores sc;
 	dh_score(&g, &sc);
@@ -544,6 +589,8 @@ static void t_solo_end(void)
 		dh_finish_input f = {.nentries = 1};
 		f.e[0].seat = 1;
 		f.e[0].fatalities = 1;
+		f.e[0].patients_left = 1;
+		f.e[0].pips_left = 2;
 		CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), 0);
 		int k = variant ? 2 : 1;
 		/* 10 discharged + 5 completed − 2k fatality − (4+4+1+5)k incomplete */
@@ -569,6 +616,9 @@ int main(void)
 	TEST("dh bad rounds: range, negative, 13 > 12 spaces, seat twice (seed 000 PHASE 1)",
 	     t_bad_rounds);
 	TEST("dh re-entering a round replaces it and re-scores", t_reenter);
+	TEST("dh round 8: all four wards empty agrees with the patients left (seed 000 PHASE 5, "
+	     "END GAME SCORING)",
+	     t_round8_wards_empty_agrees);
 	TEST("dh finish: fatalities, blood bags, collections (seed 000 END GAME SCORING, FINAL "
 	     "ROUND COLLECTIONS)",
 	     t_finish);
