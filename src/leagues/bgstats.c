@@ -657,6 +657,10 @@ int league_parse_bgstats(league_import *im)
 	if (!get_arr(root, "players") || !get_arr(root, "games") || !plays)
 		return lio_fail(im, "",
 		                "a BG Stats export has the arrays games, players and plays");
+	json_object *locs;
+	if (json_object_object_get_ex(root, "locations", &locs) && locs != NULL &&
+	    !json_object_is_type(locs, json_type_array))
+		return lio_fail(im, "/locations", "locations is an array");
 	size_t n = json_object_array_length(plays);
 	if (n > IMPORT_MAX_PLAYS)
 		return lio_fail(im, "/plays", "too many plays in one file (100000 at most)");
