@@ -419,14 +419,21 @@ static bool play_types_ok(json_object *pl, char *why, size_t len)
 static const char *seat_name(league_import *im, const imp_play *ip, const char *base)
 {
 	const char *name = base;
-	char buf[NAME_MAX_BYTES + 16];
+	char buf[NAME_MAX_BYTES + 1], suffix[16];
 	for (int n = 2;; n++) {
 		bool taken = false;
 		for (int k = 0; k < ip->nres && !taken; k++)
 			taken = strcmp(ip->res[k].name, name) == 0;
 		if (!taken)
 			return name;
-		snprintf(buf, sizeof buf, "%s %d", base, n);
+		int sl = snprintf(suffix, sizeof suffix, " %d", n);
+		size_t keep = strlen(base), room = NAME_MAX_BYTES - (size_t)sl;
+		if (keep > room) { /* the name cut to leave room, at a character's start */
+			keep = room;
+			while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+				keep--;
+		}
+		snprintf(buf, sizeof buf, "%.*s%s", (int)keep, base, suffix);
 		name = lio_dup(im, buf);
 	}
 }
