@@ -587,9 +587,9 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 	int64_t v;
 	if (get_int(pl, "durationMin", &v) && v > 0 && v <= 100000)
 		p.duration_min = v;
+	/* the BGG *play* this is (a play synced with BGG); the game's BGG id is games[].bggId */
 	if (get_int(pl, "bggId", &v) && v > 0)
-		p.bgg_play_id =
-		    v; /* the BGG *play* this is (synced); the game's is games[].bggId */
+		p.bgg_play_id = v;
 	p.notes = notes;
 	p.ignored = get_bool(pl, "ignored", false);
 	bgs_ref *loc = index_find(&f->locations, pl, "locationRefId");
