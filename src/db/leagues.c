@@ -278,18 +278,19 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 
 /* ---- plays ---- */
 
-db_status db_play_insert(db_conn *c, const char *const p[17], bool *inserted)
+db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
 {
 	int n; /* play_insert … RETURNING id */
-	db_status st = db_run_count(c, "play_insert", 17, p, &n);
+	db_status st = db_run_count(c, "play_insert", 18, p, &n);
 	*inserted = n == 1;
 	return st;
 }
 
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[6])
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[8])
 {
-	const char *p[7] = {play, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]};
-	return db_run_count(c, "results_insert", 7, p, NULL); /* results_insert */
+	const char *p[9] = {play,      arrays[0], arrays[1], arrays[2], arrays[3],
+	                    arrays[4], arrays[5], arrays[6], arrays[7]};
+	return db_run_count(c, "results_insert", 9, p, NULL); /* results_insert */
 }
 
 db_status db_play_update(db_conn *c, const char *const p[10])
@@ -312,7 +313,7 @@ db_status db_play_delete(db_conn *c, const char *play, const char *league)
 static void read_play(const PGresult *r, int i, void *row)
 {
 	/* play_get: 0 id, 1 game, 2 bgg_id, 3 date, 4 duration_min, 5 notes, 6 location,
-	 * 7 cooperative, 8 source, 9 uuid, 10 game_id */
+	 * 7 cooperative, 8 source, 9 uuid, 10 game_id, 11 ignored, 12 incomplete, 13 bgg_play_id */
 	db_play_row *x = row;
 	x->id = db_col_text(r, i, 0);
 	x->game = db_col_text(r, i, 1);
@@ -327,6 +328,9 @@ static void read_play(const PGresult *r, int i, void *row)
 	x->source = db_col_text(r, i, 8);
 	x->uuid = db_col_text(r, i, 9);
 	x->game_id = db_col_text_or_null(r, i, 10);
+	x->ignored = db_col_bool(r, i, 11);
+	x->incomplete = db_col_bool(r, i, 12);
+	x->bgg_play_id = db_col_null(r, i, 13) ? 0 : db_col_int64(r, i, 13);
 }
 
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out)
@@ -338,7 +342,7 @@ db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_
 static void read_result(const PGresult *r, int i, void *row)
 {
 	/* play_results: 0 member_id, 1 name, 2 seat, 3 score, 4 rank, 5 winner, 6 breakdown,
-	 * 7 mu, 8 sigma */
+	 * 7 mu, 8 sigma, 9 score_text */
 	db_result_row *x = row;
 	x->member = db_col_text(r, i, 0);
 	x->name = db_col_text(r, i, 1);
@@ -351,6 +355,7 @@ static void read_result(const PGresult *r, int i, void *row)
 	x->has_rating = !db_col_null(r, i, 7);
 	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
 	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+	x->score_text = db_col_text_or_null(r, i, 9);
 }
 
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
@@ -499,7 +504,8 @@ static void read_export(const PGresult *r, int i, void *row)
 	/* league_export_rows: 0 play id, 1 uuid, 2 game, 3 bgg_id, 4 date (BG Stats form),
 	 * 5 duration_min, 6 notes, 7 location, 8 cooperative, 9 source, 10 seat, 11 member name,
 	 * 12 member id, 13 score, 14 rank, 15 winner, 16 breakdown, 17 mu, 18 sigma,
-	 * 19 date (RFC 3339) */
+	 * 19 date (RFC 3339), 20 ignored, 21 bgg_play_id, 22 play extra, 23 result extra,
+	 * 24 score_text, 25 player_uuid, 26 anonymous */
 	db_export_row *x = row;
 	x->play = db_col_text(r, i, 0);
 	x->uuid = db_col_text(r, i, 1);
@@ -521,10 +527,90 @@ static void read_export(const PGresult *r, int i, void *row)
 	x->mu = db_col_text_or_null(r, i, 17);
 	x->sigma = db_col_text_or_null(r, i, 18);
 	x->date = db_col_text(r, i, 19);
+	x->ignored = db_col_bool(r, i, 20);
+	x->bgg_play_id = db_col_text_or_null(r, i, 21);
+	x->play_extra = db_col_text_or_null(r, i, 22);
+	x->result_extra = db_col_text_or_null(r, i, 23);
+	x->score_text = db_col_text_or_null(r, i, 24);
+	x->player_uuid = db_col_text_or_null(r, i, 25);
+	x->anonymous = db_col_bool(r, i, 26);
 }
 
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out)
 {
 	const char *p[1] = {league};
 	RETURN_LOADED(c, "league_export_rows", 1, p, out, read_export);
+}
+
+static void read_league_game(const PGresult *r, int i, void *row)
+{
+	/* league_games_list: 0 name, 1 uuid, 2 bgg_id, 3 cooperative, 4 highest_wins,
+	 * 5 no_points, 6 uses_teams, 7 source */
+	db_league_game_row *x = row;
+	x->name = db_col_text(r, i, 0);
+	x->uuid = db_col_text_or_null(r, i, 1);
+	x->bgg_id = db_col_text_or_null(r, i, 2);
+	x->cooperative = db_col_bool(r, i, 3);
+	x->highest_wins = db_col_bool(r, i, 4);
+	x->no_points = db_col_bool(r, i, 5);
+	x->uses_teams = db_col_bool(r, i, 6);
+	x->source = db_col_text_or_null(r, i, 7);
+}
+
+db_status db_league_games_list(db_conn *c, const char *league, db_league_game_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_games_list", 1, p, out, read_league_game);
+}
+
+static void read_league_location(const PGresult *r, int i, void *row)
+{
+	db_league_location_row *x = row; /* league_locations_list: 0 name, 1 uuid, 2 source */
+	x->name = db_col_text(r, i, 0);
+	x->uuid = db_col_text_or_null(r, i, 1);
+	x->source = db_col_text_or_null(r, i, 2);
+}
+
+db_status db_league_locations_list(db_conn *c, const char *league, db_league_location_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_locations_list", 1, p, out, read_league_location);
+}
+
+static void read_league_player(const PGresult *r, int i, void *row)
+{
+	db_league_player_row *x = row; /* league_players_list: 0 uuid, 1 source */
+	x->uuid = db_col_text(r, i, 0);
+	x->source = db_col_text(r, i, 1);
+}
+
+db_status db_league_players_list(db_conn *c, const char *league, db_league_player_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_players_list", 1, p, out, read_league_player);
+}
+
+db_status db_league_games_store(db_conn *c, const char *league, const char *const arrays[8])
+{
+	const char *p[9] = {league,    arrays[0], arrays[1], arrays[2], arrays[3],
+	                    arrays[4], arrays[5], arrays[6], arrays[7]};
+	return db_run_count(c, "league_games_store", 9, p, NULL); /* league_games_store */
+}
+
+db_status db_league_locations_store(db_conn *c, const char *league, const char *const arrays[3])
+{
+	const char *p[4] = {league, arrays[0], arrays[1], arrays[2]}; /* league_locations_store */
+	return db_run_count(c, "league_locations_store", 4, p, NULL);
+}
+
+db_status db_league_players_store(db_conn *c, const char *league, const char *const arrays[2])
+{
+	const char *p[3] = {league, arrays[0], arrays[1]}; /* league_players_store */
+	return db_run_count(c, "league_players_store", 3, p, NULL);
+}
+
+db_status db_member_mark_anonymous(db_conn *c, const char *member)
+{
+	const char *p[1] = {member}; /* member_mark_anonymous */
+	return db_run_count(c, "member_mark_anonymous", 1, p, NULL);
 }

@@ -133,12 +133,12 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 
 /* play_insert … RETURNING id; p in the statement's order: id, league, game, bgg_id, played_at,
  * duration_min, notes, location, cooperative, utc_offset_min, source, uuid, game_id,
- * created_by, ignored,
- * incomplete, bgg_play_id. *inserted false on a conflict (the uuid is known). */
-db_status db_play_insert(db_conn *c, const char *const p[17], bool *inserted);
-/* results_insert: play, then six Postgres array literals (members, scores, ranks, winners,
- * breakdowns, scores as typed; seat = position). */
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[6]);
+ * created_by, ignored, incomplete, bgg_play_id, extra (JSON text or NULL). *inserted false on a
+ * conflict (the uuid is known). */
+db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
+/* results_insert: play, then eight Postgres array literals (members, scores, ranks, winners,
+ * breakdowns, scores as typed, extras, player uuids; seat = position). */
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[8]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
  * location, cooperative, utc_offset_min, league. */
 db_status db_play_update(db_conn *c, const char *const p[10]);
@@ -146,7 +146,7 @@ db_status db_results_delete(db_conn *c, const char *play);
 db_status db_play_delete(db_conn *c, const char *play, const char *league);
 
 /* play_get: columns id, game, bgg_id, date, duration_min, notes, location, cooperative,
- * source, uuid, game_id (n = 0 when there is no such play). */
+ * source, uuid, game_id, ignored, incomplete, bgg_play_id (n = 0 when there is no such play). */
 typedef struct {
 	const char *id, *game;
 	bool has_bgg_id;
@@ -158,11 +158,14 @@ typedef struct {
 	bool cooperative;
 	const char *source, *uuid;
 	const char *game_id; /* NULL when not from a table game */
+	bool ignored, incomplete;
+	int64_t bgg_play_id; /* 0: none */
 } db_play_row;
 typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
 
-/* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma. */
+/* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma,
+ * score as typed. */
 typedef struct {
 	const char *member, *name;
 	int seat;
@@ -173,6 +176,7 @@ typedef struct {
 	const char *breakdown; /* JSON text or NULL */
 	bool has_rating;
 	double mu, sigma;
+	const char *score_text; /* NULL when the score is the number as stored */
 } db_result_row;
 typedef DB_ROWSET(db_result_row) db_result_rows;
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
@@ -273,8 +277,49 @@ typedef struct {
 	const char *breakdown;  /* JSON text or NULL */
 	const char *mu, *sigma; /* text or NULL */
 	const char *date;       /* RFC 3339 UTC */
+	bool ignored;
+	const char *bgg_play_id;  /* text or NULL */
+	const char *play_extra;   /* JSON text or NULL: the source play's other members */
+	const char *result_extra; /* JSON text or NULL: the source playerScore's other members */
+	const char *score_text;   /* NULL when the score is the number as stored */
+	const char *player_uuid;  /* the source player object (league_players) or NULL */
+	bool anonymous;           /* the member is a seat of BG Stats' anonymous player */
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);
+
+/* league_games_list: columns name, uuid (NULL), bgg_id (text or NULL), cooperative,
+ * highest_wins, no_points, uses_teams, source (JSON text or NULL) — league_games. */
+typedef struct {
+	const char *name, *uuid, *bgg_id;
+	bool cooperative, highest_wins, no_points, uses_teams;
+	const char *source;
+} db_league_game_row;
+typedef DB_ROWSET(db_league_game_row) db_league_game_rows;
+db_status db_league_games_list(db_conn *c, const char *league, db_league_game_rows *out);
+
+/* league_locations_list: columns name, uuid (NULL), source (JSON text or NULL). */
+typedef struct {
+	const char *name, *uuid, *source;
+} db_league_location_row;
+typedef DB_ROWSET(db_league_location_row) db_league_location_rows;
+db_status db_league_locations_list(db_conn *c, const char *league, db_league_location_rows *out);
+
+/* league_players_list: columns uuid, source (JSON text). */
+typedef struct {
+	const char *uuid, *source;
+} db_league_player_row;
+typedef DB_ROWSET(db_league_player_row) db_league_player_rows;
+db_status db_league_players_list(db_conn *c, const char *league, db_league_player_rows *out);
+
+/* league_games_store: eight Postgres array literals (names, uuids, BGG ids, cooperative,
+ * highest wins, no points, uses teams, sources); a game already described is kept. */
+db_status db_league_games_store(db_conn *c, const char *league, const char *const arrays[8]);
+/* league_locations_store: names, uuids, sources. */
+db_status db_league_locations_store(db_conn *c, const char *league, const char *const arrays[3]);
+/* league_players_store: uuids, sources. */
+db_status db_league_players_store(db_conn *c, const char *league, const char *const arrays[2]);
+/* member_mark_anonymous: the member is a seat of BG Stats' anonymous player. */
+db_status db_member_mark_anonymous(db_conn *c, const char *member);
 
 #endif

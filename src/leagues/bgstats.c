@@ -1,5 +1,11 @@
 /* BG Stats, the app most groups log their plays with: its export format (BGStatsExport.json)
- * written from a league (GET …/export.json) and read into an import (league_import_parse). */
+ * written from a league (GET …/export.json) and read into an import (league_import_parse).
+ *
+ * Files are read as BG Stats writes them (api.md "Leagues and history"): every play is either
+ * imported or listed as skipped with a stable reason; only a file that is no BG Stats export at
+ * all is refused. What BG Stats records that we do not model (a play's modificationDate, a
+ * seat's role or team, a game's whole description…) is kept as JSON beside the play, the
+ * result, the game, the location and the player, and the export writes it back. */
 #include "leagues/import.h"
 
 #include "base/log.h"
@@ -12,110 +18,209 @@
 #include "leagues/internal.h"
 #include "leagues/leagues.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-int api_league_export_json(const http_req *req, http_resp *resp)
-{
-	league_access a;
-	db_conn *c = db_thread_conn();
+/* ---- export ---- */
+
+/* What an export reads, once per export: the rows (one per result) and the league's games,
+ * locations and players as files described them. */
+typedef struct {
 	db_export_rows rs;
-	if (!lio_export_rows(req, resp, c, &a, &rs))
-		return 0;
-	const char **games = NULL, **players = NULL, **pids = NULL, **locs = NULL;
-	int ngames = 0, nplayers = 0, npids = 0, nlocs = 0;
+	db_league_game_rows games;
+	db_league_location_rows locs;
+	db_league_player_rows players;
+	char (*keys)[LIO_UUID_LEN + 1]; /* per row: the player's uuid when derived (owned) */
+} exp_data;
+
+/* A stored source object (JSON text or NULL) as a new object to write over. */
+static json_object *exp_source(const char *text)
+{
+	json_object *o = text ? jx_parse_stored(text) : NULL;
+	if (o && json_object_is_type(o, json_type_object))
+		return o;
+	json_object_put(o);
+	return jx_obj();
+}
+
+static json_object *exp_game(const exp_data *d, const char *league, const db_export_row *x, int id)
+{
+	const db_league_game_row *g = NULL;
+	for (int i = 0; i < d->games.n && !g; i++)
+		if (strcmp(d->games.rows[i].name, x->game) == 0)
+			g = &d->games.rows[i];
+	json_object *o = exp_source(g ? g->source : NULL);
+	char uuid[LIO_UUID_LEN + 1];
+	lio_derived_uuid("game", league, x->game, uuid);
+	jx_set(o, "id", jx_int(id));
+	jx_set(o, "uuid", jx_str(g && g->uuid ? g->uuid : uuid));
+	jx_set(o, "name", jx_str(x->game));
+	if (g && g->bgg_id)
+		jx_set(o, "bggId", jx_int(lio_int_text(g->bgg_id)));
+	else if (!json_object_object_get_ex(o, "bggId", NULL))
+		jx_set(o, "bggId", jx_int(lio_int_text(x->bgg_id)));
+	jx_set(o, "cooperative", jx_bool(g ? g->cooperative : x->cooperative));
+	jx_set(o, "highestWins", jx_bool(g ? g->highest_wins : true));
+	jx_set(o, "noPoints", jx_bool(g ? g->no_points : false));
+	jx_set(o, "usesTeams", jx_bool(g ? g->uses_teams : false));
+	return o;
+}
+
+static json_object *exp_location(const exp_data *d, const char *league, const char *name, int id)
+{
+	const db_league_location_row *l = NULL;
+	for (int i = 0; i < d->locs.n && !l; i++)
+		if (strcmp(d->locs.rows[i].name, name) == 0)
+			l = &d->locs.rows[i];
+	json_object *o = exp_source(l ? l->source : NULL);
+	char uuid[LIO_UUID_LEN + 1];
+	lio_derived_uuid("location", league, name, uuid);
+	jx_set(o, "id", jx_int(id));
+	jx_set(o, "uuid", jx_str(l && l->uuid ? l->uuid : uuid));
+	jx_set(o, "name", jx_str(name));
+	return o;
+}
+
+/* The player object of row x, whose key (uuid) is key. */
+static json_object *exp_player(const exp_data *d, const db_export_row *x, const char *key, int id)
+{
+	const db_league_player_row *p = NULL;
+	for (int i = 0; x->player_uuid && i < d->players.n && !p; i++)
+		if (strcmp(d->players.rows[i].uuid, x->player_uuid) == 0)
+			p = &d->players.rows[i];
+	json_object *o = exp_source(p ? p->source : NULL);
+	jx_set(o, "id", jx_int(id));
+	jx_set(o, "uuid", jx_str(key));
+	if (!p) {
+		jx_set(o, "name", jx_str(x->name));
+		jx_set(o, "isAnonymous", jx_bool(x->anonymous));
+	}
+	return o;
+}
+
+/* The play object of row x (its first result's row): what the source play had that we do not
+ * model, with what we do written over it. */
+static json_object *exp_play(const db_export_row *x, int game, int loc)
+{
+	json_object *o = exp_source(x->play_extra);
+	if (!x->play_extra) { /* a play of ours: what BG Stats writes for one entered plainly */
+		jx_set(o, "usesTeams", jx_bool(false));
+		jx_set(o, "manualWinner", jx_bool(false));
+		jx_set(o, "rounds", jx_int(0));
+	}
+	char uuid[LIO_UUID_LEN + 1];
+	lio_play_uuid(x->uuid, uuid);
+	jx_set(o, "uuid", jx_str(uuid));
+	jx_set(o, "playDate", jx_str(x->date_bgs));
+	jx_set(o, "durationMin", jx_int(lio_int_text(x->duration_min)));
+	jx_set(o, "gameRefId", jx_int(game));
+	if (loc > 0)
+		jx_set(o, "locationRefId", jx_int(loc));
+	jx_set(o, "bggId", jx_int(lio_int_text(x->bgg_play_id)));
+	jx_set(o, "comments", jx_str(x->notes));
+	jx_set(o, "ignored", jx_bool(x->ignored));
+	return o;
+}
+
+static json_object *exp_score(const db_export_row *x, int player)
+{
+	json_object *o = exp_source(x->result_extra);
+	jx_set(o, "playerRefId", jx_int(player));
+	if (!json_object_object_get_ex(o, "score", NULL)) /* there: as it was, not a number */
+		jx_set(o, "score", lio_score_json(x->score, x->score_text));
+	jx_set(o, "winner", jx_bool(x->winner));
+	if (!json_object_object_get_ex(o, "rank", NULL))
+		jx_set(o, "rank", jx_int(x->rank));
+	if (!json_object_object_get_ex(o, "seatOrder", NULL))
+		jx_set(o, "seatOrder", jx_int(x->seat));
+	return o;
+}
+
+static void exp_free(exp_data *d)
+{
+	db_rowset_clear(&d->rs);
+	db_rowset_clear(&d->games);
+	db_rowset_clear(&d->locs);
+	db_rowset_clear(&d->players);
+	free(d->keys);
+}
+
+/* The export as JSON (the caller owns it); d's strings are borrowed by nothing it returns. */
+static json_object *exp_build(const exp_data *d, const char *league)
+{
+	const char **games = NULL, **pkeys = NULL, **locs = NULL;
+	int ngames = 0, npkeys = 0, nlocs = 0;
 	json_object *plays = jx_arr(), *gamesj = jx_arr(), *playersj = jx_arr(), *locsj = jx_arr();
-	json_object *play = NULL, *scores = NULL;
+	json_object *scores = NULL;
 	const char *cur = "";
-	for (int i = 0; i < rs.n; i++) {
-		const db_export_row *x = &rs.rows[i];
+	for (int i = 0; i < d->rs.n; i++) {
+		const db_export_row *x = &d->rs.rows[i];
 		if (strcmp(cur, x->play) != 0) {
 			cur = x->play;
-			int before = ngames;
-			int g = lio_intern(&games, &ngames, x->game);
-			bool coop = x->cooperative;
-			if (g > before) {
-				json_object *go = jx_obj();
-				jx_set(go, "id", jx_int(g));
-				jx_set(go, "name", jx_str(x->game));
-				jx_set(go, "bggId", jx_int(lio_int_text(x->bgg_id)));
-				jx_set(go, "cooperative", jx_bool(coop));
-				jx_set(go, "highestWins", jx_bool(true));
-				jx_set(go, "noPoints", jx_bool(false));
-				jx_set(go, "usesTeams", jx_bool(false));
-				jx_push(gamesj, go);
-			}
-			int loc = 0;
+			int before = ngames, g = lio_intern(&games, &ngames, x->game), loc = 0;
+			if (g > before)
+				jx_push(gamesj, exp_game(d, league, x, g));
 			if (x->location[0]) {
 				before = nlocs;
 				loc = lio_intern(&locs, &nlocs, x->location);
-				if (loc > before) {
-					json_object *lo = jx_obj();
-					jx_set(lo, "id", jx_int(loc));
-					jx_set(lo, "name", jx_str(x->location));
-					jx_push(locsj, lo);
-				}
+				if (loc > before)
+					jx_push(locsj, exp_location(d, league, x->location, loc));
 			}
-			play = jx_obj();
-			jx_set(play, "uuid", jx_str(x->uuid));
-			jx_set(play, "playDate", jx_str(x->date_bgs));
-			jx_set(play, "durationMin", jx_int(lio_int_text(x->duration_min)));
-			jx_set(play, "gameRefId", jx_int(g));
-			jx_set(play, "locationRefId", jx_int(loc));
-			jx_set(play, "bggId", jx_int(lio_int_text(x->bgg_id)));
-			jx_set(play, "comments", jx_str(x->notes));
-			jx_set(play, "ignored", jx_bool(false));
-			jx_set(play, "usesTeams", jx_bool(false));
-			jx_set(play, "manualWinner", jx_bool(false));
-			jx_set(play, "rounds", jx_int(0));
+			json_object *play = exp_play(x, g, loc);
 			scores = jx_arr();
 			jx_set(play, "playerScores", scores);
 			jx_push(plays, play);
 		}
-		int before = npids;
-		int pid = lio_intern(&pids, &npids, x->member);
-		if (pid > before) {
-			lio_intern(&players, &nplayers, x->name);
-			json_object *po = jx_obj();
-			jx_set(po, "id", jx_int(pid));
-			jx_set(po, "name", jx_str(x->name));
-			jx_set(po, "uuid", jx_str(x->member));
-			jx_set(po, "isAnonymous", jx_bool(false));
-			jx_push(playersj, po);
-		}
-		int seat = x->seat;
-		json_object *so = jx_obj();
-		jx_set(so, "playerRefId", jx_int(pid));
-		jx_set(so, "score", lio_score_string(x->score));
-		jx_set(so, "winner", jx_bool(x->winner));
-		jx_set(so, "rank", jx_int(x->rank));
-		jx_set(so, "seatOrder", jx_int(seat));
-		jx_set(so, "startPlayer", jx_bool(seat == 1));
-		jx_set(so, "newPlayer", jx_bool(false));
-		jx_set(so, "role", jx_str(""));
-		jx_push(scores, so);
+		const char *key = x->player_uuid ? x->player_uuid : d->keys[i];
+		int before = npkeys, pid = lio_intern(&pkeys, &npkeys, key);
+		if (pid > before)
+			jx_push(playersj, exp_player(d, x, key, pid));
+		jx_push(scores, exp_score(x, pid));
 	}
 	free(games);
-	free(players);
-	free(pids);
+	free(pkeys);
 	free(locs);
-	db_rowset_clear(&rs); /* after the last use of the interned (borrowed) strings */
 	json_object *o = jx_obj();
 	jx_set(o, "about", jx_str("Dice Hospital companion league export, BG Stats format"));
 	jx_set(o, "games", gamesj);
 	jx_set(o, "players", playersj);
 	jx_set(o, "locations", locsj);
 	jx_set(o, "plays", plays);
+	return o;
+}
+
+int api_league_export_json(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	db_conn *c = db_thread_conn();
+	exp_data d = {0};
+	if (!lio_export_rows(req, resp, c, &a, &d.rs))
+		return 0;
+	const char *league = req->params[0];
+	if (db_league_games_list(c, league, &d.games) != DB_OK ||
+	    db_league_locations_list(c, league, &d.locs) != DB_OK ||
+	    db_league_players_list(c, league, &d.players) != DB_OK) {
+		exp_free(&d);
+		return acct_reply_db(resp);
+	}
+	d.keys = xcalloc((size_t)d.rs.n + 1, sizeof *d.keys);
+	for (int i = 0; i < d.rs.n; i++)
+		if (!d.rs.rows[i].player_uuid)
+			lio_derived_uuid("player", d.rs.rows[i].member, NULL, d.keys[i]);
+	json_object *o = exp_build(&d, league);
+	exp_free(&d);
 	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return lio_reply_file(resp, "application/json", "league-bgstats.json", text, strlen(text));
 }
 
-/* ---- BG Stats JSON ---- */
+/* ---- import ---- */
 
 static bool get_int(json_object *o, const char *k, int64_t *v)
 {
@@ -134,15 +239,13 @@ static const char *get_str(json_object *o, const char *k)
 	return json_object_get_string(x);
 }
 
-static int get_bool(json_object *o, const char *k, bool *v)
+/* A boolean member, else def (absent, null or another type: BG Stats' own defaults). */
+static bool get_bool(json_object *o, const char *k, bool def)
 {
 	json_object *x;
-	if (!json_object_object_get_ex(o, k, &x) || json_object_is_type(x, json_type_null))
-		return 0;
-	if (!json_object_is_type(x, json_type_boolean))
-		return -1;
-	*v = json_object_get_boolean(x);
-	return 1;
+	if (!json_object_object_get_ex(o, k, &x) || !json_object_is_type(x, json_type_boolean))
+		return def;
+	return json_object_get_boolean(x);
 }
 
 static json_object *get_arr(json_object *o, const char *k)
@@ -153,29 +256,98 @@ static json_object *get_arr(json_object *o, const char *k)
 	return x;
 }
 
-/* The object of the array whose "id" is id, or NULL. */
-static json_object *by_id(json_object *arr, int64_t id)
+/* The objects of games, players or locations by their "id" (sorted, for bsearch); used: a play
+ * that names it was imported. */
+typedef struct {
+	int64_t id;
+	json_object *o;
+	bool used;
+} bgs_ref;
+
+typedef struct {
+	bgs_ref *r; /* owned */
+	int n;
+} bgs_index;
+
+static int ref_cmp(const void *a, const void *b)
 {
-	size_t n = arr ? json_object_array_length(arr) : 0;
-	for (size_t i = 0; i < n; i++) {
-		int64_t v;
-		json_object *o = json_object_array_get_idx(arr, i);
-		if (get_int(o, "id", &v) && v == id)
-			return o;
-	}
-	return NULL;
+	int64_t x = ((const bgs_ref *)a)->id, y = ((const bgs_ref *)b)->id;
+	return (x > y) - (x < y);
 }
 
-/* The members of a BG Stats object this import reads, and their JSON types ('i' integer,
- * 's' string, 'b' boolean, 'n' number or numeric string, 'a' array; upper case: required).
- * Other members are ignored (BG Stats adds fields over versions); a read member of the wrong
- * type is a 400 — so what the server takes, static/openapi.json's BGStatsExport describes. */
+static void index_build(json_object *arr, bgs_index *ix)
+{
+	size_t n = arr ? json_object_array_length(arr) : 0;
+	ix->r = xcalloc(n + 1, sizeof *ix->r);
+	ix->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+		int64_t id;
+		if (json_object_is_type(o, json_type_object) && get_int(o, "id", &id))
+			ix->r[ix->n++] = (bgs_ref){.id = id, .o = o};
+	}
+	qsort(ix->r, (size_t)ix->n, sizeof *ix->r, ref_cmp);
+}
+
+static bgs_ref *index_find(const bgs_index *ix, json_object *o, const char *key)
+{
+	bgs_ref k;
+	if (!get_int(o, key, &k.id))
+		return NULL;
+	return bsearch(&k, ix->r, (size_t)ix->n, sizeof *ix->r, ref_cmp);
+}
+
+typedef struct {
+	league_import *im;
+	bgs_index games, players, locations;
+} bgs_file;
+
+/* o as JSON text in the import's arena. */
+static const char *obj_text(league_import *im, json_object *o)
+{
+	return lio_dup(im, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+}
+
+/* o's members but those named in skip (NULL-terminated), as JSON text in the arena; NULL when
+ * there are none. */
+static const char *extra_text(league_import *im, json_object *o, const char *const *skip)
+{
+	json_object *x = jx_obj();
+	json_object_object_foreach(o, key, val)
+	{
+		bool modelled = false;
+		for (const char *const *k = skip; *k && !modelled; k++)
+			modelled = strcmp(*k, key) == 0;
+		if (!modelled)
+			json_object_object_add(x, key, json_object_get(val));
+	}
+	const char *t = json_object_object_length(x) ? obj_text(im, x) : NULL;
+	json_object_put(x);
+	return t;
+}
+
+/* Lists play i as skipped (uuid: its id in the file or NULL) for reason, with a sentence. */
+static void bgs_skip(league_import *im, size_t i, const char *uuid, const char *reason,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void bgs_skip(league_import *im, size_t i, const char *uuid, const char *reason,
+                     const char *fmt, ...)
+{
+	char detail[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	lio_skip(im, (int)i, uuid, reason, detail);
+}
+
+/* The JSON type of a member a play or a playerScore may carry ('i' integer, 's' string, 'b'
+ * boolean, 'a' array, 'n' number or string); null is taken as absent. */
 typedef struct {
 	const char *name;
 	char type;
 } bgs_member;
 
-static bool bgs_type_ok(json_object *v, char type)
+static bool type_ok(json_object *v, char type)
 {
 	switch (type) {
 	case 'i':
@@ -193,77 +365,294 @@ static bool bgs_type_ok(json_object *v, char type)
 	}
 }
 
-static int bgs_shape(league_import *im, json_object *o, const char *at, const bgs_member *m,
-                     size_t n)
+static const char *type_name(char type)
 {
-	char f[300];
-	if (!json_object_is_type(o, json_type_object))
-		return lio_fail(im, at, "must be an object");
+	return type == 'i'   ? "an integer"
+	       : type == 's' ? "a string"
+	       : type == 'b' ? "a boolean"
+	       : type == 'a' ? "an array"
+	                     : "a number or a string";
+}
+
+/* The first member of o (an object) whose type is not what we read, into why; false if any. */
+static bool types_ok(json_object *o, const bgs_member *m, size_t n, const char *at, char *why,
+                     size_t len)
+{
 	for (size_t i = 0; i < n; i++) {
 		json_object *v;
-		bool required = m[i].type >= 'A' && m[i].type <= 'Z';
-		char type = (char)(required ? m[i].type - 'A' + 'a' : m[i].type);
-		snprintf(f, sizeof f, "%s/%s", at, m[i].name);
-		if (!json_object_object_get_ex(o, m[i].name, &v) || v == NULL) {
-			if (required)
-				return lio_fail(im, f, "is required");
-			continue;
+		if (json_object_object_get_ex(o, m[i].name, &v) && v != NULL &&
+		    !type_ok(v, m[i].type)) {
+			snprintf(why, len, "%s%s must be %s", at, m[i].name, type_name(m[i].type));
+			return false;
 		}
-		if (!bgs_type_ok(v, type))
-			return lio_fail(im, f,
-			                type == 'i'   ? "must be an integer"
-			                : type == 's' ? "must be a string"
-			                : type == 'b' ? "must be a boolean"
-			                : type == 'a' ? "must be an array"
-			                              : "must be a number or a numeric string");
 	}
-	return 0;
+	return true;
 }
 
-/* Every element of the array member key of root (when present) has the shape m. */
-static int bgs_list(league_import *im, json_object *root, const char *key, const bgs_member *m,
-                    size_t n)
+static bool play_types_ok(json_object *pl, char *why, size_t len)
 {
-	json_object *a;
-	char at[300];
-	if (!json_object_object_get_ex(root, key, &a) || a == NULL)
-		return 0;
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		snprintf(at, sizeof at, "/%s/%zu", key, i);
-		if (bgs_shape(im, json_object_array_get_idx(a, i), at, m, n) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int bgs_check(league_import *im, json_object *root)
-{
-	static const bgs_member top[] = {
-	    {"games", 'A'}, {"players", 'A'}, {"plays", 'A'}, {"locations", 'a'}};
-	static const bgs_member game[] = {
-	    {"id", 'I'}, {"name", 'S'}, {"bggId", 'i'}, {"cooperative", 'b'}, {"highestWins", 'b'}};
-	static const bgs_member named[] = {{"id", 'I'}, {"name", 'S'}};
 	static const bgs_member play[] = {
-	    {"uuid", 'S'},        {"playDate", 'S'},      {"gameRefId", 'I'}, {"playerScores", 'A'},
-	    {"durationMin", 'i'}, {"locationRefId", 'i'}, {"bggId", 'i'},     {"comments", 's'}};
+	    {"uuid", 's'},         {"playDate", 's'},    {"gameRefId", 'i'},
+	    {"playerScores", 'a'}, {"durationMin", 'i'}, {"locationRefId", 'i'},
+	    {"bggId", 'i'},        {"comments", 's'},    {"ignored", 'b'}};
 	static const bgs_member score[] = {
-	    {"playerRefId", 'I'}, {"score", 'n'}, {"winner", 'b'}, {"rank", 'i'}};
-	if (bgs_shape(im, root, "", top, 4) != 0 || bgs_list(im, root, "games", game, 5) != 0 ||
-	    bgs_list(im, root, "players", named, 2) != 0 ||
-	    bgs_list(im, root, "locations", named, 2) != 0 ||
-	    bgs_list(im, root, "plays", play, 8) != 0)
-		return -1;
-	json_object *plays = get_arr(root, "plays");
-	for (size_t i = 0; i < json_object_array_length(plays); i++) {
-		if (bgs_list(im, json_object_array_get_idx(plays, i), "playerScores", score, 4) !=
-		    0) {
-			char f[sizeof im->field];
-			memcpy(f, im->field, sizeof f); /* "/playerScores/k/…" under the play */
-			snprintf(im->field, sizeof im->field, "/plays/%zu%.360s", i, f);
-			return -1;
+	    {"playerRefId", 'i'}, {"score", 'n'}, {"winner", 'b'}, {"rank", 'i'}};
+	if (!types_ok(pl, play, sizeof play / sizeof play[0], "", why, len))
+		return false;
+	json_object *scores = get_arr(pl, "playerScores");
+	for (size_t k = 0; scores && k < json_object_array_length(scores); k++) {
+		json_object *sc = json_object_array_get_idx(scores, k);
+		char at[48];
+		snprintf(at, sizeof at, "playerScores/%zu/", k);
+		if (!json_object_is_type(sc, json_type_object)) {
+			snprintf(why, len, "playerScores/%zu must be an object", k);
+			return false;
 		}
+		if (!types_ok(sc, score, sizeof score / sizeof score[0], at, why, len))
+			return false;
 	}
-	return 0;
+	return true;
+}
+
+/* A seat's name, unique in its play: the player's name, numbered from 2 when an earlier seat
+ * of the play has it (BG Stats' anonymous player sits several times in one play). */
+static const char *seat_name(league_import *im, const imp_play *ip, const char *base)
+{
+	const char *name = base;
+	char buf[NAME_MAX_BYTES + 1], suffix[16];
+	for (int n = 2;; n++) {
+		bool taken = false;
+		for (int k = 0; k < ip->nres && !taken; k++)
+			taken = strcmp(ip->res[k].name, name) == 0;
+		if (!taken)
+			return name;
+		int sl = snprintf(suffix, sizeof suffix, " %d", n);
+		size_t keep = strlen(base), room = NAME_MAX_BYTES - (size_t)sl;
+		if (keep > room) { /* the name cut to leave room, at a character's start */
+			keep = room;
+			while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+				keep--;
+		}
+		snprintf(buf, sizeof buf, "%.*s%s", (int)keep, base, suffix);
+		name = lio_dup(im, buf);
+	}
+}
+
+/* Seat k's score sc into r: a number or a sum as typed ("20+16+16": its total, the text kept
+ * when it is not the number's plain form); words or "" are no score. *kept: the member stays
+ * in the seat's extra (not a string we could read, or not a string at all). */
+static void seat_score(json_object *sc, imp_result *r, bool *kept)
+{
+	json_object *x;
+	*kept = false;
+	if (!json_object_object_get_ex(sc, "score", &x) || x == NULL)
+		return;
+	if (json_object_is_type(x, json_type_string)) {
+		const char *s = json_object_get_string(x);
+		char plain[LIO_NUM_MAX];
+		if (!lio_score_parse(s, &r->r.score)) {
+			*kept = true;
+			return;
+		}
+		r->r.has_score = true;
+		lio_shortest(r->r.score, plain);
+		if (strcmp(plain, s) != 0)
+			r->r.score_text = s;
+		return;
+	}
+	*kept = true; /* a JSON number: kept as written, read as the score when finite */
+	r->r.score = json_object_get_double(x);
+	r->r.has_score = isfinite(r->r.score);
+}
+
+/* The seats of play pl (index i) into ip; false after listing the play as skipped. */
+static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, const char *uuid)
+{
+	static const char *const modelled[] = {"playerRefId", "score", "winner", NULL};
+	static const char *const modelled_but_score[] = {"playerRefId", "winner", NULL};
+	league_import *im = f->im;
+	json_object *scores = get_arr(pl, "playerScores");
+	for (size_t k = 0; k < json_object_array_length(scores); k++) {
+		json_object *sc = json_object_array_get_idx(scores, k);
+		bgs_ref *pr = index_find(&f->players, sc, "playerRefId");
+		const char *name = pr ? get_str(pr->o, "name") : NULL;
+		if (!name || !*name) {
+			bgs_skip(im, i, uuid, "no-players",
+			         "playerScores/%zu names no player of the file (playerRefId)", k);
+			return false;
+		}
+		if (strlen(name) > NAME_MAX_BYTES) {
+			bgs_skip(im, i, uuid, "malformed", "a player's name has at most 256 bytes");
+			return false;
+		}
+		imp_result *r = &ip->res[ip->nres];
+		r->name = seat_name(im, ip, name);
+		r->anonymous = get_bool(pr->o, "isAnonymous", false);
+		bool kept;
+		seat_score(sc, r, &kept);
+		json_object *w;
+		if (json_object_object_get_ex(sc, "winner", &w) &&
+		    json_object_is_type(w, json_type_boolean)) {
+			r->r.has_winner = true;
+			r->r.winner = json_object_get_boolean(w);
+		}
+		int64_t v;
+		if (get_int(sc, "rank", &v) && v > 0 && v <= 1000) {
+			r->r.rank = (int)v;
+			r->r.has_rank = true;
+		}
+		r->r.extra = extra_text(im, sc, kept ? modelled_but_score : modelled);
+		const char *pu = get_str(pr->o, "uuid");
+		r->r.player_uuid = pu && *pu && strlen(pu) <= 128 ? pu : NULL;
+		ip->nres++;
+		pr->used = true;
+	}
+	return true;
+}
+
+/* The play's game into p (false after listing the play as skipped); *lowest: its lowest score
+ * wins. */
+static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, const char *uuid,
+                     bool *lowest)
+{
+	bgs_ref *g = index_find(&f->games, pl, "gameRefId");
+	const char *name = g ? get_str(g->o, "name") : NULL;
+	if (!name || !*name) {
+		bgs_skip(f->im, i, uuid, "no-game", "gameRefId names no game of the file");
+		return false;
+	}
+	if (strlen(name) > NAME_MAX_BYTES) {
+		bgs_skip(f->im, i, uuid, "malformed", "a game's name has at most 256 bytes");
+		return false;
+	}
+	p->game = name;
+	int64_t v;
+	if (get_int(g->o, "bggId", &v) && v > 0 && v <= INT_MAX)
+		p->bgg_id = v;
+	p->cooperative = get_bool(g->o, "cooperative", false);
+	*lowest = !get_bool(g->o, "highestWins", true);
+	g->used = true;
+	return true;
+}
+
+/* Play i of the file: imported into im->plays, or listed in im->skips with its reason. */
+static void bgs_play(bgs_file *f, size_t i, json_object *pl)
+{
+	static const char *const modelled[] = {
+	    "uuid",        "playDate", "gameRefId", "locationRefId", "bggId",
+	    "durationMin", "comments", "ignored",   "playerScores",  NULL};
+	league_import *im = f->im;
+	char why[300], at[64];
+	if (!json_object_is_type(pl, json_type_object)) {
+		bgs_skip(im, i, NULL, "malformed", "a play is an object");
+		return;
+	}
+	const char *uuid = get_str(pl, "uuid"), *date = get_str(pl, "playDate");
+	if (!play_types_ok(pl, why, sizeof why)) {
+		bgs_skip(im, i, uuid, "malformed", "%s", why);
+		return;
+	}
+	if (!uuid || !*uuid) {
+		bgs_skip(im, i, NULL, "no-uuid", "the play has no uuid");
+		return;
+	}
+	if (strlen(uuid) > 128) {
+		bgs_skip(im, i, NULL, "malformed", "uuid has at most 128 characters");
+		return;
+	}
+	json_object *scores = get_arr(pl, "playerScores");
+	size_t ns = scores ? json_object_array_length(scores) : 0;
+	if (ns == 0) {
+		bgs_skip(im, i, uuid, "no-players", "the play has no playerScores");
+		return;
+	}
+	if (ns > IMPORT_MAX_RESULTS) {
+		bgs_skip(im, i, uuid, "too-many-players", "a play has at most %d players",
+		         IMPORT_MAX_RESULTS);
+		return;
+	}
+	league_play p = {.uuid = uuid, .source = "bgstats", .duration_min = -1};
+	if (!date || !league_parse_when(date, p.when)) {
+		bgs_skip(im, i, uuid, "no-date", "playDate is missing or not a date and time");
+		return;
+	}
+	const char *notes = get_str(pl, "comments");
+	if (notes && strlen(notes) > NOTES_MAX) {
+		bgs_skip(im, i, uuid, "malformed", "comments have at most %d bytes", NOTES_MAX);
+		return;
+	}
+	bool lowest = false;
+	if (!bgs_game(f, i, pl, &p, uuid, &lowest))
+		return;
+	int64_t v;
+	if (get_int(pl, "durationMin", &v) && v > 0 && v <= 100000)
+		p.duration_min = v;
+	/* the BGG *play* this is (a play synced with BGG); the game's BGG id is games[].bggId */
+	if (get_int(pl, "bggId", &v) && v > 0)
+		p.bgg_play_id = v;
+	p.notes = notes;
+	p.ignored = get_bool(pl, "ignored", false);
+	bgs_ref *loc = index_find(&f->locations, pl, "locationRefId");
+	const char *lname = loc ? get_str(loc->o, "name") : NULL;
+	if (lname && *lname && strlen(lname) <= NAME_MAX_BYTES) {
+		p.location = lname;
+		loc->used = true;
+	}
+	p.extra = extra_text(im, pl, modelled);
+	imp_play *ip = lio_new_play(im, (int)i, (int)ns);
+	ip->p = p;
+	js_path_index(at, sizeof at, "/plays", i);
+	if (!bgs_seats(f, i, pl, ip, uuid) || lio_rank(im, ip, lowest, at) != 0) {
+		if (im->field[0] || im->detail[0]) { /* lio_rank's refusal: this play only */
+			bgs_skip(im, i, uuid, "unranked", "%s", im->detail);
+			im->field[0] = im->detail[0] = '\0';
+		}
+		free(ip->res);
+		im->nplays--;
+	}
+}
+
+/* What the file says of the games, locations and players its plays name (im->games …). */
+static void bgs_described(bgs_file *f)
+{
+	league_import *im = f->im;
+	im->games = xcalloc((size_t)f->games.n + 1, sizeof *im->games);
+	for (int i = 0; i < f->games.n; i++) {
+		json_object *o = f->games.r[i].o;
+		if (!f->games.r[i].used)
+			continue;
+		imp_game *g = &im->games[im->ngames++];
+		int64_t v;
+		g->name = get_str(o, "name");
+		g->uuid = get_str(o, "uuid");
+		g->bgg_id = get_int(o, "bggId", &v) && v > 0 && v <= INT_MAX ? v : 0;
+		g->cooperative = get_bool(o, "cooperative", false);
+		g->highest_wins = get_bool(o, "highestWins", true);
+		g->no_points = get_bool(o, "noPoints", false);
+		g->uses_teams = get_bool(o, "usesTeams", false);
+		g->source = obj_text(im, o);
+	}
+	im->locations = xcalloc((size_t)f->locations.n + 1, sizeof *im->locations);
+	for (int i = 0; i < f->locations.n; i++)
+		if (f->locations.r[i].used) {
+			json_object *o = f->locations.r[i].o;
+			im->locations[im->nlocations++] =
+			    (imp_location){get_str(o, "name"), get_str(o, "uuid"), obj_text(im, o)};
+		}
+	im->players = xcalloc((size_t)f->players.n + 1, sizeof *im->players);
+	for (int i = 0; i < f->players.n; i++) {
+		json_object *o = f->players.r[i].o;
+		const char *uuid = get_str(o, "uuid");
+		if (f->players.r[i].used && uuid && *uuid && strlen(uuid) <= 128)
+			im->players[im->nplayers++] = (imp_player){uuid, obj_text(im, o)};
+	}
+	for (int i = 0; i < im->ngames; i++) /* a uuid longer than a column takes: none */
+		if (im->games[i].uuid && (!*im->games[i].uuid || strlen(im->games[i].uuid) > 128))
+			im->games[i].uuid = NULL;
+	for (int i = 0; i < im->nlocations; i++)
+		if (im->locations[i].uuid &&
+		    (!*im->locations[i].uuid || strlen(im->locations[i].uuid) > 128))
+			im->locations[i].uuid = NULL;
 }
 
 int league_parse_bgstats(league_import *im)
@@ -271,110 +660,26 @@ int league_parse_bgstats(league_import *im)
 	json_object *root = im->root;
 	if (!json_object_is_type(root, json_type_object))
 		return lio_fail(im, "", "a BG Stats export is a JSON object");
-	if (bgs_check(im, root) != 0)
-		return -1;
-	json_object *players = get_arr(root, "players"), *games = get_arr(root, "games");
-	json_object *locations = get_arr(root, "locations"), *plays = get_arr(root, "plays");
-	if (!players || !games || !plays)
+	json_object *plays = get_arr(root, "plays");
+	if (!get_arr(root, "players") || !get_arr(root, "games") || !plays)
 		return lio_fail(im, "",
 		                "a BG Stats export has the arrays games, players and plays");
+	json_object *locs;
+	if (json_object_object_get_ex(root, "locations", &locs) && locs != NULL &&
+	    !json_object_is_type(locs, json_type_array))
+		return lio_fail(im, "/locations", "locations is an array");
 	size_t n = json_object_array_length(plays);
 	if (n > IMPORT_MAX_PLAYS)
 		return lio_fail(im, "/plays", "too many plays in one file (100000 at most)");
-	char f[256];
-	for (size_t i = 0; i < n; i++) {
-		json_object *pl = json_object_array_get_idx(plays, i);
-		js_path_index(f, sizeof f, "/plays", i);
-		json_object *scores = get_arr(pl, "playerScores");
-		size_t ns = scores ? json_object_array_length(scores) : 0;
-		const char *uuid = get_str(pl, "uuid"), *date = get_str(pl, "playDate");
-		int64_t gref = 0, v;
-		if (!json_object_is_type(pl, json_type_object))
-			return lio_fail(im, f, "a play is an object");
-		if (!uuid || !*uuid || strlen(uuid) > 128)
-			return lio_fail(im, f, "a play needs its uuid (1 to 128 characters)");
-		if (!scores || ns < 1 || ns > IMPORT_MAX_RESULTS)
-			return lio_fail(im, f, "a play needs playerScores (1 to 64 players)");
-		json_object *game = get_int(pl, "gameRefId", &gref) ? by_id(games, gref) : NULL;
-		if (!game || !get_str(game, "name") || !*get_str(game, "name"))
-			return lio_fail(im, f, "gameRefId names no game of the file");
-		imp_play *ip = lio_new_play(im, (int)i, (int)ns);
-		league_play *p = &ip->p;
-		p->uuid = uuid;
-		p->source = "bgstats";
-		p->game = get_str(game, "name");
-		if (strlen(p->game) > NAME_MAX_BYTES)
-			return lio_fail(im, f, "a game's name has at most 256 bytes");
-		if ((get_int(pl, "bggId", &v) && v > 0) || (get_int(game, "bggId", &v) && v > 0))
-			p->bgg_id = v <= 2147483647 ? v : 0;
-		if (!date || !league_parse_when(date, p->when))
-			return lio_fail(im, f,
-			                "playDate must be a date and time (YYYY-MM-DD HH:MM:SS)");
-		if (get_int(pl, "durationMin", &v) && v > 0 && v <= 100000)
-			p->duration_min = v;
-		p->notes = get_str(pl, "comments");
-		if (p->notes && strlen(p->notes) > 4096)
-			return lio_fail(im, f, "comments have at most 4096 bytes");
-		int64_t lref;
-		json_object *loc =
-		    get_int(pl, "locationRefId", &lref) && lref > 0 ? by_id(locations, lref) : NULL;
-		p->location = loc ? get_str(loc, "name") : NULL;
-		if (p->location && strlen(p->location) > NAME_MAX_BYTES)
-			p->location = NULL;
-		bool coop = false, highest = true;
-		if (get_bool(game, "cooperative", &coop) < 0 ||
-		    get_bool(game, "highestWins", &highest) < 0)
-			return lio_fail(im, f, "cooperative and highestWins are booleans");
-		p->cooperative = coop;
-		for (size_t k = 0; k < ns; k++) {
-			json_object *sc = json_object_array_get_idx(scores, k), *x;
-			char sf[300];
-			snprintf(sf, sizeof sf, "%s/playerScores/%zu", f, k);
-			imp_result *r = &ip->res[ip->nres++];
-			int64_t pref = 0;
-			json_object *pj =
-			    get_int(sc, "playerRefId", &pref) ? by_id(players, pref) : NULL;
-			if (!pj || !get_str(pj, "name"))
-				return lio_fail(im, sf, "playerRefId names no player of the file");
-			r->name = get_str(pj, "name");
-			if (json_object_object_get_ex(sc, "score", &x) &&
-			    !json_object_is_type(x, json_type_null)) {
-				if (json_object_is_type(x, json_type_string)) {
-					const char *s = json_object_get_string(x);
-					char *end;
-					if (*s) {
-						r->r.score = strtod(s, &end);
-						if (*end)
-							return lio_fail(
-							    im, sf,
-							    "score must be a number (\"45\")");
-						if (!isfinite(r->r.score))
-							return lio_fail(
-							    im, sf,
-							    "score must be a finite number "
-							    "(this one is beyond a "
-							    "double's range)");
-						r->r.has_score = true;
-					}
-				} else if (json_object_is_type(x, json_type_int) ||
-				           json_object_is_type(x, json_type_double)) {
-					r->r.score = json_object_get_double(x);
-					r->r.has_score = true;
-				} else {
-					return lio_fail(im, sf, "score must be a number (\"45\")");
-				}
-			}
-			int wb = get_bool(sc, "winner", &r->r.winner);
-			if (wb < 0)
-				return lio_fail(im, sf, "winner is a boolean");
-			r->r.has_winner = wb > 0;
-			if (get_int(sc, "rank", &v) && v > 0 && v <= 1000) {
-				r->r.rank = (int)v;
-				r->r.has_rank = true;
-			}
-		}
-		if (lio_check_names(im, ip, f) != 0 || lio_rank(im, ip, !highest, f) != 0)
-			return -1;
-	}
+	bgs_file f = {.im = im};
+	index_build(get_arr(root, "games"), &f.games);
+	index_build(get_arr(root, "players"), &f.players);
+	index_build(get_arr(root, "locations"), &f.locations);
+	for (size_t i = 0; i < n; i++)
+		bgs_play(&f, i, json_object_array_get_idx(plays, i));
+	bgs_described(&f);
+	free(f.games.r);
+	free(f.players.r);
+	free(f.locations.r);
 	return 0;
 }

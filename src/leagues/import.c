@@ -37,7 +37,10 @@ int league_import_parse(league_import *im, import_format format, const char *bod
 
 /* ---- storing an import ---- */
 
-static db_status imp_member(db_conn *c, league_import *im, const char *name, char id[ID_LEN + 1])
+/* The member of name (created as a guest when new; a new seat of BG Stats' anonymous player is
+ * marked anonymous: kept in its plays, never rated). */
+static db_status imp_member(db_conn *c, league_import *im, const char *name, bool anonymous,
+                            char id[ID_LEN + 1])
 {
 	for (int i = 0; i < im->ncache; i++)
 		if (strcmp(im->cache[i].name, name) == 0) {
@@ -49,6 +52,10 @@ static db_status imp_member(db_conn *c, league_import *im, const char *name, cha
 	if (st != DB_OK)
 		return st;
 	im->created += created;
+	if (created && anonymous)
+		st = db_member_mark_anonymous(c, id);
+	if (st != DB_OK)
+		return st;
 	im->cache = xrealloc(im->cache, (size_t)(im->ncache + 1) * sizeof *im->cache);
 	im->cache[im->ncache].name = name;
 	snprintf(im->cache[im->ncache++].id, ID_LEN + 1, "%s", id);
@@ -76,6 +83,108 @@ static bool bgg_play_known(const db_bgg_play_rows *rows, const league_play *p)
 	return false;
 }
 
+/* An element of a Postgres array literal (i: its position): NULL, or the text quoted. */
+static void pg_elem(sbuf *a, int i, const char *v)
+{
+	sb_str(a, i ? "," : "{");
+	if (v == NULL) {
+		sb_str(a, "NULL");
+		return;
+	}
+	sb_str(a, "\"");
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_str(a, "\\");
+		sb_add(a, p, 1);
+	}
+	sb_str(a, "\"");
+}
+
+/* Closes the n array literals a and points arrays at them (the caller frees a[k].b). */
+static void pg_close(sbuf *a, const char **arrays, int n, int count)
+{
+	for (int k = 0; k < n; k++) {
+		sb_str(&a[k], count ? "}" : "{}");
+		arrays[k] = a[k].b;
+	}
+}
+
+/* What the file says of the games, locations and players its plays name: three statements
+ * for the whole import (a game, location or player the league has is kept as it is). */
+static db_status import_described(db_conn *c, const league_import *im)
+{
+	enum { NG = 8, NL = 3, NP = 2 };
+	sbuf g[NG] = {{0}}, l[NL] = {{0}}, p[NP] = {{0}};
+	const char *ga[NG], *la[NL], *pa[NP];
+	for (int i = 0; i < im->ngames; i++) {
+		const imp_game *x = &im->games[i];
+		char bgg[24];
+		snprintf(bgg, sizeof bgg, "%lld", (long long)x->bgg_id);
+		const char *v[NG] = {x->name,
+		                     x->uuid,
+		                     x->bgg_id ? bgg : NULL,
+		                     x->cooperative ? "t" : "f",
+		                     x->highest_wins ? "t" : "f",
+		                     x->no_points ? "t" : "f",
+		                     x->uses_teams ? "t" : "f",
+		                     x->source};
+		for (int k = 0; k < NG; k++)
+			pg_elem(&g[k], i, v[k]);
+	}
+	for (int i = 0; i < im->nlocations; i++) {
+		const imp_location *x = &im->locations[i];
+		const char *v[NL] = {x->name, x->uuid, x->source};
+		for (int k = 0; k < NL; k++)
+			pg_elem(&l[k], i, v[k]);
+	}
+	for (int i = 0; i < im->nplayers; i++) {
+		pg_elem(&p[0], i, im->players[i].uuid);
+		pg_elem(&p[1], i, im->players[i].source);
+	}
+	pg_close(g, ga, NG, im->ngames);
+	pg_close(l, la, NL, im->nlocations);
+	pg_close(p, pa, NP, im->nplayers);
+	db_status st = DB_OK;
+	if (im->ngames)
+		st = db_league_games_store(c, im->league, ga);
+	if (st == DB_OK && im->nlocations)
+		st = db_league_locations_store(c, im->league, la);
+	if (st == DB_OK && im->nplayers)
+		st = db_league_players_store(c, im->league, pa);
+	for (int k = 0; k < NG; k++)
+		free(g[k].b);
+	for (int k = 0; k < NL; k++)
+		free(l[k].b);
+	for (int k = 0; k < NP; k++)
+		free(p[k].b);
+	return st;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The uuids a play of the league is known by, sorted (strcmp): each stored one and, when it is
+ * not in RFC 4122 form, the one the export writes for it (so an export imported back into its
+ * league is a duplicate). The list and its derived strings are owned (*derived). */
+static const char **known_uuids(const db_uuid_rows *rows, char (**derived)[LIO_UUID_LEN + 1],
+                                int *n)
+{
+	const char **k = xcalloc((size_t)rows->n * 2 + 1, sizeof *k);
+	*derived = xcalloc((size_t)rows->n + 1, sizeof **derived);
+	*n = 0;
+	for (int i = 0; i < rows->n; i++) {
+		k[(*n)++] = rows->rows[i].uuid;
+		if (!lio_is_uuid(rows->rows[i].uuid)) {
+			lio_play_uuid(rows->rows[i].uuid, (*derived)[i]);
+			k[(*n)++] = (*derived)[i];
+		}
+	}
+	qsort(k, (size_t)*n, sizeof *k, str_cmp);
+	return k;
+}
+
 static db_status import_tx(db_conn *c, void *arg)
 {
 	league_import *im = arg;
@@ -87,7 +196,7 @@ static db_status import_tx(db_conn *c, void *arg)
 	db_status st = league_lock(c, im->league);
 	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
 		char id[ID_LEN + 1];
-		st = imp_member(c, im, im->members[i], id);
+		st = imp_member(c, im, im->members[i], false, id);
 	}
 	for (int i = 0; st == DB_OK && i < im->nseasons; i++) {
 		char id[ID_LEN + 1];
@@ -104,13 +213,16 @@ static db_status import_tx(db_conn *c, void *arg)
 		st = db_league_uuids(c, im->league, &known);
 	if (st == DB_OK)
 		st = db_league_bgg_plays(c, im->league, &bgg);
-	int nknown = known.n;
+	if (st == DB_OK)
+		st = import_described(c, im);
+	int nknown = 0;
+	char(*derived)[LIO_UUID_LEN + 1] = NULL;
+	const char **kn = known_uuids(&known, &derived, &nknown);
 	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
 		imp_play *ip = &im->plays[i];
 		bool exists = false;
 		for (int lo = 0, hi = nknown - 1; lo <= hi && !exists;) {
-			int mid = lo + (hi - lo) / 2,
-			    cmp = strcmp(known.rows[mid].uuid, ip->p.uuid);
+			int mid = lo + (hi - lo) / 2, cmp = strcmp(kn[mid], ip->p.uuid);
 			exists = cmp == 0;
 			if (cmp < 0)
 				lo = mid + 1;
@@ -130,7 +242,8 @@ static db_status import_tx(db_conn *c, void *arg)
 		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
 			res[k] = ip->res[k].r;
-			st = imp_member(c, im, ip->res[k].name, res[k].member);
+			st =
+			    imp_member(c, im, ip->res[k].name, ip->res[k].anonymous, res[k].member);
 		}
 		if (st != DB_OK)
 			break;
@@ -147,6 +260,8 @@ static db_status import_tx(db_conn *c, void *arg)
 			im->imported++;
 		}
 	}
+	free(kn);
+	free(derived);
 	db_rowset_clear(&known);
 	db_rowset_clear(&bgg);
 	if (st == DB_OK)
@@ -154,12 +269,22 @@ static db_status import_tx(db_conn *c, void *arg)
 	return st;
 }
 
+static int skip_cmp(const void *a, const void *b)
+{
+	const imp_skip *x = *(const imp_skip *const *)a, *y = *(const imp_skip *const *)b;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
 /* The reply's skipped_plays, in the file's order. */
 static json_object *import_skips_json(const league_import *im)
 {
 	json_object *a = jx_arr();
+	const imp_skip **order = xcalloc((size_t)im->nskips + 1, sizeof *order);
+	for (int i = 0; i < im->nskips; i++)
+		order[i] = &im->skips[i];
+	qsort(order, (size_t)im->nskips, sizeof *order, skip_cmp);
 	for (int i = 0; i < im->nskips; i++) {
-		const imp_skip *k = &im->skips[i];
+		const imp_skip *k = order[i];
 		json_object *o = jx_obj();
 		jx_set(o, "index", jx_int(k->index));
 		jx_set(o, "id", jx_str_or_null(k->id));
@@ -167,6 +292,7 @@ static json_object *import_skips_json(const league_import *im)
 		jx_set(o, "detail", jx_str(k->detail));
 		jx_push(a, o);
 	}
+	free(order);
 	return a;
 }
 

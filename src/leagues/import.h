@@ -15,6 +15,7 @@ typedef enum { IMPORT_BGSTATS, IMPORT_BGGXML, IMPORT_BACKUP } import_format;
 
 typedef struct {
 	const char *name; /* borrowed from the import's tree or arena */
+	bool anonymous;   /* a seat of BG Stats' anonymous player: an unrated member */
 	league_result r;
 } imp_result;
 
@@ -28,6 +29,20 @@ typedef struct {
 typedef struct {
 	const char *name, *starts, *ends;
 } imp_season;
+
+/* What a BG Stats file says of a game, a location and a player its imported plays name (kept
+ * for the export; strings borrowed like the plays'; source: the whole object as JSON text). */
+typedef struct {
+	const char *name, *uuid, *source;
+	int64_t bgg_id; /* 0: none */
+	bool cooperative, highest_wins, no_points, uses_teams;
+} imp_game;
+typedef struct {
+	const char *name, *uuid, *source;
+} imp_location;
+typedef struct {
+	const char *uuid, *source;
+} imp_player;
 
 /* A play of the file that is not imported, and why (api.md: skipped_plays). reason is a
  * stable id ("duplicate", "no-date", …); id the play's id in the file (uuid, BGG play id) or
@@ -52,6 +67,10 @@ typedef struct {
 	int nseasons;
 	imp_skip *skips; /* parse-time skips, then the transaction's duplicates */
 	int nskips, nparse_skips;
+	imp_game *games; /* owned arrays */
+	imp_location *locations;
+	imp_player *players;
+	int ngames, nlocations, nplayers;
 	char field[400], detail[256]; /* the first error */
 	/* filled by the transaction */
 	const char *league, *account;

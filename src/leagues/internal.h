@@ -74,8 +74,24 @@ int64_t lio_int_text(const char *v);
  * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
 const char *lio_finite_text(const char *v);
 json_object *lio_num_text(const char *v);
-/* A score as BG Stats writes it: a string ("45", "" for none). */
-json_object *lio_score_string(const char *v);
+enum { LIO_NUM_MAX = 64, LIO_UUID_LEN = 36 };
+/* The shortest decimal that reads back to d: "45", "0.1" (not "0.10000000000000001"), "-2.5". */
+void lio_shortest(double d, char buf[LIO_NUM_MAX]);
+/* A score as typed in BG Stats: a decimal number or a sum of them ("20+16+16", "-10+7+22"),
+ * the trailing sign of a sum left unfinished ignored ("86+84+"); spaces between the parts.
+ * True with the total in *out; false for anything else (words, "", "1e400", "12,5"). */
+bool lio_score_parse(const char *s, double *out);
+/* A score as BG Stats writes it: what was typed (text), else the shortest decimal of the
+ * stored number (v: its text from the database, NULL for none), else null. */
+json_object *lio_score_json(const char *v, const char *text);
+/* Is s a UUID in RFC 4122 text form: 8-4-4-4-12 hex digits (either case)? */
+bool lio_is_uuid(const char *s);
+/* A UUID of version 4's form derived from (kind, a, b; b may be NULL): the same inputs give the
+ * same UUID in every process, so an export names a play, player, game or location of ours the
+ * same way each time and an import can recognise it. */
+void lio_derived_uuid(const char *kind, const char *a, const char *b, char out[LIO_UUID_LEN + 1]);
+/* A stored play's uuid as an export writes it: itself when in RFC 4122 form, else derived. */
+void lio_play_uuid(const char *stored, char out[LIO_UUID_LEN + 1]);
 /* Reply body of another content type (text owned by the caller, copied). */
 int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body,
                    size_t len);
@@ -92,9 +108,10 @@ void lio_skip(league_import *im, int index, const char *id, const char *reason, 
 /* A new play of the file (index: its position in the file's list of plays) with room for
  * nres results. */
 imp_play *lio_new_play(league_import *im, int index, int nres);
-/* Ranks an imported play: given ranks as they are; else from the scores (highest first, or
- * lowest first when the file says so, or when that is what its winner flags say); else from
- * the winner flags. field names the play for an error. */
+/* Ranks an imported play: ranks given for every player as they are (ranks given for only some
+ * are dropped); else from the scores (highest first, or lowest first when the file says so, or
+ * when that is what its winner flags say); else, or when the winner flags agree with the scores
+ * neither way, from the winner flags. field names the play for an error. */
 int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field);
 int lio_check_names(league_import *im, imp_play *ip, const char *field);
 /* bgstats.c */

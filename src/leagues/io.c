@@ -13,8 +13,10 @@
 #include "leagues/internal.h"
 #include "leagues/leagues.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <microhttpd.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,19 +69,143 @@ json_object *lio_num_text(const char *v)
 	return jx_double(d);
 }
 
-/* A score as BG Stats writes it: a string ("45", "" for none). */
-json_object *lio_score_string(const char *v)
+/* The shortest decimal that reads back to d: "45", "0.1" (not "0.10000000000000001"), "-2.5";
+ * without an exponent (which a score as typed never has) from 1e-6 to 1e17. */
+void lio_shortest(double d, char buf[LIO_NUM_MAX])
 {
+	if (d == 0) {
+		snprintf(buf, LIO_NUM_MAX, "0"); /* and -0 */
+		return;
+	}
+	if (d == floor(d) && fabs(d) < 1e17) {
+		snprintf(buf, LIO_NUM_MAX, "%.0f", d);
+		return;
+	}
+	for (int dec = 1; fabs(d) >= 1e-6 && fabs(d) < 1e17 && dec <= 24; dec++) {
+		snprintf(buf, LIO_NUM_MAX, "%.*f", dec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, LIO_NUM_MAX, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+}
+
+/* One decimal number at *p (digits, an optional fraction; no sign, exponent, "inf" or "nan"):
+ * its value added with sign into *sum and *p moved past it; false when *p holds none. */
+static bool score_term(const char **p, int sign, double *sum)
+{
+	const char *s = *p, *q = s;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	size_t whole = (size_t)(q - s);
+	if (*q == '.') {
+		q++;
+		while (*q >= '0' && *q <= '9')
+			q++;
+	}
+	size_t len = (size_t)(q - s);
+	if (len == 0 || (whole == 0 && len == 1) || len > 64)
+		return false;
+	char t[80];
+	memcpy(t, s, len);
+	t[len] = '\0';
+	*sum += sign * strtod(t, NULL);
+	*p = q;
+	return true;
+}
+
+/* A score as typed in BG Stats: a decimal number or a sum of them ("20+16+16", "-10+7+22"),
+ * the trailing sign of a sum left unfinished ignored ("86+84+"); spaces between the parts.
+ * True with the total in *out; false for anything else (words, "", "1e400", "12,5"). */
+bool lio_score_parse(const char *s, double *out)
+{
+	double sum = 0;
+	int terms = 0;
+	const char *p = s;
+	if (strlen(s) > 256)
+		return false;
+	for (;;) {
+		int sign = 1, signs = 0;
+		while (*p == ' ' || *p == '+' || *p == '-') {
+			if (*p != ' ') {
+				sign = *p == '-' ? -sign : sign;
+				signs++;
+			}
+			p++;
+		}
+		if (*p == '\0')
+			break; /* the end, after an unfinished sum's sign or none */
+		if (signs > 1 || (terms > 0 && signs == 0) || !score_term(&p, sign, &sum))
+			return false;
+		terms++;
+	}
+	if (terms == 0 || !isfinite(sum))
+		return false;
+	*out = sum == 0 ? 0 : sum; /* no "-0" */
+	return true;
+}
+
+/* A score as BG Stats writes it: what was typed (text), else the shortest decimal of the
+ * stored number (v: its text from the database, NULL for none), else null. */
+json_object *lio_score_json(const char *v, const char *text)
+{
+	if (text)
+		return jx_str(text);
 	v = lio_finite_text(v);
 	if (v == NULL)
-		return jx_str("");
-	char t[64];
-	double d = strtod(v, NULL);
-	if (d == floor(d) && fabs(d) < 9e15)
-		snprintf(t, sizeof t, "%lld", (long long)d);
-	else
-		snprintf(t, sizeof t, "%.17g", d);
+		return NULL;
+	char t[LIO_NUM_MAX];
+	lio_shortest(strtod(v, NULL), t);
 	return jx_str(t);
+}
+
+/* Is s a UUID in RFC 4122 text form: 8-4-4-4-12 hex digits (either case)? */
+bool lio_is_uuid(const char *s)
+{
+	for (int i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+		if (dash ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+			return false;
+	}
+	return s[36] == '\0';
+}
+
+/* A UUID of version 4's form derived from (kind, a, b): the same inputs give the same UUID, in
+ * every process (BLAKE2b of them), so an export names a play, player, game or location of ours
+ * the same way each time and an import can recognise it. */
+void lio_derived_uuid(const char *kind, const char *a, const char *b, char out[LIO_UUID_LEN + 1])
+{
+	unsigned char h[16];
+	crypto_generichash_state st;
+	crypto_generichash_init(&st, NULL, 0, sizeof h);
+	const char *parts[3] = {kind, a, b ? b : ""};
+	for (int i = 0; i < 3; i++) /* each part with its terminating NUL: unambiguous */
+		crypto_generichash_update(&st, (const unsigned char *)parts[i],
+		                          strlen(parts[i]) + 1);
+	crypto_generichash_final(&st, h, sizeof h);
+	h[6] = (unsigned char)((h[6] & 0x0f) | 0x40); /* version 4 */
+	h[8] = (unsigned char)((h[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+	static const char hex[] = "0123456789abcdef";
+	int k = 0;
+	for (int i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[k++] = '-';
+		out[k++] = hex[h[i] >> 4];
+		out[k++] = hex[h[i] & 15];
+	}
+	out[k] = '\0';
+}
+
+/* A stored play's uuid as an export writes it: itself when in RFC 4122 form, else derived. */
+void lio_play_uuid(const char *stored, char out[LIO_UUID_LEN + 1])
+{
+	if (lio_is_uuid(stored))
+		snprintf(out, LIO_UUID_LEN + 1, "%s", stored);
+	else
+		lio_derived_uuid("play", stored, NULL, out);
 }
 
 /* Reply body of another content type (text owned by the caller, copied). */
@@ -139,6 +265,9 @@ void league_import_free(league_import *im)
 	for (int i = 0; i < im->nskips; i++)
 		free(im->skips[i].detail);
 	free(im->skips);
+	free(im->games);
+	free(im->locations);
+	free(im->players);
 }
 
 void lio_skip(league_import *im, int index, const char *id, const char *reason, const char *detail)
@@ -172,17 +301,22 @@ imp_play *lio_new_play(league_import *im, int index, int nres)
 	return p;
 }
 
-/* Ranks an imported play: given ranks as they are; else from the scores (highest first, or
- * lowest first when the file says so, or when that is what its winner flags say); else from
- * the winner flags. field names the play for an error. */
+/* Ranks an imported play (internal.h). */
 int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field)
 {
-	int n = ip->nres, ranked = 0, scored = 0, flagged = 0;
+	int n = ip->nres, ranked = 0, scored = 0, flagged = 0, flags = 0;
 	for (int i = 0; i < n; i++) {
 		ranked += ip->res[i].r.has_rank;
 		scored += ip->res[i].r.has_score;
 		flagged += ip->res[i].r.has_winner && ip->res[i].r.winner;
+		flags += ip->res[i].r.has_winner;
 	}
+	if (ranked < n) { /* ranks for only some players: scores and winner flags decide */
+		for (int i = 0; i < n; i++)
+			ip->res[i].r.has_rank = false;
+		ranked = 0;
+	}
+	bool done = ranked == n;
 	if (!ip->p.cooperative && ranked < n && scored == n) {
 		for (int pass = 0; pass < 2; pass++) {
 			bool low = lowest_wins != (pass == 1), agrees = true;
@@ -198,8 +332,17 @@ int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *fiel
 			if (agrees || flagged == 0) {
 				for (int i = 0; i < n; i++)
 					ip->res[i].r.has_rank = true;
+				done = true;
 				break;
 			}
+		}
+	}
+	if (!done && !ip->p.cooperative && flagged > 0 && flags == n) {
+		/* the winner flags disagree with the scores either way (a winner chosen by hand):
+		 * the flags decide */
+		for (int i = 0; i < n; i++) {
+			ip->res[i].r.rank = ip->res[i].r.winner ? 1 : 2;
+			ip->res[i].r.has_rank = true;
 		}
 	}
 	league_result tmp[IMPORT_MAX_RESULTS];

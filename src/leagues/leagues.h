@@ -101,8 +101,10 @@ typedef struct {
 	double score;
 	bool has_score, has_rank, winner, has_winner;
 	int rank;
-	const char *breakdown;  /* JSON text or NULL (borrowed) */
-	const char *score_text; /* the score as typed in another app ("20+16+16") or NULL */
+	const char *breakdown;   /* JSON text or NULL (borrowed) */
+	const char *score_text;  /* the score as typed in another app ("20+16+16") or NULL */
+	const char *extra;       /* JSON text or NULL: the source playerScore's other members */
+	const char *player_uuid; /* the source file's player object (league_players) or NULL */
 } league_result;
 
 /* A play to store (all strings borrowed). */
@@ -120,12 +122,16 @@ typedef struct {
 	const char *source;  /* "hand", "table", "bgstats", "bggxml" */
 	const char *uuid;    /* NULL: generated */
 	const char *game_id; /* NULL unless source is "table" */
+	const char *extra;   /* JSON text or NULL: the source play's members we do not model */
 	league_result *results;
 	int nresults;
 } league_play;
 
 /* Derives missing ranks (from scores, else from winner flags) and winners (rank 1); false with
- * a detail when the results cannot be ranked (some ranks given, others not). */
+ * a detail when the results cannot be ranked (some ranks given, others not). A cooperative
+ * play keeps each player's winner flag (some may win and others lose: a traitor, Mysterium's
+ * culprits); winners rank 1, the others 2, and a player without a flag shares the first
+ * flag's outcome. */
 bool league_play_rank(league_play *p, const char **detail);
 
 /* Inserts a play (new id into id) with its results. DB_ABORT when a play of the same uuid

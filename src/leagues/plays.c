@@ -58,6 +58,9 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 	jx_set(o, "source", jx_str(y->source));
 	jx_set(o, "uuid", jx_str(y->uuid));
 	jx_set(o, "game_id", jx_str_or_null(y->game_id));
+	jx_set(o, "ignored", jx_bool(y->ignored));
+	jx_set(o, "incomplete", jx_bool(y->incomplete));
+	jx_set(o, "bgg_play_id", y->bgg_play_id > 0 ? jx_int(y->bgg_play_id) : NULL);
 	json_object *a = jx_arr();
 	for (int i = 0; i < rr.n; i++) {
 		const db_result_row *z = &rr.rows[i];
@@ -66,6 +69,7 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		jx_set(x, "name", jx_str(z->name));
 		jx_set(x, "seat", jx_int(z->seat));
 		jx_set(x, "score", league_num_json(z->has_score, z->score));
+		jx_set(x, "score_text", jx_str_or_null(z->score_text));
 		jx_set(x, "rank", jx_int(z->rank));
 		jx_set(x, "winner", jx_bool(z->winner));
 		if (z->breakdown)
@@ -195,17 +199,20 @@ bool league_play_rank(league_play *p, const char **detail)
 		flagged += p->results[i].has_winner;
 	}
 	if (p->cooperative) {
-		/* a team result: everybody shares rank 1 and the outcome of the first flag */
-		bool won = false;
+		/* each flag stands; a player without one shares the first flag's outcome */
+		bool won = false, mixed = false;
 		for (int i = 0; i < n; i++)
 			if (p->results[i].has_winner) {
 				won = p->results[i].winner;
 				break;
 			}
 		for (int i = 0; i < n; i++) {
-			p->results[i].rank = 1;
-			p->results[i].winner = won;
+			if (!p->results[i].has_winner)
+				p->results[i].winner = won;
+			mixed |= p->results[i].winner != p->results[0].winner;
 		}
+		for (int i = 0; i < n; i++)
+			p->results[i].rank = mixed && !p->results[i].winner ? 2 : 1;
 		return true;
 	}
 	if (given > 0 && given < n) {
@@ -237,25 +244,29 @@ bool league_play_rank(league_play *p, const char **detail)
 /* Stores a play's results in one statement (six arrays; seat = position). */
 static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
 {
-	sbuf a[6] = {{0}};
+	enum { NARR = 8 };
+	sbuf a[NARR] = {{0}};
 	for (int i = 0; i < n; i++) {
 		const league_result *x = &res[i];
 		char score[40], rank[16];
 		snprintf(score, sizeof score, "%.17g", x->score);
 		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *v[6] = {x->member,    x->has_score ? score : NULL,
-		                    rank,         x->winner ? "t" : "f",
-		                    x->breakdown, x->score_text};
-		for (int k = 0; k < 6; k++) {
+		const char *v[NARR] = {x->member,    x->has_score ? score : NULL,
+		                       rank,         x->winner ? "t" : "f",
+		                       x->breakdown, x->score_text,
+		                       x->extra,     x->player_uuid};
+		for (int k = 0; k < NARR; k++) {
 			sb_str(&a[k], i ? "," : "{");
 			sb_elem(&a[k], v[k]);
 		}
 	}
-	for (int k = 0; k < 6; k++)
+	const char *arrays[NARR];
+	for (int k = 0; k < NARR; k++) {
 		sb_str(&a[k], n ? "}" : "{}");
-	const char *arrays[6] = {a[0].b, a[1].b, a[2].b, a[3].b, a[4].b, a[5].b};
+		arrays[k] = a[k].b;
+	}
 	db_status st = db_results_insert(c, play, arrays);
-	for (int k = 0; k < 6; k++)
+	for (int k = 0; k < NARR; k++)
 		free(a[k].b);
 	return st;
 }
@@ -289,8 +300,8 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 	char bggplay[NUM_LEN];
 	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
 	/* id, league, the play's columns, source, uuid, game_id, created_by, ignored, incomplete,
-	 * bgg_play_id */
-	const char *ip[2 + PLAY_COLS + 7] = {id, league};
+	 * bgg_play_id, extra */
+	const char *ip[2 + PLAY_COLS + 8] = {id, league};
 	play_cols(p, bgg, dur, off, ip + 2);
 	ip[2 + PLAY_COLS] = p->source;
 	ip[3 + PLAY_COLS] = p->uuid ? p->uuid : id;
@@ -299,6 +310,7 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 	ip[6 + PLAY_COLS] = p->ignored ? "true" : "false";
 	ip[7 + PLAY_COLS] = p->incomplete ? "true" : "false";
 	ip[8 + PLAY_COLS] = p->bgg_play_id > 0 ? bggplay : NULL;
+	ip[9 + PLAY_COLS] = p->extra;
 	bool inserted;
 	db_status st = db_play_insert(c, ip, &inserted);
 	if (st != DB_OK)

@@ -522,14 +522,21 @@ def test_import_errors_store_nothing():
         lg, ids = _league(ann, guests=())
         lid = lg["id"]
         sample = json.loads(_read("bgstats-sample.json"))
+        # a play BG Stats wrote that cannot be read is skipped with its reason, not refused
+        st, hd, other = ann.post("/api/v1/leagues", {"name": "Other"})
         bad = json.loads(json.dumps(sample))
         bad["plays"][2]["playerScores"][1]["playerRefId"] = 99  # the LAST play is wrong
-        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
-        problem(st, hd, o, 400, rule="malformed-file", field="/plays/2/playerScores/1")
-        bad = json.loads(json.dumps(sample))
-        bad["plays"][0]["playerScores"][0]["score"] = "lots"
-        st, hd, o = _import(ann, lid, "bgstats", json.dumps(bad), "application/json")
-        problem(st, hd, o, 400, field="/plays/0/playerScores/0")
+        bad["plays"][0]["playerScores"][0]["score"] = "lots"  # words: no score
+        st, hd, o = _import(ann, other["id"], "bgstats", json.dumps(bad), "application/json")
+        assert st == 200 and o["imported"] == 2, o
+        assert [(k["index"], k["reason"]) for k in o["skipped_plays"]] == [(2, "no-players")], o
+        # a file that is no BG Stats export at all is refused whole, naming what is wrong
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps({"games": [], "players": []}),
+                            "application/json")
+        problem(st, hd, o, 400, rule="malformed-file")
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(dict(sample, locations="x")),
+                            "application/json")
+        problem(st, hd, o, 400, rule="malformed-file", field="/locations")
         st, hd, o = _import(ann, lid, "bgstats", b'{"games": [', "application/json")
         problem(st, hd, o, 400)
         st, hd, o = _import(ann, lid, "bggxml", b"<plays><play id='1'>", "application/xml")
@@ -610,7 +617,8 @@ def test_export_import_round_trips():
         # BG Stats export → import into a new league → export: the same plays
         st, hd, e1 = ann.get(f"/api/v1/leagues/{lid}/export.json")
         assert st == 200 and {"games", "players", "locations", "plays"} <= set(e1)
-        assert all(isinstance(x["score"], str) for p in e1["plays"] for x in p["playerScores"])
+        assert all(x["score"] is None or isinstance(x["score"], str)
+                   for p in e1["plays"] for x in p["playerScores"]), "strings as typed, or null"
         st, hd, lg3 = ann.post("/api/v1/leagues", {"name": "Club"})
         st, hd, o = _import(ann, lg3["id"], "bgstats", json.dumps(e1), "application/json")
         assert st == 200 and o["imported"] == 7, o

@@ -19,7 +19,8 @@ static void fz_check(int ok)
 }
 
 /* Invariants of a parsed import: an error has a detail; every accepted play has an id, a
- * game, 1 to 64 distinct named players with finite scores and ranks from 1. */
+ * game, 1 to 64 distinct named players with finite scores, scores as typed of 1 to 256 bytes
+ * and ranks from 1; every skipped play a reason and a sentence. */
 static void fz_import(import_format format, const uint8_t *data, size_t size)
 {
 	league_import im;
@@ -36,6 +37,8 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 				const imp_result *r = &p->res[k];
 				fz_check(r->name && *r->name && strlen(r->name) <= 256);
 				fz_check(!r->r.has_score || isfinite(r->r.score));
+				fz_check(!r->r.score_text || (*r->r.score_text && r->r.has_score &&
+				                              strlen(r->r.score_text) <= 256));
 				fz_check(r->r.rank >= 1);
 				for (int j = 0; j < k; j++)
 					fz_check(strcmp(p->res[j].name, r->name) != 0);
@@ -43,6 +46,9 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 		}
 		for (int i = 0; i < im.nmembers; i++)
 			fz_check(im.members[i] && *im.members[i]);
+		for (int i = 0; i < im.nskips; i++)
+			fz_check(im.skips[i].reason && *im.skips[i].reason && im.skips[i].detail &&
+			         *im.skips[i].detail);
 	}
 	league_import_free(&im);
 }

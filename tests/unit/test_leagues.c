@@ -96,6 +96,14 @@ static void ranks_from_winners_and_refusals(void)
 	CHECK(league_play_rank(&co, &why));
 	CHECK(c[0].rank == 1 && c[1].rank == 1 && c[2].rank == 1);
 	CHECK(c[0].winner && c[1].winner && c[2].winner);
+	/* cooperative with each player's flag (Mysterium: two of three win): the flags stand */
+	league_result my[3] = {{.has_winner = true, .winner = true},
+	                       {.has_winner = true, .winner = true},
+	                       {.has_winner = true, .winner = false}};
+	league_play mys = {.results = my, .nresults = 3, .cooperative = true};
+	CHECK(league_play_rank(&mys, &why));
+	CHECK(my[0].winner && my[1].winner && !my[2].winner);
+	CHECK(my[0].rank == 1 && my[1].rank == 1 && my[2].rank == 2);
 }
 
 int main(void)
@@ -103,7 +111,7 @@ int main(void)
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
 	TEST("leagues: strict RFC 3339 with the offset kept (api.md Conventions)", rfc3339_strict);
 	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
-	TEST("leagues: ranks from winner flags; refusals; cooperative",
+	TEST("leagues: ranks from winner flags; refusals; cooperative flags stand",
 	     ranks_from_winners_and_refusals);
 	TEST_MAIN_END();
 }
