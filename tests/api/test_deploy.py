@@ -6,7 +6,7 @@ proxy, download PDFs. Then what a TLS-terminating proxy in front of nginx (docke
 sends: X-Forwarded-Proto: https gives a Secure cookie, and each client's address in
 X-Forwarded-For gets its own rate-limit bucket. And nginx never replays a POST that a server
 may have carried out on another server."""
-import http.client, json, os, random, socket, threading, time, uuid
+import http.client, json, os, random, socket, subprocess, tempfile, threading, time, uuid
 
 from harness import ROOT, Server, make_database
 from league_util import Client
@@ -41,6 +41,19 @@ def _versions(evs):
 
 def _is_pdf(hd, data):
     return hd.get("content-type", "").startswith("application/pdf") and data[:5] == b"%PDF-"
+
+
+def _qr(pdf):
+    """The text of the QR code on the first page of a PDF (poppler's pdftoppm, zbarimg)."""
+    with tempfile.TemporaryDirectory(prefix="deploy-pdf-") as d:
+        f = os.path.join(d, "sheet.pdf")
+        with open(f, "wb") as fh:
+            fh.write(pdf)
+        subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile", f,
+                        os.path.join(d, "page")], check=True, capture_output=True)
+        r = subprocess.run(["zbarimg", "-q", "--raw", os.path.join(d, "page.png")],
+                           check=True, capture_output=True)
+        return r.stdout.decode().rstrip("\n")
 
 
 def _servers(name):
@@ -101,9 +114,14 @@ def test_a_person_through_the_shipped_proxy():
                 assert _versions(evs) == list(range(1, v + 1)), evs
                 x.close()
 
-            # PDFs: blank sheets, and the league's report (with the session cookie)
+            # PDFs: blank sheets, a seat's sheet whose QR code is the address the browser
+            # used (port included), and the league's report (with the session cookie)
             st, hd, data = via.request("GET", "/api/v1/er/sheets.pdf?count=2")
             assert st == 200 and _is_pdf(hd, data), (st, hd)
+            st, hd, data = via.request("GET", f"{GAMES}/{g['id']}/seats/1/sheet.pdf",
+                                       headers={"Authorization": "Bearer " + phones[1]})
+            assert st == 200 and _is_pdf(hd, data), (st, hd)
+            assert _qr(data) == f"http://127.0.0.1:{ng.port}/#game={g['id']}"
             st, hd, data = ann.get(f"/api/v1/leagues/{lid}/standings.pdf")
             assert st == 200 and _is_pdf(hd, data), (st, hd)
         # both servers took part
@@ -151,6 +169,12 @@ def test_behind_an_outer_tls_proxy():
             # without the outer proxy's word, plain HTTP: not Secure
             ann.login("ann@example.org")
             assert "; Secure" not in ann.last_set_cookie, ann.last_set_cookie
+            # a sheet printed over the outer proxy's TLS links to https
+            g = create(via, 1)
+            st, hd, data = via.request("GET", f"{GAMES}/{g['id']}/seats/1/sheet.pdf",
+                                       headers={"Authorization": "Bearer " + g["host_token"],
+                                                **tls})
+            assert st == 200 and _qr(data) == f"https://127.0.0.1:{ng.port}/#game={g['id']}"
 
             # one client behind the outer proxy uses up its join attempts on both servers
             sts = []
