@@ -85,9 +85,13 @@ def test_a_person_through_the_shipped_proxy():
 
             # a real export's size: more than nginx's 64 KiB for other routes
             body, nplays = _bgstats_export(2 * 1024 * 1024)
-            st, _, o = ann.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats", body,
-                                raw=True, headers={"Content-Type": "application/json"})
-            assert st == 200, (st, o if isinstance(o, dict) else o[:300], ng.log())
+            st, _, data = via.request("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
+                                      body, timeout=60,
+                                      headers={"Content-Type": "application/json",
+                                               "Origin": ann.origin,
+                                               "Cookie": "dh_session=" + ann.cookie})
+            assert st == 200, (st, data[:300], ng.log())
+            o = json.loads(data)
             assert o["imported"] == nplays, (o, nplays)
 
             # an ER game: created on one phone, both seats joined by code, each phone's
