@@ -37,7 +37,7 @@ ENGINE_TEST_BIN := $(BUILD)/tests/server_tally
 # Debian packages the build, the suite and `make run` need.
 DEB_PKGS := build-essential clang clang-format libclang-rt-14-dev libmicrohttpd-dev libjson-c-dev \
             libpq-dev libhpdf-dev libsodium-dev postgresql postgresql-contrib postgresql-common \
-            python3 curl wrk nginx-light poppler-utils qpdf nodejs chromium
+            python3 curl wrk nginx poppler-utils qpdf nodejs chromium
 # printable PDFs: QR codes, the embedded font; tests decode QR codes and render with gs
 DEB_PKGS += libqrencode-dev fonts-dejavu-core zbar-tools ghostscript
 # API tests validate every response against static/openapi.json (tests/api/contract.py)

@@ -419,3 +419,8 @@ sel.addEventListener("change", async () => {
 await loadLang(lang());
 window.addEventListener("hashchange", route);
 route();
+
+// The service worker keeps this page and its files as well (sw.js), so that it opens without a
+// connection; browsers allow it only in a secure context (HTTPS, localhost).
+if (window.isSecureContext && "serviceWorker" in navigator)
+	navigator.serviceWorker.register("sw.js").catch((e) => console.warn("service worker:", e.message));

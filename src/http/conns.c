@@ -56,6 +56,15 @@ static bool in_network(const struct in6_addr *a, const struct in6_addr *net, uns
 	return (a->s6_addr[whole] & mask) == (net->s6_addr[whole] & mask);
 }
 
+/* Is a one of the TRUST_PROXY addresses or networks? */
+static bool addr_trusted(const http_server *srv, const struct in6_addr *a)
+{
+	for (int i = 0; i < srv->ntrusted; i++)
+		if (in_network(a, &srv->trusted[i], srv->trusted_bits[i]))
+			return true;
+	return false;
+}
+
 conn_slot *conn_slot_of(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *i =
@@ -155,12 +164,11 @@ void conn_notify(void *cls, struct MHD_Connection *conn, void **sctx,
 	const union MHD_ConnectionInfo *ai =
 	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	conn_slot *sl = xcalloc(1, sizeof *sl);
+	sl->srv = srv;
 	sl->fd = fi ? fi->connect_fd : -1;
 	addr_from_sockaddr(ai ? ai->client_addr : NULL, &sl->addr);
 	addr_to_text(&sl->addr, sl->addr_text, sizeof sl->addr_text);
-	for (int i = 0; i < srv->ntrusted; i++)
-		sl->trusted =
-		    sl->trusted || in_network(&sl->addr, &srv->trusted[i], srv->trusted_bits[i]);
+	sl->trusted = addr_trusted(srv, &sl->addr);
 	sl->receiving = true;
 	sl->head = true;
 	sl->deadline_s = srv->cfg.deadline_s;
@@ -290,6 +298,93 @@ bool http_req_via_trusted_proxy(const http_req *req)
 	return sl && sl->trusted;
 }
 
+/* A port after an address in X-Forwarded-For: 1 to 5 digits. */
+static bool port_ok(const char *p)
+{
+	size_t n = strspn(p, "0123456789");
+	return n >= 1 && n <= 5 && p[n] == '\0';
+}
+
+/* One hop of X-Forwarded-For, the bytes [from, to) with blanks around them: an IPv4 or IPv6
+ * address, bare, or with a port as v4:port or [v6]:port, or bracketed as [v6]. false when the
+ * hop is none of these (empty, a name, "unknown", an obfuscated identifier). */
+static bool hop_parse(const char *from, const char *to, struct in6_addr *out)
+{
+	while (from < to && (*from == ' ' || *from == '\t'))
+		from++;
+	while (to > from && (to[-1] == ' ' || to[-1] == '\t'))
+		to--;
+	char tmp[INET6_ADDRSTRLEN + 8];
+	size_t n = (size_t)(to - from);
+	if (n == 0 || n >= sizeof tmp)
+		return false;
+	memcpy(tmp, from, n);
+	tmp[n] = '\0';
+	char *a = tmp, *colon = strchr(tmp, ':');
+	if (*a == '[') {
+		char *close = strchr(a, ']');
+		if (!close || (close[1] && (close[1] != ':' || !port_ok(close + 2))))
+			return false;
+		*close = '\0';
+		a++;
+		if (!strchr(a, ':'))
+			return false;
+	} else if (colon && !strchr(colon + 1, ':')) {
+		if (!port_ok(colon + 1))
+			return false;
+		*colon = '\0';
+		if (strchr(a, ':') || !strchr(a, '.'))
+			return false;
+	}
+	return addr_parse(a, out);
+}
+
+void conn_forwarded_client(const http_server *srv, const struct in6_addr *peer, const char *xff,
+                           char *buf, size_t len)
+{
+	struct in6_addr client = *peer; /* the farthest hop whose word counts so far */
+	if (!addr_trusted(srv, peer))
+		xff = NULL;
+	/* from the right: each hop was appended by the one after it; a trusted proxy's hop names
+	 * the address it heard from, anything to the left of an untrusted hop is that hop's say */
+	for (const char *end = xff ? xff + strlen(xff) : NULL; end;) {
+		const char *start = end;
+		while (start > xff && start[-1] != ',')
+			start--;
+		struct in6_addr hop;
+		if (!hop_parse(start, end, &hop))
+			break;
+		client = hop;
+		if (!addr_trusted(srv, &hop))
+			break;
+		end = start > xff ? start - 1 : NULL;
+	}
+	addr_to_text(&client, buf, len);
+}
+
+/* Every X-Forwarded-For line of the request joined by commas, in the order received (a proxy
+ * may add its own line rather than extend the first). Owned by the caller; NULL when none. */
+typedef struct {
+	char *text;
+	size_t len;
+} xff_lines;
+
+static enum MHD_Result xff_collect(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+	(void)kind;
+	xff_lines *x = cls;
+	if (!key || !value || strcasecmp(key, "X-Forwarded-For") != 0)
+		return MHD_YES;
+	size_t n = strlen(value);
+	x->text = xrealloc(x->text, x->len + n + 2);
+	if (x->len)
+		x->text[x->len++] = ',';
+	memcpy(x->text + x->len, value, n + 1);
+	x->len += n;
+	return MHD_YES;
+}
+
 void http_client_addr(const http_req *req, char *buf, size_t len)
 {
 	if (!buf || !len)
@@ -298,28 +393,14 @@ void http_client_addr(const http_req *req, char *buf, size_t len)
 	conn_slot *sl = req ? conn_slot_of(req->conn) : NULL;
 	if (!sl)
 		return;
-	const char *xff =
-	    sl->trusted ? MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "X-Forwarded-For")
-	                : NULL;
-	if (xff) {
-		/* the last hop is the one our proxy appended; the others are the client's word */
-		const char *last = strrchr(xff, ',');
-		last = last ? last + 1 : xff;
-		while (*last == ' ' || *last == '\t')
-			last++;
-		char tmp[INET6_ADDRSTRLEN + 1];
-		size_t n = strcspn(last, " \t");
-		struct in6_addr a;
-		if (n < sizeof tmp) {
-			memcpy(tmp, last, n);
-			tmp[n] = '\0';
-			if (addr_parse(tmp, &a)) {
-				addr_to_text(&a, buf, len);
-				return;
-			}
-		}
+	if (!sl->trusted) {
+		snprintf(buf, len, "%s", sl->addr_text);
+		return;
 	}
-	snprintf(buf, len, "%s", sl->addr_text);
+	xff_lines x = {NULL, 0};
+	MHD_get_connection_values(req->conn, MHD_HEADER_KIND, xff_collect, &x);
+	conn_forwarded_client(sl->srv, &sl->addr, x.text, buf, len);
+	free(x.text);
 }
 
 /* Parses cfg.trust_proxy ("addr, addr/prefix …") into srv->trusted. -1 (logged) when an item

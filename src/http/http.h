@@ -151,8 +151,8 @@ void http_stop(http_server *srv);
 /* The port the server listens on (useful with cfg.port = 0: any free port). */
 uint16_t http_port(const http_server *srv);
 /* The client's address as text into buf: the peer's (IPv4-mapped IPv6 shown as IPv4), or,
- * when the peer is a trusted proxy (http_config.trust_proxy), the last address of its
- * X-Forwarded-For. "" when unknown. */
+ * when the peer is a trusted proxy (http_config.trust_proxy), the first address of its
+ * X-Forwarded-For, read from the right, that is not itself a trusted proxy. "" when unknown. */
 void http_client_addr(const http_req *req, char *buf, size_t len);
 /* Does the server speak HTTPS (TLS_CERT / TLS_KEY)? */
 bool http_tls(const http_server *srv);

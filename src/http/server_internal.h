@@ -55,6 +55,7 @@ enum {
  * the descriptor is still this connection's. */
 typedef struct conn_slot {
 	struct conn_slot *prev, *next;
+	const http_server *srv; /* its server (for the trusted proxies) */
 	int fd;
 	struct in6_addr addr; /* IPv4 as IPv4-mapped */
 	char addr_text[INET6_ADDRSTRLEN];
@@ -133,6 +134,14 @@ void conn_next_request(http_server *srv, struct MHD_Connection *conn);
  * CLOSED: the slot goes. */
 void conn_notify(void *cls, struct MHD_Connection *conn, void **sctx,
                  enum MHD_ConnectionNotificationCode toe);
+/* The client's address as text into buf, for a connection from peer with the X-Forwarded-For
+ * xff (its lines joined by commas; NULL when absent). When peer is a trusted proxy, the hops of
+ * xff are read from the right, past every hop that is itself a trusted proxy
+ * (srv->trusted): the first untrusted hop is the client. When every hop is trusted, the
+ * leftmost; at a hop that is not an address, the trusted hop after it (or peer). Otherwise
+ * peer, whatever xff says. IPv4-mapped IPv6 is shown as IPv4. */
+void conn_forwarded_client(const http_server *srv, const struct in6_addr *peer, const char *xff,
+                           char *buf, size_t len);
 /* Parses cfg.trust_proxy ("addr, addr/prefix …") into srv->trusted. -1 (logged) when an item
  * is not an address or a network. */
 int conn_parse_trusted(http_server *srv, const char *list);

@@ -140,7 +140,8 @@ int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char 
 
 /* ---- handlers ---- */
 
-/* The link printed as a QR code: PUBLIC_URL (e.g. https://dice.example) or http://Host, then
+/* The link printed as a QR code: PUBLIC_URL (e.g. https://dice.example), or the scheme the
+ * request came with (https over TLS, or from a trusted proxy that says so) and its Host, then
  * the front end's game route. No token: the paper must not grant access to the game. */
 void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap)
 {
@@ -152,5 +153,6 @@ void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t c
 	if (base && *base)
 		snprintf(out, cap, "%s/#%s", base, fragment);
 	else
-		snprintf(out, cap, "http://%s/#%s", host_ok ? host : "localhost", fragment);
+		snprintf(out, cap, "%s://%s/#%s", http_req_tls(req) ? "https" : "http",
+		         host_ok ? host : "localhost", fragment);
 }

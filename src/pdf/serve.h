@@ -26,7 +26,8 @@ int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char 
 bool pdf_api_not_modified(const http_req *req, http_resp *resp, const char *key);
 /* The creation date of stateless PDFs (the start time: same bytes until a restart). */
 time_t pdf_api_started(void);
-/* The front end's link to fragment (e.g. "game=ID"): PUBLIC_URL, else http://Host, then "/#". */
+/* The front end's link to fragment (e.g. "game=ID"): PUBLIC_URL, else the request's scheme
+ * (http_req_tls) and Host, then "/#". */
 void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap);
 
 #endif

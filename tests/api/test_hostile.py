@@ -631,6 +631,43 @@ def test_trust_proxy_forwarded_address():
         os.unlink(b.log.name)
 
 
+def _refused_raw(s, xff_lines):
+    """Three quick wrong joins with X-Forwarded-For sent as several header lines: true when
+    the bucket is empty (see _refused_now)."""
+    sts = []
+    body = b'{"code": "ZZZZZZ", "seat": 1}'
+    head = "".join(f"X-Forwarded-For: {x}\r\n" for x in xff_lines)
+    for _ in range(3):
+        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as k:
+            k.sendall((f"POST /api/v1/join HTTP/1.1\r\nHost: 127.0.0.1:{s.port}\r\n{head}"
+                       f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                       "Connection: close\r\n\r\n").encode() + body)
+            sts.append(read_reply(k)[0])
+    assert set(sts) <= {404, 429}, sts
+    return sts.count(429) >= 2
+
+
+def test_trust_proxy_walks_past_trusted_hops():
+    """Behind two proxies (a TLS proxy in front of nginx, both in TRUST_PROXY), X-Forwarded-For
+    is read from the right past every trusted hop and the first untrusted one is the client:
+    clients behind the outer proxy have a bucket each (not the outer proxy's one), and what a
+    client writes into the header itself does not move it into another bucket."""
+    env = {"TRUST_PROXY": "127.0.0.0/8, 10.20.0.0/16"}
+    with Server(database=db(), env=env) as s:
+        assert _join_until_429(s, "203.0.113.7, 10.20.0.5")
+        # the same client, having written an address of its own before its real one
+        assert _refused_now(s, "198.51.100.1, 203.0.113.7, 10.20.0.5")
+        # through another trusted hop of the outer network: still that client
+        assert _refused_now(s, "203.0.113.7, 10.20.9.9, 10.20.0.5")
+        # another client behind the same outer proxy has its own bucket
+        assert _join_until_429(s, "203.0.113.8, 10.20.0.5")
+        # a proxy that adds a header line of its own: the lines read as one list
+        assert _refused_raw(s, ["198.51.100.2", "203.0.113.7, 10.20.0.5"])
+        assert not _refused_raw(s, ["198.51.100.3, 10.20.0.5"])
+        # the outer proxy's own requests (no client before it) are the outer proxy's
+        assert _join_until_429(s, "10.20.0.5")
+
+
 # ---- credentials in request targets never reach the log ----
 
 

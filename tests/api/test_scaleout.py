@@ -1,72 +1,18 @@
 """Scale-out, shown for real: two server processes behind Debian's nginx on one
 PostgreSQL. A move made through the proxy reaches event streams on both servers (LISTEN/NOTIFY
-between them), and stopping one server with SIGTERM loses no request: nginx retries what the
-stopping server refused or dropped on the other one (proxy_next_upstream), and an identical
-resubmitted move is answered as before without a second event.
+between them), and stopping one server with SIGTERM loses no request: nginx sends on to the
+other one what the stopping server refused (proxy_next_upstream; a POST only when it never
+reached the stopping server), and an identical resubmitted move is answered as before without
+a second event.
 
-nginx runs as this test's own process (no daemon, no master), with its own configuration,
-logs and temporary directories, on a free loopback port."""
-import os, random, shutil, signal, subprocess, tempfile, threading, time
+The proxy is the one we ship, docker/nginx.conf, run as this test's own process on a free
+loopback port with its own logs and temporary directories (shipped_nginx.py)."""
+import random, signal, threading, time
 
-from harness import ROOT, Server, free_port, make_database
+from harness import Server, make_database
+from shipped_nginx import Nginx, Via
 from games import GAMES, create, move_events, play_turn, random_policy, state, tokens
 from test_er_live import Stream
-
-CONF = os.path.join(ROOT, "tests", "api", "nginx_proxy.conf")
-
-
-class Via(Server):
-    """The harness's HTTP helpers (request, json) pointed at nginx."""
-
-    def __init__(self, port):
-        self.port = port
-        self.extra_routes = False  # every answer is checked against the document too
-
-
-class Nginx:
-    def __init__(self, upstreams):
-        self.dir = tempfile.mkdtemp(prefix="nginx-")
-        for d in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"):
-            os.makedirs(os.path.join(self.dir, d))
-        self.port = free_port()
-        with open(CONF) as f:
-            conf = f.read()
-        conf = conf.replace("@DIR@", self.dir).replace("@PORT@", str(self.port)).replace(
-            "@UPSTREAMS@", "\n\t\t".join(f"server 127.0.0.1:{p};" for p in upstreams))
-        self.conf = os.path.join(self.dir, "nginx.conf")
-        with open(self.conf, "w") as f:
-            f.write(conf)
-
-    def __enter__(self):
-        self.proc = subprocess.Popen(
-            ["nginx", "-p", self.dir, "-e", os.path.join(self.dir, "error.log"), "-c", self.conf],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        end = time.time() + 10
-        while time.time() < end:
-            assert self.proc.poll() is None, self.log()
-            try:
-                if Via(self.port).request("GET", "/api/v1/health", timeout=2)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError("nginx did not come up: " + self.log())
-
-    def log(self):
-        try:
-            with open(os.path.join(self.dir, "error.log")) as f:
-                return f.read()[-3000:]
-        except OSError:
-            return ""
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _versions(evs):

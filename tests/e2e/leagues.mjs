@@ -15,6 +15,7 @@ let failed = 0;
 const errors = [];
 
 async function test(name, fn) {
+	if (process.env.ONLY && !name.includes(process.env.ONLY)) return; // ONLY=part-of-a-name
 	const t0 = Date.now();
 	try {
 		await fn();
@@ -149,6 +150,38 @@ await test("leagues-logout", async () => {
 	await page.getByRole("heading", { name: "Log in" }).waitFor();
 	await page.reload();
 	await page.getByRole("heading", { name: "Log in" }).waitFor();
+});
+
+await test("leagues-installable-and-offline", async () => {
+	// the league page links the manifest and registers the service worker, whose install keeps
+	// the page and its files: it opens with the network cut (127.0.0.1 is a secure context)
+	const c = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-GB" });
+	await c.route((url) => !url.href.startsWith(BASE), (route) => {
+		errors.push(`external request: ${route.request().url()}`);
+		return route.abort();
+	});
+	const p = await c.newPage();
+	p.setDefaultTimeout(8000);
+	p.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+	await p.goto(`${BASE}/leagues.html`);
+	await p.getByRole("heading", { name: "Log in" }).waitFor();
+	const manifest = await p.locator('link[rel="manifest"]').getAttribute("href");
+	assert(manifest === "manifest.webmanifest", `manifest link: ${manifest}`);
+	assert(await p.evaluate(async (href) => (await fetch(href)).ok, manifest), "the manifest is served");
+	const ready = await p.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 6000))]));
+	assert(ready, "leagues.html registers the service worker");
+	// straight after the install: what the worker keeps by itself, not what it met on the way
+	const files = ["leagues.html", "leagues.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json", "app.css", "api.js", "dom.js"];
+	const kept = await p.evaluate((fs) => Promise.all(fs.map((f) => caches.match(new URL(f, location.href).href).then((r) => !!r))), files);
+	const missing = files.filter((f, i) => !kept[i]);
+	assert(missing.length === 0, `not in the service worker's cache: ${missing}`);
+	await c.setOffline(true);
+	await p.reload();
+	await p.locator("header .lg-nav", { hasText: "Leagues" }).waitFor();
+	await p.locator("#app a.button").waitFor(); // the network's absence said, with a way back
+	await p.screenshot({ path: `${SHOTS}/leagues-offline.png` });
+	await c.setOffline(false);
+	await c.close();
 });
 
 await test("leagues-no-script-errors", async () => {
