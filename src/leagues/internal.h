@@ -66,7 +66,7 @@ enum {
 
 /* io.c */
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
- * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe. */
+ * a spreadsheet would run as a formula (= + - @ TAB CR first) get a leading apostrophe. */
 void lio_csv_cell(sbuf *s, const char *v, bool text);
 /* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
 int64_t lio_int_text(const char *v);

@@ -592,6 +592,45 @@ def test_export_import_round_trips():
         assert azul[0]["notes"] == "line one\nline two" and azul[0]["rating_mu"]
 
 
+def test_csv_export_for_spreadsheets():
+    """The CSV opens right in a spreadsheet: a UTF-8 byte order mark, day and time columns that
+    read as a date and a time, and text starting = + - @ TAB or CR neutralised."""
+    import csv, datetime, io
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("\tTab", "\rCR", "Zoé Ærøskøbing", "-2+3"))
+        lid = lg["id"]
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Château Ω", "date": "2026-02-03T19:45:07Z",
+            "notes": "\t=cmd|' /C calc'!A0", "location": "@here",
+            "results": [{"player": ids["\tTab"], "score": 4}, {"player": ids["\rCR"], "score": 3},
+                        {"player": ids["Zoé Ærøskøbing"], "score": -2.5},
+                        {"player": ids["-2+3"], "score": 1}]})
+        assert st == 201, o
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-04",
+            "results": [{"player": ids["Ann"], "score": 1}, {"player": ids["-2+3"], "score": 2}]})
+        assert st == 201, o
+        st, hd, data = ann.get(f"/api/v1/leagues/{lid}/export.csv")
+        assert st == 200 and hd["content-type"] == "text/csv; charset=utf-8", hd
+        assert data.startswith(b"\xef\xbb\xbf"), data[:10]
+        rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+        assert list(rows[0])[:5] == ["play", "date", "day", "time", "game"], list(rows[0])
+        by = {r["player"]: r for r in rows}
+        assert set(by) == {"'\tTab", "'\rCR", "Zoé Ærøskøbing", "'-2+3", "Ann"}, set(by)
+        chateau = by["Zoé Ærøskøbing"]
+        assert chateau["game"] == "Château Ω" and chateau["score"] == "-2.5"
+        assert chateau["notes"] == "'\t=cmd|' /C calc'!A0" and chateau["location"] == "'@here"
+        for r in rows:
+            day = datetime.date.fromisoformat(r["day"])
+            tod = datetime.time.fromisoformat(r["time"])
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d", r["day"]) and re.fullmatch(r"\d\d:\d\d:\d\d", r["time"])
+            assert datetime.datetime.combine(day, tod, datetime.timezone.utc) == \
+                datetime.datetime.fromisoformat(r["date"].replace("Z", "+00:00")), r
+        assert (chateau["day"], chateau["time"]) == ("2026-02-03", "19:45:07")
+        assert (by["Ann"]["day"], by["Ann"]["time"]) == ("2026-02-04", "00:00:00")
+
+
 def test_import_survives_mangled_files():
     """Seeded mutations of the sample files (types swapped, members dropped, bytes cut): every
     answer is 200 or a 400 problem, never a crash, and a 400 stores nothing."""
