@@ -252,7 +252,7 @@ def test_standings_ratings_and_recompute_after_edit():
         _rating_close(hist["history"][0]["rating"], *r1[1])
         _rating_close(hist["history"][1]["rating"], *r2[1])
         assert hist["history"][1]["players"] == 4 and hist["history"][1]["rank"] == 2
-        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1")
+        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1&offset=1")
         assert [x["play"] for x in last["history"]] == [p2["id"]] and last["rating"] == hist["rating"]
         st, hd, o = ann.get(f"/api/v1/players/{B}/history?limit=0")
         problem(st, hd, o, 400)
