@@ -14,7 +14,8 @@ export class ApiError extends Error {
 /** Calls the API: body as JSON (or, with opts.contentType, sent as it is with that type);
  * resolves to the parsed reply (with opts.blob, to the reply as a Blob: a PDF), rejects with
  * ApiError (status 0 when the server cannot be reached: opts.network is then its detail, for
- * screens with their own strings). */
+ * screens with their own strings). opts.cache: the fetch cache mode ("no-store" unless given;
+ * "no-cache" keeps a reply that has an ETag and revalidates it, a 304 costing no body). */
 export async function request(method, path, body, token, opts = {}) {
 	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
@@ -25,7 +26,7 @@ export async function request(method, path, body, token, opts = {}) {
 			method,
 			headers,
 			body: body === undefined || opts.contentType ? body : JSON.stringify(body),
-			cache: "no-store",
+			cache: opts.cache || "no-store",
 		});
 	} catch {
 		throw new ApiError(0, { title: "network", detail: opts.network || "" });

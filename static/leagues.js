@@ -39,9 +39,10 @@ async function loadLang(l) {
 }
 
 /** The API (cookies travel with it: same origin), with this screen's sentence for a server that
- * cannot be reached; contentType sends body as it is (an import file). */
+ * cannot be reached; contentType sends body as it is (an import file). Reads revalidate what
+ * the browser keeps (the league reads carry an ETag: an unchanged league answers 304). */
 const api = (method, path, body, contentType) =>
-	request(method, path, body, undefined, { contentType, network: t("error.network") });
+	request(method, path, body, undefined, { contentType, network: t("error.network"), cache: method === "GET" ? "no-cache" : undefined });
 
 function errorBox(e) {
 	return h("p", { class: "error", role: "alert" }, e.message);
@@ -82,6 +83,25 @@ function playStamp(dateValue, now = new Date()) {
 
 function params() {
 	return new URLSearchParams(location.hash.replace(/^#/, ""));
+}
+
+// lists that grow (plays, a player's history) come a page at a time: limit ≤ 500, offset, total
+const PAGE_MAX = 500;
+const PAGE_MORE = 50;
+
+/** A whole paged list: the first page's reply with list key holding every item. Bounded by
+ * the total the server reports (and by an empty page). */
+async function fetchAll(path, key) {
+	const sep = path.includes("?") ? "&" : "?";
+	let reply = null;
+	const items = [];
+	for (;;) {
+		const page = await api("GET", `${path}${sep}limit=${PAGE_MAX}&offset=${items.length}`);
+		reply ??= page;
+		items.push(...page[key]);
+		if (!page[key].length || items.length >= page.total) break;
+	}
+	return { ...reply, [key]: items };
 }
 
 /** A form whose submit runs fn(form) with its button disabled; errors are shown above it. */
@@ -259,7 +279,7 @@ async function renderLeague(id) {
 		),
 		panel(
 			h("h2", {}, t("league.recent")),
-			h("ul", { class: "lg-list" }, plays.plays.map((x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", ")))))),
+			recentPlays(enc, plays),
 		),
 		panel(
 			h("h2", {}, t("league.members")),
@@ -278,6 +298,30 @@ async function renderLeague(id) {
 		),
 		h("a", { class: "button wide", href: "#" }, t("back")),
 	);
+}
+
+/** The newest plays (the first page, given) and a button that brings the next page. */
+function recentPlays(enc, first) {
+	const item = (x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", "))));
+	const list = h("ul", { class: "lg-list", "data-testid": "recent-plays" }, first.plays.map(item));
+	const msg = h("div");
+	let shown = first.plays.length;
+	const more = h("button", { class: "wide", type: "button", hidden: shown >= first.total }, t("league.more_plays"));
+	more.addEventListener("click", async () => {
+		more.disabled = true;
+		msg.replaceChildren();
+		try {
+			const page = await api("GET", `/leagues/${enc}/plays?limit=${PAGE_MORE}&offset=${shown}`);
+			list.append(...page.plays.map(item));
+			shown += page.plays.length;
+			more.hidden = !page.plays.length || shown >= page.total;
+		} catch (e) {
+			msg.replaceChildren(errorBox(e));
+		} finally {
+			more.disabled = false;
+		}
+	});
+	return h("div", {}, list, msg, more);
 }
 
 function ratingChart(history) {
@@ -299,7 +343,8 @@ function ratingChart(history) {
 }
 
 async function renderPlayer(id) {
-	const hst = await api("GET", `/players/${encodeURIComponent(id)}/history`);
+	// the chart and the table show every play: all the pages
+	const hst = await fetchAll(`/players/${encodeURIComponent(id)}/history`, "history");
 	const r = hst.rating;
 	app.replaceChildren(
 		panel(

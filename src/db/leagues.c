@@ -373,21 +373,33 @@ db_status db_play_created_by(db_conn *c, const char *play, bool *found,
 
 static void read_play_item(const PGresult *r, int i, void *row)
 {
-	/* play_list: 0 id, 1 game, 2 date, 3 cooperative, 4 source, 5 players (JSON text) */
+	/* play_list: 0 total, 1 id (NULL: the page is empty), 2 game, 3 date, 4 cooperative,
+	 * 5 source, 6 players (JSON text) */
 	db_play_item *x = row;
-	x->id = db_col_text(r, i, 0);
-	x->game = db_col_text(r, i, 1);
-	x->date = db_col_text(r, i, 2);
-	x->cooperative = db_col_bool(r, i, 3);
-	x->source = db_col_text(r, i, 4);
-	x->players = db_col_text(r, i, 5);
+	x->total = db_col_int64(r, i, 0);
+	x->id = db_col_text_or_null(r, i, 1);
+	x->game = db_col_text(r, i, 2);
+	x->date = db_col_text(r, i, 3);
+	x->cooperative = db_col_bool(r, i, 4);
+	x->source = db_col_text(r, i, 5);
+	x->players = db_col_text(r, i, 6);
 }
 
-db_status db_play_list(db_conn *c, const char *league, const char *limit, const char *offset,
-                       db_play_items *out)
+db_status db_play_list(db_conn *c, const char *league, const char *season, const char *game,
+                       const char *limit, const char *offset, db_play_page *out)
 {
-	const char *p[3] = {league, limit, offset};
-	RETURN_LOADED(c, "play_list", 3, p, out, read_play_item);
+	const char *p[5] = {league, season, game, limit, offset};
+	void *rows;
+	out->total = 0;
+	db_status st = db_load(c, "play_list", 5, p, sizeof *out->items.rows, read_play_item,
+	                       &out->items.res, &out->items.n, &rows);
+	out->items.rows = rows;
+	if (st == DB_OK && out->items.n > 0) {
+		out->total = out->items.rows[0].total;
+		if (out->items.rows[0].id == NULL) /* the one row of an empty page */
+			out->items.n = 0;
+	}
+	return st;
 }
 
 db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
@@ -449,27 +461,51 @@ db_status db_ratings_store(db_conn *c, const char *const arrays[4])
 
 static void read_history(const PGresult *r, int i, void *row)
 {
-	/* player_history: 0 play id, 1 game, 2 date, 3 cooperative, 4 score, 5 rank, 6 winner,
-	 * 7 mu, 8 sigma, 9 players */
+	/* player_history: 0 total, 1 mu, 2 sigma (the rating after every play; NULL: none yet),
+	 * 3 play id (NULL: the page is empty), 4 game, 5 date, 6 cooperative, 7 score, 8 rank,
+	 * 9 winner, 10 rated, 11 mu, 12 sigma (the rating after this play; NULL: none yet),
+	 * 13 players */
 	db_history_row *x = row;
-	x->play = db_col_text(r, i, 0);
-	x->game = db_col_text(r, i, 1);
-	x->date = db_col_text(r, i, 2);
-	x->cooperative = db_col_bool(r, i, 3);
-	x->has_score = !db_col_null(r, i, 4);
-	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
-	x->rank = db_col_int(r, i, 5);
-	x->winner = db_col_bool(r, i, 6);
-	x->has_rating = !db_col_null(r, i, 7);
-	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
-	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
-	x->players = db_col_int64(r, i, 9);
+	x->total = db_col_int64(r, i, 0);
+	x->has_current = !db_col_null(r, i, 1);
+	x->current_mu = x->has_current ? db_col_double(r, i, 1) : 0;
+	x->current_sigma = x->has_current ? db_col_double(r, i, 2) : 0;
+	x->play = db_col_text_or_null(r, i, 3);
+	x->game = db_col_text(r, i, 4);
+	x->date = db_col_text(r, i, 5);
+	x->cooperative = db_col_bool(r, i, 6);
+	x->has_score = !db_col_null(r, i, 7);
+	x->score = x->has_score ? db_col_double(r, i, 7) : 0;
+	x->rank = db_col_int(r, i, 8);
+	x->winner = db_col_bool(r, i, 9);
+	x->rated = db_col_bool(r, i, 10);
+	x->has_rating = !db_col_null(r, i, 11);
+	x->mu = x->has_rating ? db_col_double(r, i, 11) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, 12) : 0;
+	x->players = db_col_int64(r, i, 13);
 }
 
-db_status db_player_history(db_conn *c, const char *member, db_history_rows *out)
+db_status db_player_history(db_conn *c, const char *member, const char *limit, const char *offset,
+                            db_history_page *out)
 {
-	const char *p[1] = {member};
-	RETURN_LOADED(c, "player_history", 1, p, out, read_history);
+	const char *p[3] = {member, limit, offset};
+	void *rows;
+	out->total = 0;
+	out->has_current = false;
+	out->current_mu = out->current_sigma = 0;
+	db_status st = db_load(c, "player_history", 3, p, sizeof *out->items.rows, read_history,
+	                       &out->items.res, &out->items.n, &rows);
+	out->items.rows = rows;
+	if (st == DB_OK && out->items.n > 0) {
+		const db_history_row *x = &out->items.rows[0];
+		out->total = x->total;
+		out->has_current = x->has_current;
+		out->current_mu = x->current_mu;
+		out->current_sigma = x->current_sigma;
+		if (x->play == NULL) /* the one row of an empty page */
+			out->items.n = 0;
+	}
+	return st;
 }
 
 /* ---- export, backup, import ---- */

@@ -29,7 +29,10 @@ enum {
 
 /* ---- leagues ---- */
 
-/* league_insert / league_owner_insert / league_bump (no rows read). */
+/* league_insert / league_owner_insert / league_bump (no rows read). The statements that change
+ * a league's owners, members or seasons (league_owner_insert, member_insert, member_delete,
+ * member_link, season_insert) bump its version themselves, as league_bump does for its plays:
+ * the version is the league's ETag (src/leagues/README.md). */
 db_status db_league_insert(db_conn *c, const char *id, const char *name);
 db_status db_league_owner_insert(db_conn *c, const char *league, const char *account);
 db_status db_league_bump(db_conn *c, const char *league);
@@ -186,15 +189,22 @@ db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
 db_status db_play_created_by(db_conn *c, const char *play, bool *found,
                              char account[DB_LG_ID_MAX + 1]);
 
-/* play_list: columns id, game, date, cooperative, source, players (JSON array text). */
+/* play_list: a page of the league's plays, newest first (ties: the later entered first), with
+ * the filters season and game (NULL: none), limit and offset (text of whole numbers); total
+ * counts every play the filters select. Columns total, id, game, date, cooperative, source,
+ * players (JSON array text). */
 typedef struct {
+	int64_t total;
 	const char *id, *game, *date;
 	bool cooperative;
 	const char *source, *players;
 } db_play_item;
-typedef DB_ROWSET(db_play_item) db_play_items;
-db_status db_play_list(db_conn *c, const char *league, const char *limit, const char *offset,
-                       db_play_items *out);
+typedef struct {
+	DB_ROWSET(db_play_item) items; /* the page */
+	int64_t total;
+} db_play_page;
+db_status db_play_list(db_conn *c, const char *league, const char *season, const char *game,
+                       const char *limit, const char *offset, db_play_page *out);
 
 /* play_log_insert: league, play, account, action, before/after (JSON text or NULL). */
 db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
@@ -226,21 +236,33 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
  * clear a rating). */
 db_status db_ratings_store(db_conn *c, const char *const arrays[4]);
 
-/* player_history: columns play, game, date, cooperative, score, rank, winner, mu, sigma,
- * number of players — member's results in play order. */
+/* player_history: a page (limit, offset: text of whole numbers) of member's results in play
+ * order, each with the rating after it (an unrated play keeps the one before: has_rating false
+ * until the first rated play); total counts all of them, current is the rating after the last.
+ * Columns total, current mu and sigma, play, game, date, cooperative, score, rank, winner,
+ * rated, mu, sigma, number of players. */
 typedef struct {
+	int64_t total;
+	bool has_current;
+	double current_mu, current_sigma;
 	const char *play, *game, *date;
 	bool cooperative;
 	bool has_score;
 	double score;
 	int rank;
-	bool winner;
+	bool winner, rated;
 	bool has_rating;
 	double mu, sigma;
 	int64_t players;
 } db_history_row;
-typedef DB_ROWSET(db_history_row) db_history_rows;
-db_status db_player_history(db_conn *c, const char *member, db_history_rows *out);
+typedef struct {
+	DB_ROWSET(db_history_row) items; /* the page */
+	int64_t total;
+	bool has_current; /* false: no rated play yet */
+	double current_mu, current_sigma;
+} db_history_page;
+db_status db_player_history(db_conn *c, const char *member, const char *limit, const char *offset,
+                            db_history_page *out);
 
 /* ---- export, backup, import (api/league_io.c) ---- */
 

@@ -94,6 +94,10 @@ const char *http_query(const http_req *req, const char *name);
 /* Does an If-None-Match value (a list, or "*"; NULL: none) name etag? Weak comparison (RFC 9110
  * §13.1.2). Static files and PDFs answer 304 with it. */
 bool http_etag_matches(const char *if_none_match, const char *etag);
+/* Does an Accept-Encoding value (NULL: none) take gzip? RFC 9110 §12.5.3: gzip (or x-gzip)
+ * listed with a weight above 0, or, when it is not listed, "*" with a weight above 0; q=0,
+ * q=0.0 and q=0.000 refuse, and a malformed weight counts as 0. */
+bool http_accepts_gzip(const char *accept_encoding);
 /* Parses the body strictly (json/spec.h) into *out (caller owns), or fills a 400/415 problem
  * into resp and returns -1. Checks Content-Type: application/json. */
 int http_body_json(const http_req *req, http_resp *resp, struct json_object **out);

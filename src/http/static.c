@@ -8,7 +8,8 @@
  * revalidate with If-None-Match → 304.
  *
  * Text files (HTML, CSS, JavaScript, JSON, SVG, the manifest) go out gzip-compressed (zlib) to a
- * client whose Accept-Encoding takes gzip, with their own ETag ("…-gz") and Vary: Accept-Encoding;
+ * client whose Accept-Encoding takes gzip (http_accepts_gzip: a weight of 0 refuses it), with
+ * their own ETag ("…-gz") and Vary: Accept-Encoding;
  * the whole front end is small (≤ 150 KB), so compressing per request costs well under a
  * millisecond and needs no build step or cache. Every file carries a Content-Security-Policy:
  * the app loads nothing from elsewhere, runs no inline script or style, and cannot be framed. */
@@ -72,25 +73,64 @@ static const char *content_type(const char *path, bool *text)
 	return "application/octet-stream";
 }
 
-/* Does the Accept-Encoding header take gzip? ("gzip" or "*" listed without q=0.) */
-static bool accepts_gzip(const char *ae)
+/* The weight of an Accept-Encoding element's parameters (RFC 9110 §12.4.2: qvalue = "0"
+ * ["." 0*3DIGIT] / "1" ["." 0*3("0")]; q is case-insensitive; 1000 when absent), in
+ * thousandths, or -1 when the q value is malformed. p points after the coding, end at the
+ * element's end. */
+static int element_weight(const char *p, const char *end)
 {
+	while (p < end) {
+		p += strspn(p, " \t;");
+		if (p >= end)
+			break;
+		const char *next = memchr(p, ';', (size_t)(end - p));
+		if (next == NULL)
+			next = end;
+		if ((p[0] == 'q' || p[0] == 'Q') && p + 1 < end && p[1] == '=') {
+			const char *v = p + 2, *ve = next;
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+				ve--;
+			if (ve == v || (v[0] != '0' && v[0] != '1'))
+				return -1;
+			int w = (v[0] - '0') * 1000, scale = 100;
+			if (v + 1 < ve) {
+				if (v[1] != '.' || ve - v > 5)
+					return -1;
+				for (const char *d = v + 2; d < ve; d++, scale /= 10) {
+					if (*d < '0' || *d > '9' || (v[0] == '1' && *d != '0'))
+						return -1;
+					w += (*d - '0') * scale;
+				}
+			}
+			return w;
+		}
+		p = next;
+	}
+	return 1000;
+}
+
+bool http_accepts_gzip(const char *ae)
+{
+	int gzip = -1, star = -1; /* weights as listed, -1: not listed */
 	const char *p = ae;
 	while (p && *p) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		size_t n = strcspn(p, ",;");
-		bool match = (n == 4 && strncasecmp(p, "gzip", 4) == 0) || (n == 1 && *p == '*');
+		p += strspn(p, " \t,");
+		if (*p == '\0')
+			break;
 		const char *end = p + strcspn(p, ",");
-		if (match) {
-			const char *q = strstr(p, "q=");
-			bool zero = q && q < end && strtod(q + 2, NULL) <= 0.0;
-			if (!zero)
-				return true;
-		}
-		p = *end ? end + 1 : end;
+		size_t n = strcspn(p, " \t;,");
+		int w = element_weight(p + n, end);
+		if (w < 0)
+			w = 0; /* a malformed weight accepts nothing */
+		if ((n == 4 && strncasecmp(p, "gzip", 4) == 0) ||
+		    (n == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+			gzip = gzip < 0 || w < gzip ? w : gzip;
+		else if (n == 1 && *p == '*')
+			star = star < 0 || w < star ? w : star;
+		p = end;
 	}
-	return false;
+	/* gzip listed decides; else "*" stands for every coding not listed */
+	return gzip >= 0 ? gzip > 0 : star > 0;
 }
 
 /* Reads fd (size bytes) and gzips it; returns a malloc'd buffer (caller frees) and its length
@@ -230,7 +270,7 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	const char *ae = conn ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 	                                                    MHD_HTTP_HEADER_ACCEPT_ENCODING)
 	                      : NULL;
-	bool gz = text && ae && accepts_gzip(ae) && sb.st_size >= GZIP_MIN_INPUT &&
+	bool gz = text && ae && http_accepts_gzip(ae) && sb.st_size >= GZIP_MIN_INPUT &&
 	          (uintmax_t)sb.st_size <= GZIP_MAX_INPUT;
 	char etag[80];
 	snprintf(etag, sizeof etag, "\"%jx-%jx-%jx%s\"", (uintmax_t)sb.st_ino,

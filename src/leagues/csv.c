@@ -18,6 +18,16 @@
 #include <string.h>
 #include <strings.h>
 
+/* The day (YYYY-MM-DD) and time of day (HH:MM:SS) of a play, as spreadsheets read them: the
+ * parts of its local time (x->date, RFC 3339 with the play's own offset), so a game at 23:30
+ * on 31 December is on that day in the sheet. The one place that chooses which time of the
+ * play the file shows. */
+static void play_day_time(const db_export_row *x, char day[11], char time[9])
+{
+	snprintf(day, 11, "%.10s", x->date);
+	snprintf(time, 9, "%.8s", strlen(x->date) >= 19 ? x->date + 11 : "00:00:00");
+}
+
 int api_league_export_csv(const http_req *req, http_resp *resp)
 {
 	league_access a;
@@ -26,18 +36,23 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 	if (!lio_export_rows(req, resp, c, &a, &rs))
 		return 0;
 	sbuf s = {0};
-	sb_str(&s, "play,date,game,bgg_id,duration_min,cooperative,location,player,seat,score,rank,"
-	           "winner,rating_mu,rating_sigma,notes\r\n");
+	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
+	sb_str(&s, "\xEF\xBB\xBF");
+	sb_str(&s, "play,date,day,time,game,bgg_id,duration_min,cooperative,location,player,seat,"
+	           "score,rank,winner,rating_mu,rating_sigma,notes\r\n");
 	for (int i = 0; i < rs.n; i++) {
 		const db_export_row *x = &rs.rows[i];
-		char seat[16], rank[16];
+		char seat[16], rank[16], day[11], time[9];
 		snprintf(seat, sizeof seat, "%d", x->seat);
 		snprintf(rank, sizeof rank, "%d", x->rank);
+		play_day_time(x, day, time);
 		const struct {
 			const char *v; /* NULL: empty */
 			bool text;
-		} cols[] = {{x->uuid, false},
+		} cols[] = {{x->uuid, true}, /* imported files choose it */
 		            {x->date, false},
+		            {day, false},
+		            {time, false},
 		            {x->game, true},
 		            {x->bgg_id, false},
 		            {x->duration_min, false},

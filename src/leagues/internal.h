@@ -27,6 +27,36 @@ json_object *league_rating_json(rating r);
 /* The reply for a database failure (503 while it is away, else 500). */
 int league_reply_status(http_resp *resp, db_status st);
 
+/* ---- leagues.c: pages of the lists that grow (plays, history) and conditional reads ---- */
+
+enum { PAGE_DEFAULT = 50, PAGE_MAX = 500, LEAGUE_ETAG_LEN = 48 };
+
+/* A page of a list: ?limit= (1 to PAGE_MAX, default PAGE_DEFAULT) and ?offset= (0 or more,
+ * default 0), and their text for the SQL parameters. */
+typedef struct {
+	long long limit, offset;
+	char limit_text[24], offset_text[24];
+} league_page;
+/* Reads the page of the request into *pg: true, or false after a 400 whose field names the
+ * parameter ("/limit", "/offset"). */
+bool league_page_read(const http_req *req, http_resp *resp, league_page *pg);
+/* While items remain after this page (offset + limit < total), the Link header's value for
+ * the next one (caller frees; NULL when none): </api/v1/{kind}/{id}/{list}?limit=L&offset=O+L
+ * [&season=…][&game=…]>; rel="next", id and the filters (NULL: none) percent-encoded. */
+char *league_page_link(const char *kind, const char *id, const char *list, const league_page *pg,
+                       long long total, const char *season, const char *game);
+
+/* The ETag of a league read (out: LEAGUE_ETAG_LEN bytes): the league's version, which every
+ * change of the league bumps (plays, members, owners, seasons), and what was asked (key:
+ * the route and its parameters, plus the account when the reply depends on it). */
+void league_etag(char out[LEAGUE_ETAG_LEN], long long version, const char *key);
+/* Does the request's If-None-Match name etag? Then resp is a 304 (no body) with the ETag and
+ * Cache-Control headers, and the handler is done. */
+bool league_not_modified(const http_req *req, http_resp *resp, const char *etag);
+/* The headers of a league read's 200: ETag and Cache-Control: private, no-cache (the reply
+ * depends on the session; a client revalidates before every use). */
+void league_tag_reply(http_resp *resp, const char *etag);
+
 /* ---- ratings.c: the league's result rows (ratings, standings, head-to-head) ---- */
 
 typedef struct {
@@ -66,7 +96,7 @@ enum {
 
 /* io.c */
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
- * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe. */
+ * a spreadsheet would run as a formula (= + - @ TAB CR first) get a leading apostrophe. */
 void lio_csv_cell(sbuf *s, const char *v, bool text);
 /* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
 int64_t lio_int_text(const char *v);

@@ -25,13 +25,14 @@
 /* ---- text helpers ---- */
 
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
- * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe. */
+ * a spreadsheet would run as a formula get a leading apostrophe: those starting = + - @, and
+ * TAB or CR (OWASP's list: spreadsheets skip them and read the formula behind). */
 void lio_csv_cell(sbuf *s, const char *v, bool text)
 {
 	if (v == NULL)
 		v = "";
 	bool quote = strpbrk(v, ",\"\r\n") != NULL;
-	bool formula = text && (*v == '=' || *v == '+' || *v == '-' || *v == '@');
+	bool formula = text && *v != '\0' && strchr("=+-@\t\r", *v) != NULL;
 	if (quote)
 		sb_str(s, "\"");
 	if (formula)

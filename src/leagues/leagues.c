@@ -54,6 +54,109 @@ void league_run_tx(db_conn *c, db_tx_fn fn, void *arg, http_resp *resp)
 		league_reply_status(resp, st);
 }
 
+/* ---- pages and conditional reads (internal.h) ---- */
+
+/* A query parameter that must be a whole number from lo to hi: true with *v (def when absent),
+ * else false after a 400 naming it. */
+static bool query_count(const http_req *req, http_resp *resp, const char *name, long long def,
+                        long long lo, long long hi, long long *v)
+{
+	const char *t = http_query(req, name);
+	*v = def;
+	if (t == NULL)
+		return true;
+	size_t n = strlen(t);
+	bool digits = n > 0 && n <= 12 && strspn(t, "0123456789") == n;
+	if (digits)
+		*v = strtoll(t, NULL, 10);
+	if (digits && *v >= lo && *v <= hi)
+		return true;
+	char detail[96], field[32];
+	snprintf(detail, sizeof detail, "%s must be a whole number from %lld to %lld", name, lo,
+	         hi);
+	snprintf(field, sizeof field, "/%s", name);
+	http_reply_problem(resp, 400, detail, NULL, field);
+	return false;
+}
+
+bool league_page_read(const http_req *req, http_resp *resp, league_page *pg)
+{
+	if (!query_count(req, resp, "limit", PAGE_DEFAULT, 1, PAGE_MAX, &pg->limit) ||
+	    !query_count(req, resp, "offset", 0, 0, INT32_MAX, &pg->offset))
+		return false;
+	snprintf(pg->limit_text, sizeof pg->limit_text, "%lld", pg->limit);
+	snprintf(pg->offset_text, sizeof pg->offset_text, "%lld", pg->offset);
+	return true;
+}
+
+/* Appends v percent-encoded (RFC 3986: all but the unreserved characters). */
+static void sb_pct(sbuf *s, const char *v)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' || *p == '~') {
+			sb_add(s, (const char *)p, 1);
+		} else {
+			char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+			sb_add(s, e, 3);
+		}
+	}
+}
+
+char *league_page_link(const char *kind, const char *id, const char *list, const league_page *pg,
+                       long long total, const char *season, const char *game)
+{
+	if (pg->offset + pg->limit >= total)
+		return NULL;
+	sbuf s = {0};
+	char q[64];
+	sb_str(&s, "</api/v1/");
+	sb_str(&s, kind);
+	sb_str(&s, "/");
+	sb_pct(&s, id);
+	sb_str(&s, "/");
+	sb_str(&s, list);
+	snprintf(q, sizeof q, "?limit=%lld&offset=%lld", pg->limit, pg->offset + pg->limit);
+	sb_str(&s, q);
+	if (season) {
+		sb_str(&s, "&season=");
+		sb_pct(&s, season);
+	}
+	if (game) {
+		sb_str(&s, "&game=");
+		sb_pct(&s, game);
+	}
+	sb_str(&s, ">; rel=\"next\"");
+	return s.b;
+}
+
+void league_etag(char out[LEAGUE_ETAG_LEN], long long version, const char *key)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL; /* FNV-1a: the same on every server */
+	for (const char *p = key; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, LEAGUE_ETAG_LEN, "\"%llx-%016llx\"", version, h);
+}
+
+void league_tag_reply(http_resp *resp, const char *etag)
+{
+	http_resp_header(resp, "ETag", etag);
+	http_resp_header(resp, "Cache-Control", "private, no-cache");
+}
+
+bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
+{
+	if (!http_etag_matches(http_header(req, "If-None-Match"), etag))
+		return false;
+	http_resp_clear(resp);
+	resp->status = 304;
+	league_tag_reply(resp, etag);
+	return true;
+}
+
 /* ---- access ---- */
 
 bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
@@ -285,11 +388,19 @@ int api_league_get(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (!league_access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
+	/* the reply says who asks ("you"): the account is part of the tag */
+	char key[128], etag[LEAGUE_ETAG_LEN];
+	snprintf(key, sizeof key, "league\n%s\n%s", req->params[0], a.acc.id);
+	league_etag(etag, a.version, key);
+	if (league_not_modified(req, resp, etag))
+		return 0;
 	db_status st;
 	json_object *o = league_json(c, req->params[0], &a, &st);
 	if (o == NULL)
 		return acct_reply_db(resp);
-	return http_reply_json(resp, 200, o);
+	http_reply_json(resp, 200, o);
+	league_tag_reply(resp, etag);
+	return 0;
 }
 
 /* Account by id or e-mail: true with id filled; else false after a reply (503, or 422 for

@@ -51,7 +51,7 @@ typedef struct {
 	account acc;
 	bool owner;
 	char member[ID_LEN + 1]; /* the account's member entry, "" if none */
-	long long version;       /* the league's version (bumped by every change of its plays) */
+	long long version;       /* the league's version (bumped by every change of the league) */
 } league_access;
 
 /* Frees the standings/history cache (at shutdown). */

@@ -503,31 +503,12 @@ int api_league_play_get(const http_req *req, http_resp *resp)
 	return http_reply_json(resp, 200, o);
 }
 
-int api_league_play_list(const http_req *req, http_resp *resp)
+/* The JSON of a page of plays: {"plays": […], "total"}. */
+static json_object *play_page_json(const db_play_page *page)
 {
-	league_access a;
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
-		return 0;
-	/* ?limit=N&offset=M: a page, newest first (default: every play) */
-	const char *lim = http_query(req, "limit"), *off = http_query(req, "offset");
-	char *e1 = NULL, *e2 = NULL;
-	long limit = lim ? strtol(lim, &e1, 10) : 0, offset = off ? strtol(off, &e2, 10) : 0;
-	if ((lim && (*lim == '\0' || *e1 != '\0' || limit < 1 || limit > 100000)) ||
-	    (off && (*off == '\0' || *e2 != '\0' || offset < 0 || offset > 100000000)))
-		return http_reply_problem(resp, 400,
-		                          "limit (1 to 100000) and offset (0 or more) are "
-		                          "whole numbers",
-		                          NULL, NULL);
-	char lb[24], ob[24];
-	snprintf(lb, sizeof lb, "%ld", limit);
-	snprintf(ob, sizeof ob, "%ld", offset);
-	db_play_items items = {0};
-	if (db_play_list(c, req->params[0], lim ? lb : NULL, ob, &items) != DB_OK)
-		return acct_reply_db(resp);
 	json_object *arr = jx_arr();
-	for (int i = 0; i < items.n; i++) {
-		const db_play_item *y = &items.rows[i];
+	for (int i = 0; i < page->items.n; i++) {
+		const db_play_item *y = &page->items.rows[i];
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(y->id));
 		jx_set(o, "game", jx_str(y->game));
@@ -537,10 +518,51 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 		jx_set(o, "players", jx_parse_stored(y->players));
 		jx_push(arr, o);
 	}
-	db_rowset_clear(&items);
 	json_object *o = jx_obj();
 	jx_set(o, "plays", arr);
-	return http_reply_json(resp, 200, o);
+	jx_set(o, "total", jx_int(page->total));
+	return o;
+}
+
+int api_league_play_list(const http_req *req, http_resp *resp)
+{
+	league_access a;
+	league_page pg;
+	const char *season, *game, *league = req->params[0];
+	db_conn *c = db_thread_conn();
+	if (!league_access_check(req, resp, c, league, false, &a) ||
+	    !league_page_read(req, resp, &pg) ||
+	    !leagues_read_filters(req, resp, c, &season, &game))
+		return 0;
+	sbuf key = {0};
+	char etag[LEAGUE_ETAG_LEN];
+	sb_str(&key, "plays\n");
+	sb_str(&key, league);
+	sb_str(&key, "\n");
+	sb_str(&key, pg.limit_text);
+	sb_str(&key, "\n");
+	sb_str(&key, pg.offset_text);
+	sb_str(&key, season ? "\ns" : "\n-");
+	sb_str(&key, season ? season : "");
+	sb_str(&key, game ? "\ng" : "\n-");
+	sb_str(&key, game ? game : "");
+	league_etag(etag, a.version, key.b);
+	free(key.b);
+	if (league_not_modified(req, resp, etag))
+		return 0;
+	db_play_page page = {0};
+	if (db_play_list(c, league, season, game, pg.limit_text, pg.offset_text, &page) != DB_OK) {
+		db_rowset_clear(&page.items);
+		return acct_reply_db(resp);
+	}
+	char *link = league_page_link("leagues", league, "plays", &pg, page.total, season, game);
+	http_reply_json(resp, 200, play_page_json(&page));
+	db_rowset_clear(&page.items);
+	league_tag_reply(resp, etag);
+	if (link)
+		http_resp_header(resp, "Link", link);
+	free(link);
+	return 0;
 }
 
 /* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may

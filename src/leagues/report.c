@@ -24,7 +24,6 @@
 
 enum {
 	REPORT_PLAYS = 15, /* plays listed */
-	REPORT_SCAN = 500, /* newest plays read to find them under a filter */
 	RESULTS_LEN = 512, /* one play's results line */
 };
 
@@ -187,31 +186,27 @@ typedef struct {
 	int n;
 } play_list;
 
-/* The newest plays under the filters (season dates inclusive, game case-insensitive). */
-static bool recent_plays(db_conn *c, const char *league, const char *game, const char *starts,
-                         const char *ends, play_list *pl)
+/* The newest plays under the filters (season and game: NULL for none), as GET …/plays
+ * selects them. */
+static bool recent_plays(db_conn *c, const char *league, const char *season, const char *game,
+                         play_list *pl)
 {
 	char lim[16];
-	snprintf(lim, sizeof lim, "%d", REPORT_SCAN);
-	db_play_items items = {0};
-	if (db_play_list(c, league, lim, "0", &items) != DB_OK)
+	snprintf(lim, sizeof lim, "%d", REPORT_PLAYS);
+	db_play_page page = {0};
+	if (db_play_list(c, league, season, game, lim, "0", &page) != DB_OK)
 		return false;
-	for (int i = 0; i < items.n && pl->n < REPORT_PLAYS; i++) {
-		const char *g = items.rows[i].game;
-		char day[16];
-		snprintf(day, sizeof day, "%.10s", items.rows[i].date);
-		if ((game && strcasecmp(game, g) != 0) || (starts && strcmp(day, starts) < 0) ||
-		    (ends && strcmp(day, ends) > 0))
-			continue;
+	for (int i = 0; i < page.items.n && pl->n < REPORT_PLAYS; i++) {
+		const db_play_item *y = &page.items.rows[i];
 		int k = pl->n++;
-		snprintf(pl->game[k], sizeof pl->game[k], "%s", g);
-		snprintf(pl->date[k], sizeof pl->date[k], "%s", day);
-		json_object *players = jx_parse_stored(items.rows[i].players);
+		snprintf(pl->game[k], sizeof pl->game[k], "%s", y->game);
+		snprintf(pl->date[k], sizeof pl->date[k], "%.10s", y->date);
+		json_object *players = jx_parse_stored(y->players);
 		results_line(players, pl->results[k], sizeof pl->results[k]);
 		json_object_put(players);
 		pl->plays[k] = (pdf_league_play){pl->date[k], pl->game[k], pl->results[k]};
 	}
-	db_rowset_clear(&items);
+	db_rowset_clear(&page.items);
 	return true;
 }
 
@@ -243,7 +238,7 @@ int api_league_standings_pdf(const http_req *req, http_resp *resp)
 	if (standings == NULL)
 		return acct_reply_db(resp);
 	play_list *pl = xcalloc(1, sizeof *pl);
-	if (!recent_plays(c, id, game, season ? starts : NULL, season ? ends : NULL, pl)) {
+	if (!recent_plays(c, id, season, game, pl)) {
 		free(pl);
 		json_object_put(standings);
 		return acct_reply_db(resp);

@@ -31,6 +31,7 @@ typedef struct {
 	long long version;
 	char *text; /* owned */
 	size_t len;
+	char *link; /* owned: the reply's Link header, or NULL */
 	unsigned long long used;
 } lcache_slot;
 
@@ -38,10 +39,11 @@ static lcache_slot g_lcache[LCACHE_SLOTS];
 static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long g_lcache_tick;
 
-/* Answers from the cache when it holds key at version. */
+/* Answers from the cache when it holds key at version (its Link header too). */
 static bool lcache_reply(const char *key, long long version, http_resp *resp)
 {
 	bool hit = false;
+	char *link = NULL;
 	pthread_mutex_lock(&g_lcache_mu);
 	for (int i = 0; i < LCACHE_SLOTS && !hit; i++) {
 		lcache_slot *e = &g_lcache[i];
@@ -49,6 +51,7 @@ static bool lcache_reply(const char *key, long long version, http_resp *resp)
 			resp->body = xmalloc(e->len + 1);
 			memcpy(resp->body, e->text, e->len + 1);
 			resp->body_len = e->len;
+			link = e->link ? xstrdup(e->link) : NULL;
 			e->used = ++g_lcache_tick;
 			hit = true;
 		}
@@ -58,11 +61,16 @@ static bool lcache_reply(const char *key, long long version, http_resp *resp)
 		resp->status = 200;
 		resp->content_type = "application/json";
 	}
+	if (link)
+		http_resp_header(resp, "Link", link);
+	free(link);
 	return hit;
 }
 
-/* Replies o (taking it) and keeps its text under (key, version). */
-static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o)
+/* Replies o (taking it) with its Link header (link: NULL for none; borrowed) and keeps both
+ * under (key, version). */
+static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o,
+                            const char *link)
 {
 	const char *text = jx_text(o);
 	size_t len = strlen(text);
@@ -79,15 +87,20 @@ static int lcache_reply_put(const char *key, long long version, http_resp *resp,
 				victim = e;
 		}
 		free(victim->text);
+		free(victim->link);
 		snprintf(victim->key, sizeof victim->key, "%s", key);
 		victim->version = version;
 		victim->text = xmalloc(len + 1);
 		memcpy(victim->text, text, len + 1);
 		victim->len = len;
+		victim->link = link ? xstrdup(link) : NULL;
 		victim->used = ++g_lcache_tick;
 		pthread_mutex_unlock(&g_lcache_mu);
 	}
-	return http_reply_json(resp, 200, o);
+	http_reply_json(resp, 200, o);
+	if (link)
+		http_resp_header(resp, "Link", link);
+	return 0;
 }
 
 void leagues_shutdown(void)
@@ -95,6 +108,7 @@ void leagues_shutdown(void)
 	pthread_mutex_lock(&g_lcache_mu);
 	for (int i = 0; i < LCACHE_SLOTS; i++) {
 		free(g_lcache[i].text);
+		free(g_lcache[i].link);
 		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
 	}
 	pthread_mutex_unlock(&g_lcache_mu);
@@ -222,16 +236,21 @@ int api_league_standings(const http_req *req, http_resp *resp)
 	db_conn *c = open_filtered(req, resp, &a, &season, &game);
 	if (!c)
 		return 0;
-	char key[LCACHE_KEY];
+	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
 	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
 	         game ? game : "");
-	if (lcache_reply(key, a.version, resp))
+	league_etag(etag, a.version, key);
+	if (league_not_modified(req, resp, etag))
 		return 0;
-	db_status st;
-	json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
-	if (o == NULL)
-		return acct_reply_db(resp);
-	return lcache_reply_put(key, a.version, resp, o);
+	if (!lcache_reply(key, a.version, resp)) {
+		db_status st;
+		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+		if (o == NULL)
+			return acct_reply_db(resp);
+		lcache_reply_put(key, a.version, resp, o, NULL);
+	}
+	league_tag_reply(resp, etag);
+	return 0;
 }
 
 typedef struct {
@@ -308,6 +327,40 @@ int api_league_head_to_head(const http_req *req, http_resp *resp)
 	return http_reply_json(resp, 200, o);
 }
 
+/* The JSON of a page of a player's history. */
+static json_object *history_json(const http_req *req, const db_member_league *ml,
+                                 const db_history_page *h)
+{
+	json_object *arr = jx_arr();
+	for (int i = 0; i < h->items.n; i++) {
+		const db_history_row *y = &h->items.rows[i];
+		json_object *o = jx_obj();
+		jx_set(o, "play", jx_str(y->play));
+		jx_set(o, "game", jx_str(y->game));
+		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "cooperative", jx_bool(y->cooperative));
+		jx_set(o, "score", league_num_json(y->has_score, y->score));
+		jx_set(o, "rank", jx_int(y->rank));
+		jx_set(o, "winner", jx_bool(y->winner));
+		jx_set(o, "rated", jx_bool(y->rated));
+		jx_set(o, "rating",
+		       league_rating_json(y->has_rating ? (rating){y->mu, y->sigma}
+		                                        : rating_default()));
+		jx_set(o, "players", jx_int(y->players));
+		jx_push(arr, o);
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "player", jx_str(req->params[0]));
+	jx_set(o, "name", jx_str(ml->name));
+	jx_set(o, "league", jx_str(ml->league));
+	jx_set(o, "rating",
+	       league_rating_json(h->has_current ? (rating){h->current_mu, h->current_sigma}
+	                                         : rating_default()));
+	jx_set(o, "total", jx_int(h->total));
+	jx_set(o, "history", arr);
+	return o;
+}
+
 int api_player_history(const http_req *req, http_resp *resp)
 {
 	db_conn *c = db_thread_conn();
@@ -319,55 +372,32 @@ int api_player_history(const http_req *req, http_resp *resp)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
-	const char *league = ml.league, *name = ml.name;
 	league_access a;
-	if (!league_access_check(req, resp, c, league, false, &a))
+	league_page pg;
+	if (!league_access_check(req, resp, c, ml.league, false, &a) ||
+	    !league_page_read(req, resp, &pg))
 		return 0;
-	/* ?limit=N: only the last N plays (the rating is still the one after all of them) */
-	const char *lim = http_query(req, "limit");
-	char *end = NULL;
-	long limit = lim ? strtol(lim, &end, 10) : 0;
-	if (lim && (*lim == '\0' || *end != '\0' || limit < 1 || limit > 1000000))
-		return http_reply_problem(resp, 400, "limit must be a whole number from 1", NULL,
-		                          NULL);
-	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "history\n%s\n%ld", req->params[0], limit);
-	if (lcache_reply(key, a.version, resp))
+	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
+	snprintf(key, sizeof key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text,
+	         pg.offset_text);
+	league_etag(etag, a.version, key);
+	if (league_not_modified(req, resp, etag))
 		return 0;
-	db_history_rows h = {0};
-	if (db_player_history(c, req->params[0], &h) != DB_OK)
-		return acct_reply_db(resp);
-	json_object *arr = jx_arr();
-	rating cur = rating_default();
-	int first = limit && h.n > limit ? h.n - (int)limit : 0;
-	for (int i = 0; i < h.n; i++) {
-		const db_history_row *y = &h.rows[i];
-		json_object *o = jx_obj();
-		jx_set(o, "play", jx_str(y->play));
-		jx_set(o, "game", jx_str(y->game));
-		jx_set(o, "date", jx_str(y->date));
-		jx_set(o, "cooperative", jx_bool(y->cooperative));
-		jx_set(o, "score", league_num_json(y->has_score, y->score));
-		jx_set(o, "rank", jx_int(y->rank));
-		jx_set(o, "winner", jx_bool(y->winner));
-		if (y->has_rating)
-			cur = (rating){y->mu, y->sigma};
-		jx_set(o, "rated", jx_bool(y->has_rating));
-		jx_set(o, "rating", league_rating_json(cur));
-		jx_set(o, "players", jx_int(y->players));
-		if (i >= first)
-			jx_push(arr, o);
-		else
-			json_object_put(o);
+	if (!lcache_reply(key, a.version, resp)) {
+		db_history_page h = {0};
+		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
+		    DB_OK) {
+			db_rowset_clear(&h.items);
+			return acct_reply_db(resp);
+		}
+		char *link = league_page_link("players", req->params[0], "history", &pg, h.total,
+		                              NULL, NULL);
+		lcache_reply_put(key, a.version, resp, history_json(req, &ml, &h), link);
+		db_rowset_clear(&h.items);
+		free(link);
 	}
-	db_rowset_clear(&h);
-	json_object *o = jx_obj();
-	jx_set(o, "player", jx_str(req->params[0]));
-	jx_set(o, "name", jx_str(name));
-	jx_set(o, "league", jx_str(league));
-	jx_set(o, "rating", league_rating_json(cur));
-	jx_set(o, "history", arr);
-	return lcache_reply_put(key, a.version, resp, o);
+	league_tag_reply(resp, etag);
+	return 0;
 }
 
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,

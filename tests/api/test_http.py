@@ -266,6 +266,23 @@ def test_static_gzip_when_accepted_and_csp():
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "http" not in csp, csp
 
 
+def test_static_gzip_weights():
+    """Accept-Encoding weights (RFC 9110 §12.5.3): q=0 in any spelling refuses gzip, also
+    against "*"; gzip named decides over "*"."""
+    import gzip
+    s = server()
+    st, hd, raw = s.request("GET", "/app.css")
+    assert st == 200 and "content-encoding" not in hd
+    for ae in ("gzip;q=0, *", "*, gzip;q=0", "*;q=0", "gzip;Q=0", "gzip; q=0.000",
+               "gzip;q=0.0, deflate", "identity", "*;q=0, identity"):
+        st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": ae})
+        assert st == 200 and "content-encoding" not in hd and body == raw, (ae, hd)
+    for ae in ("gzip;q=0.001", "*;q=0, gzip", "x-gzip", "identity;q=0.5, *"):
+        st, hd, body = s.request("GET", "/app.css", headers={"Accept-Encoding": ae})
+        assert st == 200 and hd.get("content-encoding") == "gzip", (ae, hd)
+        assert gzip.decompress(body) == raw
+
+
 # ---- lifecycle ----
 
 def _wait_until(cond, timeout, what):

@@ -252,7 +252,7 @@ def test_standings_ratings_and_recompute_after_edit():
         _rating_close(hist["history"][0]["rating"], *r1[1])
         _rating_close(hist["history"][1]["rating"], *r2[1])
         assert hist["history"][1]["players"] == 4 and hist["history"][1]["rank"] == 2
-        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1")
+        st, hd, last = ann.get(f"/api/v1/players/{B}/history?limit=1&offset=1")
         assert [x["play"] for x in last["history"]] == [p2["id"]] and last["rating"] == hist["rating"]
         st, hd, o = ann.get(f"/api/v1/players/{B}/history?limit=0")
         problem(st, hd, o, 400)
@@ -353,6 +353,12 @@ def test_play_keeps_its_local_time_and_seasons_use_the_local_date():
         # BG Stats reads playDate as the phone's local time
         st, hd, ex = ann.get(f"/api/v1/leagues/{lid}/export.json")
         assert sorted(p["playDate"] for p in ex["plays"]) == ["2027-01-01 00:15:00", "2027-01-01 17:30:00"], ex
+        # the spreadsheet's day and time are the play's own
+        st, hd, csv_text = ann.get(f"/api/v1/leagues/{lid}/export.csv")
+        import csv as _csv, io as _io
+        text = csv_text.decode("utf-8-sig") if isinstance(csv_text, bytes) else csv_text.lstrip("\ufeff")
+        rows = list(_csv.DictReader(_io.StringIO(text)))
+        assert sorted({(r["day"], r["time"]) for r in rows}) == [("2027-01-01", "00:15:00"), ("2027-01-01", "17:30:00")], rows
         # the backup keeps the offset
         st, hd, bk = ann.get(f"/api/v1/leagues/{lid}/backup.json")
         assert sorted(p["date"] for p in bk["plays"]) == ["2027-01-01T00:15:00Z", "2027-01-01T17:30:00+13:00"], bk
@@ -638,6 +644,45 @@ def test_export_import_round_trips():
         assert [r["player"] for r in azul] == ['Cid, "the dice"', "'=cmd"], azul
         assert azul[0]["score"] == "12.5" and azul[0]["rank"] == "1" and azul[0]["winner"] == "true"
         assert azul[0]["notes"] == "line one\nline two" and azul[0]["rating_mu"]
+
+
+def test_csv_export_for_spreadsheets():
+    """The CSV opens right in a spreadsheet: a UTF-8 byte order mark, day and time columns that
+    read as a date and a time, and text starting = + - @ TAB or CR neutralised."""
+    import csv, datetime, io
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lg, ids = _league(ann, guests=("\tTab", "\rCR", "Zoé Ærøskøbing", "-2+3"))
+        lid = lg["id"]
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Château Ω", "date": "2026-02-03T19:45:07Z",
+            "notes": "\t=cmd|' /C calc'!A0", "location": "@here",
+            "results": [{"player": ids["\tTab"], "score": 4}, {"player": ids["\rCR"], "score": 3},
+                        {"player": ids["Zoé Ærøskøbing"], "score": -2.5},
+                        {"player": ids["-2+3"], "score": 1}]})
+        assert st == 201, o
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2026-02-04",
+            "results": [{"player": ids["Ann"], "score": 1}, {"player": ids["-2+3"], "score": 2}]})
+        assert st == 201, o
+        st, hd, data = ann.get(f"/api/v1/leagues/{lid}/export.csv")
+        assert st == 200 and hd["content-type"] == "text/csv; charset=utf-8", hd
+        assert data.startswith(b"\xef\xbb\xbf"), data[:10]
+        rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+        assert list(rows[0])[:5] == ["play", "date", "day", "time", "game"], list(rows[0])
+        by = {r["player"]: r for r in rows}
+        assert set(by) == {"'\tTab", "'\rCR", "Zoé Ærøskøbing", "'-2+3", "Ann"}, set(by)
+        chateau = by["Zoé Ærøskøbing"]
+        assert chateau["game"] == "Château Ω" and chateau["score"] == "-2.5"
+        assert chateau["notes"] == "'\t=cmd|' /C calc'!A0" and chateau["location"] == "'@here"
+        for r in rows:
+            day = datetime.date.fromisoformat(r["day"])
+            tod = datetime.time.fromisoformat(r["time"])
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d", r["day"]) and re.fullmatch(r"\d\d:\d\d:\d\d", r["time"])
+            assert datetime.datetime.combine(day, tod, datetime.timezone.utc) == \
+                datetime.datetime.fromisoformat(r["date"].replace("Z", "+00:00")), r
+        assert (chateau["day"], chateau["time"]) == ("2026-02-03", "19:45:07")
+        assert (by["Ann"]["day"], by["Ann"]["time"]) == ("2026-02-04", "00:00:00")
 
 
 def test_import_survives_mangled_files():

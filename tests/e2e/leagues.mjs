@@ -143,6 +143,39 @@ await test("leagues-play-keeps-local-date-and-offset", async () => {
 	await ny.close();
 });
 
+await test("leagues-long-lists", async () => {
+	// 61 more plays through the API, past a page of 50: Bea's history shows every play, and the
+	// league's recent plays grow with "More plays" until all are listed
+	await page.selectOption("#lang", "en");
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.getByRole("heading", { name: "My leagues" }).waitFor();
+	const origin = new URL(BASE).origin;
+	const { leagues } = await (await page.request.get(`${BASE}/api/v1/leagues`)).json();
+	const lid = leagues.find((l) => l.name === "Tuesday club").id;
+	const lg = await (await page.request.get(`${BASE}/api/v1/leagues/${lid}`)).json();
+	const id = (name) => lg.members.find((m) => m.name === name).id;
+	for (let i = 0; i < 61; i++) {
+		const date = `2026-04-${String(1 + (i % 28)).padStart(2, "0")}`;
+		const r = await page.request.post(`${BASE}/api/v1/leagues/${lid}/plays`, { headers: { Origin: origin }, data: { game: "Azul", date, results: [{ player: id("Bea"), score: i }, { player: id("Cid"), score: 30 }] } });
+		assert(r.status() === 201, `play ${i}: ${r.status()}`);
+	}
+	await page.goto(`${BASE}/leagues.html#player=${encodeURIComponent(id("Bea"))}`);
+	await page.getByRole("heading", { name: "History of Bea" }).waitFor();
+	await page.locator("svg.lg-chart polyline").waitFor();
+	const rows = await page.locator("table.lg-table tbody tr").count();
+	assert(rows === 63, `every play in Bea's history: ${rows}`);
+	await page.goto(`${BASE}/leagues.html#league=${encodeURIComponent(lid)}`);
+	const recent = page.locator('[data-testid="recent-plays"] li');
+	await recent.first().waitFor();
+	assert((await recent.count()) === 10, "ten recent plays at first");
+	const more = page.getByRole("button", { name: "More plays" });
+	for (const n of [60, 63]) {
+		await more.click();
+		await page.waitForFunction((k) => document.querySelectorAll('[data-testid="recent-plays"] li').length === k, n);
+	}
+	await more.waitFor({ state: "hidden" });
+});
+
 await test("leagues-logout", async () => {
 	await page.selectOption("#lang", "en");
 	await page.goto(`${BASE}/leagues.html#`);
