@@ -135,9 +135,9 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
  * duration_min, notes, location, cooperative, source, uuid, game_id, created_by, ignored,
  * incomplete, bgg_play_id. *inserted false on a conflict (the uuid is known). */
 db_status db_play_insert(db_conn *c, const char *const p[16], bool *inserted);
-/* results_insert: play, then six Postgres array literals (members, scores, ranks, winners,
- * breakdowns, scores as typed; seat = position). */
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[6]);
+/* results_insert: play, then seven Postgres array literals (members, scores, ranks, winners,
+ * breakdowns, scores as typed, unrated flags; seat = position). */
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[7]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
  * location, cooperative, league. */
 db_status db_play_update(db_conn *c, const char *const p[9]);
@@ -161,7 +161,8 @@ typedef struct {
 typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
 
-/* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma. */
+/* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma,
+ * score as typed, unrated. */
 typedef struct {
 	const char *member, *name;
 	int seat;
@@ -172,6 +173,8 @@ typedef struct {
 	const char *breakdown; /* JSON text or NULL */
 	bool has_rating;
 	double mu, sigma;
+	const char *score_text; /* NULL when the score is the number */
+	bool unrated;
 } db_result_row;
 typedef DB_ROWSET(db_result_row) db_result_rows;
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
@@ -255,7 +258,8 @@ typedef struct {
 typedef DB_ROWSET(db_bgg_play_row) db_bgg_play_rows;
 db_status db_league_bgg_plays(db_conn *c, const char *league, db_bgg_play_rows *out);
 
-/* league_export_rows: one row per result, in play then seat order. */
+/* league_export_rows: one row per result, in play then seat order; a play without results is
+ * one row with has_result false (its result columns empty). */
 typedef struct {
 	const char *play, *uuid, *game;
 	const char *bgg_id;       /* text or NULL */
@@ -272,6 +276,7 @@ typedef struct {
 	const char *breakdown;  /* JSON text or NULL */
 	const char *mu, *sigma; /* text or NULL */
 	const char *date;       /* RFC 3339 UTC */
+	bool has_result, unrated;
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

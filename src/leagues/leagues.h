@@ -96,6 +96,8 @@ typedef struct {
 	int rank;
 	const char *breakdown;  /* JSON text or NULL (borrowed) */
 	const char *score_text; /* the score as typed in another app ("20+16+16") or NULL */
+	bool unrated; /* a seat nothing identifies (an anonymous player): kept in the play, out
+	               * of standings and ratings */
 } league_result;
 
 /* A play to store (all strings borrowed). */
