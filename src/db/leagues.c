@@ -286,11 +286,11 @@ db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
 	return st;
 }
 
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[8])
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[9])
 {
-	const char *p[9] = {play,      arrays[0], arrays[1], arrays[2], arrays[3],
-	                    arrays[4], arrays[5], arrays[6], arrays[7]};
-	return db_run_count(c, "results_insert", 9, p, NULL); /* results_insert */
+	const char *p[10] = {play,      arrays[0], arrays[1], arrays[2], arrays[3],
+	                     arrays[4], arrays[5], arrays[6], arrays[7], arrays[8]};
+	return db_run_count(c, "results_insert", 10, p, NULL); /* results_insert */
 }
 
 db_status db_play_update(db_conn *c, const char *const p[10])
@@ -342,7 +342,7 @@ db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_
 static void read_result(const PGresult *r, int i, void *row)
 {
 	/* play_results: 0 member_id, 1 name, 2 seat, 3 score, 4 rank, 5 winner, 6 breakdown,
-	 * 7 mu, 8 sigma, 9 score_text */
+	 * 7 mu, 8 sigma, 9 score_text, 10 unrated */
 	db_result_row *x = row;
 	x->member = db_col_text(r, i, 0);
 	x->name = db_col_text(r, i, 1);
@@ -356,6 +356,7 @@ static void read_result(const PGresult *r, int i, void *row)
 	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
 	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
 	x->score_text = db_col_text_or_null(r, i, 9);
+	x->unrated = db_col_bool(r, i, 10);
 }
 
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
@@ -541,7 +542,8 @@ static void read_export(const PGresult *r, int i, void *row)
 	 * 5 duration_min, 6 notes, 7 location, 8 cooperative, 9 source, 10 seat, 11 member name,
 	 * 12 member id, 13 score, 14 rank, 15 winner, 16 breakdown, 17 mu, 18 sigma,
 	 * 19 date (RFC 3339), 20 ignored, 21 bgg_play_id, 22 play extra, 23 result extra,
-	 * 24 score_text, 25 player_uuid, 26 anonymous */
+	 * 24 score_text, 25 player_uuid, 26 anonymous, 27 unrated; 10 to 19 NULL for a play
+	 * without results */
 	db_export_row *x = row;
 	x->play = db_col_text(r, i, 0);
 	x->uuid = db_col_text(r, i, 1);
@@ -570,6 +572,8 @@ static void read_export(const PGresult *r, int i, void *row)
 	x->score_text = db_col_text_or_null(r, i, 24);
 	x->player_uuid = db_col_text_or_null(r, i, 25);
 	x->anonymous = db_col_bool(r, i, 26);
+	x->has_result = !db_col_null(r, i, 12);
+	x->unrated = db_col_bool(r, i, 27);
 }
 
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out)

@@ -139,9 +139,9 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
  * created_by, ignored, incomplete, bgg_play_id, extra (JSON text or NULL). *inserted false on a
  * conflict (the uuid is known). */
 db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
-/* results_insert: play, then eight Postgres array literals (members, scores, ranks, winners,
- * breakdowns, scores as typed, extras, player uuids; seat = position). */
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[8]);
+/* results_insert: play, then nine Postgres array literals (members, scores, ranks, winners,
+ * breakdowns, scores as typed, extras, player uuids, unrated flags; seat = position). */
+db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[9]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
  * location, cooperative, utc_offset_min, league. */
 db_status db_play_update(db_conn *c, const char *const p[10]);
@@ -168,7 +168,7 @@ typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
 
 /* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma,
- * score as typed. */
+ * score as typed, unrated. */
 typedef struct {
 	const char *member, *name;
 	int seat;
@@ -180,6 +180,7 @@ typedef struct {
 	bool has_rating;
 	double mu, sigma;
 	const char *score_text; /* NULL when the score is the number as stored */
+	bool unrated;
 } db_result_row;
 typedef DB_ROWSET(db_result_row) db_result_rows;
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
@@ -282,7 +283,8 @@ typedef struct {
 typedef DB_ROWSET(db_bgg_play_row) db_bgg_play_rows;
 db_status db_league_bgg_plays(db_conn *c, const char *league, db_bgg_play_rows *out);
 
-/* league_export_rows: one row per result, in play then seat order. */
+/* league_export_rows: one row per result, in play then seat order; a play without results is
+ * one row with has_result false (its result columns empty). */
 typedef struct {
 	const char *play, *uuid, *game;
 	const char *bgg_id;       /* text or NULL */
@@ -306,6 +308,8 @@ typedef struct {
 	const char *score_text;   /* NULL when the score is the number as stored */
 	const char *player_uuid;  /* the source player object (league_players) or NULL */
 	bool anonymous;           /* the member is a seat of BG Stats' anonymous player */
+	bool has_result;          /* false: a play without results (columns 10 to 18 NULL) */
+	bool unrated;
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

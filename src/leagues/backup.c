@@ -24,7 +24,7 @@ int api_league_backup(const http_req *req, http_resp *resp)
 	league_access a;
 	db_conn *c = db_thread_conn();
 	db_export_rows rs;
-	if (!lio_export_rows(req, resp, c, &a, &rs))
+	if (!lio_export_rows_all(req, resp, c, &a, &rs))
 		return 0;
 	json_object *plays = jx_arr(), *play = NULL, *results = NULL;
 	const char *cur = "";
@@ -46,6 +46,8 @@ int api_league_backup(const http_req *req, http_resp *resp)
 			jx_set(play, "results", results);
 			jx_push(plays, play);
 		}
+		if (!y->has_result)
+			continue;
 		json_object *x = jx_obj();
 		jx_set(x, "name", jx_str(y->name));
 		jx_set(x, "score", lio_num_text(y->score));
@@ -53,6 +55,8 @@ int api_league_backup(const http_req *req, http_resp *resp)
 		jx_set(x, "winner", jx_bool(y->winner));
 		if (y->breakdown)
 			jx_set(x, "breakdown", jx_parse_stored(y->breakdown));
+		if (y->unrated)
+			jx_set(x, "unrated", jx_bool(true));
 		jx_push(results, x);
 	}
 	db_rowset_clear(&rs);
@@ -161,7 +165,7 @@ int league_parse_backup(league_import *im)
 		    {"location", JS_STRING, 0, 0, NAME_MAX_BYTES, NULL, &tmp.location, NULL},
 		    {"cooperative", JS_BOOL, 0, 0, 0, NULL, &tmp.cooperative, NULL},
 		    {"source", JS_ENUM, JS_F_REQUIRED, 0, 0, sources, &source, NULL},
-		    {"results", JS_ARRAY, JS_F_REQUIRED, 1, IMPORT_MAX_RESULTS, NULL, &results,
+		    {"results", JS_ARRAY, JS_F_REQUIRED, 0, IMPORT_MAX_RESULTS, NULL, &results,
 		     NULL},
 		};
 		js_path_index(at, sizeof at, "/plays", i);
@@ -189,9 +193,11 @@ int league_parse_backup(league_import *im)
 			    {"rank", JS_INT, JS_F_REQUIRED, 1, 1000, NULL, &rank, NULL},
 			    {"winner", JS_BOOL, JS_F_REQUIRED, 0, 0, NULL, &r->r.winner, NULL},
 			    {"breakdown", JS_OBJECT, JS_F_NULLABLE, 0, 0, NULL, &bd, &has_bd},
+			    {"unrated", JS_BOOL, 0, 0, 0, NULL, &r->r.unrated, NULL},
 			};
 			snprintf(rf, sizeof rf, "%s/results/%zu", at, k);
-			if (js_fields(json_object_array_get_idx(results, k), rf, xf, 5, &err) != 0)
+			if (js_fields(json_object_array_get_idx(results, k), rf, xf,
+			              sizeof xf / sizeof xf[0], &err) != 0)
 				return lio_fail(im, err.field, err.detail);
 			r->r.rank = (int)rank;
 			r->r.has_rank = r->r.has_winner = true;

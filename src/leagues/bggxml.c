@@ -1,5 +1,8 @@
-/* BoardGameGeek plays XML (the XML API's /plays answer, or BGG's own export) read into an
- * import with libxml2: no DTD, no entity, no network. */
+/* BoardGameGeek plays XML (the XML API 2's /plays answer, or BGG's own export) read into an
+ * import with libxml2: no DTD, no entity, no network. Files are taken as BGG writes them: every
+ * <play> is imported (quantity="N" as N plays) or listed in skipped_plays with a stable reason;
+ * only a document that is not a BGG plays answer at all (another root element, one of BGG's
+ * error answers, a <play> without BGG's id attribute) is refused. */
 #include "leagues/import.h"
 
 #include "base/log.h"
@@ -23,14 +26,76 @@
 
 /* ---- BoardGameGeek plays XML (the XML API's /plays answer, or BGG's own export) ---- */
 
-static const char *xml_attr(league_import *im, xmlNode *n, const char *name)
+enum {
+	QUANTITY_MAX = 1000, /* plays one <play> may stand for */
+	SEAT_SUFFIX = 16,    /* room for " (seat 64)" after a name */
+};
+
+/* BGG's own name for a player logged without a name or an account. */
+static const char ANONYMOUS[] = "Anonymous player";
+
+/* What a file says about itself: the user whose plays these are (a /plays?username= answer),
+ * to name a seat that carries only that user's id. Strings in the import's arena or NULL. */
+typedef struct {
+	const char *username, *userid;
+} bgg_file;
+
+/* The length of s[0..len) cut to at most max bytes without splitting a UTF-8 sequence. */
+static size_t utf8_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	size_t n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+/* v (a buffer of libxml2's, which this cuts) trimmed of surrounding white space and cut to max
+ * bytes at a character boundary, copied into the import's arena. */
+static const char *arena_text(league_import *im, xmlChar *buf, size_t max)
+{
+	char *v = (char *)buf;
+	while (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n')
+		v++;
+	size_t len = strlen(v);
+	while (len > 0 && strchr(" \t\r\n", v[len - 1]) != NULL)
+		len--;
+	v[utf8_cut(v, len, max)] = '\0';
+	return lio_dup(im, v);
+}
+
+/* s (in the arena) cut to max bytes at a character boundary. */
+static const char *arena_cut(league_import *im, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	if (len <= max)
+		return s;
+	char t[NOTES_MAX + 1];
+	len = utf8_cut(s, len, max < NOTES_MAX ? max : NOTES_MAX);
+	memcpy(t, s, len);
+	t[len] = '\0';
+	return lio_dup(im, t);
+}
+
+/* Attribute name of n as arena_text, or NULL when n has no such attribute. */
+static const char *xml_attr(league_import *im, xmlNode *n, const char *name, size_t max)
 {
 	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
 	if (v == NULL)
 		return NULL;
-	const char *s = lio_dup(im, (const char *)v);
+	const char *s = arena_text(im, v, max);
 	xmlFree(v);
 	return s;
+}
+
+/* Is attribute name of n BGG's "1" (a flag set)? */
+static bool xml_flag(xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	bool set = v && strcmp((const char *)v, "1") == 0;
+	xmlFree(v);
+	return set;
 }
 
 static xmlNode *xml_child(xmlNode *n, const char *name)
@@ -51,73 +116,278 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static int parse_bgg_play(league_import *im, xmlNode *pl, int index)
+/* A score as typed on BGG: a plain decimal number ("42", "-5", "15.1") is the score; any other
+ * text ("5 stars", "Decisive") is no number, and is kept as typed by the caller. */
+static bool plain_number(const char *s, double *v)
 {
-	char f[64];
-	snprintf(f, sizeof f, "/plays/play[%d]", index + 1);
-	const char *id = xml_attr(im, pl, "id"), *date = xml_attr(im, pl, "date");
-	xmlNode *item = xml_child(pl, "item"), *players = xml_child(pl, "players");
-	if (!all_digits(id))
-		return lio_fail(im, f, "a play needs its numeric id attribute");
-	int n = 0;
-	for (xmlNode *c = players ? players->children : NULL; c; c = c->next)
-		n += c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "player") == 0;
-	if (n < 1 || n > IMPORT_MAX_RESULTS)
-		return lio_fail(im, f, "a play needs <players> with 1 to 64 <player>");
-	const char *game = item ? xml_attr(im, item, "name") : NULL;
-	if (!game || !*game || strlen(game) > NAME_MAX_BYTES)
-		return lio_fail(im, f, "a play needs <item name=\"…\"> (1 to 256 bytes)");
-	imp_play *ip = lio_new_play(im, index, n);
-	league_play *p = &ip->p;
-	char uuid[40];
-	snprintf(uuid, sizeof uuid, "bgg-%s", id);
-	p->uuid = lio_dup(im, uuid);
-	p->source = "bggxml";
-	p->game = game;
-	const char *objectid = xml_attr(im, item, "objectid"), *length = xml_attr(im, pl, "length");
-	if (all_digits(objectid) && atoll(objectid) > 0 && atoll(objectid) <= 2147483647)
-		p->bgg_id = atoll(objectid);
-	if (!date || strlen(date) != 10 || !league_parse_when(date, p->when))
-		return lio_fail(im, f, "date must be YYYY-MM-DD");
-	if (all_digits(length) && atoll(length) > 0 && atoll(length) <= 100000)
-		p->duration_min = atoll(length);
-	p->location = xml_attr(im, pl, "location");
-	if (p->location && strlen(p->location) > NAME_MAX_BYTES)
-		p->location = NULL;
-	xmlNode *comments = xml_child(pl, "comments");
-	if (comments) {
-		xmlChar *t = xmlNodeGetContent(comments);
-		p->notes = lio_dup(im, t ? (const char *)t : "");
-		xmlFree(t);
-		if (strlen(p->notes) > 4096)
-			return lio_fail(im, f, "comments have at most 4096 bytes");
+	const char *p = s + (*s == '-' || *s == '+');
+	bool digits = false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits = true;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits = true;
+	if (!digits || *p != '\0')
+		return false;
+	*v = strtod(s, NULL);
+	return isfinite(*v);
+}
+
+/* The uuid of copy k (1…) of BGG play id: "bgg-<id>", then "bgg-<id>-2", "bgg-<id>-3" … */
+static const char *copy_uuid(league_import *im, const char *id, int k)
+{
+	char u[48];
+	if (k == 1)
+		snprintf(u, sizeof u, "bgg-%s", id);
+	else
+		snprintf(u, sizeof u, "bgg-%s-%d", id, k);
+	return lio_dup(im, u);
+}
+
+/* Lists play index, copies 1…copies of it, as skipped for reason. id: the play's numeric BGG
+ * id (the copies are named by their uuids), or raw the id attribute as the file has it. */
+static void skip_play(league_import *im, int index, const char *id, const char *raw, int copies,
+                      const char *reason, const char *detail)
+{
+	for (int k = 1; k <= copies; k++)
+		lio_skip(im, index, id ? copy_uuid(im, id, k) : raw, reason, detail);
+}
+
+/* The name of a seat: the player's name, else their BGG username, else the file's user when
+ * the seat carries that user's id, else "BGG user <id>"; a seat with none of these is BGG's
+ * "Anonymous player" (*anonymous set). */
+static const char *seat_name(league_import *im, const bgg_file *file, xmlNode *c, bool *anonymous)
+{
+	const char *name = xml_attr(im, c, "name", NAME_MAX_BYTES);
+	const char *user = xml_attr(im, c, "username", NAME_MAX_BYTES);
+	const char *uid = xml_attr(im, c, "userid", 20);
+	*anonymous = false;
+	if (name && *name && strcmp(name, ANONYMOUS) != 0)
+		return name;
+	if (user && *user)
+		return user;
+	if (all_digits(uid) && atoll(uid) > 0) {
+		if (file->userid && file->username && *file->username &&
+		    strcmp(uid, file->userid) == 0)
+			return file->username;
+		char t[48];
+		snprintf(t, sizeof t, "BGG user %s", uid);
+		return lio_dup(im, t);
 	}
-	for (xmlNode *c = players->children; c; c = c->next) {
+	*anonymous = true;
+	return ANONYMOUS;
+}
+
+/* Reads <players> into ip's results. A seat nothing identifies (anonymous) and a second seat
+ * under a name the play already has ("Redacted", "B." twice) are kept, unrated, the second as
+ * "<name> (seat N)": one person cannot sit twice at a table, and which of two same-named
+ * seats is the league's player is unknowable. */
+static void read_players(league_import *im, const bgg_file *file, xmlNode *players, imp_play *ip)
+{
+	for (xmlNode *c = players ? players->children : NULL; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "player") != 0)
 			continue;
 		imp_result *r = &ip->res[ip->nres++];
-		const char *name = xml_attr(im, c, "name"), *user = xml_attr(im, c, "username");
-		const char *score = xml_attr(im, c, "score"), *win = xml_attr(im, c, "win");
-		char anon[32];
-		snprintf(anon, sizeof anon, "Anonymous player %d", ip->nres);
-		r->name = name && *name ? name : user && *user ? user : lio_dup(im, anon);
-		if (score && *score) {
-			char *end;
-			char d[96];
-			r->r.score = strtod(score, &end);
-			if (*end || !isfinite(r->r.score)) {
-				snprintf(d, sizeof d, "player %d's score must be a %snumber",
-				         ip->nres, *end ? "" : "finite ");
-				return lio_fail(im, f, d);
-			}
-			r->r.has_score = true;
+		bool anonymous, twice = false;
+		const char *name = seat_name(im, file, c, &anonymous);
+		for (int k = 0; k < ip->nres - 1 && !twice; k++)
+			twice = strcmp(ip->res[k].name, name) == 0;
+		if (twice) {
+			char t[NAME_MAX_BYTES + SEAT_SUFFIX];
+			int keep = (int)utf8_cut(name, strlen(name), NAME_MAX_BYTES - SEAT_SUFFIX);
+			snprintf(t, sizeof t, "%.*s (seat %d)", keep, name, ip->nres);
+			name = lio_dup(im, t);
 		}
-		r->r.has_winner = win != NULL;
-		r->r.winner = win && strcmp(win, "1") == 0;
+		r->name = name;
+		r->r.unrated = anonymous || twice;
+		/* read whole: a number cut to 256 digits would be another number */
+		const char *score = xml_attr(im, c, "score", NOTES_MAX);
+		if (score && *score) {
+			r->r.has_score = plain_number(score, &r->r.score);
+			if (!r->r.has_score)
+				r->r.score_text = arena_cut(im, score, NAME_MAX_BYTES);
+		}
+		r->r.has_winner = true; /* BGG's flag, 0 when absent: it stands as given */
+		r->r.winner = xml_flag(c, "win");
 	}
-	if (lio_check_names(im, ip, f) != 0 || lio_rank(im, ip, false, f) != 0)
+}
+
+static int count_players(xmlNode *players)
+{
+	int n = 0;
+	for (xmlNode *c = players ? players->children : NULL; c; c = c->next)
+		n += c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "player") == 0;
+	return n;
+}
+
+/* How many plays <play> stands for (its quantity attribute, 1 when absent), or -1 when that
+ * is not a whole number. */
+static int play_quantity(const char *q)
+{
+	if (q == NULL || *q == '\0')
+		return 1;
+	if (!all_digits(q) || strlen(q) > 9)
 		return -1;
+	return atoi(q);
+}
+
+/* The play's fields other than its players (game, date, length, location, comments, flags)
+ * into p; a reason to skip it (and a sentence into why) or NULL. */
+static const char *read_play(league_import *im, xmlNode *pl, league_play *p, char why[200])
+{
+	xmlNode *item = xml_child(pl, "item");
+	const char *date = xml_attr(im, pl, "date", 40);
+	if (date == NULL || *date == '\0' || strcmp(date, "0000-00-00") == 0) {
+		snprintf(why, 200,
+		         "the play has no date (BGG writes 0000-00-00 for a play logged "
+		         "without one)");
+		return "no-date";
+	}
+	if (strlen(date) != 10 || !league_parse_when(date, p->when)) {
+		snprintf(why, 200, "the date \"%.40s\" is not a calendar date (YYYY-MM-DD)", date);
+		return "bad-date";
+	}
+	p->game = item ? xml_attr(im, item, "name", NAME_MAX_BYTES) : NULL;
+	if (p->game == NULL || *p->game == '\0') {
+		snprintf(why, 200, "the play names no game (<item name=\"…\">)");
+		return "no-game";
+	}
+	/* objectid is a game's BGG id when the item is a thing (a family's id is not) */
+	const char *type = xml_attr(im, item, "objecttype", 32);
+	const char *objectid = xml_attr(im, item, "objectid", 20);
+	if ((type == NULL || strcmp(type, "thing") == 0) && all_digits(objectid) &&
+	    atoll(objectid) > 0 && atoll(objectid) <= 2147483647)
+		p->bgg_id = atoll(objectid);
+	const char *length = xml_attr(im, pl, "length", 20);
+	if (all_digits(length) && atoll(length) > 0 && atoll(length) <= 100000)
+		p->duration_min = atoll(length);
+	p->location = xml_attr(im, pl, "location", NAME_MAX_BYTES);
+	xmlNode *comments = xml_child(pl, "comments");
+	if (comments) {
+		xmlChar *t = xmlNodeGetContent(comments); /* NULL: nothing in it */
+		p->notes = t ? arena_text(im, t, NOTES_MAX) : NULL;
+		xmlFree(t);
+	}
+	p->incomplete = xml_flag(pl, "incomplete");
+	p->ignored = xml_flag(pl, "nowinstats");
+	p->source = "bggxml";
+	return NULL;
+}
+
+/* Adds copies 2…quantity of the play at im->plays[first] (same fields and results, uuids
+ * "bgg-<id>-2" …). */
+static void add_copies(league_import *im, int first, const char *id, int quantity)
+{
+	for (int k = 2; k <= quantity; k++) {
+		int n = im->plays[first].nres;
+		imp_play *c = lio_new_play(im, im->plays[first].index, n);
+		const imp_play *o = &im->plays[first]; /* after the new play: plays may move */
+		imp_result *res = c->res;
+		*c = *o;
+		c->res = res;
+		memcpy(c->res, o->res, (size_t)n * sizeof *res);
+		c->p.uuid = copy_uuid(im, id, k);
+	}
+}
+
+/* Reads <play> number index into the import (as many plays as its quantity) or its skips;
+ * *total counts both, quantity included. Returns 0, or -1 when the file is not BGG's or is
+ * over the limit of plays. */
+static int parse_bgg_play(league_import *im, const bgg_file *file, xmlNode *pl, int index,
+                          int *total)
+{
+	char f[64], why[200];
+	snprintf(f, sizeof f, "/plays/play[%d]", index + 1);
+	if (!xmlHasProp(pl, (const xmlChar *)"id"))
+		return lio_fail(im, f,
+		                "a BGG play has an id attribute: this is not a BoardGameGeek plays "
+		                "file");
+	const char *raw = xml_attr(im, pl, "id", 40);
+	const char *id = all_digits(raw) && atoll(raw) > 0 ? raw : NULL;
+	int quantity = play_quantity(xml_attr(im, pl, "quantity", 20));
+	int copies = quantity < 1 || quantity > QUANTITY_MAX ? 1 : quantity;
+	*total += copies;
+	if (*total > IMPORT_MAX_PLAYS)
+		return lio_fail(im, "/plays",
+		                "too many plays in one file (100000 at most, quantity counted)");
+	if (id == NULL) {
+		snprintf(why, sizeof why, "a BGG play id is a positive whole number, not \"%.40s\"",
+		         raw);
+		skip_play(im, index, NULL, raw, copies, "bad-id", why);
+		return 0;
+	}
+	if (quantity == 0) {
+		skip_play(im, index, id, NULL, 1, "zero-quantity",
+		          "quantity 0: BGG logs an expansion played within another play this way, "
+		          "not as a play of its own");
+		return 0;
+	}
+	if (quantity < 0 || quantity > QUANTITY_MAX) {
+		snprintf(why, sizeof why, "quantity is a number of plays from 1 to %d",
+		         QUANTITY_MAX);
+		skip_play(im, index, id, NULL, 1, "bad-quantity", why);
+		return 0;
+	}
+	xmlNode *players = xml_child(pl, "players");
+	int n = count_players(players);
+	if (n > IMPORT_MAX_RESULTS) {
+		snprintf(why, sizeof why, "%d players: a play has at most %d", n,
+		         IMPORT_MAX_RESULTS);
+		skip_play(im, index, id, NULL, copies, "too-many-players", why);
+		return 0;
+	}
+	league_play p = {
+	    .duration_min = -1, .uuid = copy_uuid(im, id, 1), .bgg_play_id = atoll(id)};
+	const char *reason = read_play(im, pl, &p, why);
+	if (reason) {
+		skip_play(im, index, id, NULL, copies, reason, why);
+		return 0;
+	}
+	int first = im->nplays;
+	imp_play *ip = lio_new_play(im, index, n);
+	ip->p = p;
+	read_players(im, file, players, ip);
+	if (lio_check_names(im, ip, f) != 0 || lio_rank(im, ip, false, f) != 0) {
+		/* a play that cannot be stored as it is: skipped, the file goes on */
+		snprintf(why, sizeof why, "%.190s", im->detail);
+		im->field[0] = im->detail[0] = '\0';
+		free(im->plays[first].res);
+		im->nplays = first;
+		skip_play(im, index, id, NULL, copies, "bad-players", why);
+		return 0;
+	}
+	add_copies(im, first, id, quantity);
 	return 0;
+}
+
+/* Replies why the document, whose root is not <plays>, is not a BGG plays answer: BGG's error
+ * answers (<error><message>…, <errors>…, <div class="messagebox error">…) with their text. */
+static int not_plays(league_import *im, xmlNode *root)
+{
+	char d[240];
+	const char *name = root ? (const char *)root->name : "";
+	if (strcmp(name, "error") == 0 || strcmp(name, "errors") == 0 || strcmp(name, "div") == 0) {
+		xmlChar *t = xmlNodeGetContent(root);
+		char msg[128];
+		size_t m = 0;
+		for (const char *s = t ? (const char *)t : ""; *s && m < 120; s++) {
+			bool space = *s == ' ' || *s == '\t' || *s == '\r' || *s == '\n';
+			if (!space)
+				msg[m++] = *s;
+			else if (m > 0 && msg[m - 1] != ' ')
+				msg[m++] = ' ';
+		}
+		m = utf8_cut(msg, m, 100);
+		while (m > 0 && msg[m - 1] == ' ')
+			m--;
+		msg[m] = '\0';
+		xmlFree(t);
+		snprintf(d, sizeof d,
+		         "this is an error answer of BoardGameGeek, not a plays file: %s", msg);
+		return lio_fail(im, "", d);
+	}
+	snprintf(d, sizeof d, "a BGG plays file has the root element <plays>, not <%.40s>", name);
+	return lio_fail(im, "", d);
 }
 
 static void xml_silent(void *ctx, const xmlError *e)
@@ -192,19 +462,15 @@ int league_parse_bggxml(league_import *im, const char *body, size_t len)
 	}
 	xmlNode *root = xmlDocGetRootElement(doc);
 	if (root == NULL || strcmp((const char *)root->name, "plays") != 0) {
-		rc = lio_fail(im, "", "a BGG plays file has the root element <plays>");
+		rc = not_plays(im, root);
 		goto out;
 	}
-	int i = 0;
-	for (xmlNode *c = root->children; c && rc == 0; c = c->next) {
-		if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "play") != 0)
-			continue;
-		if (i >= IMPORT_MAX_PLAYS) {
-			rc = lio_fail(im, "/plays", "too many plays in one file (100000 at most)");
-			break;
-		}
-		rc = parse_bgg_play(im, c, i++);
-	}
+	bgg_file file = {xml_attr(im, root, "username", NAME_MAX_BYTES),
+	                 xml_attr(im, root, "userid", 20)};
+	int i = 0, total = 0;
+	for (xmlNode *c = root->children; c && rc == 0; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "play") == 0)
+			rc = parse_bgg_play(im, &file, c, i++, &total);
 out:
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(ctx);

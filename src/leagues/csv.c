@@ -1,4 +1,5 @@
-/* A league as CSV for spreadsheets: one row per player per play (GET …/export.csv). */
+/* A league as CSV for spreadsheets: one row per player per play, one row with empty player
+ * columns for a play without players (GET …/export.csv). */
 #include "leagues/import.h"
 
 #include "base/log.h"
@@ -33,7 +34,7 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 	league_access a;
 	db_conn *c = db_thread_conn();
 	db_export_rows rs;
-	if (!lio_export_rows(req, resp, c, &a, &rs))
+	if (!lio_export_rows_all(req, resp, c, &a, &rs))
 		return 0;
 	sbuf s = {0};
 	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
@@ -42,9 +43,11 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 	           "score,rank,winner,rating_mu,rating_sigma,notes\r\n");
 	for (int i = 0; i < rs.n; i++) {
 		const db_export_row *x = &rs.rows[i];
-		char seat[16], rank[16], day[11], time[9];
-		snprintf(seat, sizeof seat, "%d", x->seat);
-		snprintf(rank, sizeof rank, "%d", x->rank);
+		char seat[16] = "", rank[16] = "", day[11], time[9];
+		if (x->has_result) {
+			snprintf(seat, sizeof seat, "%d", x->seat);
+			snprintf(rank, sizeof rank, "%d", x->rank);
+		}
 		play_day_time(x, day, time);
 		const struct {
 			const char *v; /* NULL: empty */
@@ -62,7 +65,10 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 		            {seat, false},
 		            {lio_finite_text(x->score), false},
 		            {rank, false},
-		            {x->winner ? "true" : "false", false},
+		            {!x->has_result ? ""
+		             : x->winner    ? "true"
+		                            : "false",
+		             false},
 		            {lio_finite_text(x->mu), false},
 		            {lio_finite_text(x->sigma), false},
 		            {x->notes, true}};

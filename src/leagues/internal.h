@@ -125,7 +125,12 @@ void lio_play_uuid(const char *stored, char out[LIO_UUID_LEN + 1]);
 /* Reply body of another content type (text owned by the caller, copied). */
 int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body,
                    size_t len);
-/* The league's export rows into *rows (caller clears), or false after a reply. */
+/* The league's export rows into *rows (caller clears), or false after a reply: every play,
+ * a play without results (a BGG play logged without players) as one row with has_result
+ * false. */
+bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
+                         db_export_rows *rows);
+/* The same, the rows of results only: a play without results is left out. */
 bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
                      db_export_rows *rows);
 /* Index of s in the list (appending it when new); 1-based (BG Stats ids). */

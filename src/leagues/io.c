@@ -224,9 +224,10 @@ int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, cha
 
 /* ---- export ---- */
 
-/* The league's export rows into *rows (caller clears), or false after a reply. */
-bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
-                     db_export_rows *rows)
+/* The league's export rows into *rows (caller clears), or false after a reply: every play,
+ * a play without results as one row with has_result false. */
+bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
+                         db_export_rows *rows)
 {
 	memset(rows, 0, sizeof *rows);
 	if (!league_access_check(req, resp, c, req->params[0], false, a))
@@ -235,6 +236,20 @@ bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_ac
 		acct_reply_db(resp);
 		return false;
 	}
+	return true;
+}
+
+/* The same, the rows of results only: a play without results is left out. */
+bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
+                     db_export_rows *rows)
+{
+	if (!lio_export_rows_all(req, resp, c, a, rows))
+		return false;
+	int kept = 0;
+	for (int i = 0; i < rows->n; i++)
+		if (rows->rows[i].has_result)
+			rows->rows[kept++] = rows->rows[i];
+	rows->n = kept;
 	return true;
 }
 

@@ -105,6 +105,8 @@ typedef struct {
 	const char *score_text;  /* the score as typed in another app ("20+16+16") or NULL */
 	const char *extra;       /* JSON text or NULL: the source playerScore's other members */
 	const char *player_uuid; /* the source file's player object (league_players) or NULL */
+	bool unrated; /* a seat nothing identifies (an anonymous player): kept in the play, out
+	               * of standings and ratings */
 } league_result;
 
 /* A play to store (all strings borrowed). */

@@ -76,6 +76,8 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
 		if (z->has_rating)
 			jx_set(x, "rating_after", league_rating_json((rating){z->mu, z->sigma}));
+		jx_set(x, "score_text", jx_str_or_null(z->score_text));
+		jx_set(x, "unrated", jx_bool(z->unrated));
 		jx_push(a, x);
 	}
 	jx_set(o, "results", a);
@@ -241,32 +243,38 @@ bool league_play_rank(league_play *p, const char **detail)
 
 /* ---- storing plays ---- */
 
-/* Stores a play's results in one statement (six arrays; seat = position). */
+enum { RESULT_ARRAYS = 9 };
+
+/* Stores a play's results in one statement (nine arrays; seat = position). */
 static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
 {
-	enum { NARR = 8 };
-	sbuf a[NARR] = {{0}};
+	sbuf a[RESULT_ARRAYS] = {{0}};
 	for (int i = 0; i < n; i++) {
 		const league_result *x = &res[i];
 		char score[40], rank[16];
 		snprintf(score, sizeof score, "%.17g", x->score);
 		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *v[NARR] = {x->member,    x->has_score ? score : NULL,
-		                       rank,         x->winner ? "t" : "f",
-		                       x->breakdown, x->score_text,
-		                       x->extra,     x->player_uuid};
-		for (int k = 0; k < NARR; k++) {
+		const char *v[RESULT_ARRAYS] = {x->member,
+		                                x->has_score ? score : NULL,
+		                                rank,
+		                                x->winner ? "t" : "f",
+		                                x->breakdown,
+		                                x->score_text,
+		                                x->extra,
+		                                x->player_uuid,
+		                                x->unrated ? "t" : "f"};
+		for (int k = 0; k < RESULT_ARRAYS; k++) {
 			sb_str(&a[k], i ? "," : "{");
 			sb_elem(&a[k], v[k]);
 		}
 	}
-	const char *arrays[NARR];
-	for (int k = 0; k < NARR; k++) {
+	const char *arrays[RESULT_ARRAYS];
+	for (int k = 0; k < RESULT_ARRAYS; k++) {
 		sb_str(&a[k], n ? "}" : "{}");
 		arrays[k] = a[k].b;
 	}
 	db_status st = db_results_insert(c, play, arrays);
-	for (int k = 0; k < NARR; k++)
+	for (int k = 0; k < RESULT_ARRAYS; k++)
 		free(a[k].b);
 	return st;
 }
@@ -620,6 +628,24 @@ static void keep_breakdowns(json_object *before, league_result *res, int n)
 	}
 }
 
+/* An edit keeps unrated the seats of the members who sat unrated before it (an anonymous
+ * player stays out of standings when a play's notes are corrected). */
+static void keep_unrated(json_object *before, league_result *res, int n)
+{
+	json_object *old = NULL;
+	if (before == NULL || !json_object_object_get_ex(before, "results", &old))
+		return;
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *o = json_object_array_get_idx(old, i), *pl, *un;
+		if (!json_object_object_get_ex(o, "unrated", &un) || !json_object_get_boolean(un) ||
+		    !json_object_object_get_ex(o, "player", &pl))
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(res[k].member, json_object_get_string(pl)) == 0)
+				res[k].unrated = true;
+	}
+}
+
 static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
@@ -641,6 +667,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		st = db_results_delete(c, x->play);
 	if (st == DB_OK) {
 		keep_breakdowns(before, x->in->res, p->nresults);
+		keep_unrated(before, x->in->res, p->nresults);
 		st = results_store(c, x->play, p->results, p->nresults);
 	}
 	if (st == DB_OK)

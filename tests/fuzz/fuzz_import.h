@@ -19,8 +19,9 @@ static void fz_check(int ok)
 }
 
 /* Invariants of a parsed import: an error has a detail; every accepted play has an id, a
- * game, 1 to 64 distinct named players with finite scores, scores as typed of 1 to 256 bytes
- * and ranks from 1; every skipped play a reason and a sentence. */
+ * game, up to 64 distinct named players (none: a BGG play logged without players) with finite
+ * scores, scores as typed of 1 to 256 bytes and ranks from 1; every skipped play a reason and a
+ * sentence. */
 static void fz_import(import_format format, const uint8_t *data, size_t size)
 {
 	league_import im;
@@ -32,13 +33,13 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 		for (int i = 0; i < im.nplays; i++) {
 			const imp_play *p = &im.plays[i];
 			fz_check(p->p.uuid && *p->p.uuid && p->p.game && *p->p.game && p->p.source);
-			fz_check(p->nres >= 1 && p->nres <= RATING_MAX_PLAYERS);
+			fz_check(p->nres >= 0 && p->nres <= RATING_MAX_PLAYERS);
 			for (int k = 0; k < p->nres; k++) {
 				const imp_result *r = &p->res[k];
 				fz_check(r->name && *r->name && strlen(r->name) <= 256);
 				fz_check(!r->r.has_score || isfinite(r->r.score));
-				fz_check(!r->r.score_text || (*r->r.score_text && r->r.has_score &&
-				                              strlen(r->r.score_text) <= 256));
+				fz_check(!r->r.score_text ||
+				         (*r->r.score_text && strlen(r->r.score_text) <= 256));
 				fz_check(r->r.rank >= 1);
 				for (int j = 0; j < k; j++)
 					fz_check(strcmp(p->res[j].name, r->name) != 0);
@@ -49,6 +50,7 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 		for (int i = 0; i < im.nskips; i++)
 			fz_check(im.skips[i].reason && *im.skips[i].reason && im.skips[i].detail &&
 			         *im.skips[i].detail);
+		fz_check(im.nplays + im.nskips <= 100000);
 	}
 	league_import_free(&im);
 }
