@@ -542,7 +542,8 @@ static void read_export(const PGresult *r, int i, void *row)
 	 * 5 duration_min, 6 notes, 7 location, 8 cooperative, 9 source, 10 seat, 11 member name,
 	 * 12 member id, 13 score, 14 rank, 15 winner, 16 breakdown, 17 mu, 18 sigma,
 	 * 19 date (RFC 3339), 20 ignored, 21 bgg_play_id, 22 play extra, 23 result extra,
-	 * 24 score_text, 25 player_uuid, 26 anonymous, 27 unrated; 10 to 19 NULL for a play
+	 * 24 score_text, 25 player_uuid, 26 anonymous, 27 unrated, 28 incomplete; 10 to 19 NULL
+	 * for a play
 	 * without results */
 	db_export_row *x = row;
 	x->play = db_col_text(r, i, 0);
@@ -574,6 +575,7 @@ static void read_export(const PGresult *r, int i, void *row)
 	x->anonymous = db_col_bool(r, i, 26);
 	x->has_result = !db_col_null(r, i, 12);
 	x->unrated = db_col_bool(r, i, 27);
+	x->incomplete = db_col_bool(r, i, 28);
 }
 
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out)

@@ -309,7 +309,7 @@ typedef struct {
 	const char *player_uuid;  /* the source player object (league_players) or NULL */
 	bool anonymous;           /* the member is a seat of BG Stats' anonymous player */
 	bool has_result;          /* false: a play without results (columns 10 to 18 NULL) */
-	bool unrated;
+	bool unrated, incomplete;
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

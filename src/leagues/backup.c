@@ -42,6 +42,12 @@ int api_league_backup(const http_req *req, http_resp *resp)
 			jx_set(play, "location", jx_str(y->location));
 			jx_set(play, "cooperative", jx_bool(y->cooperative));
 			jx_set(play, "source", jx_str(y->source));
+			if (y->ignored)
+				jx_set(play, "ignored", jx_bool(true));
+			if (y->incomplete)
+				jx_set(play, "incomplete", jx_bool(true));
+			if (y->bgg_play_id)
+				jx_set(play, "bgg_play_id", lio_num_text(y->bgg_play_id));
 			results = jx_arr();
 			jx_set(play, "results", results);
 			jx_push(plays, play);
@@ -57,6 +63,8 @@ int api_league_backup(const http_req *req, http_resp *resp)
 			jx_set(x, "breakdown", jx_parse_stored(y->breakdown));
 		if (y->unrated)
 			jx_set(x, "unrated", jx_bool(true));
+		if (y->score_text)
+			jx_set(x, "score_text", jx_str(y->score_text));
 		jx_push(results, x);
 	}
 	db_rowset_clear(&rs);
@@ -152,7 +160,7 @@ int league_parse_backup(league_import *im)
 		json_object *pl = json_object_array_get_idx(plays, i), *results = NULL;
 		const char *date = NULL;
 		int source = 0;
-		int64_t bgg = 0, dur = -1;
+		int64_t bgg = 0, dur = -1, bggplay = 0;
 		bool has_bgg = false, has_dur = false;
 		league_play tmp = {0};
 		const js_field pf[] = {
@@ -165,6 +173,9 @@ int league_parse_backup(league_import *im)
 		    {"location", JS_STRING, 0, 0, NAME_MAX_BYTES, NULL, &tmp.location, NULL},
 		    {"cooperative", JS_BOOL, 0, 0, 0, NULL, &tmp.cooperative, NULL},
 		    {"source", JS_ENUM, JS_F_REQUIRED, 0, 0, sources, &source, NULL},
+		    {"ignored", JS_BOOL, 0, 0, 0, NULL, &tmp.ignored, NULL},
+		    {"incomplete", JS_BOOL, 0, 0, 0, NULL, &tmp.incomplete, NULL},
+		    {"bgg_play_id", JS_INT, 0, 1, 9007199254740991, NULL, &bggplay, NULL},
 		    {"results", JS_ARRAY, JS_F_REQUIRED, 0, IMPORT_MAX_RESULTS, NULL, &results,
 		     NULL},
 		};
@@ -177,6 +188,7 @@ int league_parse_backup(league_import *im)
 		ip->p.source = sources[source];
 		ip->p.bgg_id = has_bgg ? bgg : 0;
 		ip->p.duration_min = has_dur ? dur : -1;
+		ip->p.bgg_play_id = bggplay;
 		if (!league_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min))
 			return lio_fail(im, at, "date must be an RFC 3339 time");
 		for (size_t k = 0; k < nr; k++) {
@@ -194,6 +206,7 @@ int league_parse_backup(league_import *im)
 			    {"winner", JS_BOOL, JS_F_REQUIRED, 0, 0, NULL, &r->r.winner, NULL},
 			    {"breakdown", JS_OBJECT, JS_F_NULLABLE, 0, 0, NULL, &bd, &has_bd},
 			    {"unrated", JS_BOOL, 0, 0, 0, NULL, &r->r.unrated, NULL},
+			    {"score_text", JS_STRING, 0, 1, 256, NULL, &r->r.score_text, NULL},
 			};
 			snprintf(rf, sizeof rf, "%s/results/%zu", at, k);
 			if (js_fields(json_object_array_get_idx(results, k), rf, xf,

@@ -349,3 +349,31 @@ def test_a_bgg_play_is_one_play_from_bgg_and_bg_stats_in_either_order():
             assert len(_plays(ann, lid)) == n + o["imported"] == 27, first
             azul = [p for p in _plays(ann, lid) if p["game"] == "Azul"]
             assert len(azul) == 1, (first, azul)
+
+
+def test_a_backup_keeps_what_the_imports_recorded():
+    """Our backup restores a league identically: every real BGG file and the real BG Stats
+    export, imported into one league, backed up, restored into a fresh league, backed up again:
+    the same plays (ignored, incomplete, the BGG play id, scores as typed, unrated seats) and the
+    same standings."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lid = _league(ann, "Everything")
+        for name in sorted(PLAYS_FILES):
+            st, hd, o = _import(ann, lid, "bggxml", _read(name))
+            assert st == 200, (name, o)
+        with open(os.path.join(HERE, "data", "bgstats-real", "michaelgao8-2021.json"), "rb") as f:
+            st, hd, o = _import(ann, lid, "bgstats", f.read(), "application/json")
+        assert st == 200, o
+        st, hd, b1 = ann.get(f"/api/v1/leagues/{lid}/backup.json")
+        kinds = {k for p in b1["plays"] for k in ("ignored", "incomplete", "bgg_play_id") if k in p}
+        kinds |= {k for p in b1["plays"] for r in p["results"] for k in ("score_text", "unrated") if k in r}
+        assert kinds == {"ignored", "bgg_play_id", "score_text", "unrated"}, kinds
+        lid2 = _league(ann, "Restored")
+        st, hd, o = _import(ann, lid2, "backup", json.dumps(b1), "application/json")
+        assert st == 200 and o["imported"] == len(b1["plays"]) and o["skipped"] == 0, o
+        st, hd, b2 = ann.get(f"/api/v1/leagues/{lid2}/backup.json")
+        assert b2["plays"] == b1["plays"]
+        strip = lambda t: {n: {k: v for k, v in r.items() if k != "player"} for n, r in t.items()}
+        a, b = strip(_standing(ann, lid)), strip(_standing(ann, lid2))
+        assert a == b, [(n, a.get(n), b.get(n)) for n in set(a) | set(b) if a.get(n) != b.get(n)][:3]
