@@ -302,7 +302,7 @@ async function renderLeague(id) {
 
 /** The newest plays (the first page, given) and a button that brings the next page. */
 function recentPlays(enc, first) {
-	const item = (x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.players.filter((y) => y.winner).map((y) => y.name).join(", "))));
+	const item = (x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.ignored || x.incomplete ? t(x.incomplete ? "play.incomplete" : "play.ignored") : x.players.filter((y) => y.winner).map((y) => y.name).join(", "))));
 	const list = h("ul", { class: "lg-list", "data-testid": "recent-plays" }, first.plays.map(item));
 	const msg = h("div");
 	let shown = first.plays.length;

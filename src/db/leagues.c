@@ -375,7 +375,7 @@ db_status db_play_created_by(db_conn *c, const char *play, bool *found,
 static void read_play_item(const PGresult *r, int i, void *row)
 {
 	/* play_list: 0 total, 1 id (NULL: the page is empty), 2 game, 3 date, 4 cooperative,
-	 * 5 source, 6 players (JSON text) */
+	 * 5 source, 6 ignored, 7 incomplete, 8 players (JSON text) */
 	db_play_item *x = row;
 	x->total = db_col_int64(r, i, 0);
 	x->id = db_col_text_or_null(r, i, 1);
@@ -383,7 +383,9 @@ static void read_play_item(const PGresult *r, int i, void *row)
 	x->date = db_col_text(r, i, 3);
 	x->cooperative = db_col_bool(r, i, 4);
 	x->source = db_col_text(r, i, 5);
-	x->players = db_col_text(r, i, 6);
+	x->ignored = db_col_bool(r, i, 6);
+	x->incomplete = db_col_bool(r, i, 7);
+	x->players = db_col_text(r, i, 8);
 }
 
 db_status db_play_list(db_conn *c, const char *league, const char *season, const char *game,

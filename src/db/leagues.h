@@ -193,11 +193,11 @@ db_status db_play_created_by(db_conn *c, const char *play, bool *found,
 /* play_list: a page of the league's plays, newest first (ties: the later entered first), with
  * the filters season and game (NULL: none), limit and offset (text of whole numbers); total
  * counts every play the filters select. Columns total, id, game, date, cooperative, source,
- * players (JSON array text). */
+ * ignored, incomplete, players (JSON array text). */
 typedef struct {
 	int64_t total;
 	const char *id, *game, *date;
-	bool cooperative;
+	bool cooperative, ignored, incomplete;
 	const char *source, *players;
 } db_play_item;
 typedef struct {

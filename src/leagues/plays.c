@@ -523,6 +523,8 @@ static json_object *play_page_json(const db_play_page *page)
 		jx_set(o, "date", jx_str(y->date));
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
 		jx_set(o, "source", jx_str(y->source));
+		jx_set(o, "ignored", jx_bool(y->ignored));
+		jx_set(o, "incomplete", jx_bool(y->incomplete));
 		jx_set(o, "players", jx_parse_stored(y->players));
 		jx_push(arr, o);
 	}

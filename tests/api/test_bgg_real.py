@@ -183,6 +183,8 @@ def test_nowinstats_and_incomplete_plays_are_listed_but_out_of_standings():
         assert st == 200 and o["imported"] == 27 and o["skipped"] == 0, o
         games = [p["game"] for p in _plays(ann, lid)]
         assert "Concordia" in games and "Othello" in games, "both are in the league's plays"
+        flags = {p["game"]: (p["ignored"], p["incomplete"]) for p in _plays(ann, lid)}
+        assert flags["Concordia"] == (True, False) and flags["Othello"] == (False, True), flags
         concordia = _play(ann, lid, "bgg-45750025")  # nowinstats="1"
         assert [(r["name"], r["score"], r["winner"]) for r in concordia["results"]] == \
             [("Thomas Naskali", 94, True), ("Valo Naskali", 85, False)], concordia
