@@ -293,6 +293,20 @@ db_status db_results_insert(db_conn *c, const char *play, const char *const arra
 	return db_run_count(c, "results_insert", 10, p, NULL); /* results_insert */
 }
 
+db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
+                               const char *const arrays[15])
+{
+	const char *p[17] = {league, author};
+	for (int k = 0; k < 15; k++)
+		p[2 + k] = arrays[k];
+	return db_run_count(c, "plays_insert_many", 17, p, NULL); /* plays_insert_many */
+}
+
+db_status db_results_insert_many(db_conn *c, const char *const arrays[11])
+{
+	return db_run_count(c, "results_insert_many", 11, arrays, NULL); /* results_insert_many */
+}
+
 db_status db_play_update(db_conn *c, const char *const p[10])
 {
 	return db_run_count(c, "play_update", 10, p, NULL); /* play_update */

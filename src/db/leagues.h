@@ -142,6 +142,14 @@ db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
 /* results_insert: play, then nine Postgres array literals (members, scores, ranks, winners,
  * breakdowns, scores as typed, extras, player uuids, unrated flags; seat = position). */
 db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[9]);
+/* plays_insert_many: league, created_by, then fifteen Postgres array literals, one element per
+ * play in entry order: ids, games, bgg_ids, played_at, duration_min, notes, locations,
+ * cooperative, utc_offset_min, sources, uuids, ignored, incomplete, bgg_play_ids, extras. */
+db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
+                               const char *const arrays[15]);
+/* results_insert_many: eleven array literals, one element per result: play ids, members,
+ * seats, scores, ranks, winners, breakdowns, scores as typed, extras, player uuids, unrated. */
+db_status db_results_insert_many(db_conn *c, const char *const arrays[11]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
  * location, cooperative, utc_offset_min, league. */
 db_status db_play_update(db_conn *c, const char *const p[10]);

@@ -185,6 +185,34 @@ static const char **known_uuids(const db_uuid_rows *rows, char (**derived)[LIO_U
 	return k;
 }
 
+typedef struct {
+	const char *uuid; /* borrowed from the play */
+	int index;        /* the play's position in im->plays */
+} uuid_at;
+
+static int uuid_order(const void *a, const void *b)
+{
+	const uuid_at *x = a, *y = b;
+	int cmp = strcmp(x->uuid, y->uuid);
+	return cmp ? cmp : (x->index > y->index) - (x->index < y->index);
+}
+
+/* For each play of the file, whether an earlier play of the file has its uuid (the first one
+ * is imported, the others are duplicates). Caller frees. */
+static bool *later_twins(const league_import *im)
+{
+	int n = im->nplays;
+	bool *twice = xcalloc((size_t)n + 1, sizeof *twice);
+	uuid_at *order = xcalloc((size_t)n + 1, sizeof *order);
+	for (int i = 0; i < n; i++)
+		order[i] = (uuid_at){im->plays[i].p.uuid, i};
+	qsort(order, (size_t)n, sizeof *order, uuid_order);
+	for (int i = 1; i < n; i++)
+		twice[order[i].index] = strcmp(order[i].uuid, order[i - 1].uuid) == 0;
+	free(order);
+	return twice;
+}
+
 static db_status import_tx(db_conn *c, void *arg)
 {
 	league_import *im = arg;
@@ -218,6 +246,8 @@ static db_status import_tx(db_conn *c, void *arg)
 	int nknown = 0;
 	char(*derived)[LIO_UUID_LEN + 1] = NULL;
 	const char **kn = known_uuids(&known, &derived, &nknown);
+	bool *twice = later_twins(im);
+	league_batch batch = {0};
 	for (int i = 0; st == DB_OK && i < im->nplays; i++) {
 		imp_play *ip = &im->plays[i];
 		bool exists = false;
@@ -240,6 +270,11 @@ static db_status import_tx(db_conn *c, void *arg)
 			    "this BoardGameGeek play is already in the league from another app");
 			continue;
 		}
+		if (twice[i]) {
+			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
+			         "the same play appears twice in the file");
+			continue;
+		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
 			res[k] = ip->res[k].r;
 			st =
@@ -250,16 +285,14 @@ static db_status import_tx(db_conn *c, void *arg)
 		ip->p.results = res;
 		ip->p.nresults = ip->nres;
 		char id[ID_LEN + 1];
-		st = league_play_insert(c, im->league, im->account, &ip->p, id);
+		league_batch_add(&batch, &ip->p, id);
 		ip->p.results = NULL;
-		if (st == DB_ABORT) { /* the same uuid twice in the file */
-			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
-			         "the same play appears twice in the file");
-			st = DB_OK;
-		} else if (st == DB_OK) {
-			im->imported++;
-		}
+		im->imported++;
 	}
+	if (st == DB_OK)
+		st = league_batch_store(c, im->league, im->account, &batch);
+	league_batch_free(&batch);
+	free(twice);
 	free(kn);
 	free(derived);
 	db_rowset_clear(&known);

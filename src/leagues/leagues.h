@@ -9,6 +9,7 @@
 #define API_LEAGUES_H
 
 #include "leagues/accounts.h"
+#include "base/sbuf.h"
 #include "db/db.h"
 #include "http/http.h"
 #include "rules/rating.h"
@@ -140,6 +141,21 @@ bool league_play_rank(league_play *p, const char **detail);
  * (or game_id) is already in the league (nothing stored). Does not recompute ratings. */
 db_status league_play_insert(db_conn *c, const char *league, const char *author,
                              const league_play *p, char id[ID_LEN + 1]);
+
+/* Many plays stored in two statements (an import): each league_batch_add gives the play its
+ * id and copies its columns and results; league_batch_store inserts them all, in the order
+ * added, as plays of league by author. The caller has made sure no uuid is already in the
+ * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
+ * league_batch_free. */
+enum { BATCH_PLAY_COLS = 15, BATCH_RESULT_COLS = 11 };
+typedef struct {
+	sbuf play[BATCH_PLAY_COLS];
+	sbuf res[BATCH_RESULT_COLS];
+	int nplays, nresults;
+} league_batch;
+void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]);
+db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b);
+void league_batch_free(league_batch *b);
 
 /* ---- handlers ---- */
 int api_league_create(const http_req *req, http_resp *resp);

@@ -328,6 +328,92 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 	return results_store(c, id, p->results, p->nresults);
 }
 
+/* ---- many plays at once ---- */
+
+/* Appends one element to a Postgres array literal being built (NULL: SQL NULL). */
+static void batch_elem(sbuf *a, bool first, const char *v)
+{
+	sb_str(a, first ? "{" : ",");
+	sb_elem(a, v);
+}
+
+void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
+{
+	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN], bggplay[NUM_LEN];
+	const char *col[PLAY_COLS];
+	id_new(id);
+	play_cols(p, bgg, dur, off, col);
+	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
+	/* the order of plays_insert_many's arrays */
+	const char *v[BATCH_PLAY_COLS] = {id,
+	                                  col[0],
+	                                  col[1],
+	                                  col[2],
+	                                  col[3],
+	                                  col[4],
+	                                  col[5],
+	                                  col[6],
+	                                  col[7],
+	                                  p->source,
+	                                  p->uuid ? p->uuid : id,
+	                                  p->ignored ? "t" : "f",
+	                                  p->incomplete ? "t" : "f",
+	                                  p->bgg_play_id > 0 ? bggplay : NULL,
+	                                  p->extra};
+	for (int k = 0; k < BATCH_PLAY_COLS; k++)
+		batch_elem(&b->play[k], b->nplays == 0, v[k]);
+	b->nplays++;
+	for (int i = 0; i < p->nresults; i++) {
+		const league_result *x = &p->results[i];
+		char seat[16], score[40], rank[16];
+		snprintf(seat, sizeof seat, "%d", i + 1);
+		snprintf(score, sizeof score, "%.17g", x->score);
+		snprintf(rank, sizeof rank, "%d", x->rank);
+		const char *r[BATCH_RESULT_COLS] = {id,
+		                                    x->member,
+		                                    seat,
+		                                    x->has_score ? score : NULL,
+		                                    rank,
+		                                    x->winner ? "t" : "f",
+		                                    x->breakdown,
+		                                    x->score_text,
+		                                    x->extra,
+		                                    x->player_uuid,
+		                                    x->unrated ? "t" : "f"};
+		for (int k = 0; k < BATCH_RESULT_COLS; k++)
+			batch_elem(&b->res[k], b->nresults == 0, r[k]);
+		b->nresults++;
+	}
+}
+
+db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
+{
+	if (b->nplays == 0)
+		return DB_OK;
+	const char *pa[BATCH_PLAY_COLS], *ra[BATCH_RESULT_COLS];
+	for (int k = 0; k < BATCH_PLAY_COLS; k++) {
+		sb_str(&b->play[k], "}");
+		pa[k] = b->play[k].b;
+	}
+	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
+		sb_str(&b->res[k], b->nresults ? "}" : "{}");
+		ra[k] = b->res[k].b;
+	}
+	db_status st = db_plays_insert_many(c, league, author, pa);
+	if (st == DB_OK && b->nresults)
+		st = db_results_insert_many(c, ra);
+	return st;
+}
+
+void league_batch_free(league_batch *b)
+{
+	for (int k = 0; k < BATCH_PLAY_COLS; k++)
+		free(b->play[k].b);
+	for (int k = 0; k < BATCH_RESULT_COLS; k++)
+		free(b->res[k].b);
+	memset(b, 0, sizeof *b);
+}
+
 /* ---- plays by hand ---- */
 
 typedef struct {
