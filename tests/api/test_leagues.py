@@ -493,6 +493,13 @@ def test_import_bgstats_sample():
         assert [k["reason"] for k in o["skipped_plays"]] == ["duplicate"] * 3, o
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         assert len(plays["plays"]) == 3
+        # a play twice in one file: the first goes in, the second is listed as a duplicate
+        doc = json.loads(_read("bgstats-sample.json"))
+        first = dict(doc["plays"][0], uuid="c0ffee00-0000-4000-8000-0000000000aa")
+        doc["plays"] = [first, dict(doc["plays"][1], uuid="c0ffee00-0000-4000-8000-0000000000bb"), first]
+        st, hd, o = _import(ann, lid, "bgstats", json.dumps(doc).encode(), "application/json")
+        assert st == 200 and o["imported"] == 2, o
+        assert [(k["index"], k["reason"]) for k in o["skipped_plays"]] == [(2, "duplicate")], o
 
 
 def test_import_bgg_xml_sample():
