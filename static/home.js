@@ -17,6 +17,8 @@ const joining = { code: "", seats: null, pick: null, error: null, busy: false };
 const print = { count: 10, paper: "", lang: "" };
 let created = null; // the reply of the last game created here
 
+/** A join code as typed or pasted ("ab3-k9q", "AB3 K9Q"): spaces and dashes out, upper case, 6 characters. */
+export const normCode = (s) => s.replace(/[\s-]+/g, "").toUpperCase().slice(0, 6);
 const field = (labelKey, input, vars) => h("label", { class: "field" }, h("span", {}, t(labelKey, vars)), input);
 const joinLink = (code) => `${location.origin}${location.pathname}#join=${encodeURIComponent(code)}`;
 export const seatLink = (id, token) => `${location.origin}${location.pathname}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
@@ -88,12 +90,13 @@ export async function renderHome(app, isCurrent, extra) {
 		form.error ? errorBox(form.error, { id: "create-error", "data-rule": form.error.rule }) : null,
 		h("button", { type: "submit", class: "primary wide", id: "create", disabled: form.busy }, t("new.create")));
 
-	const joinForm = h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(joining.code.trim().toUpperCase())}`; } },
+	const joinForm = h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(normCode(joining.code))}`; } },
 		h("h2", {}, t("home.join")),
 		field("join.code", h("input", {
-			type: "text", id: "join-code", value: joining.code, maxlength: 6, minlength: 6, required: true, autocomplete: "off",
+			type: "text", id: "join-code", value: joining.code, minlength: 6, required: true, autocomplete: "off",
 			autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
-			oninput: (e) => (joining.code = e.target.value.toUpperCase()),
+			// no maxlength: it would cut a pasted "AB3 K9Q" before the space is taken out
+			oninput: (e) => (e.target.value = joining.code = normCode(e.target.value)),
 		})),
 		h("button", { type: "submit", class: "primary wide", id: "join-go" }, t("join.find")));
 
@@ -195,7 +198,7 @@ export function renderCreated(app) {
 // ---- joining: the seats by player name, claimed ones only with a confirmation ----
 
 export async function renderJoin(app, code, isCurrent) {
-	code = code.trim().toUpperCase();
+	code = normCode(code);
 	if (joining.code !== code || !joining.seats) {
 		Object.assign(joining, { code, seats: null, pick: null, error: null });
 		try {
