@@ -65,13 +65,18 @@ export function sheetView({ store, A }) {
 		const seat = viewing(S);
 		const mine = seat === D.me(S);
 		const interactive = mine && D.canMove(S) && !!S.draft && !S.busy;
-		const sheet = mine && S.draft ? D.draftSheet(S) : D.seatOf(S, seat).sheet;
+		// a move waiting in the offline queue is drawn, its beds marked as pending
+		const queued = mine && !S.draft ? D.queuedMove(S) : null;
+		const sheet = mine && S.draft ? D.draftSheet(S) : queued ? D.withSteps(D.mySheet(S), queued.body.move.steps) : D.seatOf(S, seat).sheet;
 		const screenable = [];
 		if (interactive && S.draft.bay.bonus === "screen" && !D.screenStep(S.draft)) sheet.wards.forEach((w, i) => w.length && screenable.push(i));
 		const lit = interactive && !S.picker ? [...D.litBeds(S).keys()] : [];
 		return {
 			lang: S.lang, seat, sheet, interactive, screenable, lit,
 			draft: mine ? [...D.draftBeds(S)] : [], picking: interactive && S.picker ? S.picker.ward : null,
+			pending: queued ? [...D.stepBeds(D.mySheet(S), queued.body.move.steps)] : [],
+			// ALICAT's difficulty points get their own box in its score row
+			modifiers: D.seatOf(S, seat).bot && S.game.alicat_modifiers.some((m) => m !== "preparation"),
 			name: D.seatOf(S, seat).name, bot: D.seatOf(S, seat).bot, score: D.seatOf(S, seat).score,
 			finished: S.game.status === "finished", hl: S.highlight || [],
 			// the legal beds of the patient being placed are known (the options have arrived)
@@ -91,10 +96,10 @@ export function sheetView({ store, A }) {
 			h("span", { class: "pscore" }, t("game.score", { n: v.score.total })));
 		board.update({
 			sheet: v.sheet, interactive: v.interactive, lit: new Map(v.lit.map((w) => [w, true])), screenable: new Set(v.screenable),
-			draft: new Set(v.draft), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
+			draft: new Set(v.draft), pending: new Set(v.pending), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
 		});
 		board.el.setAttribute("aria-label", t("game.sheet_of", { name: v.name }));
-		ledger.update(v.sheet, v.score);
+		ledger.update(v.sheet, v.score, v.modifiers);
 		el.dataset.opts = v.ready ? "ready" : "loading";
 	});
 	return { el };
@@ -162,32 +167,34 @@ export function tableViews({ store, A, root }) {
 		}
 		return parts.join(" ");
 	}
+	/** What ALICAT gained in the turn: the items, then the points (those of the turn, not its total). */
 	function describeGain(a) {
 		const g = [];
 		if (a.gained.stethoscopes > 0) g.push(t("alicat.gain_steth", { n: a.gained.stethoscopes }));
 		if (a.gained.blood_bags > 0) g.push(t("alicat.gain_blood", { n: a.gained.blood_bags }));
 		if (a.gained.nurses > 0) g.push(t("alicat.gain_nurse", { n: a.gained.nurses }));
+		if (a.gained.points) g.push(t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : `−${-a.gained.points}` }));
 		return g.length ? g.join(", ") : t("alicat.gain_none");
 	}
-	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && [S.lang, S.alicat, S.game.version], (v) => {
+	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && [S.lang, S.alicat, S.game.version, S.view], (v) => {
 		if (!v) return [];
 		const S = get();
 		const bot = S.game.seats.find((s) => s.bot);
 		const a = S.alicat;
+		const showing = S.view === bot.seat;
 		const bd = bot.score.breakdown;
 		const intro = h("p", { id: "alicat-start" }, t("alicat.start", { nurses: S.data.sheet.nurse_track[1], radiologist: bd.radiologist, epidemiologist: bd.epidemiologist }),
 			S.game.alicat_modifiers.length ? ` ${t("alicat.modifiers", { list: S.game.alicat_modifiers.map((m) => t(`mod.${m}`)).join("; ") })}` : "");
 		return h("section", { class: "alicat-panel", id: "alicat", "aria-labelledby": "alicat-h" },
 			h("h2", { id: "alicat-h" }, icon("robot"), a ? t("alicat.last", { n: a.turn }) : t("alicat.title")),
-			a ? h("p", { id: "alicat-move" }, describeMove(S, a), " ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`),
-				a.gained.points ? ` (${t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : a.gained.points })})` : "") : null,
+			a ? h("p", { id: "alicat-move" }, describeMove(S, a), a.gained ? [" ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`)] : null) : null,
 			h("details", { class: "alicat-rules" }, h("summary", {}, t("alicat.how")), intro),
 			h("button", { type: "button", class: "secondary", id: "alicat-sheet", onclick: () => {
-				A.view(bot.seat);
+				A.view(showing ? D.me(S) : bot.seat);
 				store.flush();
 				const el = root.querySelector(".sheet-panel");
 				if (el) el.scrollIntoView({ block: "start" });
-			} }, t("alicat.see_sheet")));
+			} }, t(showing ? "alicat.my_sheet" : "alicat.see_sheet")));
 	});
 
 	return { players, specialists, results, alicat };

@@ -150,6 +150,10 @@ async function chooseDie(page) {
 	await ((await free.count()) ? free.first() : bays.first()).click();
 }
 
+/** Is the bay of this colour on the turn's card an extra patient? (the cards of GET /er/data) */
+const cardData = (await api("GET", "/er/data")).body.cards;
+const extraBay = (st, colour) => cardData.find((c) => c.id === st.turn.card).bays[colour].bonus === "extra";
+
 // ---- the tests ----
 
 await test("er-join-code-pasted-with-space-or-dash", async () => {
@@ -171,6 +175,224 @@ await test("er-join-code-pasted-with-space-or-dash", async () => {
 	await P.locator("h1", { hasText: code }).waitFor();
 	await P.locator('.seat[data-seat="2"]', { hasText: "Ben" }).waitFor();
 	await P.context().close();
+});
+
+/** The lit beds and the dice of the turn between the header and the dock, polled until the page
+ * has scrolled them there (or the deadline passes: then what is out of view). */
+async function litAndDiceInView(page, what) {
+	const deadline = Date.now() + 4000;
+	let r;
+	for (;;) {
+		r = await page.evaluate(() => {
+			const top = document.querySelector(".top").getBoundingClientRect().bottom;
+			const dock = document.querySelector(".dock").getBoundingClientRect().top;
+			const lit = [...document.querySelectorAll(".bed.lit")];
+			const dice = [...document.querySelectorAll(".card .die")];
+			const out = [...lit, ...dice].map((e) => [e, e.getBoundingClientRect()]).filter(([, b]) => b.top < top - 0.5 || b.bottom > dock + 0.5)
+				.map(([e, b]) => `${e.dataset.ward ? `bed ${e.dataset.ward}/${e.dataset.bed}` : `die ${e.textContent}`} ${Math.round(b.top)}–${Math.round(b.bottom)}`);
+			return { lit: lit.length, dice: dice.length, out, top: Math.round(top), dock: Math.round(dock) };
+		});
+		if (r.lit && r.dice === 3 && !r.out.length) return r;
+		if (Date.now() > deadline) break;
+		await page.waitForTimeout(50);
+	}
+	assert(false, `${what}: ${r.lit} lit bed(s), ${r.dice} dice; out of view between the header (${r.top}) and the dock (${r.dock}): ${r.out.join(", ")}`);
+}
+
+await test("er-lit-beds-and-dice-in-view", async () => {
+	// solo, so that ALICAT's Cardiologist choice shows in the dock on its turns (it moves first)
+	for (const colorScheme of ["light", "dark"]) {
+		const { page } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 11 }, { colorScheme });
+		let discard = 0, second = 0;
+		for (let n = 1; n <= (colorScheme === "light" ? 8 : 3); n++) {
+			await page.locator("#reveal").click();
+			await chooseDie(page);
+			await litAndDiceInView(page, `turn ${n}, die chosen`);
+			if (await page.locator("#alicat-discard").count()) discard++;
+			if (n === 2) await screen(page, `er-lit-in-view-${colorScheme}`);
+			// the extra patient of a bay: its beds come in view too once the first is written
+			const lit = page.locator(".bed.lit");
+			await lit.first().click();
+			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
+			if (await page.locator("#morgue").count()) {
+				await page.locator('.sheet-panel[data-opts="ready"]').waitFor();
+				if (await lit.count()) {
+					await litAndDiceInView(page, `turn ${n}, second patient`);
+					second++;
+				}
+			}
+			await finishDraft(page);
+			await page.click("#submit");
+			await page.locator("#turn-number", { hasText: `${n + 1}/24` }).waitFor();
+		}
+		if (colorScheme === "light") assert(discard > 0, "the Cardiologist choice showed on no turn");
+		await page.context().close();
+	}
+});
+
+/** A two-player game (app deck) with turn 1 flipped: {g, tokens of seats 1 and 2}. */
+async function twoPlayers(seed) {
+	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed });
+	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
+	return { g, ana: g.body.seats[0].seat_token, ben: g.body.seats[1].seat_token };
+}
+
+await test("er-offline-draft-sent-when-back", async () => {
+	const { g, ana } = await twoPlayers(5);
+	const A = await phone();
+	await A.goto(`${BASE}/#game=${g.body.id}&token=${ana}`);
+	await A.locator('.bay:not([aria-disabled="true"])').first().waitFor();
+	// Ana's phone loses the network, and she drafts her whole move meanwhile
+	await A.context().setOffline(true);
+	await A.locator("#conn[data-conn=offline]").waitFor();
+	await chooseDie(A);
+	for (let i = 0; i < 8; i++) {
+		const lit = A.locator(".bed.lit");
+		if (await lit.count()) {
+			await lit.first().click();
+			if (await A.locator(".picker").count()) await A.locator(".picker button.value").first().click();
+		} else if (await A.locator("#morgue").count()) await A.click("#morgue");
+		else break;
+		await A.waitForTimeout(80);
+	}
+	await A.context().setOffline(false);
+	await A.locator("#conn[data-conn=live]").waitFor({ timeout: 15000 });
+	// the connection is back: the drafted move can be sent, without starting it again
+	await A.locator("#submit:not([disabled])").waitFor({ timeout: 5000 });
+	await A.click("#submit");
+	await A.locator("#status", { hasText: "Move accepted" }).waitFor();
+	await A.context().close();
+});
+
+await test("er-queued-move-drawn-pending", async () => {
+	const { g, ana, ben } = await twoPlayers(6);
+	// Ana (chief) moves first, through the API
+	const st = (await api("GET", `/er/games/${g.body.id}`, null, ana)).body;
+	const r = await api("POST", `/er/games/${g.body.id}/seats/1/moves`, { turn: 1, move: { die: "red", steps: [{ morgue: "die" }, ...(extraBay(st, "red") ? [{ morgue: "extra" }] : [])] } }, ana);
+	assert(r.status === 200, `Ana's move: ${r.status} ${JSON.stringify(r.body)}`);
+	// Ben drafts and sends his move offline: it waits on the phone, drawn on his sheet as pending
+	const B = await phone({ colorScheme: "dark" });
+	await B.goto(`${BASE}/#game=${g.body.id}&token=${ben}`);
+	await chooseDie(B);
+	await finishDraft(B);
+	await B.context().setOffline(true);
+	await B.locator("#conn[data-conn=offline]").waitFor();
+	const drafted = await B.locator(".bed.draft").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
+	await B.click("#submit");
+	await B.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	const pending = await B.locator(".bed.pending").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
+	assert(JSON.stringify(pending) === JSON.stringify(drafted), `pending beds ${pending} (drafted ${drafted})`);
+	if (pending.length) {
+		const label = await B.locator(".bed.pending").first().getAttribute("aria-label");
+		assert(label.includes("waiting to be sent"), `pending bed's label: ${label}`);
+	}
+	await screen(B, "er-offline-queued-dark");
+	await B.context().setOffline(false);
+	await B.locator("#conn[data-conn=live]").waitFor({ timeout: 15000 });
+	await B.locator("#turn-number", { hasText: "2/24" }).waitFor({ timeout: 15000 });
+	assert((await B.locator(".bed.pending").count()) === 0, "nothing pending once sent");
+	for (const b of drafted) {
+		const [w, rest] = b.split("/");
+		const [bed, val] = rest.split(":");
+		assert((await B.locator(`.bed[data-ward="${w}"][data-bed="${bed}"]`).textContent()).startsWith(val.replace("!", "")), `bed ${b} written`);
+	}
+	await B.context().close();
+});
+
+await test("er-solo-alicat-gains-of-the-turn", async () => {
+	// ALICAT with a difficulty modifier that scores: equipment (1 point per circled stethoscope and blood bag)
+	const { page: S, game: g } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 21, alicat_modifiers: ["equipment"] });
+	const host = g.host_token;
+	// turn 1: the player leads, ALICAT follows; what it gained is that turn's, not its total
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "2/24" }).waitFor();
+	await S.locator("#alicat h2", { hasText: "turn 1" }).waitFor();
+	let log = (await api("GET", `/er/games/${g.id}/log`, null, host)).body;
+	const startTotal = log.start.seats[1].total;
+	const t1 = log.turns[0].seats[1];
+	assert(startTotal > 0, `ALICAT starts with points: ${startTotal}`);
+	let text = await S.locator("#alicat-move").textContent();
+	const p1 = t1.total - startTotal;
+	assert(!text.includes(`+${t1.total} points`), `turn 1 shows ALICAT's total as gained: ${text}`);
+	if (p1) assert(text.includes(`${p1 > 0 ? "+" : "−"}${Math.abs(p1)} points`), `turn 1: ${p1} points gained: ${text}`);
+	const nurses1 = t1.sheet.nurse_track - log.start.seats[1].sheet.nurse_track;
+	if (nurses1) assert(text.includes(`${nurses1} nurse`), `turn 1: ${nurses1} nurse(s): ${text}`);
+	else assert(!/nurse/.test(text), text);
+
+	// turn 2: ALICAT is Chief Physician and moves first: its move of this turn shows at once
+	await S.locator("#reveal").click();
+	await S.locator("#alicat h2", { hasText: "turn 2" }).waitFor();
+	const st = (await api("GET", `/er/games/${g.id}`, null, host)).body;
+	const p2 = st.seats[1].score.total - t1.total;
+	text = await S.locator("#alicat-move").textContent();
+	if (p2) assert(text.includes(`${p2 > 0 ? "+" : "−"}${Math.abs(p2)} points`), `turn 2: ${p2} points gained: ${text}`);
+	else assert(!/points/.test(text), `turn 2: no point gained: ${text}`);
+	await S.context().close();
+});
+
+await test("er-solo-alicat-sheet", async () => {
+	const { page: S, game: g } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 21, alicat_modifiers: ["equipment"] });
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "2/24" }).waitFor();
+	await S.locator("#reveal").click();
+	await S.locator("#alicat-move").waitFor();
+	const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
+	// ALICAT's sheet: its difficulty points have their own box, and the boxes add up to the total
+	await S.click("#alicat-sheet");
+	await S.locator("#sheet-h", { hasText: "ALICAT" }).waitFor();
+	const cells = await S.locator("[data-score-cell]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.scoreCell, Number(e.textContent)])));
+	assert("modifiers" in cells && cells.modifiers === st.seats[1].score.breakdown.modifiers && cells.modifiers > 0, `difficulty box: ${JSON.stringify(cells)}`);
+	const sum = Object.entries(cells).filter(([k]) => k !== "total").reduce((n, [, v]) => n + v, 0);
+	assert(sum === cells.total && cells.total === st.seats[1].score.total, `boxes add up to ${sum}, total ${cells.total}`);
+	await S.locator(".ledger-svg").scrollIntoViewIfNeeded();
+	await screen(S, "er-solo-alicat-sheet");
+	// choosing a die while ALICAT's sheet shows: the move is made on the player's own sheet
+	await chooseDie(S);
+	await S.locator("#sheet-h", { hasText: "Solo" }).waitFor();
+	await S.locator(".bed.lit").first().waitFor();
+	assert((await S.locator("#alicat-sheet").textContent()).includes("See ALICAT's sheet"), "the button goes to ALICAT's sheet again");
+	await S.context().close();
+});
+
+await test("er-solo-undo-and-reload-keep-the-draft", async () => {
+	const { page: S } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 22 });
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await S.locator(".bed.lit").first().waitFor();
+	// undo: the patient placed goes, its bed is lit again
+	const bed = S.locator(".bed.lit").first();
+	const at = [await bed.getAttribute("data-ward"), await bed.getAttribute("data-bed")];
+	await bed.click();
+	if (await S.locator(".picker").count()) await S.locator(".picker button.value").first().click();
+	const placed = S.locator(`.bed[data-ward="${at[0]}"][data-bed="${at[1]}"]`);
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	await S.click("#undo-step");
+	await S.locator(`.bed.lit[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	assert((await placed.textContent()).trim() === "", "the bed is empty again");
+	// a reload keeps the draft of this turn
+	await S.locator(`.bed.lit[data-ward="${at[0]}"][data-bed="${at[1]}"]`).click();
+	if (await S.locator(".picker").count()) await S.locator(".picker button.value").first().click();
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	const value = (await placed.textContent()).trim();
+	await S.reload();
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	assert((await placed.textContent()).trim() === value, `the draft's ${value} is back after the reload`);
+	await screen(S, "er-solo-draft-reloaded");
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "3/24" }).or(S.locator("#status", { hasText: "Move accepted" })).first().waitFor();
+	// the move sent, a reload starts no draft
+	await S.reload();
+	await S.locator(".turn-head").waitFor();
+	await S.locator("#reveal").waitFor();
+	assert((await S.locator(".bed.draft").count()) === 0, "no draft after the move");
+	await S.context().close();
 });
 
 await test("zz-axe", async () => {
