@@ -78,10 +78,7 @@ export function openGame(root, { id, token, seat }) {
 		if (!D.canReveal(S)) patch.reveal = { card: null, dice: {}, filter: { red: "", yellow: "", green: "" } };
 		set(patch);
 		S = get();
-		if (key && newKey) {
-			loadOptions(key);
-			if (S.draft) resume();
-		}
+		if (key && newKey) resume(); // the options, and what a draft found again needs
 		// the cards already flipped (the picker offers only the others), and ALICAT's last move
 		// (as Chief Physician it moves in the reveal's own write, before the player)
 		const turnChanged = !prev || !prev.turn || !st.turn || prev.turn.number !== st.turn.number || prev.turn.closed !== st.turn.closed;
@@ -132,7 +129,9 @@ export function openGame(root, { id, token, seat }) {
 			nurses: s.nurse_track - b.nurse_track,
 			points: a.after.total - a.before.total,
 		};
-		return { turn: a.turn.number, card: a.turn.card, dice: a.turn.dice, move: a.move, gained, seat: bot.seat };
+		// the move as the events and the turns both give it (their keys come in another order)
+		const move = a.move && { die: a.move.die, steps: a.move.steps.map(({ admit, morgue, screen, ward, value }) => ({ admit, morgue, screen, ward, value })) };
+		return { turn: a.turn.number, card: a.turn.card, dice: a.turn.dice, move, gained, seat: bot.seat };
 	}
 
 	async function loadOptions(key) {
@@ -409,10 +408,10 @@ export function openGame(root, { id, token, seat }) {
 				h("a", { class: "button", href: "#" }, t("nav.home")))));
 	});
 	const gameEl = h("div", { class: "game" },
-		lostBox, turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists);
+		lostBox, turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, table.prints);
 	const showing = (S) => !!S.game && !S.lost;
 	store.subscribe(showing, (v) => {
-		for (const el of [turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, turn.dock])
+		for (const el of [turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, table.prints, turn.dock])
 			el.hidden = !v;
 	});
 	root.replaceChildren(gameEl, turn.dock);

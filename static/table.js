@@ -2,7 +2,8 @@
 // move in a solo game, and the final ranking.
 import { h, icon } from "./dom.js";
 import { t, lang } from "./i18n.js";
-import { mount } from "./view.js";
+import { mount, errorOf } from "./view.js";
+import { paperOf } from "./home.js";
 import { createBoard, createLedger } from "./hexsheet.js";
 import { D } from "./derive.js";
 import * as api from "./api.js";
@@ -146,14 +147,48 @@ export function tableViews({ store, A, root }) {
 				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), specName(S, sp.epidemiologist))));
 	});
 
-	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.lang, S.game.version], (v) => {
+	// ---- the game's PDFs (any token of the game reads them): the sheet shown, the whole game ----
+	const shown = (S) => (S.view && D.seatOf(S, S.view) ? S.view : D.me(S));
+	async function pdf(kind) {
+		const S = get();
+		const seat = shown(S);
+		const path = kind === "game" ? "sheets.pdf" : `seats/${seat}/sheet.pdf`;
+		store.set({ pdfBusy: kind });
+		try {
+			const blob = await api.request("GET", `/er/games/${encodeURIComponent(S.id)}/${path}?paper=${paperOf()}&lang=${lang()}`, undefined, S.token, { blob: true });
+			const url = URL.createObjectURL(blob);
+			const a = h("a", { href: url, download: `er-${S.game.code}-${kind === "game" ? "game" : `seat-${seat}`}.pdf`, hidden: true });
+			document.body.append(a);
+			a.click();
+			a.remove();
+			setTimeout(() => URL.revokeObjectURL(url), 60000);
+		} catch (e) {
+			store.set({ err: errorOf(e) });
+		} finally {
+			store.set({ pdfBusy: null });
+		}
+	}
+	const pdfSel = (S) => [S.lang, S.pdfBusy, D.seatOf(S, shown(S)).name];
+	const pdfButtons = (S) => h("div", { class: "actions-inline pdfs" },
+		h("button", { type: "button", class: "secondary", id: "pdf-sheet", disabled: !!S.pdfBusy, onclick: () => pdf("sheet") }, t("pdf.sheet", { name: D.seatOf(S, shown(S)).name })),
+		h("button", { type: "button", class: "secondary", id: "pdf-game", disabled: !!S.pdfBusy, onclick: () => pdf("game") }, t("pdf.game")));
+	// in progress: folded at the end of the screen (the details element stays: it keeps open)
+	const printsBox = h("details", { class: "specialists prints" },
+		mount(store, h("summary", {}), (S) => S.lang, () => t("pdf.title")),
+		mount(store, h("div", {}), (S) => S.game && pdfSel(S), (v) => v && [h("p", { class: "muted" }, t("pdf.help")), pdfButtons(get())]));
+	const prints = h("div", {}, printsBox);
+	store.subscribe((S) => !!S.game && S.game.status === "finished", (v) => (printsBox.hidden = v));
+
+	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.game.version, ...pdfSel(S)], (v) => {
 		if (!v) return [];
-		const seats = [...get().game.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+		const S = get();
+		const seats = [...S.game.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
 		return h("section", { class: "results", "aria-labelledby": "results-h" }, h("h2", { id: "results-h" }, t("game.ranking")),
 			h("ol", { class: "ranking" }, seats.map((s) => h("li", { class: `result${s.rank === 1 ? " winner" : ""}`, "data-rank": s.rank },
 				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
 					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
-				breakdown(s.score)))));
+				breakdown(s.score)))),
+			h("h3", {}, t("pdf.title")), pdfButtons(S));
 	});
 
 	// ---- solo: what ALICAT did, one tap from its sheet ----
@@ -176,7 +211,10 @@ export function tableViews({ store, A, root }) {
 		if (a.gained.points) g.push(t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : `−${-a.gained.points}` }));
 		return g.length ? g.join(", ") : t("alicat.gain_none");
 	}
-	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && [S.lang, S.alicat, S.game.version, S.view], (v) => {
+	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && (() => {
+		const bot = S.game.seats.find((s) => s.bot);
+		return [S.lang, S.alicat, S.view === bot.seat, bot.score.breakdown.radiologist, bot.score.breakdown.epidemiologist];
+	})(), (v) => {
 		if (!v) return [];
 		const S = get();
 		const bot = S.game.seats.find((s) => s.bot);
@@ -197,5 +235,5 @@ export function tableViews({ store, A, root }) {
 			} }, t(showing ? "alicat.my_sheet" : "alicat.see_sheet")));
 	});
 
-	return { players, specialists, results, alicat };
+	return { players, specialists, results, alicat, prints };
 }

@@ -395,6 +395,117 @@ await test("er-solo-undo-and-reload-keep-the-draft", async () => {
 	await S.context().close();
 });
 
+/** Plays a solo game (app deck) through the API up to turn `until` (the whole game: 24), every
+ * patient of the player to the morgue with a die that is not ALICAT's. */
+async function soloByApi(until, seed) {
+	const g = (await api("POST", "/er/games", { players: [{ name: "Solo" }], solo: true, deck: "app", seed })).body;
+	for (let n = 1; n <= until; n++) {
+		await api("POST", `/er/games/${g.id}/turns`, { turn: n }, g.host_token);
+		const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
+		const die = ["red", "yellow", "green"].find((c) => c !== st.turn.chief_die);
+		const steps = [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])];
+		const r = await api("POST", `/er/games/${g.id}/seats/1/moves`, { turn: n, move: { die, steps } }, g.host_token);
+		assert(r.status === 200, `turn ${n}: ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	return g;
+}
+
+/** Clicks a button that downloads a PDF; returns its name and bytes. */
+async function download(page, sel) {
+	const [dl] = await Promise.all([page.waitForEvent("download"), page.click(sel)]);
+	const path = await dl.path();
+	const { readFileSync } = await import("node:fs");
+	return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+await test("er-game-pdfs-offered", async () => {
+	// in progress: the sheet shown and the whole game, from the game screen
+	const g = await soloByApi(2, 31);
+	const P = await phone({ acceptDownloads: true });
+	await P.goto(`${BASE}/#game=${g.id}&token=${g.host_token}`);
+	await P.locator(".turn-head").waitFor();
+	await P.locator(".prints summary").click();
+	let f = await download(P, "#pdf-sheet");
+	assert(f.name === `er-${g.code}-seat-1.pdf` && f.bytes.subarray(0, 5).toString() === "%PDF-", `sheet PDF: ${f.name} ${f.bytes.subarray(0, 8)}`);
+	// ALICAT's sheet shown: its PDF
+	await P.click("#alicat-sheet");
+	await P.locator("#pdf-sheet", { hasText: "ALICAT" }).waitFor();
+	f = await download(P, "#pdf-sheet");
+	assert(f.name === `er-${g.code}-seat-2.pdf`, f.name);
+	await P.locator(".prints").scrollIntoViewIfNeeded();
+	await screen(P, "er-pdfs-in-progress");
+	await P.context().close();
+	// finished: with the ranking
+	const done = await soloByApi(24, 32);
+	const Q = await phone({ acceptDownloads: true, colorScheme: "dark" });
+	await Q.goto(`${BASE}/#game=${done.id}&token=${done.host_token}`);
+	await Q.locator(".results #pdf-game").waitFor();
+	f = await download(Q, ".results #pdf-game");
+	assert(f.name === `er-${done.code}-game.pdf` && f.bytes.subarray(0, 5).toString() === "%PDF-" && f.bytes.length > 2000, `game PDF: ${f.name}, ${f.bytes.length} bytes`);
+	assert(!(await Q.locator(".prints").isVisible()), "offered once, in the ranking");
+	await Q.locator(".results #pdf-game").scrollIntoViewIfNeeded();
+	await screen(Q, "er-pdfs-finished-dark");
+	await Q.context().close();
+});
+
+await test("er-pdf-qr-on-another-phone", async () => {
+	// the PDF's QR code opens "#game=ID&join=CODE" (src/games/er/pdf.c): on a phone without the
+	// game, whose table it is and its seats to take
+	const { g, ana } = await twoPlayers(8);
+	for (const colorScheme of ["light", "dark"]) {
+		const O = await phone({ colorScheme });
+		await O.goto(`${BASE}/#game=${g.body.id}&join=${g.body.code}`);
+		await O.locator("h1", { hasText: "This game is not on this phone" }).waitFor();
+		const intro = await O.locator("#not-here").textContent();
+		assert(intro.includes("Ana, Ben") && intro.includes(g.body.code), intro);
+		await O.locator('.seat[data-seat="2"]', { hasText: "Ben" }).waitFor();
+		await screen(O, `er-qr-not-here-${colorScheme}`);
+		if (colorScheme === "dark") {
+			// taking a seat opens the game
+			await O.click('.seat[data-seat="2"]');
+			await O.locator(".turn-head").waitFor();
+			assert((await O.locator(".you-line").textContent()).includes("Ben"), "plays Ben's seat");
+		}
+		await O.context().close();
+	}
+	// the phone that holds the game opens it from the same code
+	const A = await phone();
+	await A.goto(`${BASE}/#game=${g.body.id}&token=${ana}`);
+	await A.locator(".turn-head").waitFor();
+	await A.goto(`${BASE}/#game=${g.body.id}&join=${g.body.code}`);
+	await A.locator(".you-line", { hasText: "Ana" }).waitFor();
+	await A.context().close();
+	// a link without a token nor a code: join by code, right there
+	const O = await phone();
+	await O.goto(`${BASE}/#game=${g.body.id}`);
+	await O.locator("h1", { hasText: "not on this phone" }).waitFor();
+	await O.fill("#join-code", g.body.code);
+	await O.click("#join-go");
+	await O.locator('.seat[data-seat="1"]', { hasText: "Ana" }).waitFor();
+	await O.context().close();
+});
+
+await test("er-share-address-on-localhost", async () => {
+	for (const colorScheme of ["light", "dark"]) {
+		const P = await phone({ colorScheme });
+		// the machine's address on the network (what the server finds is checked by tests/api/test_addresses.py)
+		const lan = `http://192.0.2.10:${new URL(BASE).port}`;
+		await P.route(`${BASE}/api/v1/addresses`, (r) => r.fulfill({ json: { public_url: null, lan: [`${lan}/`] } }));
+		await P.goto(BASE + "/");
+		await P.fill('input[name="player1"]', "Ana");
+		await P.fill('input[name="player2"]', "Ben");
+		await P.click("#create");
+		await P.locator("#share-warn", { hasText: `open at ${new URL(BASE).host}` }).waitFor();
+		assert((await P.inputValue('[data-link="seat-2"]')).startsWith(BASE), "the address the host opened, until another is chosen");
+		await P.locator(`input[name="share-origin"][value="${lan}"]`).check();
+		await P.locator(`[data-link="seat-2"][value^="${lan}/#game="]`).waitFor();
+		const qrs = await P.locator("img.qr").evaluateAll((imgs) => imgs.map((i) => decodeURIComponent(i.getAttribute("src"))));
+		assert(qrs.length >= 2 && qrs.every((q) => q.includes(`data=${lan}/#`)), `QR codes: ${qrs}`);
+		await screen(P, `er-share-address-${colorScheme}`);
+		await P.context().close();
+	}
+});
+
 await test("zz-axe", async () => {
 	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
 });
