@@ -75,8 +75,12 @@ export const D = {
 		const d = S.draft;
 		if (!d) return D.mySheet(S);
 		if (S.preview && !D.pending(d).length) return S.preview;
-		const s = structuredClone(D.mySheet(S));
-		for (const st of d.steps) {
+		return D.withSteps(D.mySheet(S), d.steps);
+	},
+	/** A copy of sheet with the values of steps written and their screens drawn. */
+	withSteps(sheet, steps) {
+		const s = structuredClone(sheet);
+		for (const st of steps) {
 			if ("screen" in st) {
 				const w = s.wards[st.screen - 1];
 				if (w.length) w[w.length - 1].screen = true;
@@ -84,12 +88,18 @@ export const D = {
 		}
 		return s;
 	},
-	draftBeds(S) {
+	/** The beds ("ward:pos", from 0) that steps write on sheet. */
+	stepBeds(sheet, steps) {
 		const out = new Set();
-		if (!S.draft) return out;
-		const counts = D.mySheet(S).wards.map((w) => w.length);
-		for (const st of S.draft.steps) if ("admit" in st) out.add(`${st.ward - 1}:${counts[st.ward - 1]++}`);
+		const counts = sheet.wards.map((w) => w.length);
+		for (const st of steps) if ("admit" in st) out.add(`${st.ward - 1}:${counts[st.ward - 1]++}`);
 		return out;
+	},
+	draftBeds: (S) => (S.draft ? D.stepBeds(D.mySheet(S), S.draft.steps) : new Set()),
+	/** This seat's move of the turn on the table that waits in the offline queue, or null. */
+	queuedMove(S) {
+		const n = D.next(S);
+		return (S.queued || []).find((q) => q.kind === "move" && q.seat === D.me(S) && n.action === "move" && q.body.turn === n.turn) || null;
 	},
 };
 

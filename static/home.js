@@ -17,9 +17,18 @@ const joining = { code: "", seats: null, pick: null, error: null, busy: false };
 const print = { count: 10, paper: "", lang: "" };
 let created = null; // the reply of the last game created here
 
+/** A join code as typed or pasted ("ab3-k9q", "AB3 K9Q"): spaces and dashes out, upper case, 6 characters. */
+export const normCode = (s) => s.replace(/[\s-]+/g, "").toUpperCase().slice(0, 6);
 const field = (labelKey, input, vars) => h("label", { class: "field" }, h("span", {}, t(labelKey, vars)), input);
-const joinLink = (code) => `${location.origin}${location.pathname}#join=${encodeURIComponent(code)}`;
-export const seatLink = (id, token) => `${location.origin}${location.pathname}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+// links and QR codes use the address the host opened, or the one chosen on the new game's screen
+// (on localhost: the machine's address on the network, from GET /api/v1/addresses)
+const share = { list: null, origin: "" };
+const base = () => `${share.origin || location.origin}${location.pathname}`;
+const joinLink = (code) => `${base()}#join=${encodeURIComponent(code)}`;
+export const seatLink = (id, token) => `${base()}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+const isLocal = () => /^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname);
+/** Paper for this phone's language: US Letter in the Americas' English and Spanish, else A4. */
+export const paperOf = () => (/^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4");
 const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${encodeURIComponent(url)}`, alt, width: 160, height: 160, loading: "lazy" });
 
 // ---- home ----
@@ -88,14 +97,7 @@ export async function renderHome(app, isCurrent, extra) {
 		form.error ? errorBox(form.error, { id: "create-error", "data-rule": form.error.rule }) : null,
 		h("button", { type: "submit", class: "primary wide", id: "create", disabled: form.busy }, t("new.create")));
 
-	const joinForm = h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(joining.code.trim().toUpperCase())}`; } },
-		h("h2", {}, t("home.join")),
-		field("join.code", h("input", {
-			type: "text", id: "join-code", value: joining.code, maxlength: 6, minlength: 6, required: true, autocomplete: "off",
-			autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
-			oninput: (e) => (joining.code = e.target.value.toUpperCase()),
-		})),
-		h("button", { type: "submit", class: "primary wide", id: "join-go" }, t("join.find")));
+	const joinForm = joinPanel();
 
 	const saved = Object.entries(api.savedGames()).sort((a, b) => (b[1].at || "").localeCompare(a[1].at || ""));
 	const mine = h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, t("home.mine")),
@@ -110,6 +112,24 @@ export async function renderHome(app, isCurrent, extra) {
 	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink, more));
 	if (extra) extra().then((panel) => isCurrent() && more.replaceChildren(panel)).catch((e) => console.warn(e));
 	leagueChoice().then((pick) => pick && isCurrent() && newGame.isConnected && (relabel(pick), newGame.querySelector("#create").before(pick.label)));
+}
+
+/** Join by code: a code field and its button (the home screen; a game not on this phone). */
+function joinPanel(heading = h("h2", {}, t("home.join"))) {
+	return h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(normCode(joining.code))}`; } },
+		heading,
+		field("join.code", h("input", {
+			type: "text", id: "join-code", value: joining.code, minlength: 6, required: true, autocomplete: "off",
+			autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
+			// no maxlength: it would cut a pasted "AB3 K9Q" before the space is taken out
+			oninput: (e) => (e.target.value = joining.code = normCode(e.target.value)),
+		})),
+		h("button", { type: "submit", class: "primary wide", id: "join-go" }, t("join.find")));
+}
+
+/** "#game=ID" on a phone without that game (a PDF's QR code, a link without its token). */
+export function renderNotHere(app) {
+	replaceKeepingFocus(app, [h("div", { class: "panel", role: "alert" }, h("h1", {}, t("game.not_found"))), joinPanel()]);
 }
 
 // one picker per page load, moved into every render (keeps its choice)
@@ -177,11 +197,33 @@ function linkRow(label, url, testid, withQr) {
 		withQr ? h("details", { class: "qr-box" }, h("summary", {}, t("created.qr")), qr(url, t("created.qr_alt", { what: label }))) : null);
 }
 
-export function renderCreated(app) {
+/** On localhost: a warning, and the addresses other phones can open to choose from. */
+function sharePanel(redraw) {
+	if (!isLocal()) return null;
+	if (!share.list) {
+		share.list = [];
+		api.request("GET", "/addresses").then((r) => {
+			share.list = [...(r.public_url ? [r.public_url.replace(/\/$/, "")] : []), ...r.lan.map((u) => u.replace(/\/$/, ""))];
+			redraw();
+		}).catch(() => {});
+	}
+	const choice = (origin, key) => h("label", { class: "check" },
+		h("input", { type: "radio", name: "share-origin", value: origin, checked: (share.origin || location.origin) === origin, onchange: () => { share.origin = origin; redraw(); } }),
+		h("span", {}, t(key, { host: origin.replace(/^https?:\/\//, "") })));
+	return h("div", { class: "share-warn", id: "share-warn" },
+		h("p", {}, t("share.local_warn", { host: location.host })),
+		share.list.length
+			? h("fieldset", {}, h("legend", {}, t("share.address")), choice(location.origin, "share.this_machine"), share.list.map((o) => choice(o, "share.lan")))
+			: h("p", {}, t("share.no_lan")));
+}
+
+export function renderCreated(app, isCurrent = () => true) {
 	const c = created;
 	if (!c) return false;
+	const redraw = () => isCurrent() && renderCreated(app, isCurrent);
 	replaceKeepingFocus(app, h("section", { class: "panel created" },
 		h("h1", {}, t("created.title")),
+		sharePanel(redraw),
 		h("h2", { class: "big-code", id: "join-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
 		h("div", { class: "join-qr" }, qr(joinLink(c.code), t("created.qr_alt", { what: t("created.join_link") })), h("p", { class: "muted" }, t("created.join_qr"))),
 		h("p", {}, t("created.links")),
@@ -194,8 +236,9 @@ export function renderCreated(app) {
 
 // ---- joining: the seats by player name, claimed ones only with a confirmation ----
 
-export async function renderJoin(app, code, isCurrent) {
-	code = code.trim().toUpperCase();
+/** notHere: opened from "#game=…&join=CODE" (a PDF's QR code) on a phone without the game. */
+export async function renderJoin(app, code, isCurrent, notHere = false) {
+	code = normCode(code);
 	if (joining.code !== code || !joining.seats) {
 		Object.assign(joining, { code, seats: null, pick: null, error: null });
 		try {
@@ -205,7 +248,7 @@ export async function renderJoin(app, code, isCurrent) {
 		}
 	}
 	if (!isCurrent()) return;
-	const redraw = () => renderJoin(app, code, isCurrent);
+	const redraw = () => renderJoin(app, code, isCurrent, notHere);
 	const seatButtons = joining.seats
 		? h("ul", { class: "seats" }, joining.seats.filter((s) => !s.bot).map((s) => h("li", {}, h("button", {
 			type: "button", class: `seat${s.claimed ? " claimed" : ""}${joining.pick === s.seat ? " chosen" : ""}`, "data-seat": s.seat,
@@ -221,8 +264,10 @@ export async function renderJoin(app, code, isCurrent) {
 				h("button", { type: "button", class: "primary", id: "confirm-replace", onclick: () => take(claimed, true, redraw) }, t("join.replace_yes", { name: claimed.name })),
 				h("button", { type: "button", class: "secondary", id: "cancel-replace", onclick: () => { joining.pick = null; redraw(); } }, t("game.cancel"))))
 		: null;
+	const names = joining.seats ? joining.seats.map((s) => s.name).join(", ") : "";
 	replaceKeepingFocus(app, h("section", { class: "panel join-screen" },
-		h("h1", {}, t("join.title", { code })),
+		h("h1", {}, notHere ? t("game.not_here") : t("join.title", { code })),
+		notHere && joining.seats ? h("p", { id: "not-here" }, t("join.not_here", { names, code })) : null,
 		joining.error ? errorBox(joining.error, { id: "join-error", "data-rule": joining.error.rule }) : null,
 		seatButtons ? h("p", {}, t("join.pick")) : null, seatButtons, confirm,
 		h("a", { class: "button secondary wide", href: "#" }, t("nav.home"))));
@@ -264,7 +309,7 @@ async function take(seat, replace, redraw) {
 
 export function renderPrint(app) {
 	if (!print.lang) print.lang = lang();
-	if (!print.paper) print.paper = /^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4";
+	if (!print.paper) print.paper = paperOf();
 	const url = () => `/api/v1/er/sheets.pdf?count=${print.count}&paper=${print.paper}&lang=${print.lang}`;
 	const link = h("a", { class: "button primary wide", id: "print-pdf", href: url(), download: "" }, t("print.download"));
 	const upd = () => link.setAttribute("href", url());

@@ -206,7 +206,7 @@ export function turnViews({ store, A }) {
 	}
 
 	const dock = mount(store, h("div", { class: "dock" }), (S) => S.game && S.data && !S.lost && [
-		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
+		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.previewOff, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
 	], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -234,8 +234,11 @@ export function turnViews({ store, A }) {
 						disabled: !!d.done[p], "data-patient": p, onclick: () => A.setCurrent(p),
 					}, p === "die" ? `${t("game.patient_die")} ${st.turn.dice[d.die]}` : `${t("game.patient_extra")} ${d.bay.values.join("/")}`))));
 			if (d.current) bar.append(h("button", { type: "button", class: "secondary", id: "morgue", onclick: A.toMorgue }, t("game.morgue_btn")));
-			bar.append(h("button", { type: "button", class: "secondary", id: "reset", onclick: A.resetDraft }, t("game.reset")));
-			bar.append(h("button", { type: "button", class: "primary", id: "submit", disabled: S.busy || !!D.pending(d).length || !S.preview, onclick: A.submit }, t("game.submit")));
+			// undo takes back the last patient placed (or screen); with nothing placed, the die
+			if (d.steps.length) bar.append(h("button", { type: "button", class: "secondary", id: "undo-step", onclick: A.undoStep }, t("game.undo_step")));
+			else bar.append(h("button", { type: "button", class: "secondary", id: "reset", onclick: A.resetDraft }, t("game.reset")));
+			// offline, the move goes unchecked into the queue (the server checks it when it is sent)
+			bar.append(h("button", { type: "button", class: "primary", id: "submit", disabled: S.busy || !!D.pending(d).length || !(S.preview || S.previewOff), onclick: A.submit }, t("game.submit")));
 		} else if (D.mayReveal(S)) {
 			bar.append(h("button", { type: "button", class: "secondary", id: "host-reveal", onclick: A.hostReveal },
 				t("game.host_reveal", { name: D.seatOf(S, D.next(S).chief_seat).name })));

@@ -25,6 +25,8 @@ const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
     {"GET", "/api/v1/health", api_health, false, 0, false, false, NULL},
     {"GET", "/api/v1/openapi.json", api_openapi, false, 0, false, false, NULL},
+    /* the addresses other phones can open (addresses.c) */
+    {"GET", "/api/v1/addresses", api_addresses, false, 0, false, false, NULL},
 
     /* ER rules, stateless (games/er/paper.c) */
     {"GET", "/api/v1/er/data", api_er_data, false, 0, false, false, NULL},

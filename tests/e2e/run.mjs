@@ -33,6 +33,7 @@ function assert(cond, msg) {
 }
 
 async function test(name, fn, needs = []) {
+	if (process.env.ONLY && !name.includes(process.env.ONLY)) return; // ONLY=substring: some tests
 	const missing = needs.filter((n) => !results.find((r) => r.name === n && r.ok));
 	if (missing.length) {
 		results.push({ name, ok: false });
@@ -561,7 +562,7 @@ await test("j-refusal-in-words", async () => {
 });
 
 await test("k-front-end-size-and-preload", async () => {
-	// the ER front end ≤ 150 KB uncompressed: every file index.html's screens load, but not the
+	// the ER front end ≤ 165 KB uncompressed: every file index.html's screens load, but not the
 	// other pages (leagues.html and its files), the Dice Hospital and Clinic screens (tabletop.*,
 	// tabletop/ and i18n/tabletop.*, loaded only on their routes), nor openapi.json, nor the
 	// README's pictures (screenshots/, which no screen loads); every ER module is
@@ -570,7 +571,7 @@ await test("k-front-end-size-and-preload", async () => {
 	const other = /^(openapi\.json|leagues\.|league-picker\.js|tabletop[./]|screenshots\/|i18n\/(leagues|tabletop)\.)/;
 	const files = readdirSync(dir, { recursive: true }).filter((f) => /\.(js|css|html|json|svg|webmanifest|png|ico)$/.test(f) && !other.test(f));
 	const total = files.reduce((n, f) => n + readFileSync(new URL(f, dir)).length, 0);
-	assert(total <= 150 * 1024, `front end ${total} bytes`);
+	assert(total <= 165 * 1024, `front end ${total} bytes`);
 	const html = readFileSync(new URL("index.html", dir), "utf8");
 	const modules = files.filter((f) => f.endsWith(".js") && f !== "app.js" && f !== "sw.js");
 	const missing = modules.filter((m) => !html.includes(`rel="modulepreload" href="${m}"`));

@@ -64,6 +64,8 @@ BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/run.mjs
 rc=$?
 # the league screens
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
+# the ER screens at the table on a 360 × 740 phone
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/ertable.mjs || rc=1
 # the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
 exit $rc
