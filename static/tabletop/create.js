@@ -3,14 +3,14 @@
 // the league), the join form beside it (join.js), and the created game's code and links. Each
 // part is a view on one store: adding a player or turning solo on redraws only the parts that
 // depend on it, and typed names live in the state, so nothing typed is lost.
-import { ApiError } from "../api.js";
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { createStore } from "../store.js";
 import { mount } from "../view.js";
 import { leaguePicker } from "../league-picker.js";
 import { DH_ADMINS, DH_VARIANTS, DH_SOLO_VARIANTS, CL_EXPANSIONS, COLOURS, call, remember, gameRoute } from "./shared.js";
-import { errorBox, errorKey, unverifiedBadge, stepRow, toggle } from "./widgets.js";
+import { unverifiedBadge, stepRow, toggle } from "./widgets.js";
+import { errorBox, errorKey, localError } from "./refusal.js";
 import { joinForm } from "./join.js";
 
 const blankPlayer = () => ({ name: "", administrator: "" });
@@ -22,7 +22,7 @@ export function openNew(app, kind) {
 		profile: "default", profiles: [], goal: "", league: "",
 		reports: Array.from({ length: 6 }, () => ({ red: 0, yellow: 0, green: 0, points: 2 })),
 		err: null, busy: false, created: null,
-		code: "", seat: "1", joinErr: null, // the join form's (join.js)
+		code: "", table: null, pick: null, joinSeat: null, joinErr: null, // the join form's (join.js)
 	});
 	const { get, set } = store;
 	let closed = false;
@@ -33,7 +33,7 @@ export function openNew(app, kind) {
 
 	const players = mount(store, h("fieldset"), (S) => [S.lang, S.solo, S.players.length], () => {
 		const S = get();
-		return [h("legend", {}, t("new.players")),
+		return [h("legend", {}, t(`tt.players_${kind}`)),
 			seated(S).map((pl, i) => h("div", { class: "tt-player" },
 				h("div", { class: "player-row" },
 					h("input", { type: "text", value: pl.name, maxlength: 64, name: `tt-player${i + 1}`, autocomplete: "off",
@@ -66,7 +66,7 @@ export function openNew(app, kind) {
 			stepRow(t("tt.points"), r.points, 1, 20, (v) => (r.points = v), { "data-field": "points" })))] : []);
 	store.subscribe((S) => isDh && S.solo, (on) => (reports.hidden = !on));
 	const profileBox = mount(store, h("div", { id: "tt-profile-box" }), (S) => [S.lang, S.solo, S.profile, S.profiles], () => profileFields(get()));
-	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err));
+	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err, { form: "create", kind, players: seated(get()).map((p) => p.name) }));
 	const button = mount(store, h("button", { type: "submit", class: "primary wide", id: "tt-create" }), (S) => S.lang, () => t("new.create"));
 	store.subscribe((S) => S.busy, (busy) => (button.disabled = busy));
 	const title = mount(store, h("h2"), (S) => S.lang, () => t(`tt.new_${kind}`));
@@ -104,7 +104,8 @@ export function openNew(app, kind) {
 	async function create() {
 		const S = get();
 		const players = seated(S).map((p) => ({ name: p.name.trim(), ...(isDh && !S.solo && p.administrator ? { administrator: p.administrator } : {}) }));
-		if (players.some((p) => !p.name)) return set({ err: new ApiError(0, { detail: t("new.name_needed") }) });
+		const unnamed = players.findIndex((p) => !p.name);
+		if (unnamed >= 0) return set({ err: localError("new.name_needed", `/players/${unnamed}/name`) });
 		const body = { players, solo: S.solo, profile: S.profile };
 		if (S.league) body.league = S.league;
 		if (isDh) {
@@ -125,7 +126,8 @@ export function openNew(app, kind) {
 	}
 
 	const back = mount(store, h("a", { class: "button secondary", href: "#" }), (S) => S.lang, () => `← ${t("nav.home")}`);
-	const home = h("div", { class: "home tt" }, back, form, joinForm(store, kind));
+	const heading = mount(store, h("h1", { class: "home-h1" }), (S) => S.lang, () => t(`tt.${kind}`));
+	const home = h("div", { class: "home tt" }, back, heading, form, joinForm(store, kind));
 	const created = h("section", { class: "panel created" });
 	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
 	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));
@@ -143,10 +145,10 @@ function createdLinks(kind, c) {
 	const row = (label, url, id) => h("li", { class: "link-row" }, h("span", { class: "link-label" }, label),
 		h("div", { class: "link-line" }, h("input", { type: "text", readonly: true, value: url, "data-link": id, "aria-label": label, onfocus: (e) => e.target.select() })));
 	return [
-		h("h2", {}, t("created.title")),
-		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
-		h("p", {}, t("created.links")),
-		h("ul", { class: "links" }, c.seats.map((s) => row(t("created.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
+		h("h1", {}, t("created.title")),
+		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("tt.created_code", { code: c.code })),
+		h("p", {}, t("tt.created_links")),
+		h("ul", { class: "links" }, c.seats.map((s) => row(t("tt.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
 			row(t("created.host"), link(c.host_token), "host")),
 		h("a", { class: "button primary wide", id: "tt-open-host", href: gameRoute(kind, c.id, c.host_token) }, t("tt.open_table"))];
 }

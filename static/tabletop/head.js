@@ -52,8 +52,8 @@ export function headView({ store, kind, token, isDh, nRounds, path }) {
 		const g = S.game;
 		const you = g.you ? g.seats[g.you - 1] : null;
 		return [
-			h("div", { class: "turn-line" }, h("strong", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
-			h("div", { class: "you-line" }, you ? t("game.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
+			h("div", { class: "turn-line" }, h("h1", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
+			h("div", { class: "you-line" }, you ? t("tt.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
 			h("div", { class: "muted", id: "tt-status" },
 				g.status === "finished" ? t("game.finished") : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
 				" · ", S.live ? t("tt.live") : t("tt.live_lost")),

@@ -68,4 +68,6 @@ BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/ertable.mjs || rc=1
 # the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
+# their words: joining by seat, refusals, French, light and dark (tabletop-words.mjs)
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop-words.mjs || rc=1
 exit $rc

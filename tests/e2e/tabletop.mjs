@@ -189,8 +189,7 @@ await test("tt-c-clinic-game-round-by-round", async () => {
 	const other = await phone();
 	await other.goto(BASE + "/#tt=clinic");
 	await other.fill("#tt-join-code", code);
-	await other.selectOption("#tt-join-seat", "2");
-	await other.click("#tt-join-go");
+	await other.click('#tt-join .seat[data-seat="2"]');
 	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
 	assert((await other.locator("#tt-entry .tt-seat").count()) === 1, "joined seat 2 only");
 	await other.context().close();
@@ -320,8 +319,7 @@ await test("tt-g-live-update-redraws-only-what-changed", async () => {
 	const other = await phone();
 	await other.goto(BASE + "/#tt=dh");
 	await other.fill("#tt-join-code", code);
-	await other.selectOption("#tt-join-seat", "2");
-	await other.click("#tt-join-go");
+	await other.click('#tt-join .seat[data-seat="2"]');
 	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
 	await bump(host, 1, "discharged.red", 1);
 	await host.evaluate(() => {
