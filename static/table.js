@@ -1,7 +1,7 @@
 // The table: the sheet shown (hex board + ledger), the players, the specialists, ALICAT's last
 // move in a solo game, and the final ranking.
 import { h, icon } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import { mount } from "./view.js";
 import { createBoard, createLedger } from "./hexsheet.js";
 import { D } from "./derive.js";
@@ -14,11 +14,6 @@ function breakdown(score) {
 		.map((k) => h("tr", {}, h("th", { scope: "row" }, t(`score.${k}`)), h("td", {}, score.breakdown[k])));
 	rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("score.total")), h("td", {}, score.total)));
 	return h("table", { class: "breakdown" }, h("tbody", {}, rows));
-}
-
-function specName(S, id) {
-	const s = S.data.specialists.find((x) => x.id === id);
-	return s ? s.text[lang()] || s.text.en : id;
 }
 
 /** The sheet of the seat being viewed: built once, then updated in place. */
@@ -135,10 +130,10 @@ export function tableViews({ store, A, root }) {
 		const sp = S.game.specialists;
 		return h("details", { class: "specialists" }, h("summary", {}, t("game.specialists")),
 			h("ul", {},
-				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), specName(S, c.id), " — ",
+				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), D.specName(S, c.id), " — ",
 					c.offer > 0 ? t("game.cardio_side", { points: c.offer }) : t("game.cardio_discarded"))),
-				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), specName(S, sp.radiologist)),
-				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), specName(S, sp.epidemiologist))));
+				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), D.specName(S, sp.radiologist)),
+				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), D.specName(S, sp.epidemiologist))));
 	});
 
 	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.lang, S.game.version], (v) => {

@@ -66,4 +66,6 @@ rc=$?
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
 # the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
+# the table display (a 1280 × 720 screen) and the host's "Show on a big screen"
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/display.mjs || rc=1
 exit $rc
