@@ -17,6 +17,20 @@ function remember(id, url) {
 	localStorage.setItem(STORE, JSON.stringify(all));
 }
 
+let showing = false; // the dialog's strings and style are on their way
+
+/** The dialog's style, once: resolves when it has loaded (or failed to). */
+function styled() {
+	if (document.querySelector('link[href="bigscreen.css"]')) return null;
+	const link = h("link", { rel: "stylesheet", href: "bigscreen.css" });
+	const done = new Promise((resolve) => {
+		link.onload = resolve;
+		link.onerror = resolve;
+	});
+	document.head.append(link);
+	return done;
+}
+
 /** A new display link for game id of kind (the host's token), absolute on this server. */
 async function newLink(kind, id, token) {
 	const r = await request("POST", `/${kind}/games/${encodeURIComponent(id)}/display`, undefined, token);
@@ -28,9 +42,14 @@ async function newLink(kind, id, token) {
 /** Opens the dialog for game id of kind (token: the host's); the button that opened it (found
  * again by its id: a live update may have drawn it anew) gets the focus back when it closes. */
 export async function showBigScreen(kind, id, token) {
+	if (document.getElementById("bigscreen") || showing) return null; // a second tap meanwhile
+	showing = true;
 	const opener = document.activeElement && document.activeElement.id;
-	if (!document.querySelector('link[href="bigscreen.css"]')) document.head.append(h("link", { rel: "stylesheet", href: "bigscreen.css" }));
-	await addStrings("display");
+	try {
+		await Promise.all([addStrings("display"), styled()]);
+	} finally {
+		showing = false;
+	}
 	const body = h("div", { class: "bs-body" }, h("p", { role: "status" }, t("dsp.busy")));
 	const close = h("button", { type: "button", class: "primary", id: "bs-close", onclick: () => dialog.close() }, t("dsp.close"));
 	const dialog = h("dialog", { class: "bigscreen", id: "bigscreen", "aria-labelledby": "bs-h" },
