@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "api/api.h"
 #include "engine/live.h"
+#include "engine/table.h"
 #include "db/db.h"
 #include "http/http.h"
 
@@ -242,6 +243,8 @@ int main(int argc, char **argv)
 	    .routes = api_routes,
 	    .nroutes = api_nroutes,
 	    .api_available = db_available,
+	    /* a display token (read-only) never gets past a request that is not GET or HEAD */
+	    .write_guard = table_write_guard,
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,

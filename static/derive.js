@@ -1,6 +1,6 @@
 // What the game screen derives from the store's state (pure functions): whose turn, what this
 // seat may do, the legal beds of the patient being placed, and why a bed is not legal.
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 
 export const COLOURS = ["red", "yellow", "green"];
 
@@ -41,6 +41,10 @@ export const D = {
 		return { card: tr.card, dice: tr.dice, chief, chief_die: chief ? null : tr.chief_die };
 	},
 	card: (S, n) => S.data.cards.find((c) => c.id === n),
+	specName(S, id) {
+		const s = S.data.specialists.find((x) => x.id === id);
+		return s ? s.text[lang()] || s.text.en : id;
+	},
 	patientsOf: (d) => (d.bay.bonus === "extra" ? ["die", "extra"] : ["die"]),
 	screenStep: (d) => d.steps.find((s) => "screen" in s),
 	pending: (d) => D.patientsOf(d).filter((p) => !d.done[p]),

@@ -17,11 +17,6 @@ function breakdown(score) {
 	return h("table", { class: "breakdown" }, h("tbody", {}, rows));
 }
 
-function specName(S, id) {
-	const s = S.data.specialists.find((x) => x.id === id);
-	return s ? s.text[lang()] || s.text.en : id;
-}
-
 /** The sheet of the seat being viewed: built once, then updated in place. */
 export function sheetView({ store, A }) {
 	const get = store.get;
@@ -141,10 +136,10 @@ export function tableViews({ store, A, root }) {
 		const sp = S.game.specialists;
 		return h("details", { class: "specialists" }, h("summary", {}, t("game.specialists")),
 			h("ul", {},
-				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), specName(S, c.id), " — ",
+				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), D.specName(S, c.id), " — ",
 					c.offer > 0 ? t("game.cardio_side", { points: c.offer }) : t("game.cardio_discarded"))),
-				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), specName(S, sp.radiologist)),
-				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), specName(S, sp.epidemiologist))));
+				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), D.specName(S, sp.radiologist)),
+				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), D.specName(S, sp.epidemiologist))));
 	});
 
 	// ---- the game's PDFs (any token of the game reads them): the sheet shown, the whole game ----

@@ -142,6 +142,12 @@ int table_api_log(const http_req *req, http_resp *resp);        /* GET  …/game
 int table_api_events(const http_req *req, http_resp *resp);     /* GET  …/games/{id}/events */
 int table_api_join(const http_req *req, http_resp *resp);       /* POST /api/v1/join */
 int table_api_join_seats(const http_req *req, http_resp *resp); /* GET /api/v1/join/{code} */
+/* POST …/games/{id}/display: a new display token (read-only) for the host, replacing the
+ * game's previous one (401 display-replaced from then on): {"display_token", "url"}. */
+int table_api_display(const http_req *req, http_resp *resp);
+/* The guard of every request but GET and HEAD (http_config.write_guard): 403 display-read-only
+ * when it carries a display token (Authorization: Bearer, or ?token=). */
+int table_write_guard(const http_req *req, http_resp *resp);
 
 /* Runs one mutation of game req->params[0] of `kind`: authenticates the token, takes the
  * game's state (cached, else locked and replayed), prepares, authorises and applies ev, lets

@@ -1,6 +1,7 @@
 // The head of a Dice Hospital or Clinic table: the game and its code, whose phone this is, the
 // round (or the end), the live connection, the unverified scoring profile, Clinic's turn order,
-// and the printable score pads (a blank pad, and this game as a filled one).
+// the printable score pads (a blank pad, and this game as a filled one), and for the host the
+// link of the big screen.
 import { request } from "../api.js";
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
@@ -14,7 +15,7 @@ function pdfQuery() {
 	return `paper=${paper}&lang=${l}`;
 }
 
-export function headView({ store, kind, token, isDh, nRounds, path }) {
+export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 	const { get, set } = store;
 
 	/** The game's pad needs the token (a header, never the URL): fetched, then saved from a blob. */
@@ -60,6 +61,9 @@ export function headView({ store, kind, token, isDh, nRounds, path }) {
 			!g.profile.all_verified ? h("p", { class: "tt-profile-line" }, unverifiedBadge("big"), " ", t("tt.profile_named", { name: g.profile.name })) : null,
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {
 				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null,
-			padLinks(g)];
+			padLinks(g),
+			// the host's link for a tablet or TV in the middle of the table (bigscreen.js)
+			g.you ? null : h("button", { type: "button", class: "secondary wide", id: "tt-show-display",
+				onclick: () => import("../bigscreen.js").then((m) => m.showBigScreen(kind, id, token)) }, t("dsp.show"))];
 	});
 }

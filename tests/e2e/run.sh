@@ -70,4 +70,6 @@ BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/ertable.mjs || rc=
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
 # their words: joining by seat, refusals, French, light and dark (tabletop-words.mjs)
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop-words.mjs || rc=1
+# the table display (a 1280 × 720 screen) and the host's "Show on a big screen"
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/display.mjs || rc=1
 exit $rc
