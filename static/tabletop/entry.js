@@ -100,7 +100,7 @@ export function entryViews(ctx) {
 	const chips = mount(store, h("div", { class: "tt-chips", role: "tablist" }), (S) => open(S) && [S.lang, S.round, S.game.rounds_complete, S.game.next.action], (v, S) => {
 		if (!v) return [];
 		const chip = (n, label, disabled) => h("button", { type: "button", class: `tt-chip${S.round === n ? " on" : ""}`, "data-round": n,
-			...(n === "finish" ? {} : { role: "tab", "aria-selected": S.round === n ? "true" : "false" }), disabled, onclick: () => showRound(n) }, label);
+			role: "tab", "aria-selected": S.round === n ? "true" : "false", disabled, onclick: () => showRound(n) }, label);
 		return [Array.from({ length: nRounds }, (_, i) => chip(i + 1, String(i + 1), i + 1 > S.game.rounds_complete + 1)),
 			chip("finish", t("tt.end"), S.game.next.action !== "finish")];
 	});

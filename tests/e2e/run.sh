@@ -66,4 +66,6 @@ rc=$?
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
 # the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
+# checking a scoring profile against the box (tabletop/boxcheck.js)
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/boxcheck.mjs || rc=1
 exit $rc
