@@ -58,6 +58,11 @@ void table_set_league_check(table_league_check check)
 	g_league_check = check;
 }
 
+int table_league_allowed(const http_req *req, http_resp *resp, void *conn, const char *league)
+{
+	return g_league_check ? g_league_check(req, resp, conn, league) : 0;
+}
+
 int table_init(void)
 {
 	pthread_condattr_t ca;

@@ -131,6 +131,9 @@ void table_set_finish_hook(table_finish_hook hook);
 typedef int (*table_league_check)(const http_req *req, http_resp *resp, void *db_conn,
                                   const char *league);
 void table_set_league_check(table_league_check check);
+/* The same check for other data a request files under a league (a scoring profile): 0 when
+ * allowed (or no hook is set), else -1 after filling resp. */
+int table_league_allowed(const http_req *req, http_resp *resp, void *conn, const char *league);
 
 int table_init(void);
 void table_shutdown(void);

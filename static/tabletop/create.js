@@ -12,21 +12,23 @@ import { DH_ADMINS, DH_VARIANTS, DH_SOLO_VARIANTS, CL_EXPANSIONS, COLOURS, call,
 import { unverifiedBadge, stepRow, toggle } from "./widgets.js";
 import { errorBox, errorKey, localError } from "./refusal.js";
 import { joinForm } from "./join.js";
+import { listProfiles, profileName, profileStatus } from "./profiles.js";
 
 const blankPlayer = () => ({ name: "", administrator: "" });
 
-export function openNew(app, kind) {
+/** opts.profile: the profile chosen at the start (the one the check screen just saved). */
+export function openNew(app, kind, opts = {}) {
 	const isDh = kind === "dh";
 	const store = createStore({
 		lang: lang(), players: [blankPlayer(), blankPlayer()], solo: false, variants: {}, expansions: [],
-		profile: "default", profiles: [], goal: "", league: "",
+		profile: opts.profile || "default", profiles: [], goal: "", league: "",
 		reports: Array.from({ length: 6 }, () => ({ red: 0, yellow: 0, green: 0, points: 2 })),
 		err: null, busy: false, created: null,
 		code: "", table: null, pick: null, joinSeat: null, joinErr: null, // the join form's (join.js)
 	});
 	const { get, set } = store;
 	let closed = false;
-	call("GET", `/profiles?game=${kind}`).then((r) => !closed && set({ profiles: r.profiles })).catch(() => {});
+	listProfiles(kind).then((profiles) => !closed && set({ profiles })).catch(() => {});
 
 	const seated = (S) => S.players.slice(0, S.solo ? 1 : S.players.length);
 	const variantsOf = (S) => [...DH_VARIANTS, ...(S.solo ? DH_SOLO_VARIANTS : [])];
@@ -69,7 +71,7 @@ export function openNew(app, kind) {
 	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err, { form: "create", kind, players: seated(get()).map((p) => p.name) }));
 	const button = mount(store, h("button", { type: "submit", class: "primary wide", id: "tt-create" }), (S) => S.lang, () => t("new.create"));
 	store.subscribe((S) => S.busy, (busy) => (button.disabled = busy));
-	const title = mount(store, h("h2"), (S) => S.lang, () => t(`tt.new_${kind}`));
+	const title = mount(store, h("h1"), (S) => S.lang, () => t(`tt.new_${kind}`));
 	const form = h("form", { class: "panel", id: "tt-new", onsubmit: (e) => { e.preventDefault(); create(); } },
 		title, players, solo, options, reports, profileBox, error, button);
 	addLeague(form, button);
@@ -81,9 +83,8 @@ export function openNew(app, kind) {
 				(p.values.solitaire_goals?.goals || []).map((g) => h("option", { value: g, selected: S.goal === g }, g)))) : null;
 		const profile = h("label", { class: "field" }, h("span", {}, t("tt.profile")),
 			h("select", { id: "tt-profile", onchange: (e) => set({ profile: e.target.value }) },
-				(S.profiles.length ? S.profiles : [{ id: "default", name: "default" }]).map((q) => h("option", { value: q.id, selected: q.id === S.profile }, q.name))),
-			p && !p.all_verified ? h("span", {}, unverifiedBadge()) : null);
-		return [profile, goals];
+				(S.profiles.length ? S.profiles : [{ id: "default", name: "default" }]).map((q) => h("option", { value: q.id, selected: q.id === S.profile }, profileName(kind, q)))));
+		return [profile, p ? profileStatus(kind, p, unverifiedBadge()) : null, goals];
 	}
 
 	/** The league choice, only for a logged-in owner or member: one element, reworded in place. */

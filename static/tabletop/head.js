@@ -1,12 +1,13 @@
 // The head of a Dice Hospital or Clinic table: the game and its code, whose phone this is, the
-// round (or the end), the live connection, the unverified scoring profile, Clinic's turn order,
-// the printable score pads (a blank pad, and this game as a filled one), and for the host the
-// link of the big screen.
+// round (or the end), the live connection, the scoring profile (checked against a box, or a link
+// to check it), Clinic's turn order, the printable score pads (a blank pad, and this game as a
+// filled one), and for the host the link of the big screen.
 import { request } from "../api.js";
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { mount } from "../view.js";
 import { unverifiedBadge } from "./widgets.js";
+import { profileName, profileStatus } from "./profiles.js";
 
 /** The pads' paper (US and Canada, Mexico: letter) and language. */
 function pdfQuery() {
@@ -46,7 +47,7 @@ export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 	}
 
 	const select = (S) => S.game && [S.lang, S.live, S.game.code, S.game.you, S.game.status, S.game.next.action, S.game.next.round, S.game.rounds_complete,
-		S.game.profile.all_verified, S.game.profile.name, S.game.turn_orders, S.game.seats.map((s) => s.name)];
+		S.game.profile.all_verified, S.game.profile.name, S.game.profile.checked_at, S.game.turn_orders, S.game.seats.map((s) => s.name)];
 	return mount(store, h("div", { class: "turn-head tt-head" }), select, (v) => {
 		if (!v) return [];
 		const S = get();
@@ -58,7 +59,7 @@ export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 			h("div", { class: "muted", id: "tt-status" },
 				g.status === "finished" ? t("game.finished") : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
 				" · ", S.live ? t("tt.live") : t("tt.live_lost")),
-			!g.profile.all_verified ? h("p", { class: "tt-profile-line" }, unverifiedBadge("big"), " ", t("tt.profile_named", { name: g.profile.name })) : null,
+			profileStatus(kind, g.profile, unverifiedBadge("big"), id, t("tt.profile_named", { name: profileName(kind, g.profile) })),
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {
 				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null,
 			padLinks(g),

@@ -72,4 +72,6 @@ BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop-words.mjs || rc=1
 # the table display (a 1280 × 720 screen) and the host's "Show on a big screen"
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/display.mjs || rc=1
+# checking a scoring profile against the box (tabletop/boxcheck.js)
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/boxcheck.mjs || rc=1
 exit $rc

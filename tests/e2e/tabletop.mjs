@@ -239,7 +239,7 @@ await test("tt-d-french", async () => {
 	const page = await phone("fr-FR");
 	await page.goto(BASE + "/#tt=clinic");
 	await page.locator("#tt-new").waitFor();
-	const title = await page.locator("#tt-new h2").innerText();
+	const title = await page.locator("#tt-new h1").innerText();
 	assert(title === FR["tt.new_clinic"], `French title: ${title}`);
 	await page.goto(`${BASE}/#tt=dh&game=${encodeURIComponent(dhId)}`);
 	// not this phone's game: no token here
