@@ -125,7 +125,7 @@ def test_a_person_through_the_shipped_proxy():
             st, hd, data = via.request("GET", f"{GAMES}/{g['id']}/seats/1/sheet.pdf",
                                        headers={"Authorization": "Bearer " + phones[1]})
             assert st == 200 and _is_pdf(hd, data), (st, hd)
-            assert _qr(data) == f"http://127.0.0.1:{ng.port}/#game={g['id']}"
+            assert _qr(data) == f"http://127.0.0.1:{ng.port}/#game={g['id']}&join={g['code']}"
             st, hd, data = ann.get(f"/api/v1/leagues/{lid}/standings.pdf")
             assert st == 200 and _is_pdf(hd, data), (st, hd)
         # both servers took part
@@ -178,7 +178,7 @@ def test_behind_an_outer_tls_proxy():
             st, hd, data = via.request("GET", f"{GAMES}/{g['id']}/seats/1/sheet.pdf",
                                        headers={"Authorization": "Bearer " + g["host_token"],
                                                 **tls})
-            assert st == 200 and _qr(data) == f"https://127.0.0.1:{ng.port}/#game={g['id']}"
+            assert st == 200 and _qr(data) == f"https://127.0.0.1:{ng.port}/#game={g['id']}&join={g['code']}"
 
             # one client behind the outer proxy uses up its join attempts on both servers
             sts = []
