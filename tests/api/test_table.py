@@ -1,6 +1,6 @@
 """The table engine (src/engine/): behaviour every kind of game shares, tested through ER games
 and through the minimal kind that only the tests register (tests/engine/)."""
-import http.client, json, os, random, threading
+import http.client, json, os, random, threading, time
 
 from games import GAMES, create, deck, play_turn, random_policy, state, tokens
 from harness import ROOT, Server, make_database
@@ -247,6 +247,10 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
             assert proxy.turns(worker) - before == 2  # BEGIN + lock, ROLLBACK
             _, _, cur = s.json("GET", f"{TALLY}/{gid}", token=host)
             assert cur["version"] == 6 and [x["points"] for x in cur["seats"]] == [4, 2], cur
+            # the notifier sends on its own thread, after the writes: wait for it (bounded)
+            end = time.time() + 10
+            while proxy.turns(b"synchronous_commit") < 1 and time.time() < end:
+                time.sleep(0.02)
             assert proxy.turns(b"synchronous_commit") >= 1, "the notifier sent nothing"
     finally:
         proxy.close()
