@@ -1,9 +1,9 @@
 -- One game, however its plays spell it (src/leagues/README.md "Games"): "Dice Hospital: ER"
 -- typed by hand and "Dice Hospital: ER – Emergency Roll" imported from BoardGameGeek are one
 -- game in the standings' game filter and the league's list of games. Each play keeps the name
--- it was recorded with (exports write it back as it came); plays.game_key says which game it
--- is, and every change of a league's plays recomputes the keys (league_rekey_games, called by
--- league_recompute).
+-- it was recorded with (exports write it back as it came); league_game_names says which game
+-- each spelling is, and every change of a league's plays recomputes it (league_rekey_games,
+-- called by league_recompute).
 
 -- A name as compared: lower case, the spaces around it and repeated inside it dropped, dashes
 -- (– — − ‐ ‑) as "-" without spaces around them, "’" as "'", a colon followed by one space.
@@ -52,45 +52,54 @@ SELECT DISTINCT game_norm(n), k FROM (VALUES
     ('Clinic Deluxe', 'product:clinic'),
     ('Clinic: Deluxe', 'product:clinic')) AS v(n, k);
 
-ALTER TABLE plays
-    ADD COLUMN game_key text;
+-- A league's games as its plays spell them: each spelling (name and BGG id, 0 for none) with
+-- the game it is (key) and how many plays spell it so (the list of games shows a game under
+-- its most used spelling). Small: one row per spelling, whatever the number of plays.
+CREATE TABLE league_game_names (
+    league_id text NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
+    game      text NOT NULL,
+    bgg       integer NOT NULL,
+    key       text NOT NULL,
+    plays     integer NOT NULL,
+    PRIMARY KEY (league_id, game, bgg)
+);
 
--- The keys of a league's plays, written where they changed. A spelling with a BGG id is the
--- game of that id: the product game one of the id's names is, else 'bgg:<id>'. A spelling
--- without one is the product game of that name, else the game of the id its name has most
--- often in the league, else 'name:<normalised name>'. Two games of one name and different
--- BGG ids stay two games.
+-- The spellings of a league's plays and their keys, written where they changed. A spelling
+-- with a BGG id is the game of that id: the product game one of the id's spellings names,
+-- else 'bgg:<id>'. A spelling without one is the product game of that name, else the game of
+-- the BGG id its name has most often in the league, else 'name:<normalised name>'. Two games
+-- of one name and different BGG ids stay two games.
 CREATE FUNCTION league_rekey_games(league text) RETURNS void
     LANGUAGE sql AS $$
 WITH d AS (
-    SELECT game, bgg_id, game_norm(game) AS n, count(*) AS c
-      FROM plays WHERE league_id = league GROUP BY game, bgg_id),
+    SELECT game, coalesce(bgg_id, 0) AS bgg, game_norm(game) AS n, count(*)::integer AS c
+      FROM plays WHERE league_id = league GROUP BY game, coalesce(bgg_id, 0)),
 k1 AS (
-    SELECT d.*, coalesce((SELECT g.key FROM known_games g WHERE g.bgg_id = d.bgg_id),
+    SELECT d.*, coalesce((SELECT g.key FROM known_games g WHERE g.bgg_id = d.bgg),
                          (SELECT a.key FROM known_game_names a WHERE a.norm = d.n)) AS known
       FROM d),
 ids AS (
-    SELECT bgg_id, coalesce(min(known), 'bgg:' || bgg_id) AS key
-      FROM k1 WHERE bgg_id IS NOT NULL GROUP BY bgg_id),
+    SELECT bgg, coalesce(min(known), 'bgg:' || bgg) AS key FROM k1 WHERE bgg > 0 GROUP BY bgg),
 names AS (
     SELECT DISTINCT ON (n) n, key
-      FROM (SELECT k1.n, ids.key, ids.bgg_id, sum(k1.c) AS c
-              FROM k1 JOIN ids ON ids.bgg_id = k1.bgg_id
-             GROUP BY k1.n, ids.key, ids.bgg_id) x
-     ORDER BY n, c DESC, bgg_id),
+      FROM (SELECT k1.n, ids.key, ids.bgg, sum(k1.c) AS c
+              FROM k1 JOIN ids ON ids.bgg = k1.bgg
+             GROUP BY k1.n, ids.key, ids.bgg) x
+     ORDER BY n, c DESC, bgg),
 k AS (
-    SELECT k1.game, k1.bgg_id,
-           CASE WHEN k1.bgg_id IS NOT NULL THEN ids.key
+    SELECT k1.game, k1.bgg, k1.c,
+           CASE WHEN k1.bgg > 0 THEN ids.key
                 ELSE coalesce(k1.known, names.key, 'name:' || k1.n) END AS key
-      FROM k1 LEFT JOIN ids ON ids.bgg_id = k1.bgg_id LEFT JOIN names ON names.n = k1.n)
-UPDATE plays p SET game_key = k.key
-  FROM k
- WHERE p.league_id = league AND p.game = k.game AND p.bgg_id IS NOT DISTINCT FROM k.bgg_id
-   AND p.game_key IS DISTINCT FROM k.key
+      FROM k1 LEFT JOIN ids ON ids.bgg = k1.bgg LEFT JOIN names ON names.n = k1.n),
+gone AS (
+    DELETE FROM league_game_names g
+     WHERE g.league_id = league
+       AND NOT EXISTS (SELECT 1 FROM k WHERE k.game = g.game AND k.bgg = g.bgg))
+INSERT INTO league_game_names (league_id, game, bgg, key, plays)
+SELECT league, k.game, k.bgg, k.key, k.c FROM k
+    ON CONFLICT (league_id, game, bgg) DO UPDATE SET key = EXCLUDED.key, plays = EXCLUDED.plays
+ WHERE (league_game_names.key, league_game_names.plays)
+       IS DISTINCT FROM (EXCLUDED.key, EXCLUDED.plays)
 $$;
 
 SELECT league_rekey_games(id) FROM leagues;
-
--- The lists filtered by game read a game's plays in play order from this index.
-DROP INDEX plays_league_game_order;
-CREATE INDEX plays_league_game_order ON plays (league_id, game_key, played_at, seq);

@@ -36,8 +36,8 @@ enum {
 db_status db_league_insert(db_conn *c, const char *id, const char *name);
 db_status db_league_owner_insert(db_conn *c, const char *league, const char *account);
 db_status db_league_bump(db_conn *c, const char *league);
-/* league_rekey_games: plays.game_key of the league's plays, written where it changed
- * (migrations/0013_game_keys.sql). */
+/* league_rekey_games: which game each spelling of the league's plays is (league_game_names),
+ * written where it changed (migrations/0013_game_keys.sql). */
 db_status db_league_rekey_games(db_conn *c, const char *league);
 
 /* league_lock: locks the league row; *found false when there is no such league. */

@@ -82,7 +82,7 @@ db_status league_lock(db_conn *c, const char *league);
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
                                 char id[ID_LEN + 1], bool *created);
 
-/* Recomputes which game each play is (plays.game_key) and every rating of the league in one
+/* Recomputes which game each play is (league_game_names) and every rating of the league in one
  * pass (plays in order), and stores what changed. */
 db_status league_recompute(db_conn *c, const char *league);
 

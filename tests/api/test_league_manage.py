@@ -290,8 +290,9 @@ def test_migration_keeps_a_league_with_names_that_differ_in_case():
         assert sorted(_sql(db, "SELECT id, name_clash FROM league_members ORDER BY id")) == \
             [["m1", "t"], ["m2", "f"], ["m3", "t"], ["m4", "f"]]
         assert _sql(db, "SELECT count(*) FROM play_results") == [["6"]]
-        keys = dict(_sql(db, "SELECT id, game_key FROM plays"))
-        assert keys["p1"] == keys["p2"] == "product:er" and keys["p3"] == "name:azul", keys
+        keys = dict(_sql(db, "SELECT game, key FROM league_game_names"))
+        assert keys == {"Dice Hospital: ER": "product:er", "Dice Hospital: ER – Emergency Roll": "product:er",
+                        "Azul": "name:azul"}, keys
         with Server(database=f"dbname={name}") as s:
             ann = user(s, "ann@example.org", "Ann")
             _sql(db, f"INSERT INTO league_owners VALUES ('L1', '{ann.account['id']}')")
