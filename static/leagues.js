@@ -76,9 +76,11 @@ function errorBox(e) {
 	return h("p", { class: "error", role: "alert", "data-rule": e.rule || null, title: text !== e.message ? e.message : null }, text, more);
 }
 
-/** The screen: these parts (null ones left out). */
+/** The screen: these parts (null ones left out). A sentence the last action left is brought
+ * into view and given the focus (the control that acted may be gone). */
 function show(...parts) {
 	app.replaceChildren(...parts.filter((x) => x !== null && x !== undefined));
+	app.querySelector('[data-testid="flash"]')?.focus();
 }
 
 function panel(...children) {
@@ -204,7 +206,7 @@ function confirmButton(label, question, yes, action, { danger = false } = {}) {
 /** The sentence the last action left for this screen, once. */
 function flashBox() {
 	if (!flash) return null;
-	const el = h("p", { class: "lg-ok", role: "status", "data-testid": "flash" }, flash);
+	const el = h("p", { class: "lg-ok", role: "status", tabindex: "-1", "data-testid": "flash" }, flash);
 	flash = null;
 	return el;
 }
