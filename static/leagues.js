@@ -1,16 +1,20 @@
-// League screens: sign up / log in, my leagues, a league's standings (sortable,
-// rating with its provisional mark), a player's history with a rating chart (inline SVG), a
-// play's summary, "add a play", export and import. Its own module and strings
-// (i18n/leagues.{en,fr}.json); the language choice is the one the game screens store.
-import { request } from "./api.js";
+// League screens: sign up / log in, my leagues, a league (standings as cards with a sort choice,
+// recent plays, seasons, co-owners, files in and out), its members (rename, link to an
+// account, merge, remove, "this is me"), head-to-head, a player's history with a rating chart
+// (inline SVG), a play (edit, delete) and the play form. Its own module and strings
+// (i18n/leagues.{en,fr}.json); the language and theme choices are the ones the game screens
+// store.
+import { request, ApiError } from "./api.js";
 import { h, s } from "./dom.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
 const LANGS = ["en", "fr"];
 const LANG_STORE = "dh.lang";
+const THEME_STORE = "dh.theme";
 let dict = {};
 let me = null; // the logged-in account, or null
+let flash = null; // a sentence the next screen shows once (what the last action did)
 // a hint for the new-game forms (home.js, tabletop/create.js): this browser has a session, so
 // they may ask GET /leagues for the league choice (without it they do not: no 401 on every home)
 const SESSION_HINT = "dh.leagues.session";
@@ -23,6 +27,10 @@ function t(key, vars) {
 	if (vars) v = v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 	return v;
 }
+
+/** A count in words: key.one or key.other with {n}, as the language counts (French: 0 and 1
+ * are "one"). */
+const tn = (key, n, vars = {}) => t(`${key}.${new Intl.PluralRules(lang()).select(n) === "one" ? "one" : "other"}`, { n, ...vars });
 
 function lang() {
 	const stored = localStorage.getItem(LANG_STORE);
@@ -38,14 +46,41 @@ async function loadLang(l) {
 	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
 }
 
+/* Dark mode as the game screens set it: the phone's choice (dh.theme), else the system's. */
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+function applyTheme() {
+	const mode = localStorage.getItem(THEME_STORE);
+	const dark = mode === "dark" || (mode !== "light" && darkQuery.matches);
+	document.documentElement.dataset.theme = dark ? "dark" : "light";
+	document.querySelector('meta[name="theme-color"]')?.setAttribute("content", dark ? "#10213d" : "#0d47a1");
+}
+
 /** The API (cookies travel with it: same origin), with this screen's sentence for a server that
- * cannot be reached; contentType sends body as it is (an import file). Reads revalidate what
- * the browser keeps (the league reads carry an ETag: an unchanged league answers 304). */
+ * cannot be reached; contentType sends body as it is. Reads revalidate what the browser keeps
+ * (the league reads carry an ETag: an unchanged league answers 304). */
 const api = (method, path, body, contentType) =>
 	request(method, path, body, undefined, { contentType, network: t("error.network"), cache: method === "GET" ? "no-cache" : undefined });
 
+/** A refusal in this screen's words: the rule's sentence when there is one, else the server's. */
+function problemText(e) {
+	if (e.status === 0) return t("error.network");
+	if (e.rule && dict[`rule.${e.rule}`]) return t(`rule.${e.rule}`);
+	if (e.status === 400 && e.field && dict[`field${e.field}`]) return t(`field${e.field}`);
+	return e.message;
+}
+
 function errorBox(e) {
-	return h("p", { class: "error", role: "alert" }, e.message);
+	const text = problemText(e);
+	// the server's English sentence says more: a second line in English, a tooltip otherwise
+	const more = text !== e.message && e.message && lang() === "en" ? h("div", { class: "detail" }, e.message) : null;
+	return h("p", { class: "error", role: "alert", "data-rule": e.rule || null, title: text !== e.message ? e.message : null }, text, more);
+}
+
+/** The screen: these parts (null ones left out). A sentence the last action left is brought
+ * into view and given the focus (the control that acted may be gone). */
+function show(...parts) {
+	app.replaceChildren(...parts.filter((x) => x !== null && x !== undefined));
+	app.querySelector('[data-testid="flash"]')?.focus();
 }
 
 function panel(...children) {
@@ -65,6 +100,10 @@ function day(iso) {
 }
 
 const pad2 = (n) => String(n).padStart(2, "0");
+/* A date that a line never breaks at its hyphens (a word joiner after each). */
+const unbroken = (text) => String(text).replace(/-/g, "-\u2060");
+const enc = encodeURIComponent;
+const nameKey = (n) => String(n).trim().toLocaleLowerCase();
 
 /* The phone's local date today (YYYY-MM-DD), not UTC's. */
 function localToday(now = new Date()) {
@@ -83,6 +122,14 @@ function playStamp(dateValue, now = new Date()) {
 
 function params() {
 	return new URLSearchParams(location.hash.replace(/^#/, ""));
+}
+
+/** The season and game filters of the hash, as a query (for the API and for links). */
+function filters() {
+	const p = params();
+	const q = new URLSearchParams();
+	for (const k of ["season", "game"]) if (p.get(k)) q.set(k, p.get(k));
+	return q;
 }
 
 // lists that grow (plays, a player's history) come a page at a time: limit ≤ 500, offset, total
@@ -105,9 +152,9 @@ async function fetchAll(path, key) {
 }
 
 /** A form whose submit runs fn(form) with its button disabled; errors are shown above it. */
-function form(children, submitLabel, fn) {
+function form(children, submitLabel, fn, { primary = true } = {}) {
 	const out = h("div");
-	const button = h("button", { class: "primary wide", type: "submit" }, submitLabel);
+	const button = h("button", { class: primary ? "primary wide" : "wide", type: "submit" }, submitLabel);
 	const f = h("form", {}, out, ...children, button);
 	f.addEventListener("submit", async (ev) => {
 		ev.preventDefault();
@@ -124,6 +171,46 @@ function form(children, submitLabel, fn) {
 	return f;
 }
 
+/** A button that asks first: a tap shows question (a sentence, or a function giving it then)
+ * with a confirming and a cancelling button; the confirmation runs action (errors shown in
+ * place). */
+function confirmButton(label, question, yes, action, { danger = false } = {}) {
+	const box = h("div", { class: "lg-confirm-box" });
+	const start = h("button", { type: "button", class: danger ? "wide lg-danger" : "wide" }, label);
+	const show = () => {
+		const msg = h("div");
+		const ok = h("button", { type: "button", class: danger ? "lg-danger-solid" : "primary" }, yes);
+		const no = h("button", { type: "button" }, t("action.cancel"));
+		ok.addEventListener("click", async () => {
+			ok.disabled = no.disabled = true;
+			msg.replaceChildren();
+			try {
+				await action();
+			} catch (e) {
+				msg.replaceChildren(errorBox(e));
+				ok.disabled = no.disabled = false;
+			}
+		});
+		no.addEventListener("click", () => {
+			box.replaceChildren(start);
+			start.focus();
+		});
+		box.replaceChildren(h("div", { class: "lg-confirm", role: "group", "aria-label": label }, h("p", {}, typeof question === "function" ? question() : question), msg, h("div", { class: "lg-actions" }, ok, no)));
+		ok.focus();
+	};
+	start.addEventListener("click", show);
+	box.append(start);
+	return box;
+}
+
+/** The sentence the last action left for this screen, once. */
+function flashBox() {
+	if (!flash) return null;
+	const el = h("p", { class: "lg-ok", role: "status", tabindex: "-1", "data-testid": "flash" }, flash);
+	flash = null;
+	return el;
+}
+
 // ---- screens ----
 
 function renderAuth(signup) {
@@ -131,7 +218,7 @@ function renderAuth(signup) {
 	const pw = h("input", { type: "password", name: "password", autocomplete: signup ? "new-password" : "current-password", required: true, minlength: signup ? 8 : 1 });
 	const name = h("input", { type: "text", name: "display_name", autocomplete: "nickname", required: true, maxlength: 64 });
 	const fields = signup ? [field(t("auth.email"), email), field(t("auth.name"), name), field(t("auth.password"), pw)] : [field(t("auth.email"), email), field(t("auth.password"), pw)];
-	app.replaceChildren(
+	show(
 		panel(
 			h("h1", {}, signup ? t("auth.signup") : t("auth.login")),
 			form(fields, signup ? t("auth.signup") : t("auth.login"), async () => {
@@ -150,18 +237,18 @@ function renderAuth(signup) {
 async function renderHome() {
 	const { leagues } = await api("GET", "/leagues");
 	const name = h("input", { type: "text", name: "league", required: true, maxlength: 64 });
-	app.replaceChildren(
+	show(
 		panel(
 			h("h1", {}, t("leagues.mine")),
 			leagues.length
-				? h("ul", { class: "lg-list" }, leagues.map((l) => h("li", {}, h("a", { class: "button", href: `#league=${encodeURIComponent(l.id)}` }, h("span", {}, l.name), h("span", { class: "muted" }, t("leagues.plays", { n: l.plays }))))))
+				? h("ul", { class: "lg-list" }, leagues.map((l) => h("li", {}, h("a", { class: "button", href: `#league=${enc(l.id)}` }, h("span", {}, l.name), h("span", { class: "muted" }, tn("leagues.plays", l.plays))))))
 				: h("p", { class: "muted" }, t("leagues.none")),
 		),
 		panel(
 			h("h2", {}, t("leagues.new")),
 			form([field(t("leagues.name"), name)], t("leagues.create"), async () => {
 				const l = await api("POST", "/leagues", { name: name.value });
-				location.hash = `league=${encodeURIComponent(l.id)}`;
+				location.hash = `league=${enc(l.id)}`;
 			}),
 		),
 		h("p", { class: "muted" }, t("auth.hello", { name: me.display_name })),
@@ -179,130 +266,124 @@ async function logout() {
 	route();
 }
 
-const COLS = [
-	["name", "league.player"],
-	["ordinal", "league.rating"],
-	["games", "league.games"],
-	["wins", "league.wins"],
-	["win_rate", "league.win_rate"],
-	["average_score", "league.avg_score"],
-	["best_score", "league.best"],
-	["average_rank", "league.avg_rank"],
+// ---- standings: one card per player (readable on the narrowest phone, no sideways scroll) ----
+
+// [key, label, sorts highest first]
+const SORTS = [
+	["ordinal", "league.rating", true],
+	["name", "league.player", false],
+	["games", "league.games", true],
+	["wins", "league.wins", true],
+	["win_rate", "league.win_rate", true],
+	["average_score", "league.avg_score", true],
+	["best_score", "league.best", true],
+	["average_rank", "league.avg_rank", false],
 ];
 
-function standingsTable(rows, sort, onSort) {
-	const key = (r) => (sort.key === "ordinal" ? r.rating.ordinal : r[sort.key]);
-	const sorted = [...rows].sort((a, b) => {
-		const x = key(a), y = key(b);
+function sortRows(rows, key) {
+	const desc = SORTS.find(([k]) => k === key)[2];
+	const val = (r) => (key === "ordinal" ? r.rating.ordinal : r[key]);
+	return [...rows].sort((a, b) => {
+		const x = val(a), y = val(b);
 		const c = typeof x === "string" ? x.localeCompare(y) : (x ?? -Infinity) - (y ?? -Infinity);
-		return sort.desc ? -c : c;
+		return desc ? -c : c;
 	});
-	const table = h(
-		"table",
-		{ class: "lg-table", "data-testid": "standings" },
-		h("thead", {}, h("tr", {}, COLS.map(([k, label]) => h("th", { scope: "col", "aria-sort": sort.key === k ? (sort.desc ? "descending" : "ascending") : null }, h("button", { type: "button", onclick: () => onSort(k) }, t(label)))))),
-		h(
-			"tbody",
-			{},
-			sorted.map((r) =>
-				h(
-					"tr",
-					{},
-					h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name)),
-					h("td", { class: "rating" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null),
-					h("td", {}, r.games),
-					h("td", {}, r.wins),
-					h("td", {}, `${Math.round(r.win_rate * 100)}`),
-					h("td", {}, fmt(r.average_score)),
-					h("td", {}, fmt(r.best_score)),
-					h("td", {}, fmt(r.average_rank, 2)),
-				),
-			),
-		),
-	);
-	const legend = rows.some((r) => r.rating.provisional) ? h("p", { class: "muted" }, `? ${t("league.provisional")} (σ ≥ 4)`) : null;
-	return h("div", {}, h("div", { class: "lg-scroll" }, table), legend);
 }
 
+function standingCard(r, pos) {
+	const stat = (label, value) => h("div", {}, h("dt", {}, t(label)), h("dd", {}, value));
+	return h(
+		"li",
+		{ class: "lg-card", "data-testid": "standing" },
+		h(
+			"div",
+			{ class: "lg-card-head" },
+			h("span", { class: "lg-pos", "aria-hidden": "true" }, pos),
+			h("a", { class: "lg-name", href: `#player=${enc(r.player)}` }, r.name),
+			h("span", { class: "lg-rating" }, h("span", { class: "lg-rating-label" }, t("league.rating")), h("span", { class: "lg-rating-value" }, fmt(r.rating.ordinal), r.rating.provisional ? h("abbr", { class: "lg-prov", title: t("league.provisional") }, "?") : null)),
+		),
+		h(
+			"dl",
+			{ class: "lg-stats" },
+			stat("league.games", r.games),
+			stat("league.wins", r.wins),
+			stat("league.win_rate", `${Math.round(r.win_rate * 100)} %`),
+			stat("league.avg_score", fmt(r.average_score)),
+			stat("league.best", fmt(r.best_score)),
+			stat("league.avg_rank", fmt(r.average_rank, 2)),
+		),
+	);
+}
+
+function standingsView(rows) {
+	if (!rows.length) return h("p", { class: "muted" }, t("league.no_plays"));
+	const list = h("ol", { class: "lg-cards", "data-testid": "standings" });
+	const draw = (key) => list.replaceChildren(...sortRows(rows, key).map((r, i) => standingCard(r, i + 1)));
+	const sel = h("select", { id: "lg-sort", onchange: (e) => draw(e.target.value) }, SORTS.map(([k, label]) => h("option", { value: k }, t(label))));
+	draw("ordinal");
+	const legend = rows.some((r) => r.rating.provisional) ? h("p", { class: "muted" }, `? ${t("league.provisional")} (σ ≥ 4)`) : null;
+	return h("div", {}, field(t("league.sort_by"), sel), list, legend);
+}
+
+// ---- a league ----
+
 async function renderLeague(id) {
-	const enc = encodeURIComponent(id);
-	const lg = await api("GET", `/leagues/${enc}`);
+	const lid = enc(id);
+	const lg = await api("GET", `/leagues/${lid}`);
 	const p = params();
 	const season = p.get("season") || "";
 	const game = p.get("game") || "";
-	const q = new URLSearchParams();
-	if (season) q.set("season", season);
-	if (game) q.set("game", game);
-	const [st, plays] = await Promise.all([api("GET", `/leagues/${enc}/standings?${q}`), api("GET", `/leagues/${enc}/plays?limit=10`)]);
-	const games = lg.games;
+	const q = filters();
+	const [st, plays] = await Promise.all([api("GET", `/leagues/${lid}/standings?${q}`), api("GET", `/leagues/${lid}/plays?limit=10`)]);
 	const filter = (k, v) => {
 		const n = new URLSearchParams(location.hash.slice(1));
 		if (v) n.set(k, v);
 		else n.delete(k);
 		location.hash = n.toString();
 	};
-	const sort = { key: "ordinal", desc: true };
-	const holder = h("div");
-	const draw = () => holder.replaceChildren(st.standings.length ? standingsTable(st.standings, sort, (k) => ((sort.desc = sort.key === k ? !sort.desc : k !== "name" && k !== "average_rank"), (sort.key = k), draw())) : h("p", { class: "muted" }, t("league.no_plays")));
-	draw();
-	const seasonSel = h("select", { onchange: (e) => filter("season", e.target.value) }, h("option", { value: "" }, t("league.all")), lg.seasons.map((x) => h("option", { value: x.id, selected: x.id === season }, x.name)));
-	const gameSel = h("select", { onchange: (e) => filter("game", e.target.value) }, h("option", { value: "" }, t("league.all")), games.map((g) => h("option", { value: g, selected: g === game }, g)));
-	const importMsg = h("div");
-	const file = h("input", { type: "file", accept: ".json,.xml,application/json,text/xml", "aria-label": t("league.import") });
-	file.addEventListener("change", async () => {
-		const f = file.files[0];
-		if (!f) return;
-		importMsg.replaceChildren();
-		try {
-			const text = await f.text();
-			const xml = /\.xml$/i.test(f.name) || text.trimStart().startsWith("<");
-			const format = xml ? "bggxml" : JSON.parse(text).format === "dicehospital-league-backup" ? "backup" : "bgstats";
-			const r = await api("POST", `/leagues/${enc}/import?format=${format}`, text, xml ? "application/xml" : "application/json");
-			importMsg.replaceChildren(h("p", { class: "lg-ok", role: "status" }, t("league.imported", { imported: r.imported, skipped: r.skipped, created: r.players_created })));
-			setTimeout(route, 1200);
-		} catch (e) {
-			importMsg.replaceChildren(errorBox(e));
-		}
-	});
+	const seasonSel = h("select", { id: "lg-season", onchange: (e) => filter("season", e.target.value) }, h("option", { value: "" }, t("league.all_seasons")), lg.seasons.map((x) => h("option", { value: x.id, selected: x.id === season }, x.name)));
+	const gameSel = h("select", { id: "lg-game", onchange: (e) => filter("game", e.target.value) }, h("option", { value: "" }, t("league.all_games")), lg.games.map((g) => h("option", { value: g, selected: g === game }, g)));
 	const owner = lg.you.owner;
-	const mName = h("input", { type: "text", required: true, maxlength: 64 });
-	const mAcc = h("input", { type: "email" });
-	app.replaceChildren(
+	const qs = q.toString();
+	show(
+		flashBox(),
 		panel(
 			h("h1", {}, lg.name),
-			h("div", { class: "lg-row" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
+			h("div", { class: "lg-filters" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
 			h("h2", {}, t("league.standings")),
-			holder,
-			// the league report: the same filters; the session cookie goes with the link
-			h("a", { class: "button wide", id: "lg-report-pdf", href: `${BASE}/leagues/${enc}/standings.pdf?${q}${q.toString() ? "&" : ""}lang=${lang() === "fr" ? "fr" : "en"}`, download: "" }, t("league.report_pdf")),
-			h("a", { class: "button primary wide", href: `#add=${enc}` }, t("league.add_play")),
+			standingsView(st.standings),
+			h(
+				"div",
+				{ class: "lg-actions" },
+				h("a", { class: "button", href: `#h2h=${lid}${qs ? `&${qs}` : ""}` }, t("league.h2h")),
+				// the league report: the same filters; the session cookie goes with the link
+				h("a", { class: "button", id: "lg-report-pdf", href: `${BASE}/leagues/${lid}/standings.pdf?${qs}${qs ? "&" : ""}lang=${lang() === "fr" ? "fr" : "en"}`, download: "" }, t("league.report_pdf")),
+			),
+			h("a", { class: "button primary wide", href: `#add=${lid}` }, t("league.add_play")),
 		),
-		panel(
-			h("h2", {}, t("league.recent")),
-			recentPlays(enc, plays),
-		),
-		panel(
-			h("h2", {}, t("league.members")),
-			h("ul", {}, lg.members.map((m) => h("li", {}, h("a", { href: `#player=${encodeURIComponent(m.id)}` }, m.name), m.guest ? h("span", { class: "muted" }, ` (${t("league.guest")})`) : null))),
-			owner
-				? form([h("h3", {}, t("league.add_member")), field(t("league.member_name"), mName), field(t("league.member_account"), mAcc)], t("league.add"), async () => {
-						await api("POST", `/leagues/${enc}/members`, mAcc.value ? { name: mName.value, account: mAcc.value } : { name: mName.value });
-						route();
-					})
-				: null,
-		),
-		panel(
-			h("div", { class: "lg-actions" }, h("a", { class: "button", href: `${BASE}/leagues/${enc}/export.json`, download: "" }, t("league.export_json")), h("a", { class: "button", href: `${BASE}/leagues/${enc}/export.csv`, download: "" }, t("league.export_csv")), h("a", { class: "button", href: `${BASE}/leagues/${enc}/backup.json`, download: "" }, t("league.backup"))),
-			owner ? field(t("league.import"), file) : null,
-			importMsg,
-		),
+		panel(h("h2", {}, t("league.recent")), recentPlays(lid, plays)),
+		membersSummary(lg),
+		seasonsPanel(lg, season),
+		ownersPanel(lg),
+		filesPanel(lg),
 		h("a", { class: "button wide", href: "#" }, t("back")),
 	);
 }
 
 /** The newest plays (the first page, given) and a button that brings the next page. */
-function recentPlays(enc, first) {
-	const item = (x) => h("li", {}, h("a", { class: "button", href: `#play=${enc}/${encodeURIComponent(x.id)}` }, h("span", {}, `${day(x.date)} · ${x.game}`), h("span", { class: "muted" }, x.ignored || x.incomplete ? t(x.incomplete ? "play.incomplete" : "play.ignored") : x.players.filter((y) => y.winner).map((y) => y.name).join(", "))));
+function recentPlays(lid, first) {
+	const item = (x) =>
+		h(
+			"li",
+			{},
+			h(
+				"a",
+				{ class: "button lg-play", href: `#play=${lid}/${enc(x.id)}` },
+				h("span", { class: "lg-play-game" }, h("span", { class: "lg-date" }, day(x.date)), " ", x.game),
+				h("span", { class: "muted" }, x.ignored || x.incomplete ? t(x.incomplete ? "play.incomplete" : "play.ignored") : x.players.filter((y) => y.winner).map((y) => y.name).join(", ")),
+			),
+		);
+	if (!first.plays.length) return h("p", { class: "muted" }, t("league.no_plays"));
 	const list = h("ul", { class: "lg-list", "data-testid": "recent-plays" }, first.plays.map(item));
 	const msg = h("div");
 	let shown = first.plays.length;
@@ -311,7 +392,7 @@ function recentPlays(enc, first) {
 		more.disabled = true;
 		msg.replaceChildren();
 		try {
-			const page = await api("GET", `/leagues/${enc}/plays?limit=${PAGE_MORE}&offset=${shown}`);
+			const page = await api("GET", `/leagues/${lid}/plays?limit=${PAGE_MORE}&offset=${shown}`);
 			list.append(...page.plays.map(item));
 			shown += page.plays.length;
 			more.hidden = !page.plays.length || shown >= page.total;
@@ -323,6 +404,383 @@ function recentPlays(enc, first) {
 	});
 	return h("div", {}, list, msg, more);
 }
+
+function membersSummary(lg) {
+	const you = lg.you.member;
+	const guests = lg.members.filter((m) => m.guest && m.id !== you);
+	const names = lg.members.map((m) => m.name);
+	return panel(
+		h("h2", {}, t("league.members")),
+		h("p", { class: "lg-names" }, names.slice(0, 12).join(", "), names.length > 12 ? ` ${t("league.and_more", { n: names.length - 12 })}` : ""),
+		you && !lg.you.owner && guests.length ? h("p", { class: "muted" }, t("members.claim_hint")) : null,
+		h("a", { class: "button wide", href: `#members=${enc(lg.id)}` }, lg.you.owner ? t("members.manage_all", { n: lg.members.length }) : t("members.see_all", { n: lg.members.length })),
+	);
+}
+
+function seasonsPanel(lg, current) {
+	const lid = enc(lg.id);
+	const list = lg.seasons.length
+		? h(
+				"ul",
+				{ class: "lg-list", "data-testid": "seasons" },
+				lg.seasons.map((x) =>
+					h("li", {}, h("a", { class: "button lg-season", href: `#league=${lid}&season=${enc(x.id)}`, "aria-current": x.id === current ? "true" : null }, h("span", {}, x.name), h("span", { class: "muted" }, `${x.starts} – ${x.ends}`))),
+				),
+			)
+		: h("p", { class: "muted" }, t("seasons.none"));
+	let add = null;
+	if (lg.you.owner) {
+		const name = h("input", { type: "text", required: true, maxlength: 64 });
+		const starts = h("input", { type: "date", required: true });
+		const ends = h("input", { type: "date", required: true });
+		add = h(
+			"details",
+			{ class: "lg-more" },
+			h("summary", {}, t("seasons.add")),
+			form([field(t("seasons.name"), name), h("div", { class: "lg-row2" }, field(t("seasons.starts"), starts), field(t("seasons.ends"), ends))], t("seasons.save"), async () => {
+				await api("POST", `/leagues/${lid}/seasons`, { name: name.value, starts: starts.value, ends: ends.value });
+				flash = t("seasons.added", { name: name.value });
+				await renderLeague(lg.id);
+			}),
+		);
+	}
+	return panel(h("h2", {}, t("seasons.title")), list, add);
+}
+
+function ownersPanel(lg) {
+	let add = null;
+	if (lg.you.owner) {
+		const email = h("input", { type: "email", required: true, autocomplete: "off" });
+		add = h(
+			"details",
+			{ class: "lg-more" },
+			h("summary", {}, t("owners.add")),
+			h("p", { class: "muted" }, t("owners.explain")),
+			form([field(t("owners.email"), email)], t("owners.save"), async () => {
+				await api("POST", `/leagues/${enc(lg.id)}/owners`, { account: email.value });
+				flash = t("owners.added", { email: email.value });
+				await renderLeague(lg.id);
+			}),
+		);
+	}
+	return panel(h("h2", {}, t("owners.title")), h("ul", { class: "lg-plain", "data-testid": "owners" }, lg.owners.map((o) => h("li", {}, o.display_name, o.account === me.id ? h("span", { class: "muted" }, ` (${t("members.you")})`) : null))), add);
+}
+
+// ---- files: exports, and the import's drop zone with its progress and result ----
+
+const IMPORT_MAX = 16 * 1024 * 1024;
+const importResults = new Map(); // league id → {file, reply} or {file, error}: stays until closed
+
+/** POSTs file (a Blob) with XMLHttpRequest, whose upload events give the progress:
+ * onProgress(loaded, total) while it is sent, onSent() once it all is. */
+function upload(path, file, contentType, onProgress, onSent) {
+	return new Promise((resolve, reject) => {
+		const xhr = new XMLHttpRequest();
+		xhr.open("POST", BASE + path);
+		xhr.setRequestHeader("Content-Type", contentType);
+		xhr.setRequestHeader("Accept", "application/json");
+		xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress(e.loaded, e.total));
+		xhr.upload.addEventListener("load", onSent);
+		xhr.addEventListener("load", () => {
+			let data = null;
+			try {
+				data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+			} catch {
+				data = { detail: xhr.responseText };
+			}
+			if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+			else reject(new ApiError(xhr.status, data || {}));
+		});
+		xhr.addEventListener("error", () => reject(new ApiError(0, { detail: t("error.network") })));
+		xhr.send(file);
+	});
+}
+
+/** The import's format from the file's name and first bytes. */
+async function importFormat(file) {
+	const head = await file.slice(0, 4096).text();
+	if (/\.xml$/i.test(file.name) || head.trimStart().startsWith("<")) return ["bggxml", "application/xml"];
+	return [/"format"\s*:\s*"dicehospital-league-backup"/.test(head) ? "backup" : "bgstats", "application/json"];
+}
+
+function dropZone(lg) {
+	const input = h("input", { type: "file", id: "lg-file", class: "lg-file", accept: ".json,.xml,application/json,application/xml,text/xml" });
+	const text = h("span", { class: "lg-progress-text" });
+	const bar = h("progress", { max: 100, value: 0, "aria-label": t("import.progress") });
+	const progress = h("div", { class: "lg-progress", role: "status", hidden: true }, text, bar);
+	const icon = s("svg", { viewBox: "0 0 24 24", width: 32, height: 32, "aria-hidden": "true", class: "lg-drop-icon" }, s("path", { d: "M12 16V4M7 9l5-5 5 5M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+	const label = h("label", { for: "lg-file", class: "lg-drop-label" }, icon, h("strong", {}, t("import.drop")), h("span", { class: "muted" }, t("import.formats")));
+	const zone = h("div", { class: "lg-drop", "data-testid": "dropzone", "data-state": "idle" }, input, label, progress);
+	let busy = false;
+	const state = (v) => (zone.dataset.state = v);
+	const finish = async (result) => {
+		importResults.set(lg.id, result);
+		state(result.error ? "error" : "done");
+		await renderLeague(lg.id);
+		const box = document.getElementById("lg-import-result");
+		if (box) {
+			box.scrollIntoView({ block: "nearest" });
+			box.focus({ preventScroll: true });
+		}
+	};
+	const go = async (file) => {
+		if (busy || !file) return;
+		busy = true;
+		input.disabled = true;
+		try {
+			if (file.size > IMPORT_MAX) throw new ApiError(413, { detail: t("import.too_large") });
+			if (file.size === 0) throw new ApiError(400, { detail: t("import.empty") });
+			const [format, type] = await importFormat(file);
+			state("sending");
+			progress.hidden = false;
+			const sent = () => {
+				if (zone.dataset.state !== "sending") return;
+				state("importing");
+				bar.removeAttribute("value"); // indeterminate: the server reads and stores the plays
+				text.textContent = t("import.importing");
+			};
+			const step = (loaded, total) => {
+				const pct = Math.round((100 * loaded) / total);
+				bar.value = pct;
+				text.textContent = t("import.sending", { pct });
+				if (loaded >= total) sent();
+			};
+			step(0, 1);
+			const reply = await upload(`/leagues/${enc(lg.id)}/import?format=${format}`, file, type, step, sent);
+			sent();
+			await finish({ file: file.name, reply });
+		} catch (e) {
+			await finish({ file: file.name, error: e instanceof ApiError ? e : new ApiError(0, { detail: String(e.message || e) }) });
+		} finally {
+			busy = false;
+		}
+	};
+	input.addEventListener("change", () => go(input.files[0]));
+	for (const ev of ["dragenter", "dragover"])
+		zone.addEventListener(ev, (e) => {
+			e.preventDefault();
+			if (!busy) state("over");
+		});
+	zone.addEventListener("dragleave", (e) => {
+		if (!busy && !zone.contains(e.relatedTarget)) state("idle");
+	});
+	zone.addEventListener("drop", (e) => {
+		e.preventDefault();
+		if (!busy) state("idle");
+		go(e.dataTransfer && e.dataTransfer.files[0]);
+	});
+	return zone;
+}
+
+/** The import's result, kept on the league's screen until closed: counts, and every skipped
+ * play grouped by its reason (in words; the server's sentence in English or as a tooltip). */
+function importResultView(lg, r) {
+	const close = h("button", { type: "button", class: "wide" }, t("import.close"));
+	const box = h("section", { class: "lg-result", id: "lg-import-result", tabindex: "-1", "data-testid": "import-result", "aria-labelledby": "lg-result-title" });
+	close.addEventListener("click", () => {
+		importResults.delete(lg.id);
+		box.remove();
+		document.getElementById("lg-file")?.focus();
+	});
+	if (r.error) {
+		box.append(h("h3", { id: "lg-result-title" }, t("import.failed", { file: r.file })), errorBox(r.error), close);
+		return box;
+	}
+	const x = r.reply;
+	const count = (n, key) => h("div", {}, h("dt", {}, t(key)), h("dd", {}, n));
+	box.append(
+		h("h3", { id: "lg-result-title" }, t("import.done", { file: r.file })),
+		h("dl", { class: "lg-counts" }, count(x.imported, "import.imported"), count(x.skipped, "import.skipped"), count(x.players_created, "import.created")),
+	);
+	if (x.skipped_plays.length) {
+		const byReason = new Map();
+		for (const k of x.skipped_plays) byReason.set(k.reason, [...(byReason.get(k.reason) || []), k]);
+		const SHOWN = 100;
+		box.append(
+			h("h4", {}, t("import.skipped_title")),
+			h(
+				"ul",
+				{ class: "lg-skips", "data-testid": "skipped" },
+				[...byReason].map(([reason, list]) => {
+					// the server's sentence: once when every play of the reason has the same
+					const same = list.every((k) => k.detail === list[0].detail);
+					const detail = (text) => (lang() === "en" ? h("div", { class: "muted" }, text) : null);
+					return h(
+						"li",
+						{ "data-reason": reason, title: same && lang() !== "en" ? list[0].detail : null },
+						h("strong", {}, dict[`reason.${reason}`] ? t(`reason.${reason}`) : reason),
+						` — ${tn("import.n_plays", list.length)}`,
+						same ? detail(list[0].detail) : null,
+						h(
+							"details",
+							{},
+							h("summary", {}, t("import.show_plays")),
+							h(
+								"ul",
+								{},
+								list.slice(0, SHOWN).map((k) => h("li", { title: same || lang() === "en" ? null : k.detail }, t("import.play_n", { n: k.index + 1 }), k.id ? h("span", { class: "muted lg-id" }, k.id) : null, same ? null : detail(k.detail))),
+								list.length > SHOWN ? h("li", { class: "muted" }, t("league.and_more", { n: list.length - SHOWN })) : null,
+							),
+						),
+					);
+				}),
+			),
+		);
+	}
+	box.append(close);
+	return box;
+}
+
+function filesPanel(lg) {
+	const lid = enc(lg.id);
+	const r = importResults.get(lg.id);
+	return panel(
+		h("h2", {}, t("files.title")),
+		h("div", { class: "lg-actions" }, h("a", { class: "button", href: `${BASE}/leagues/${lid}/export.json`, download: "" }, t("league.export_json")), h("a", { class: "button", href: `${BASE}/leagues/${lid}/export.csv`, download: "" }, t("league.export_csv")), h("a", { class: "button", href: `${BASE}/leagues/${lid}/backup.json`, download: "" }, t("league.backup"))),
+		lg.you.owner ? h("div", {}, h("h3", {}, t("league.import")), dropZone(lg)) : null,
+		r ? importResultView(lg, r) : null,
+	);
+}
+
+// ---- members: rename, link to an account, merge, remove; "this is me" ----
+
+async function renderMembers(id) {
+	const lid = enc(id);
+	const lg = await api("GET", `/leagues/${lid}`);
+	const owner = lg.you.owner;
+	const you = lg.you.member;
+	const byName = new Map();
+	for (const m of lg.members) byName.set(nameKey(m.name), [...(byName.get(nameKey(m.name)) || []), m]);
+	const done = async (text) => {
+		flash = text;
+		await renderMembers(id);
+	};
+	const card = (m) => {
+		const same = byName.get(nameKey(m.name)).filter((o) => o.id !== m.id);
+		const badges = [m.id === you ? t("members.you") : null, m.guest ? t("league.guest") : t("members.account"), tn("members.plays", m.plays)].filter(Boolean).join(" · ");
+		const claim =
+			you && m.guest && m.id !== you
+				? () => confirmButton(t("members.this_is_me"), tn("members.claim_question", m.plays, { name: m.name }), t("members.claim_yes"), async () => {
+						await api("POST", `/leagues/${lid}/members/${enc(m.id)}/link`, {});
+						await done(t("members.claimed", { name: m.name }));
+					})
+				: () => null;
+		return h(
+			"li",
+			{ class: "lg-member", "data-testid": "member", "data-name": m.name },
+			h("div", { class: "lg-member-head" }, h("a", { class: "lg-name", href: `#player=${enc(m.id)}` }, m.name), h("span", { class: "muted" }, badges)),
+			same.length ? h("p", { class: "lg-warn" }, t("members.same_name", { names: same.map((o) => o.name).join(", ") })) : null,
+			owner ? manageMember(lg, m, done, claim()) : claim(),
+		);
+	};
+	let add = null;
+	if (owner) {
+		const mName = h("input", { type: "text", required: true, maxlength: 64 });
+		const mAcc = h("input", { type: "email", autocomplete: "off" });
+		add = panel(
+			h("h2", {}, t("league.add_member")),
+			form([field(t("league.member_name"), mName), field(t("league.member_account"), mAcc)], t("league.add"), async () => {
+				const m = await api("POST", `/leagues/${lid}/members`, mAcc.value ? { name: mName.value, account: mAcc.value } : { name: mName.value });
+				await done(t("members.added", { name: m.name }));
+			}),
+		);
+	}
+	show(
+		flashBox(),
+		panel(h("h1", {}, t("members.title", { league: lg.name })), you && !owner && lg.members.some((m) => m.guest && m.id !== you) ? h("p", { class: "muted" }, t("members.claim_explain")) : null, h("ul", { class: "lg-members" }, lg.members.map(card))),
+		add,
+		h("a", { class: "button wide", href: `#league=${lid}` }, t("back")),
+	);
+}
+
+/** An owner's tools for member m; claim: their own "this is me" (or null). */
+function manageMember(lg, m, done, claim) {
+	const lid = enc(lg.id);
+	const path = `/leagues/${lid}/members/${enc(m.id)}`;
+	const name = h("input", { type: "text", required: true, maxlength: 64, value: m.name });
+	const parts = [
+		claim,
+		form([field(t("members.new_name"), name)], t("members.rename"), async () => {
+			const r = await api("PATCH", path, { name: name.value });
+			await done(t("members.renamed", { old: m.name, name: r.name }));
+		}, { primary: false }),
+	];
+	if (m.guest) {
+		const email = h("input", { type: "email", required: true, autocomplete: "off" });
+		parts.push(
+			form([field(t("members.link_email"), email)], t("members.link"), async () => {
+				await api("PATCH", path, { account: email.value });
+				await done(t("members.linked", { name: m.name, email: email.value }));
+			}, { primary: false }),
+		);
+	}
+	const others = lg.members.filter((o) => o.id !== m.id);
+	if (others.length) {
+		const into = h("select", {}, others.map((o) => h("option", { value: o.id }, o.name)));
+		parts.push(
+			h(
+				"div",
+				{ class: "lg-merge" },
+				field(t("members.merge_into"), into),
+				confirmButton(t("members.merge"), () => tn("members.merge_question", m.plays, { name: m.name, into: into.selectedOptions[0].textContent }), t("members.merge_yes"), async () => {
+					const target = others.find((o) => o.id === into.value);
+					await api("POST", `${path}/merge`, { into: into.value });
+					await done(t("members.merged", { name: m.name, into: target.name }));
+				}),
+			),
+		);
+	}
+	parts.push(
+		m.plays === 0
+			? confirmButton(t("members.remove"), t("members.remove_question", { name: m.name }), t("members.remove_yes"), async () => {
+					await api("DELETE", path);
+					await done(t("members.removed", { name: m.name }));
+				}, { danger: true })
+			: h("p", { class: "muted" }, t("members.cannot_remove")),
+	);
+	return h("details", { class: "lg-more lg-manage" }, h("summary", {}, t("members.manage"), h("span", { class: "sr-only" }, ` ${m.name}`)), ...parts.filter(Boolean));
+}
+
+// ---- head-to-head ----
+
+async function renderH2H(id) {
+	const lid = enc(id);
+	const q = filters();
+	const [lg, hh] = await Promise.all([api("GET", `/leagues/${lid}`), api("GET", `/leagues/${lid}/head-to-head?${q}`)]);
+	const players = new Map();
+	for (const x of hh.head_to_head) players.set(x.player, x.name);
+	const season = lg.seasons.find((x) => x.id === q.get("season"));
+	const scope = [season ? season.name : t("league.all_seasons"), q.get("game") || t("league.all_games")].join(" · ");
+	const list = h("ul", { class: "lg-h2h", "data-testid": "h2h" });
+	const draw = (player) => {
+		const rows = hh.head_to_head.filter((x) => x.player === player).sort((a, b) => b.games - a.games || a.opponent_name.localeCompare(b.opponent_name));
+		list.replaceChildren(
+			...rows.map((x) => {
+				const w = (100 * x.wins) / x.games, d = (100 * x.ties) / x.games;
+				return h(
+					"li",
+					{ class: "lg-h2h-row" },
+					h("div", { class: "lg-h2h-head" }, h("span", { class: "lg-vs" }, t("h2h.vs")), " ", h("strong", {}, x.opponent_name)),
+					h("p", {}, tn("h2h.played", x.games), " ", t("h2h.record", { w: x.wins, l: x.losses, d: x.ties })),
+					s("svg", { class: "lg-bar", viewBox: "0 0 100 6", preserveAspectRatio: "none", "aria-hidden": "true" }, s("rect", { class: "lg-bar-w", x: 0, y: 0, width: w, height: 6 }), s("rect", { class: "lg-bar-d", x: w, y: 0, width: d, height: 6 }), s("rect", { class: "lg-bar-l", x: w + d, y: 0, width: 100 - w - d, height: 6 })),
+				);
+			}),
+		);
+	};
+	const first = players.has(lg.you.member) ? lg.you.member : [...players.keys()][0];
+	const sel = h("select", { id: "lg-h2h-player", onchange: (e) => draw(e.target.value) }, [...players].map(([pid, name]) => h("option", { value: pid, selected: pid === first }, name)));
+	show(
+		panel(
+			h("h1", {}, t("h2h.title")),
+			h("p", { class: "muted" }, `${lg.name} · ${scope}`),
+			players.size ? h("div", {}, field(t("league.player"), sel), list) : h("p", { class: "muted" }, t("h2h.none")),
+		),
+		h("a", { class: "button wide", href: `#league=${lid}${q.toString() ? `&${q}` : ""}` }, t("back")),
+	);
+	if (first) draw(first);
+}
+
+// ---- a player's history ----
 
 function ratingChart(history) {
 	const pts = history.map((x) => x.rating.ordinal);
@@ -344,81 +802,123 @@ function ratingChart(history) {
 
 async function renderPlayer(id) {
 	// the chart and the table show every play: all the pages
-	const hst = await fetchAll(`/players/${encodeURIComponent(id)}/history`, "history");
+	const hst = await fetchAll(`/players/${enc(id)}/history`, "history");
 	const r = hst.rating;
-	app.replaceChildren(
+	show(
 		panel(
 			h("h1", {}, t("history.title", { name: hst.name })),
 			h("p", {}, `${t("league.rating")}: ${fmt(r.ordinal)} (μ ${fmt(r.mu, 2)}, σ ${fmt(r.sigma, 2)})`, r.provisional ? h("span", { class: "lg-prov" }, t("league.provisional")) : null),
 			ratingChart(hst.history),
-			h("div", { class: "lg-scroll" }, h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", {}, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", {}, h("a", { href: `#play=${encodeURIComponent(hst.league)}/${encodeURIComponent(x.play)}` }, day(x.date))), h("td", {}, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal))))))),
+			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", { class: "lg-text" }, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", { class: "lg-nowrap" }, h("a", { href: `#play=${enc(hst.league)}/${enc(x.play)}` }, day(x.date))), h("td", { class: "lg-text" }, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal)))))),
 		),
-		h("a", { class: "button wide", href: `#league=${encodeURIComponent(hst.league)}` }, t("back")),
+		h("a", { class: "button wide", href: `#league=${enc(hst.league)}` }, t("back")),
 	);
 }
 
+// ---- a play: its summary, edit and delete ----
+
 async function renderPlay(lid, pid) {
-	const p = await api("GET", `/leagues/${encodeURIComponent(lid)}/plays/${encodeURIComponent(pid)}`);
-	app.replaceChildren(
+	const [p, lg] = await Promise.all([api("GET", `/leagues/${enc(lid)}/plays/${enc(pid)}`), api("GET", `/leagues/${enc(lid)}`)]);
+	const mayEdit = lg.you.owner || (p.created_by && p.created_by === me.id);
+	const actions = [];
+	if (mayEdit) actions.push(h("a", { class: "button wide", href: `#edit=${enc(lid)}/${enc(pid)}` }, t("play.edit")));
+	if (lg.you.owner)
+		actions.push(
+			confirmButton(t("play.delete"), t("play.delete_question", { game: p.game, date: unbroken(day(p.date)) }), t("play.delete_yes"), async () => {
+				await api("DELETE", `/leagues/${enc(lid)}/plays/${enc(pid)}`);
+				flash = t("play.deleted", { game: p.game, date: day(p.date) });
+				location.hash = `league=${enc(lid)}`;
+			}, { danger: true }),
+		);
+	show(
+		flashBox(),
 		panel(
 			h("h1", {}, `${p.game}`),
 			h("p", { class: "muted" }, [day(p.date), p.duration_min ? `${p.duration_min} min` : null, p.location || null].filter(Boolean).join(" · ")),
+			p.ignored || p.incomplete ? h("p", { class: "lg-warn" }, t(p.incomplete ? "play.incomplete" : "play.ignored")) : null,
 			p.notes ? h("p", {}, p.notes) : null,
-			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${encodeURIComponent(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
+			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
+			...actions,
 		),
-		h("a", { class: "button wide", href: `#league=${encodeURIComponent(lid)}` }, t("back")),
+		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),
 	);
 }
 
-async function renderAdd(lid) {
-	const enc = encodeURIComponent(lid);
-	const lg = await api("GET", `/leagues/${enc}`);
-	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games" });
-	const date = h("input", { type: "date", value: localToday(), required: true });
-	const dur = h("input", { type: "number", min: 0, max: 100000 });
-	const notes = h("textarea", { rows: 2, maxlength: 4096 });
-	const coop = h("input", { type: "checkbox" });
-	const won = h("input", { type: "checkbox" });
-	const rows = lg.members.map((m) => ({ m, on: h("input", { type: "checkbox", "aria-label": m.name }), score: h("input", { type: "number", step: "any", "aria-label": `${t("play.score")} ${m.name}` }), win: h("input", { type: "checkbox", "aria-label": `${t("play.winner")} ${m.name}` }) }));
-	app.replaceChildren(
+/** The play form: a new play (play null) or an edit of play (every field kept that the form
+ * does not show: location, BGG id, the time of day and ranks given without scores). */
+async function renderPlayForm(lid, play) {
+	const lg = await api("GET", `/leagues/${enc(lid)}`);
+	const was = new Map((play ? play.results : []).map((r) => [r.player, r]));
+	// with every score given the scores rank the play: its stars are then not the form's
+	const starred = play && !play.cooperative && play.results.some((r) => r.score === null);
+	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games", value: play ? play.game : null });
+	const games = h("datalist", { id: "lg-games" }, lg.games.map((g) => h("option", { value: g })));
+	const date = h("input", { type: "date", value: play ? day(play.date) : localToday(), required: true });
+	const dur = h("input", { type: "number", min: 0, max: 100000, value: play && play.duration_min !== null ? play.duration_min : null });
+	const notes = h("textarea", { rows: 2, maxlength: 4096 }, play ? play.notes : "");
+	const coop = h("input", { type: "checkbox", checked: play ? play.cooperative : false });
+	const won = h("input", { type: "checkbox", checked: play ? play.cooperative && play.results.some((r) => r.winner) : false });
+	const rows = lg.members.map((m) => {
+		const r = was.get(m.id);
+		return {
+			m,
+			on: h("input", { type: "checkbox", "aria-label": m.name, checked: !!r }),
+			score: h("input", { type: "number", step: "any", "aria-label": `${t("play.score")} ${m.name}`, value: r && r.score !== null ? r.score : null }),
+			win: h("input", { type: "checkbox", "aria-label": `${t("play.winner")} ${m.name}`, checked: !!(starred && r && r.winner) }),
+		};
+	});
+	const back = play ? `#play=${enc(lid)}/${enc(play.id)}` : `#league=${enc(lid)}`;
+	show(
 		panel(
-			h("h1", {}, t("league.add_play")),
+			h("h1", {}, play ? t("play.edit_title", { game: play.game }) : t("league.add_play")),
 			form(
 				[
 					field(t("play.game"), game),
-					h("div", { class: "lg-row" }, field(t("play.date"), date), field(t("play.duration"), dur)),
+					games,
+					h("div", { class: "lg-row2" }, field(t("play.date"), date), field(t("play.duration"), dur)),
 					h("label", { class: "check" }, coop, t("play.coop")),
 					h("label", { class: "check" }, won, t("play.coop_won")),
-					h("fieldset", {}, h("legend", {}, t("play.who")), rows.map((r) => h("div", { class: "lg-row" }, h("label", { class: "check", style: "flex:1" }, r.on, r.m.name), r.score, h("label", { class: "check" }, r.win, "★")))),
+					h("fieldset", { class: "lg-who" }, h("legend", {}, t("play.who")), rows.map((r) => h("div", { class: "lg-row" }, h("label", { class: "check lg-grow" }, r.on, r.m.name), r.score, h("label", { class: "check" }, r.win, "★")))),
 					field(t("play.notes"), notes),
 				],
 				t("play.save"),
 				async () => {
 					const chosen = rows.filter((r) => r.on.checked);
 					const allScores = chosen.every((r) => r.score.value !== "");
+					const noScores = chosen.every((r) => r.score.value === "");
+					// ranks the play had without scores stay, when every player kept has one
+					const keepRanks = play && noScores && !coop.checked && chosen.every((r) => was.get(r.m.id)) && !chosen.some((r) => r.win.checked !== was.get(r.m.id).winner);
 					const body = {
 						game: game.value,
-						date: playStamp(date.value),
+						date: play && date.value === day(play.date) ? play.date : playStamp(date.value),
 						cooperative: coop.checked,
 						notes: notes.value || null,
 						duration_min: dur.value === "" ? null : Number(dur.value),
 						results: chosen.map((r) => {
 							const x = { player: r.m.id };
 							if (r.score.value !== "") x.score = Number(r.score.value);
-							if (coop.checked) x.winner = won.checked;
+							if (keepRanks) x.rank = was.get(r.m.id).rank;
+							else if (coop.checked) x.winner = won.checked;
 							else if (!allScores || r.win.checked) x.winner = r.win.checked;
 							return x;
 						}),
 					};
+					if (play) Object.assign(body, { location: play.location || null, bgg_id: play.bgg_id });
 					// with every score given, ranks come from the scores; the stars then only mark winners
 					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
-					const p = await api("POST", `/leagues/${enc}/plays`, body);
-					location.hash = `play=${enc}/${encodeURIComponent(p.id)}`;
+					const p = play ? await api("PUT", `/leagues/${enc(lid)}/plays/${enc(play.id)}`, body) : await api("POST", `/leagues/${enc(lid)}/plays`, body);
+					if (play) flash = t("play.saved");
+					location.hash = `play=${enc(lid)}/${enc(p.id)}`;
 				},
 			),
 		),
-		h("a", { class: "button wide", href: `#league=${enc}` }, t("back")),
+		h("a", { class: "button wide", href: back }, t("back")),
 	);
+}
+
+async function renderEdit(lid, pid) {
+	const play = await api("GET", `/leagues/${enc(lid)}/plays/${enc(pid)}`);
+	return renderPlayForm(lid, play);
 }
 
 async function route() {
@@ -438,21 +938,33 @@ async function route() {
 		}
 		window.scrollTo(0, 0);
 		if (p.get("league")) return await renderLeague(p.get("league"));
+		if (p.get("members")) return await renderMembers(p.get("members"));
+		if (p.get("h2h")) return await renderH2H(p.get("h2h"));
 		if (p.get("player")) return await renderPlayer(p.get("player"));
 		if (p.get("play")) {
 			const [lid, pid] = p.get("play").split("/");
 			return await renderPlay(lid, pid);
 		}
-		if (p.get("add")) return await renderAdd(p.get("add"));
+		if (p.get("edit")) {
+			const [lid, pid] = p.get("edit").split("/");
+			return await renderEdit(lid, pid);
+		}
+		if (p.get("add")) return await renderPlayForm(p.get("add"), null);
 		return await renderHome();
 	} catch (e) {
 		if (e.status === 401) {
 			me = null;
 			return renderAuth(false);
 		}
-		app.replaceChildren(errorBox(e), h("a", { class: "button wide", href: "#" }, t("back")));
+		show(errorBox(e), h("a", { class: "button wide", href: "#" }, t("back")));
 	}
 }
+
+applyTheme();
+darkQuery.addEventListener("change", applyTheme);
+window.addEventListener("storage", (e) => e.key === THEME_STORE && applyTheme());
+// a file dropped beside the drop zone must not replace the page
+for (const ev of ["dragover", "drop"]) window.addEventListener(ev, (e) => e.preventDefault());
 
 const sel = document.getElementById("lang");
 sel.value = lang();

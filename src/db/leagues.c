@@ -63,6 +63,12 @@ db_status db_league_bump(db_conn *c, const char *league)
 	return db_run_count(c, "league_bump", 1, p, NULL);
 }
 
+db_status db_league_rekey_games(db_conn *c, const char *league)
+{
+	const char *p[1] = {league}; /* league_rekey_games */
+	return db_run_count(c, "league_rekey_games", 1, p, NULL);
+}
+
 db_status db_league_lock(db_conn *c, const char *league, bool *found)
 {
 	const char *p[1] = {league}; /* league_lock: 0 id */
@@ -222,6 +228,19 @@ db_status db_member_delete(db_conn *c, const char *league, const char *member)
 	return db_run_count(c, "member_delete", 2, p, NULL);
 }
 
+db_status db_member_rename(db_conn *c, const char *league, const char *member, const char *name,
+                           bool *renamed)
+{
+	const char *p[3] = {league, member, name}; /* member_rename … RETURNING id */
+	return some_row(c, "member_rename", 3, p, renamed);
+}
+
+db_status db_member_unclash(db_conn *c, const char *league)
+{
+	const char *p[1] = {league}; /* member_unclash */
+	return db_run_count(c, "member_unclash", 1, p, NULL);
+}
+
 db_status db_member_merge(db_conn *c, const char *from, const char *to)
 {
 	const char *p[2] = {from, to}; /* member_merge */
@@ -327,7 +346,8 @@ db_status db_play_delete(db_conn *c, const char *play, const char *league)
 static void read_play(const PGresult *r, int i, void *row)
 {
 	/* play_get: 0 id, 1 game, 2 bgg_id, 3 date, 4 duration_min, 5 notes, 6 location,
-	 * 7 cooperative, 8 source, 9 uuid, 10 game_id, 11 ignored, 12 incomplete, 13 bgg_play_id */
+	 * 7 cooperative, 8 source, 9 uuid, 10 game_id, 11 ignored, 12 incomplete, 13 bgg_play_id,
+	 * 14 created_by */
 	db_play_row *x = row;
 	x->id = db_col_text(r, i, 0);
 	x->game = db_col_text(r, i, 1);
@@ -345,6 +365,7 @@ static void read_play(const PGresult *r, int i, void *row)
 	x->ignored = db_col_bool(r, i, 11);
 	x->incomplete = db_col_bool(r, i, 12);
 	x->bgg_play_id = db_col_null(r, i, 13) ? 0 : db_col_int64(r, i, 13);
+	x->created_by = db_col_text_or_null(r, i, 14);
 }
 
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out)

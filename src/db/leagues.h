@@ -36,6 +36,9 @@ enum {
 db_status db_league_insert(db_conn *c, const char *id, const char *name);
 db_status db_league_owner_insert(db_conn *c, const char *league, const char *account);
 db_status db_league_bump(db_conn *c, const char *league);
+/* league_rekey_games: which game each spelling of the league's plays is (league_game_names),
+ * written where it changed (migrations/0013_game_keys.sql). */
+db_status db_league_rekey_games(db_conn *c, const char *league);
 
 /* league_lock: locks the league row; *found false when there is no such league. */
 db_status db_league_lock(db_conn *c, const char *league, bool *found);
@@ -110,6 +113,14 @@ db_status db_member_insert_guest(db_conn *c, const char *id, const char *league,
 /* member_by_name: column id. */
 db_status db_member_by_name(db_conn *c, const char *league, const char *name, bool *found,
                             char id[DB_LG_ID_MAX + 1]);
+/* member_rename … RETURNING id: *renamed unless another member of the league has the name
+ * (compared without case and surrounding spaces) or member is not the league's. The caller
+ * bumps the league's version (league_bump). */
+db_status db_member_rename(db_conn *c, const char *league, const char *member, const char *name,
+                           bool *renamed);
+/* member_unclash: each name only members marked name_clash still share gives one of them (the
+ * oldest) the name for matching again (migrations/0012_member_names.sql). */
+db_status db_member_unclash(db_conn *c, const char *league);
 /* member_delete / member_merge (results of `from` move to `to`) / member_link (no rows). */
 db_status db_member_delete(db_conn *c, const char *league, const char *member);
 db_status db_member_merge(db_conn *c, const char *from, const char *to);
@@ -157,7 +168,8 @@ db_status db_results_delete(db_conn *c, const char *play);
 db_status db_play_delete(db_conn *c, const char *play, const char *league);
 
 /* play_get: columns id, game, bgg_id, date, duration_min, notes, location, cooperative,
- * source, uuid, game_id, ignored, incomplete, bgg_play_id (n = 0 when there is no such play). */
+ * source, uuid, game_id, ignored, incomplete, bgg_play_id, created_by (n = 0 when there is no
+ * such play). */
 typedef struct {
 	const char *id, *game;
 	bool has_bgg_id;
@@ -170,7 +182,8 @@ typedef struct {
 	const char *source, *uuid;
 	const char *game_id; /* NULL when not from a table game */
 	bool ignored, incomplete;
-	int64_t bgg_play_id; /* 0: none */
+	int64_t bgg_play_id;    /* 0: none */
+	const char *created_by; /* the account that entered it, NULL when unknown or gone */
 } db_play_row;
 typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);

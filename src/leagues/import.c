@@ -62,6 +62,31 @@ static db_status imp_member(db_conn *c, league_import *im, const char *name, boo
 	return DB_OK;
 }
 
+/* The member of seat k of ip into res[k].member. Names match members without case and
+ * surrounding spaces, so two seats of one play can name one member ("Bob" and "bob"): the
+ * later one is then "<name> (seat N)", kept in the play but unrated, as the files' own second
+ * seats under one name are (bggxml.c). */
+static db_status imp_seat(db_conn *c, league_import *im, const imp_play *ip, int k,
+                          league_result *res)
+{
+	const imp_result *x = &ip->res[k];
+	db_status st = imp_member(c, im, x->name, x->anonymous, res[k].member);
+	bool twice = false;
+	for (int i = 0; st == DB_OK && i < k && !twice; i++)
+		twice = strcmp(res[i].member, res[k].member) == 0;
+	if (st != DB_OK || !twice)
+		return st;
+	enum { KEEP = NAME_MAX_BYTES - 16 }; /* room for " (seat 64)" */
+	size_t n = strlen(x->name);
+	if (n > KEEP)
+		for (n = KEEP; n > 0 && ((unsigned char)x->name[n] & 0xC0) == 0x80;)
+			n--;
+	char t[NAME_MAX_BYTES + 1];
+	snprintf(t, sizeof t, "%.*s (seat %d)", (int)n, x->name, k + 1);
+	res[k].unrated = true;
+	return imp_member(c, im, lio_dup(im, t), x->anonymous, res[k].member);
+}
+
 /* Is p the same BoardGameGeek play as one the league holds from another source? (A BG Stats
  * export synced with BGG carries the BGG play id; BGG's quantity gives several plays of one
  * id from the same source, which are not duplicates of each other.) rows: ascending ids. */
@@ -277,8 +302,7 @@ static db_status import_tx(db_conn *c, void *arg)
 		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
 			res[k] = ip->res[k].r;
-			st =
-			    imp_member(c, im, ip->res[k].name, ip->res[k].anonymous, res[k].member);
+			st = imp_seat(c, im, ip, k, res);
 		}
 		if (st != DB_OK)
 			break;

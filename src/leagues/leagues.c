@@ -418,6 +418,28 @@ static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_
 	return found;
 }
 
+enum { NAME_TEXT = 4 * JS_MAX_NAME + 1 }; /* a name of up to 64 characters, in bytes */
+
+/* A member's name without the spaces around it into out: true, or false after a 400 when
+ * nothing else is left. Names compare without case and those spaces (league_members_name_key,
+ * migrations/0012_member_names.sql); they are stored as typed between them. */
+static bool name_trim(const char *name, char out[NAME_TEXT], http_resp *resp)
+{
+	while (*name == ' ')
+		name++;
+	size_t n = strlen(name);
+	while (n > 0 && name[n - 1] == ' ')
+		n--;
+	if (n == 0 || n >= NAME_TEXT) {
+		http_reply_problem(resp, 400, "a name needs a character other than a space", NULL,
+		                   "/name");
+		return false;
+	}
+	memcpy(out, name, n);
+	out[n] = '\0';
+	return true;
+}
+
 int api_league_member_add(const http_req *req, http_resp *resp)
 {
 	json_object *root = NULL;
@@ -437,21 +459,24 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		http_reply_invalid(resp, err.field, err.detail);
 		goto out;
 	}
-	if (account_key && !find_account(c, account_key, acc, resp))
+	char trimmed[NAME_TEXT];
+	if (!name_trim(name, trimmed, resp) ||
+	    (account_key && !find_account(c, account_key, acc, resp)))
 		goto out;
 	id_new(id);
 	bool inserted;
-	st = db_member_insert(c, id, req->params[0], name, acc[0] ? acc : NULL, &inserted);
+	st = db_member_insert(c, id, req->params[0], trimmed, acc[0] ? acc : NULL, &inserted);
 	if (st != DB_OK) {
 		acct_reply_db(resp);
 	} else if (!inserted) {
 		http_reply_problem(resp, 409,
-		                   "the league already has a member of this name or this account",
+		                   "the league already has a member of this name (in any case) or "
+		                   "this account",
 		                   "member-exists", "/name");
 	} else {
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(id));
-		jx_set(o, "name", jx_str(name));
+		jx_set(o, "name", jx_str(trimmed));
 		jx_set(o, "account", jx_str_or_null(acc[0] ? acc : NULL));
 		jx_set(o, "guest", jx_bool(acc[0] == '\0'));
 		http_reply_json(resp, 201, o);
@@ -479,9 +504,214 @@ int api_league_member_delete(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 409,
 		                          "this member has plays: delete or edit them first",
 		                          "member-has-plays", NULL);
-	if (db_member_delete(c, req->params[0], req->params[1]) != DB_OK)
+	if (db_member_delete(c, req->params[0], req->params[1]) != DB_OK ||
+	    db_member_unclash(c, req->params[0]) != DB_OK)
 		return acct_reply_db(resp);
 	resp->status = 204;
+	return 0;
+}
+
+/* ---- renaming, linking and merging members (owners) ---- */
+
+typedef struct {
+	const char *league, *member;
+	const char *name; /* the new name (trimmed), or NULL */
+	const char *acc;  /* the account to link the guest to, or NULL */
+	const char *into; /* merge: the member who keeps the results */
+	http_resp *resp;
+} member_arg;
+
+/* The member `id` of the league into *m (one row), or DB_ABORT after a reply: 404, or 422
+ * naming field when the id comes from the body. */
+static db_status member_load(db_conn *c, const member_arg *x, const char *id, const char *field,
+                             db_member_rows *m)
+{
+	db_status st = db_member_get(c, x->league, id, m);
+	if (st != DB_OK || m->n == 1)
+		return st;
+	http_resp_clear(x->resp);
+	if (field)
+		http_reply_problem(x->resp, 422, "no member of this league has this id",
+		                   "unknown-player", field);
+	else
+		http_reply_problem(x->resp, 404, "no such member in this league", NULL, NULL);
+	return DB_ABORT;
+}
+
+/* Replies 200 with the member as the league lists it. */
+static db_status member_reply(db_conn *c, const member_arg *x, const char *id)
+{
+	db_member_rows m = {0};
+	db_status st = member_load(c, x, id, NULL, &m);
+	if (st != DB_OK)
+		return st;
+	const db_member_row *y = &m.rows[0];
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(y->id));
+	jx_set(o, "name", jx_str(y->name));
+	jx_set(o, "account", jx_str_or_null(y->account));
+	jx_set(o, "guest", jx_bool(y->account == NULL));
+	jx_set(o, "plays", jx_int(y->plays));
+	http_resp_clear(x->resp);
+	http_reply_json(x->resp, 200, o);
+	db_rowset_clear(&m);
+	return DB_OK;
+}
+
+/* Links guest m to account x->acc: 409 when m has an account or x->acc a member entry here. */
+static db_status member_link_account(db_conn *c, const member_arg *x, const db_member_row *m)
+{
+	db_league_access row;
+	db_status st = db_league_access_get(c, x->league, x->acc, &row);
+	if (st != DB_OK)
+		return st;
+	http_resp_clear(x->resp);
+	if (m->account) {
+		http_reply_problem(x->resp, 409, "this entry already belongs to an account",
+		                   "not-a-guest", "/account");
+		return DB_ABORT;
+	}
+	if (row.member[0]) {
+		http_reply_problem(x->resp, 409,
+		                   "this account has its own member entry in the league: merge the "
+		                   "two entries instead",
+		                   "member-exists", "/account");
+		return DB_ABORT;
+	}
+	return db_member_link(c, m->id, x->acc);
+}
+
+static db_status member_update_tx(db_conn *c, void *arg)
+{
+	member_arg *x = arg;
+	db_member_rows m = {0};
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = member_load(c, x, x->member, NULL, &m);
+	bool renamed = true;
+	if (st == DB_OK && x->name)
+		st = db_member_rename(c, x->league, x->member, x->name, &renamed);
+	if (st == DB_OK && !renamed) {
+		http_resp_clear(x->resp);
+		http_reply_problem(x->resp, 409,
+		                   "another member of the league has this name (in any case)",
+		                   "member-exists", "/name");
+		st = DB_ABORT;
+	}
+	if (st == DB_OK && x->acc)
+		st = member_link_account(c, x, &m.rows[0]);
+	db_rowset_clear(&m);
+	if (st == DB_OK)
+		st = db_member_unclash(c, x->league);
+	if (st == DB_OK)
+		st = db_league_bump(c, x->league);
+	if (st == DB_OK)
+		st = member_reply(c, x, x->member);
+	return st;
+}
+
+int api_league_member_update(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *name = NULL, *account_key = NULL;
+	js_error err;
+	const js_field f[] = {
+	    {"name", JS_STRING, 0, 1, JS_MAX_NAME, NULL, &name, NULL},
+	    {"account", JS_STRING, 0, 1, 254, NULL, &account_key, NULL},
+	};
+	league_access a;
+	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	if (!c)
+		return 0;
+	char trimmed[NAME_TEXT], acc[ID_LEN + 1];
+	member_arg x = {.league = req->params[0], .member = req->params[1], .resp = resp};
+	if (js_fields(root, "", f, 2, &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+	} else if (!name && !account_key) {
+		http_reply_problem(resp, 400, "give a new name, an account, or both", NULL, NULL);
+	} else if ((!name || name_trim(name, trimmed, resp)) &&
+	           (!account_key || find_account(c, account_key, acc, resp))) {
+		x.name = name ? trimmed : NULL;
+		x.acc = account_key ? acc : NULL;
+		league_run_tx(c, member_update_tx, &x, resp);
+	}
+	json_object_put(root);
+	return 0;
+}
+
+/* Moves the results of x->member to x->into and removes x->member; its account goes with its
+ * results. Refused (409) when both played one play, or both have an account. */
+static db_status member_merge_tx(db_conn *c, void *arg)
+{
+	member_arg *x = arg;
+	db_member_rows from = {0}, into = {0};
+	db_status st = league_lock(c, x->league);
+	if (st == DB_OK)
+		st = member_load(c, x, x->member, NULL, &from);
+	if (st == DB_OK)
+		st = member_load(c, x, x->into, "/into", &into);
+	bool clash = false;
+	if (st == DB_OK)
+		st = db_member_conflicts(c, x->member, x->into, &clash);
+	const char *rule = NULL, *why = NULL;
+	if (st == DB_OK && clash) {
+		rule = "same-play";
+		why = "these two members played in the same play: they cannot be one person";
+	} else if (st == DB_OK && from.rows[0].account && into.rows[0].account) {
+		rule = "two-accounts";
+		why = "both members have an account: one person has one";
+	}
+	if (rule) {
+		http_resp_clear(x->resp);
+		http_reply_problem(x->resp, 409, why, rule, "/into");
+		st = DB_ABORT;
+	}
+	char acc[ID_LEN + 1] = "";
+	if (st == DB_OK && from.rows[0].account)
+		snprintf(acc, sizeof acc, "%s", from.rows[0].account);
+	db_rowset_clear(&from);
+	db_rowset_clear(&into);
+	if (st == DB_OK)
+		st = db_member_merge(c, x->member, x->into);
+	if (st == DB_OK)
+		st = db_member_delete(c, x->league, x->member);
+	if (st == DB_OK && acc[0])
+		st = db_member_link(c, x->into, acc);
+	if (st == DB_OK)
+		st = db_member_unclash(c, x->league);
+	if (st == DB_OK)
+		st = league_recompute(c, x->league);
+	if (st == DB_OK) {
+		json_object *o = jx_obj();
+		jx_set(o, "id", jx_str(x->into));
+		jx_set(o, "merged", jx_str(x->member));
+		http_resp_clear(x->resp);
+		http_reply_json(x->resp, 200, o);
+	}
+	return st;
+}
+
+int api_league_member_merge(const http_req *req, http_resp *resp)
+{
+	json_object *root = NULL;
+	const char *into = NULL;
+	js_error err;
+	const js_field f[] = {{"into", JS_STRING, JS_F_REQUIRED, 1, ID_LEN, NULL, &into, NULL}};
+	league_access a;
+	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	if (!c)
+		return 0;
+	member_arg x = {.league = req->params[0], .member = req->params[1], .resp = resp};
+	if (js_fields(root, "", f, 1, &err) != 0) {
+		http_reply_invalid(resp, err.field, err.detail);
+	} else if (strcmp(into, x.member) == 0) {
+		http_reply_problem(resp, 400, "a member cannot be merged into itself", NULL,
+		                   "/into");
+	} else {
+		x.into = into;
+		league_run_tx(c, member_merge_tx, &x, resp);
+	}
+	json_object_put(root);
 	return 0;
 }
 

@@ -82,7 +82,8 @@ db_status league_lock(db_conn *c, const char *league);
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
                                 char id[ID_LEN + 1], bool *created);
 
-/* Recomputes every rating of the league in one pass (plays in order) and stores what changed. */
+/* Recomputes which game each play is (league_game_names) and every rating of the league in one
+ * pass (plays in order), and stores what changed. */
 db_status league_recompute(db_conn *c, const char *league);
 
 /* A local date or time as other apps write it ("YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]", or
@@ -164,6 +165,10 @@ int api_league_get(const http_req *req, http_resp *resp);
 int api_league_member_add(const http_req *req, http_resp *resp);
 int api_league_member_delete(const http_req *req, http_resp *resp);
 int api_league_member_link(const http_req *req, http_resp *resp);
+/* PATCH …/members/{member} {"name"?, "account"?}: rename, link a guest to an account. */
+int api_league_member_update(const http_req *req, http_resp *resp);
+/* POST …/members/{member}/merge {"into"}: one person's two entries become one. */
+int api_league_member_merge(const http_req *req, http_resp *resp);
 int api_league_owner_add(const http_req *req, http_resp *resp);
 int api_league_season_add(const http_req *req, http_resp *resp);
 int api_league_play_add(const http_req *req, http_resp *resp);

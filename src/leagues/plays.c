@@ -61,6 +61,7 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 	jx_set(o, "ignored", jx_bool(y->ignored));
 	jx_set(o, "incomplete", jx_bool(y->incomplete));
 	jx_set(o, "bgg_play_id", y->bgg_play_id > 0 ? jx_int(y->bgg_play_id) : NULL);
+	jx_set(o, "created_by", jx_str_or_null(y->created_by));
 	json_object *a = jx_arr();
 	for (int i = 0; i < rr.n; i++) {
 		const db_result_row *z = &rr.rows[i];

@@ -124,6 +124,8 @@ db_status league_recompute(db_conn *c, const char *league)
 {
 	league_rows s;
 	db_status st = db_league_bump(c, league); /* invalidates cached standings */
+	if (st == DB_OK)                          /* which game each play is, for the game filter */
+		st = db_league_rekey_games(c, league);
 	if (st != DB_OK)
 		return st;
 	st = league_rows_load(c, league, NULL, NULL, &s);

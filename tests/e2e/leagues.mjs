@@ -1,18 +1,28 @@
-// End-to-end test of the league screens (static/leagues.html) in headless Debian
-// chromium: sign up, create a league, add members, add two plays by hand, read the standings
-// (rating with its provisional mark, sorting), a player's history with its rating chart, a
-// play's summary, the French strings, and no script error or external request.
+// End-to-end tests of the league screens (static/leagues.html) in headless Debian chromium, at
+// 360 × 740: sign up, create a league, add members, add plays by hand, the standings as cards
+// that fit the screen, a player's history with its rating chart, a play's summary, editing and
+// deleting a play, members renamed, merged, removed, linked and claimed ("this is me"), names
+// that differ only in case, one game however its plays spell it, seasons, co-owners,
+// head-to-head, the import's drop zone with its progress and a result that stays, every screen
+// in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
+// overlapping), and no script error or external request.
 // Started by tests/e2e/run.sh with BASE_URL and SHOTS; prints PASS/FAIL lines like run.mjs.
 import { chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import axeCore from "axe-core";
 import { mkdirSync, readFileSync } from "node:fs";
 
 const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
 const SHOTS = process.env.SHOTS || "build/e2e";
 const ROOT = new URL("../../", import.meta.url);
+const EN = JSON.parse(readFileSync(new URL("static/i18n/leagues.en.json", ROOT), "utf8"));
 const FR = JSON.parse(readFileSync(new URL("static/i18n/leagues.fr.json", ROOT), "utf8"));
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
 mkdirSync(SHOTS, { recursive: true });
 let failed = 0;
 const errors = [];
+const origin = new URL(BASE).origin;
 
 async function test(name, fn) {
 	if (process.env.ONLY && !name.includes(process.env.ONLY)) return; // ONLY=part-of-a-name
@@ -35,14 +45,132 @@ const browser = await chromium.launch({
 	headless: true,
 	args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"],
 });
-const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-GB" });
-await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-	errors.push(`external request: ${route.request().url()}`);
-	return route.abort();
-});
-const page = await ctx.newPage();
-page.setDefaultTimeout(8000);
-page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+
+async function phone(opts = {}) {
+	const c = await browser.newContext({ ...PHONE, locale: "en-GB", ...opts });
+	await c.route((url) => !url.href.startsWith(BASE), (route) => {
+		errors.push(`external request: ${route.request().url()}`);
+		return route.abort();
+	});
+	const p = await c.newPage();
+	p.setDefaultTimeout(10000);
+	p.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+	return p;
+}
+
+const ctx = (await phone()).context();
+const page = ctx.pages()[0];
+
+/** The API with page's session (cookies of its context) and this site's Origin. */
+async function call(p, method, path, data) {
+	const r = await p.request.fetch(`${BASE}/api/v1${path}`, { method, data, headers: { Origin: origin } });
+	const body = r.headers()["content-type"]?.includes("json") ? await r.json() : null;
+	return { status: r.status(), body };
+}
+
+/** Opens the league screen of hash and waits for its element ready (the screen before is
+ * cleared first, so ready cannot name an element of that one). */
+async function visit(p, hash, ready) {
+	if (p.url().startsWith(`${BASE}/leagues.html`))
+		await p.evaluate((h) => {
+			document.getElementById("app").replaceChildren();
+			if (location.hash.slice(1) === h) window.dispatchEvent(new HashChangeEvent("hashchange"));
+			else location.hash = h;
+		}, hash);
+	else await p.goto(`${BASE}/leagues.html#${hash}`);
+	await p.locator(ready).first().waitFor();
+}
+
+/** Nothing at 360 px wider than the screen, no two controls overlapping, no text spilling out of
+ * its control, tap targets of 44 px (links in text and the drop zone's hidden file input
+ * aside: the zone itself is the target). */
+async function layoutCheck(p, name) {
+	const problems = await p.evaluate(() => {
+		const out = [];
+		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+		const visible = (el) => {
+			const r = el.getBoundingClientRect();
+			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], details:not([open]) > :not(summary)");
+		};
+		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent || el.value || "").trim().slice(0, 30)}"`;
+		for (const el of document.querySelectorAll("#app *"))
+			if (visible(el) && el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest(".sr-only")) out.push(`${desc(el)} cut at the right`);
+		const controls = [...document.querySelectorAll("#app button, #app a.button, #app input:not([type=checkbox]):not([type=radio]):not(.lg-file), #app select, #app textarea, #app summary")].filter(visible);
+		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect() }));
+		for (const b of boxes) {
+			if (b.el.scrollWidth > b.el.clientWidth + 1 && b.el.tagName !== "SELECT" && b.el.tagName !== "TEXTAREA" && b.el.tagName !== "INPUT") out.push(`${desc(b.el)}: text wider than the control`);
+			if (b.r.height < 43.5 || (b.r.width < 43.5 && b.el.tagName !== "SUMMARY")) out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
+		}
+		for (let i = 0; i < boxes.length; i++)
+			for (let j = i + 1; j < boxes.length; j++) {
+				const a = boxes[i], b = boxes[j];
+				if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+			}
+		return out;
+	});
+	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
+}
+
+const audits = [];
+/** axe-core (experimental rules on), the layout, no string key left untranslated, a screenshot. */
+async function screen(p, name) {
+	await p.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the picture
+	await p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+	const r = await new AxeBuilder({ page: p }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
+	for (const v of r.violations) for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+	const text = await p.locator("body").innerText();
+	const raw = text.match(/\b(?:auth|leagues?|members|seasons|owners|files|import|reason|rule|field|play|history|h2h|action)\.[a-z][a-z_.-]*\b/);
+	assert(!raw, `${name}: a string key on the screen: ${raw && raw[0]}`);
+	await layoutCheck(p, name);
+}
+
+/** A BG Stats export of n plays of game among players (names), with a play lacking a date and
+ * one without players among them (skipped with their reasons). */
+function bgstatsFile(n, players, game, bggId, uuidBase = "30000000") {
+	const plays = [];
+	for (let i = 0; i < n; i++) {
+		const seats = players.map((_, k) => ({ playerRefId: k + 1, score: String(((i * 7 + k * 13) % 50) + 10), winner: false, newPlayer: false, startPlayer: false, rank: 0, seatOrder: k, role: "a note to make the file as large as real ones are" }));
+		plays.push({ uuid: `${uuidBase}-0000-4000-8000-${String(i).padStart(12, "0")}`, playDate: `20${10 + (i % 15)}-0${1 + (i % 9)}-1${i % 10} 20:00:00`, gameRefId: 1, durationMin: 30, ignored: false, manualWinner: false, bggId: 0, comments: "imported from the app", playerScores: seats });
+	}
+	if (n > 2) {
+		plays[1].playDate = "";
+		plays[2].playerScores = [];
+	}
+	return JSON.stringify({
+		games: [{ id: 1, uuid: "20000000-0000-4000-8000-000000000001", name: game, bggId, cooperative: false, highestWins: true, noPoints: false, usesTeams: false }],
+		players: players.map((name, k) => ({ id: k + 1, uuid: `10000000-0000-4000-8000-${String(k + 1).padStart(12, "0")}`, name, isAnonymous: false })),
+		locations: [],
+		plays,
+	});
+}
+
+/** Drops a file on the drop zone as a finger or a mouse does (a DataTransfer with the file). */
+async function dropFile(p, name, text, type) {
+	const dt = await p.evaluateHandle(([n, t, ty]) => {
+		const d = new DataTransfer();
+		d.items.add(new File([t], n, { type: ty }));
+		return d;
+	}, [name, text, type]);
+	await p.dispatchEvent('[data-testid="dropzone"]', "dragenter", { dataTransfer: dt });
+	await p.dispatchEvent('[data-testid="dropzone"]', "drop", { dataTransfer: dt });
+}
+
+/** Records every state the drop zone goes through, and its progress bar's values. */
+const watchImport = (p) =>
+	p.evaluate(() => {
+		window.__states = [];
+		window.__values = [];
+		new MutationObserver((ms) => {
+			for (const m of ms) {
+				if (m.attributeName === "data-state") window.__states.push(m.target.dataset.state);
+				// each change's previous value: the last one set before the bar turned indeterminate
+				if (m.attributeName === "value" && m.target.tagName === "PROGRESS" && m.oldValue !== null) window.__values.push(Number(m.oldValue));
+			}
+		}).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["data-state", "value"] });
+	});
 
 await test("leagues-signup-to-standings", async () => {
 	await page.goto(`${BASE}/index.html`);
@@ -56,11 +184,13 @@ await test("leagues-signup-to-standings", async () => {
 	await page.getByLabel("League name").fill("Tuesday club");
 	await page.getByRole("button", { name: "Create the league" }).click();
 	await page.getByRole("heading", { name: "Tuesday club" }).waitFor();
+	await page.getByRole("link", { name: /^Members \(1\)/ }).click();
 	for (const name of ["Bea", "Cid"]) {
 		await page.getByLabel("Name", { exact: true }).fill(name);
 		await page.getByRole("button", { name: "Add", exact: true }).click();
-		await page.locator("li", { hasText: name }).first().waitFor();
+		await page.locator(`[data-testid="member"][data-name="${name}"]`).waitFor();
 	}
+	await page.getByRole("link", { name: "Back" }).click();
 	// two plays by hand: scores decide the ranks
 	const plays = [
 		{ Ann: 50, Bea: 40, Cid: 30 },
@@ -72,22 +202,24 @@ await test("leagues-signup-to-standings", async () => {
 		await page.getByLabel("Date").fill(`2026-03-0${k + 1}`);
 		for (const [who, score] of Object.entries(scores)) {
 			await page.getByLabel(who, { exact: true }).check();
-			await page.getByLabel(`Score ${who}`).fill(String(score));
+			await page.getByLabel(`Score ${who}`, { exact: true }).fill(String(score));
 		}
 		await page.getByRole("button", { name: "Save the play" }).click();
 		await page.getByRole("heading", { name: "Azul" }).waitFor();
 		await page.getByRole("link", { name: "Back" }).click();
 		await page.getByRole("heading", { name: "Standings" }).waitFor();
 	}
-	const rows = page.locator('[data-testid="standings"] tbody tr');
-	assert((await rows.count()) === 3, "three players in the standings");
-	const first = await rows.first().innerText();
+	const cards = page.locator('[data-testid="standing"]');
+	assert((await cards.count()) === 3, "three players in the standings");
+	const first = await cards.first().innerText();
 	assert(/Ann|Bea/.test(first), `a winner leads: ${first}`);
 	assert((await page.locator('[data-testid="standings"] .lg-prov').count()) === 3, "every rating is provisional after two plays");
-	// sort by games played, then by name
-	await page.getByRole("button", { name: "Player" }).click();
-	const names = await page.locator('[data-testid="standings"] tbody tr td:first-child').allInnerTexts();
+	// sort by name, then by games played
+	await page.getByLabel("Sort by").selectOption("name");
+	const names = await page.locator('[data-testid="standing"] .lg-name').allInnerTexts();
 	assert(JSON.stringify(names) === JSON.stringify(["Ann", "Bea", "Cid"]), `sorted by name: ${names}`);
+	await page.getByLabel("Sort by").selectOption("games");
+	assert((await page.locator('[data-testid="standing"] .lg-name').last().innerText()) === "Cid", "Cid played least");
 	await page.screenshot({ path: `${SHOTS}/leagues-standings.png`, fullPage: true });
 	// a player's history with the rating chart
 	await page.locator('[data-testid="standings"] a', { hasText: "Bea" }).click();
@@ -99,6 +231,279 @@ await test("leagues-signup-to-standings", async () => {
 	await page.locator("table.lg-table tbody tr a").first().click();
 	await page.getByRole("heading", { name: "Azul" }).waitFor();
 	assert((await page.locator("table.lg-table tbody tr").count()) === 2, "the last play had two players");
+});
+
+/** A league of the logged-in page's account made through the API, with guests (names) and
+ * plays ([game, date, {name: score}]): {lid (encoded), id, ids: name → member id}. */
+async function newLeague(p, name, guests = [], plays = []) {
+	const { body: lg } = await call(p, "POST", "/leagues", { name });
+	const ids = { [lg.members[0].name]: lg.members[0].id };
+	for (const g of guests) ids[g] = (await call(p, "POST", `/leagues/${lg.id}/members`, { name: g })).body.id;
+	for (const [game, date, scores] of plays) {
+		const r = await call(p, "POST", `/leagues/${lg.id}/plays`, { game, date, results: Object.entries(scores).map(([n, score]) => ({ player: ids[n], score })) });
+		assert(r.status === 201, `play: ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	return { lid: encodeURIComponent(lg.id), id: lg.id, ids };
+}
+
+await test("leagues-standings-fit-360", async () => {
+	// long names and large numbers: every card, and all it says, stays on a 360 px screen
+	const long = "Maximilienne-Charlotte de la Tour-Landry";
+	const { lid } = await newLeague(page, "Wide club", [long, "Cid"], [["Azul", "2026-03-05", { [long]: 123456.5, Cid: -98765.25, Ann: 1000 }]]);
+	await visit(page, `league=${lid}`, '[data-testid="standings"]');
+	const cut = await page.evaluate(() => {
+		const out = [];
+		for (const el of document.querySelectorAll('[data-testid="standings"], [data-testid="standings"] *')) {
+			const b = el.getBoundingClientRect();
+			if (b.width && (b.right > window.innerWidth + 0.5 || b.left < -0.5)) out.push(`${el.tagName} "${el.textContent.trim().slice(0, 20)}" ${Math.round(b.left)}–${Math.round(b.right)}`);
+		}
+		return { out, wide: document.documentElement.scrollWidth };
+	});
+	assert(cut.out.length === 0 && cut.wide <= 360, `the standings run off a 360 px screen (${cut.wide} px):\n${cut.out.slice(0, 8).join("\n")}`);
+	const card = page.locator('[data-testid="standing"]', { hasText: "Maximilienne" });
+	for (const label of ["Games", "Wins", "Win rate", "Average score", "Best score", "Average rank"]) assert(await card.getByText(label, { exact: true }).isVisible(), `${label} is shown`);
+	assert(await card.getByText("123456.5").first().isVisible(), "the best score is shown whole");
+	await screen(page, "leagues-standings-360");
+});
+
+await test("leagues-import-drop-zone-progress-and-result", async () => {
+	// a 2 MB BG Stats file dropped on the zone: sent with progress, then imported; the result
+	// stays (counts, and the skipped plays in words) after the screen reloads its data
+	const { lid } = await newLeague(page, "Import club");
+	await visit(page, `league=${lid}`, '[data-testid="dropzone"]');
+	assert(await page.getByText(EN["import.drop"]).isVisible(), "the zone says what to do");
+	const big = bgstatsFile(5000, ["Ann", "Bea", "Cid", "Dot"], "Wingspan", 266192);
+	assert(big.length > 2e6, `a large file: ${big.length}`);
+	await watchImport(page);
+	await dropFile(page, "bgstats-export.json", big, "application/json");
+	const result = page.locator('[data-testid="import-result"]');
+	await result.waitFor({ timeout: 60000 });
+	const states = await page.evaluate(() => window.__states);
+	const values = await page.evaluate(() => window.__values);
+	const order = ["sending", "importing", "done"].map((x) => states.indexOf(x));
+	assert(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `sending, then importing, then done: ${states}`);
+	assert(values.includes(100), `upload progress reached 100 %: ${values}`);
+	const counts = await result.locator(".lg-counts dd").allInnerTexts();
+	assert(JSON.stringify(counts) === JSON.stringify(["4998", "2", "3"]), `imported, skipped, new players: ${counts}`);
+	assert(await result.getByText(EN["reason.no-date"], { exact: true }).isVisible(), "a skipped play's reason, in words");
+	assert(await result.getByText(EN["reason.no-players"], { exact: true }).isVisible(), "the other reason");
+	await result.getByText(EN["import.show_plays"]).first().click();
+	assert(await result.getByText("Play 2 of the file").isVisible(), "which play of the file");
+	// the screen shows the new plays, and the result is still there
+	await page.locator('[data-testid="standing"]').first().waitFor();
+	assert((await page.locator('[data-testid="standing"]').count()) === 4, "four players in the standings");
+	assert(await result.isVisible(), "the result stays after the screen reloads its data");
+	await screen(page, "leagues-import-result");
+	// tap to choose: the same file again, every play a duplicate; the result is the new one
+	await page.setInputFiles("#lg-file", { name: "again.json", mimeType: "application/json", buffer: Buffer.from(big) });
+	await page.locator('[data-testid="import-result"] h3', { hasText: "again.json" }).waitFor({ timeout: 60000 });
+	const again = await page.locator('[data-testid="import-result"] .lg-counts dd').allInnerTexts();
+	assert(JSON.stringify(again) === JSON.stringify(["0", "5000", "0"]), `all skipped the second time: ${again}`);
+	assert(await page.locator('[data-testid="import-result"]').getByText(EN["reason.duplicate"], { exact: true }).isVisible(), "duplicates said so");
+	// a file that is no export at all: the refusal stays, in words
+	await page.setInputFiles("#lg-file", { name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello": 1}') });
+	await page.locator('[data-testid="import-result"] h3', { hasText: "notes.json" }).waitFor();
+	assert(await page.locator('[data-testid="import-result"] [role=alert]').getByText(EN["rule.malformed-file"]).isVisible(), "the refusal in words");
+	await page.getByRole("button", { name: EN["import.close"] }).click();
+	await page.locator('[data-testid="import-result"]').waitFor({ state: "detached" });
+});
+
+await test("leagues-edit-and-delete-a-play", async () => {
+	const { lid } = await newLeague(page, "Edit club", ["Bea"], [["Azul", "2026-03-01", { Ann: 50, Bea: 40 }], ["Azul", "2026-03-02", { Ann: 20, Bea: 45 }]]);
+	await visit(page, `league=${lid}`, '[data-testid="recent-plays"]');
+	await page.locator('[data-testid="recent-plays"] a', { hasText: "2026-03-02" }).click();
+	await page.getByRole("heading", { name: "Azul" }).waitFor();
+	await page.getByRole("link", { name: EN["play.edit"] }).click();
+	await page.getByRole("heading", { name: "Edit: Azul" }).waitFor();
+	assert((await page.getByLabel("Score Bea").inputValue()) === "45", "the form holds the play");
+	assert((await page.getByLabel("Date").inputValue()) === "2026-03-02", "and its date");
+	await screen(page, "leagues-edit");
+	await page.getByLabel("Score Ann").fill("60");
+	await page.getByRole("button", { name: "Save the play" }).click();
+	await page.getByText(EN["play.saved"]).waitFor();
+	const rows = await page.locator("table.lg-table tbody tr").allInnerTexts();
+	assert(/Ann ★\s+60\s+1/.test(rows[0]), `Ann now wins with 60: ${rows}`);
+	// delete: asked first, then gone
+	await page.getByRole("button", { name: EN["play.delete"] }).click();
+	await screen(page, "leagues-delete-confirm");
+	await page.getByRole("button", { name: EN["play.delete_yes"], exact: true }).click();
+	await page.getByRole("heading", { name: "Edit club" }).waitFor();
+	assert(await page.getByText("The play of Azul on 2026-03-02 is deleted.").isVisible(), "it says so");
+	assert((await page.locator('[data-testid="recent-plays"] a', { hasText: "2026-03-02" }).count()) === 0, "the play is gone");
+});
+
+await test("leagues-member-names-ignore-case", async () => {
+	const { lid } = await newLeague(page, "Names club", ["Bea"]);
+	await visit(page, `members=${lid}`, '[data-testid="member"]');
+	const before = await page.locator('[data-testid="member"]').count();
+	await page.getByLabel("Name", { exact: true }).fill(" bea ");
+	await page.getByRole("button", { name: "Add", exact: true }).click();
+	await page.getByText(EN["rule.member-exists"]).waitFor();
+	assert((await page.locator('[data-testid="member"]').count()) === before, "no second Bea");
+});
+
+await test("leagues-members-rename-merge-remove", async () => {
+	const { lid } = await newLeague(page, "Members club", ["Bea", "Cid", "Bea T.", "Zed"], [["Azul", "2026-03-01", { Ann: 3, Cid: 2 }], ["Azul", "2026-03-02", { Ann: 3, "Bea T.": 4 }], ["Azul", "2026-03-03", { Ann: 3, Bea: 4 }]]);
+	const member = (n) => page.locator(`[data-testid="member"][data-name="${n}"]`);
+	await visit(page, `members=${lid}`, '[data-testid="member"][data-name="Zed"]');
+	// rename
+	await member("Cid").getByText("Manage").click();
+	await member("Cid").getByLabel("New name").fill("Cidney");
+	await member("Cid").getByRole("button", { name: "Rename" }).click();
+	await page.getByText("Cid is now called Cidney.").waitFor();
+	await member("Cidney").waitFor();
+	// a merge refused: they played together (in words), then one that goes through
+	await member("Cidney").getByText("Manage").click();
+	await member("Cidney").getByLabel("Merge into").selectOption({ label: "Ann" });
+	await member("Cidney").getByRole("button", { name: "Merge" }).click();
+	await screen(page, "leagues-members-manage");
+	await member("Cidney").getByRole("button", { name: EN["members.merge_yes"] }).last().click();
+	await member("Cidney").getByText(EN["rule.same-play"]).waitFor();
+	await visit(page, `members=${lid}`, '[data-testid="member"]');
+	await member("Bea T.").getByText("Manage").click();
+	await member("Bea T.").getByLabel("Merge into").selectOption({ label: "Bea" });
+	await member("Bea T.").getByRole("button", { name: "Merge" }).click();
+	await member("Bea T.").getByRole("button", { name: EN["members.merge_yes"] }).last().click();
+	await page.getByText("Bea T. is merged into Bea.").waitFor();
+	assert((await member("Bea T.").count()) === 0, "merged away");
+	assert((await member("Bea").innerText()).includes("2 plays"), "Bea has both plays");
+	// remove a member without plays; one with plays cannot be
+	await member("Zed").getByText("Manage").click();
+	await member("Zed").getByRole("button", { name: "Remove" }).click();
+	await member("Zed").getByRole("button", { name: "Remove" }).last().click();
+	await page.getByText("Zed is removed.").waitFor();
+	await member("Bea").getByText("Manage").click();
+	assert(await member("Bea").getByText(EN["members.cannot_remove"]).isVisible(), "Bea has plays");
+});
+
+await test("leagues-claim-guest-history", async () => {
+	// Dan played as a guest; he signs up, the owner adds his account, and he claims the guest
+	const { lid } = await newLeague(page, "Claim club", ["Dan", "Eve"], [["Azul", "2026-03-06", { Ann: 1, Dan: 9 }]]);
+	const p2 = await phone();
+	await call(p2, "POST", "/accounts", { email: "dan@example.org", password: "dan password", display_name: "Daniel" });
+	await call(p2, "POST", "/sessions", { email: "dan@example.org", password: "dan password" });
+	// the owner, on the members screen: a member with Dan's account
+	await visit(page, `members=${lid}`, '[data-testid="member"][data-name="Dan"]');
+	await page.getByLabel("Name", { exact: true }).fill("Daniel");
+	await page.getByLabel(EN["league.member_account"]).fill("dan@example.org");
+	await page.getByRole("button", { name: "Add", exact: true }).click();
+	await page.getByText("Daniel is a member now.").waitFor();
+	// Dan
+	await visit(p2, `league=${lid}`, '[data-testid="recent-plays"]');
+	await p2.getByText(EN["members.claim_hint"]).waitFor();
+	await p2.getByRole("link", { name: /^All members/ }).click();
+	const guest = p2.locator('[data-testid="member"][data-name="Dan"]');
+	await guest.getByRole("button", { name: EN["members.this_is_me"] }).click();
+	await screen(p2, "leagues-claim");
+	await guest.getByRole("button", { name: EN["members.claim_yes"] }).click();
+	await p2.getByText("The plays of Dan are yours now.").waitFor();
+	assert((await p2.locator('[data-testid="member"][data-name="Dan"]').count()) === 0, "the guest entry is gone");
+	await p2.locator('[data-testid="member"][data-name="Daniel"] a').click();
+	await p2.getByRole("heading", { name: "History of Daniel" }).waitFor();
+	assert((await p2.locator("table.lg-table tbody tr").count()) === 1, "Dan's play is Daniel's");
+	// a guest linked to an account by the owner
+	await call(page, "POST", "/accounts", { email: "eve@example.org", password: "eve password", display_name: "Eve" });
+	await visit(page, `members=${lid}`, '[data-testid="member"][data-name="Eve"]');
+	const eve = page.locator('[data-testid="member"][data-name="Eve"]');
+	await eve.getByText("Manage").click();
+	await eve.getByLabel(EN["members.link_email"]).fill("eve@example.org");
+	await eve.getByRole("button", { name: EN["members.link"] }).click();
+	await page.getByText("Eve is linked to the account eve@example.org.").waitFor();
+	await p2.context().close();
+});
+
+await test("leagues-one-game-in-the-filter", async () => {
+	// typed by hand as "Dice Hospital: ER", imported as "Dice Hospital: ER – Emergency Roll"
+	const { id, lid } = await newLeague(page, "Games club", ["Bea"], [["Dice Hospital: ER", "2026-03-07", { Ann: 40, Bea: 30 }]]);
+	const r = await page.request.post(`${BASE}/api/v1/leagues/${id}/import?format=bgstats`, { headers: { Origin: origin, "Content-Type": "application/json" }, data: bgstatsFile(3, ["Ann", "Bea"], "Dice Hospital: ER – Emergency Roll", 0, "40000000") });
+	assert(r.status() === 200, `import: ${r.status()}`);
+	await visit(page, `league=${lid}`, '[data-testid="standings"]');
+	const options = await page.locator("#app select option").allTextContents();
+	const er = options.filter((o) => /Dice Hospital/.test(o));
+	assert(JSON.stringify(er) === JSON.stringify(["Dice Hospital: ER – Emergency Roll"]), `one game: ${options}`);
+	await page.evaluate(() => (document.querySelector('[data-testid="standings"]').dataset.before = "1"));
+	await page.locator("#lg-game").selectOption(er[0]);
+	await page.locator('[data-testid="standings"]:not([data-before]) [data-testid="standing"]').first().waitFor();
+	const games = await page.locator('[data-testid="standing"]', { hasText: "Bea" }).locator(".lg-stats dd").first().innerText();
+	assert(games === "2", `Bea's plays of the game, both spellings: ${games}`);
+});
+
+await test("leagues-seasons-owners-head-to-head", async () => {
+	const { lid } = await newLeague(page, "Season club", ["Bea", "Cid"], [["Azul", "2026-03-01", { Ann: 5, Bea: 3 }], ["Azul", "2026-03-02", { Ann: 1, Bea: 3, Cid: 2 }], ["Azul", "2026-04-02", { Ann: 9, Bea: 3 }]]);
+	await visit(page, `league=${lid}`, '[data-testid="standings"]');
+	// a season
+	await page.getByText(EN["seasons.add"]).click();
+	await page.getByLabel(EN["seasons.name"]).fill("Spring 2026");
+	await page.getByLabel(EN["seasons.starts"]).fill("2026-03-01");
+	await page.getByLabel(EN["seasons.ends"]).fill("2026-03-31");
+	await page.getByRole("button", { name: EN["seasons.save"] }).click();
+	await page.getByText("Season Spring 2026 added.").waitFor();
+	await page.locator('[data-testid="seasons"] a', { hasText: "Spring 2026" }).click();
+	await page.locator('[data-testid="seasons"] a[aria-current="true"]').waitFor();
+	assert((await page.locator("#lg-season option:checked").textContent()) === "Spring 2026", "the standings show the season");
+	// a co-owner
+	await call(page, "POST", "/accounts", { email: "fay@example.org", password: "fay password", display_name: "Fay" });
+	await page.getByText(EN["owners.add"]).click();
+	await page.getByLabel(EN["owners.email"]).fill("fay@example.org");
+	await page.getByRole("button", { name: EN["owners.save"] }).click();
+	await page.getByText("fay@example.org is a co-owner now.").waitFor();
+	assert(await page.locator('[data-testid="owners"]').getByText("Fay").isVisible(), "Fay among the owners");
+	await page.getByText(EN["owners.add"]).click();
+	await page.getByLabel(EN["owners.email"]).fill("nobody@example.org");
+	await page.getByRole("button", { name: EN["owners.save"] }).click();
+	await page.getByText(EN["rule.unknown-account"]).waitFor();
+	// head-to-head of the season: Ann against Bea, 1 won and 1 lost in March
+	await page.getByRole("link", { name: EN["league.h2h"] }).click();
+	await page.getByRole("heading", { name: EN["h2h.title"] }).waitFor();
+	await page.getByLabel("Player").selectOption({ label: "Ann" });
+	const bea = page.locator('[data-testid="h2h"] li', { hasText: "Bea" });
+	await bea.waitFor();
+	assert((await bea.innerText()).includes("2 plays together: won 1, lost 1, tied 0."), await bea.innerText());
+	assert(await page.getByText("Spring 2026").isVisible(), "the season is said");
+	await screen(page, "leagues-h2h");
+});
+
+await test("leagues-every-screen-en-fr-light-dark", async () => {
+	// every screen in English and French, light and dark: screenshots, axe, layout, no key
+	const { lid, id, ids } = await newLeague(page, "Screens club", ["Bea", "Cid", "Dot"], [
+		["Azul", "2026-03-01", { Ann: 50, Bea: 40, Cid: 30 }],
+		["Dice Hospital: ER – Emergency Roll", "2026-03-02", { Ann: 20, Bea: 45, Dot: 12 }],
+		["Clinic", "2026-03-03", { Cid: 61, Dot: 60 }],
+	]);
+	await call(page, "POST", `/leagues/${id}/seasons`, { name: "Spring 2026", starts: "2026-03-01", ends: "2026-05-31" });
+	const { lid: imp } = await newLeague(page, "Screens import club");
+	const { body: pl } = await call(page, "GET", `/leagues/${id}/plays?limit=1`);
+	const play = `${lid}/${encodeURIComponent(pl.plays[0].id)}`;
+	const screens = [
+		["home", "home", "a.button"],
+		["league", `league=${lid}`, '[data-testid="standings"]'],
+		["members", `members=${lid}`, ".lg-manage", async (p) => p.locator(".lg-manage summary").first().click()],
+		["h2h", `h2h=${lid}`, '[data-testid="h2h"] li'],
+		["history", `player=${encodeURIComponent(ids.Bea)}`, "svg.lg-chart"],
+		["play", `play=${play}`, "table.lg-table"],
+		["edit", `edit=${play}`, ".lg-who"],
+		["import", `league=${imp}`, '[data-testid="dropzone"]', async (p) => {
+			await p.setInputFiles("#lg-file", { name: "plays.json", mimeType: "application/json", buffer: Buffer.from(bgstatsFile(40, ["Ann", "Bea"], "Azul", 230802, "50000000")) });
+			await p.locator('[data-testid="import-result"] details summary').first().click();
+		}],
+	];
+	for (const [lang, dict] of [["en", EN], ["fr", FR]])
+		for (const scheme of ["light", "dark"]) {
+			const p = await phone({ colorScheme: scheme, locale: lang === "fr" ? "fr-FR" : "en-GB" });
+			await p.context().addCookies(await ctx.cookies());
+			await p.addInitScript((l) => localStorage.setItem("dh.lang", l), lang);
+			await p.goto(`${BASE}/leagues.html#`);
+			for (const [name, hash, ready, then] of screens) {
+				await visit(p, hash, ready);
+				if (then) await then(p);
+				assert((await p.evaluate(() => document.documentElement.dataset.theme)) === scheme, `${name}: the ${scheme} theme`);
+				assert((await p.evaluate(() => document.documentElement.lang)) === lang, `${name}: in ${lang}`);
+				await screen(p, `leagues-${name}-${lang}-${scheme}`);
+			}
+			assert(await p.getByText(dict["import.imported"]).isVisible(), `the import's result in ${lang}`);
+			await p.context().close();
+		}
+	assert(audits.length === 0, `${audits.length} axe violation(s):\n${audits.slice(0, 20).join("\n")}`);
 });
 
 await test("leagues-french", async () => {
@@ -115,20 +520,22 @@ await test("leagues-french", async () => {
 // on 31 December in New York (04:30 UTC on 1 January) a play added with today's date is a
 // play of 31 December, with the phone's offset.
 await test("leagues-play-keeps-local-date-and-offset", async () => {
-	const ny = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" });
+	const ny = await browser.newContext({ ...PHONE, locale: "en-GB", timezoneId: "America/New_York" });
 	await ny.addCookies(await ctx.cookies());
 	const p2 = await ny.newPage();
 	p2.setDefaultTimeout(8000);
 	p2.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
 	await p2.clock.setFixedTime(new Date("2027-01-01T04:30:00Z"));
 	await p2.goto(`${BASE}/leagues.html#`);
+	await p2.evaluate(() => localStorage.setItem("dh.lang", "en"));
+	await p2.reload();
 	await p2.locator("a.button", { hasText: "Tuesday club" }).click();
 	await p2.getByRole("link", { name: "Add a play" }).click();
 	await p2.getByLabel("Game", { exact: true }).fill("Hanabi");
 	assert((await p2.getByLabel("Date").inputValue()) === "2026-12-31", "today is the phone's local date");
 	for (const [who, score] of Object.entries({ Ann: 20, Bea: 18 })) {
 		await p2.getByLabel(who, { exact: true }).check();
-		await p2.getByLabel(`Score ${who}`).fill(String(score));
+		await p2.getByLabel(`Score ${who}`, { exact: true }).fill(String(score));
 	}
 	await p2.getByRole("button", { name: "Save the play" }).click();
 	await p2.getByRole("heading", { name: "Hanabi" }).waitFor();
@@ -149,23 +556,23 @@ await test("leagues-long-lists", async () => {
 	await page.selectOption("#lang", "en");
 	await page.goto(`${BASE}/leagues.html#`);
 	await page.getByRole("heading", { name: "My leagues" }).waitFor();
-	const origin = new URL(BASE).origin;
-	const { leagues } = await (await page.request.get(`${BASE}/api/v1/leagues`)).json();
-	const lid = leagues.find((l) => l.name === "Tuesday club").id;
-	const lg = await (await page.request.get(`${BASE}/api/v1/leagues/${lid}`)).json();
-	const id = (name) => lg.members.find((m) => m.name === name).id;
-	for (let i = 0; i < 61; i++) {
+	const { body: nl } = await call(page, "POST", "/leagues", { name: "Long club" });
+	const lid = nl.id;
+	const add = async (name) => (await call(page, "POST", `/leagues/${lid}/members`, { name })).body.id;
+	const bea = await add("Bea");
+	const cid = await add("Cid");
+	for (let i = 0; i < 63; i++) {
 		const date = `2026-04-${String(1 + (i % 28)).padStart(2, "0")}`;
-		const r = await page.request.post(`${BASE}/api/v1/leagues/${lid}/plays`, { headers: { Origin: origin }, data: { game: "Azul", date, results: [{ player: id("Bea"), score: i }, { player: id("Cid"), score: 30 }] } });
-		assert(r.status() === 201, `play ${i}: ${r.status()}`);
+		const r = await call(page, "POST", `/leagues/${lid}/plays`, { game: "Azul", date, results: [{ player: bea, score: i }, { player: cid, score: 30 }] });
+		assert(r.status === 201, `play ${i}: ${r.status}`);
 	}
-	await page.goto(`${BASE}/leagues.html#player=${encodeURIComponent(id("Bea"))}`);
+	await visit(page, `player=${encodeURIComponent(bea)}`, "table.lg-table");
 	await page.getByRole("heading", { name: "History of Bea" }).waitFor();
 	await page.locator("svg.lg-chart polyline").waitFor();
 	const rows = await page.locator("table.lg-table tbody tr").count();
 	const hist = await (await page.request.get(`${BASE}/api/v1/players/${encodeURIComponent(id("Bea"))}/history?limit=1`)).json();
 	assert(hist.total > 61 && rows === hist.total, `every play in Bea's history: ${rows} of ${hist.total}`);
-	await page.goto(`${BASE}/leagues.html#league=${encodeURIComponent(lid)}`);
+	await visit(page, `league=${encodeURIComponent(lid)}`, '[data-testid="recent-plays"]');
 	const recent = page.locator('[data-testid="recent-plays"] li');
 	await recent.first().waitFor();
 	assert((await recent.count()) === 10, "ten recent plays at first");
@@ -190,14 +597,8 @@ await test("leagues-logout", async () => {
 await test("leagues-installable-and-offline", async () => {
 	// the league page links the manifest and registers the service worker, whose install keeps
 	// the page and its files: it opens with the network cut (127.0.0.1 is a secure context)
-	const c = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-GB" });
-	await c.route((url) => !url.href.startsWith(BASE), (route) => {
-		errors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const p = await c.newPage();
-	p.setDefaultTimeout(8000);
-	p.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+	const p = await phone();
+	const c = p.context();
 	await p.goto(`${BASE}/leagues.html`);
 	await p.getByRole("heading", { name: "Log in" }).waitFor();
 	const manifest = await p.locator('link[rel="manifest"]').getAttribute("href");
