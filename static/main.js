@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { t, setLang, preferredLang, onLangChange, addStrings } from "./i18n.js";
 import { h } from "./dom.js";
 import { openGame } from "./game.js";
-import { renderHome, renderCreated, renderJoin, renderPrint } from "./home.js";
+import { renderHome, renderCreated, renderJoin, renderPrint, showGame } from "./home.js";
 import { initTheme } from "./theme.js";
 
 const app = document.getElementById("app");
@@ -23,6 +23,7 @@ const loadTabletop = () =>
 function route(langChanged = false) {
 	const p = params();
 	const id = p.get("game");
+	showGame(p.get("tt") || (id && "er")); // #created, #print, #join: set by their screens
 	if (screen && langChanged && id) return screen.render(document.documentElement.lang);
 	if (screen) {
 		screen.close();
@@ -55,15 +56,13 @@ function route(langChanged = false) {
 	if (p.has("join")) return renderJoin(app, p.get("join"), isCurrent);
 	if (p.has("print")) return renderPrint(app);
 	if (p.has("created") && renderCreated(app)) return;
-	renderHome(app, isCurrent, () => loadTabletop().then((m) => m.tabletopLinks()));
+	renderHome(app, isCurrent, loadTabletop);
 }
 
 const langSelect = document.getElementById("lang");
 langSelect.addEventListener("change", () => setLang(langSelect.value));
 onLangChange((l) => {
 	langSelect.value = l;
-	document.title = t("app.title");
-	document.querySelector('meta[name="description"]').setAttribute("content", t("app.description"));
 	route(true);
 });
 window.addEventListener("hashchange", () => route(false));

@@ -15,7 +15,8 @@ import { joinForm } from "./join.js";
 
 const blankPlayer = () => ({ name: "", administrator: "" });
 
-export function openNew(app, kind) {
+/** embedded: the form alone (the home screen has the join form and is home). */
+export function openNew(app, kind, embedded = false) {
 	const isDh = kind === "dh";
 	const store = createStore({
 		lang: lang(), players: [blankPlayer(), blankPlayer()], solo: false, variants: {}, expansions: [],
@@ -33,7 +34,7 @@ export function openNew(app, kind) {
 
 	const players = mount(store, h("fieldset"), (S) => [S.lang, S.solo, S.players.length], () => {
 		const S = get();
-		return [h("legend", {}, t("new.players")),
+		return [h("legend", {}, t(`tt.players_${kind}`)),
 			seated(S).map((pl, i) => h("div", { class: "tt-player" },
 				h("div", { class: "player-row" },
 					h("input", { type: "text", value: pl.name, maxlength: 64, name: `tt-player${i + 1}`, autocomplete: "off",
@@ -125,7 +126,7 @@ export function openNew(app, kind) {
 	}
 
 	const back = mount(store, h("a", { class: "button secondary", href: "#" }), (S) => S.lang, () => `← ${t("nav.home")}`);
-	const home = h("div", { class: "home tt" }, back, form, joinForm(store, kind));
+	const home = embedded ? form : h("div", { class: "home tt" }, back, form, joinForm(store, kind));
 	const created = h("section", { class: "panel created" });
 	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
 	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));
