@@ -105,7 +105,7 @@ export function storeGame(key, id, entry) {
 
 export const saveGame = (id, entry) => storeGame(STORE, id, entry);
 
-// this phone's Dice Hospital and Clinic games (tabletop/shared.js keeps them)
+// this phone's Dice Hospital and Clinic games (tabletop/shared.js)
 export const TT_STORE = "dh.tabletop.games";
 
 /** Forgets game id of the list under key (the ER games unless told). */

@@ -39,7 +39,7 @@ export function showGame(g) {
 	document.title = name;
 }
 
-/** loadTabletop(): a promise of tabletop.js (the DH and Clinic forms). */
+/** loadTabletop(): a promise of tabletop.js (the DH and Clinic forms); resolves once drawn. */
 export async function renderHome(app, isCurrent, loadTabletop) {
 	const game = GAMES.find((g) => g === localStorage.getItem("dh.pick"));
 	const data = game === "er" && (await api.gameData().catch(() => null));
@@ -54,10 +54,11 @@ export async function renderHome(app, isCurrent, loadTabletop) {
 	const saved = [...list(api.savedGames(), () => "er"), ...list(api.readStored(api.TT_STORE), (e) => e.kind, api.TT_STORE)]
 		.filter((x) => GAMES.includes(x.g)).sort((a, b) => (b.e.at || "").localeCompare(a.e.at || "")).slice(0, 8);
 	const slot = h("div", { class: "new-slot", "data-game": game }, game === "er" ? erForm(data, redraw) : null);
+	let ready;
 	if (game && game !== "er") {
 		// redrawn, the form on screen keeps what was typed
 		const again = app.querySelector(".new-slot")?.dataset.game === game;
-		loadTabletop().then((m) => isCurrent() && m.tabletopNew(slot, game, again)).catch((e) => console.warn(e));
+		ready = loadTabletop().then((m) => isCurrent() && m.tabletopNew(slot, game, again)).catch(console.warn);
 	}
 	replaceKeepingFocus(app, h("div", {}, h("h1", { class: "home-h1", id: "home-h" }, t("home.title")),
 		h("div", { class: "games", role: "group", "aria-labelledby": "home-h" }, GAMES.map((g) =>
@@ -80,6 +81,7 @@ export async function renderHome(app, isCurrent, loadTabletop) {
 	const newGame = app.querySelector("#new-game");
 	if (newGame) (leaguePick ||= leagueChoice("new-league", (v) => (form.league = v)))
 		.then((pick) => pick && isCurrent() && newGame.isConnected && (pick.relabel(), newGame.querySelector("#create").before(pick.label)));
+	return ready;
 }
 
 /** The ER new-game form and the blank sheets' link (data: GET /er/data, or null). */
@@ -214,7 +216,7 @@ export async function renderJoin(app, code, isCurrent) {
 		? h("ul", { class: "seats" }, joining.seats.filter((s) => !s.bot).map((s) => h("li", {}, h("button", {
 			type: "button", class: `seat${s.claimed ? " claimed" : ""}${joining.pick === s.seat ? " chosen" : ""}`, "data-seat": s.seat,
 			onclick: () => take(s, false, redraw),
-		}, h("span", {}, s.name), h("span", { class: "tag" }, s.claimed ? t("join.claimed") : t("join.free")),
+		}, s.name, h("span", { class: "tag" }, s.claimed ? t("join.claimed") : t("join.free")),
 		h("span", { class: "sr-only" }, ` — ${t("join.seat_n", { n: s.seat })}`)))))
 		: null;
 	const claimed = joining.seats && joining.pick && joining.seats.find((s) => s.seat === joining.pick && s.claimed);

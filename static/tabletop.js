@@ -3,8 +3,8 @@
 // "#tt=KIND&game=ID[&token=…]" a game's table; tabletopNew() is the new-game form the home
 // screen shows when the table plays one of these games. The screens themselves live in
 // tabletop/: create.js and join.js (the forms), game.js (the table: head.js, entry.js,
-// finish.js, scores.js, business.js). Strings: keys
-// "tt.*" (screens), "ttr.*" (score reasons) and "ttrule.*" (refusals of the scorekeepers).
+// finish.js, scores.js, business.js). Strings: keys "tt.*" (screens), "ttr.*" (score reasons)
+// and "ttrule.*" (refusals of the scorekeepers).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { KINDS, saved, remember, gameRoute } from "./tabletop/shared.js";

@@ -272,6 +272,10 @@ await test("a1-home-lists-every-kind-and-headers-name-the-game", async () => {
 	const expect = [["#tt=clinic&game=", `${EN["name.clinic"]} · ${cl.body.code} — Noa`], ["#tt=dh&game=", `${EN["name.dh"]} · `], ["#game=", `${EN["name.er"]} · `]];
 	assert(mine.length === 3 && expect.every(([href, words], i) => mine[i][0] === href && mine[i][1].startsWith(words)), `this phone's games, the latest first: ${JSON.stringify(mine)}`);
 	await screen(P, "home-mine", true);
+	// a choice brings its form into view, below this phone's games
+	await P.click("#pick-clinic");
+	await P.locator("#tt-new h2", { hasText: EN["name.clinic"] }).waitFor();
+	await P.waitForFunction(() => Math.abs(document.querySelector(".new-slot").getBoundingClientRect().top - 56) < 20);
 	// a game forgotten leaves the list; the leagues page names the product, not one game
 	await P.click(`.mine [data-forget="${cl.body.id}"]`);
 	await P.locator(".mine a").nth(1).waitFor();
