@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "api/api.h"
 #include "engine/live.h"
+#include "engine/table.h"
 #include "db/db.h"
 #include "http/http.h"
 
@@ -232,6 +233,7 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
+	api_addresses_init(c.port, *c.tls_cert, c.listen, *c.trust_proxy);
 	http_config hc = {
 	    .port = (uint16_t)c.port,
 	    .threads = c.threads,
@@ -241,6 +243,8 @@ int main(int argc, char **argv)
 	    .routes = api_routes,
 	    .nroutes = api_nroutes,
 	    .api_available = db_available,
+	    /* a display token (read-only) never gets past a request that is not GET or HEAD */
+	    .write_guard = table_write_guard,
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
@@ -264,6 +268,7 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
+	api_addresses_port(http_port(srv));
 	log_info("server: listening on %s port %u, %s (%u threads, static files from %s)",
 	         *c.listen ? c.listen : "every interface", (unsigned)http_port(srv),
 	         http_tls(srv) ? "HTTPS" : "HTTP", c.threads, c.static_dir);

@@ -20,19 +20,20 @@ export async function request(method, path, body, token, opts = {}) {
 	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
 	if (token) headers.Authorization = `Bearer ${token}`;
-	let r;
+	let r, text;
 	try {
+		// the body too: the connection can drop after the head (flaky Wi-Fi, a phone that sleeps)
 		r = await fetch(BASE + path, {
 			method,
 			headers,
 			body: body === undefined || opts.contentType ? body : JSON.stringify(body),
 			cache: opts.cache || "no-store",
 		});
+		if (r.ok && opts.blob) return await r.blob();
+		text = await r.text();
 	} catch {
 		throw new ApiError(0, { title: "network", detail: opts.network || "" });
 	}
-	if (r.ok && opts.blob) return r.blob();
-	const text = await r.text();
 	let data = null;
 	try {
 		data = text ? JSON.parse(text) : null;

@@ -1,6 +1,6 @@
 // What the game screen derives from the store's state (pure functions): whose turn, what this
 // seat may do, the legal beds of the patient being placed, and why a bed is not legal.
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 
 export const COLOURS = ["red", "yellow", "green"];
 
@@ -41,6 +41,10 @@ export const D = {
 		return { card: tr.card, dice: tr.dice, chief, chief_die: chief ? null : tr.chief_die };
 	},
 	card: (S, n) => S.data.cards.find((c) => c.id === n),
+	specName(S, id) {
+		const s = S.data.specialists.find((x) => x.id === id);
+		return s ? s.text[lang()] || s.text.en : id;
+	},
 	patientsOf: (d) => (d.bay.bonus === "extra" ? ["die", "extra"] : ["die"]),
 	screenStep: (d) => d.steps.find((s) => "screen" in s),
 	pending: (d) => D.patientsOf(d).filter((p) => !d.done[p]),
@@ -75,8 +79,12 @@ export const D = {
 		const d = S.draft;
 		if (!d) return D.mySheet(S);
 		if (S.preview && !D.pending(d).length) return S.preview;
-		const s = structuredClone(D.mySheet(S));
-		for (const st of d.steps) {
+		return D.withSteps(D.mySheet(S), d.steps);
+	},
+	/** A copy of sheet with the values of steps written and their screens drawn. */
+	withSteps(sheet, steps) {
+		const s = structuredClone(sheet);
+		for (const st of steps) {
 			if ("screen" in st) {
 				const w = s.wards[st.screen - 1];
 				if (w.length) w[w.length - 1].screen = true;
@@ -84,12 +92,18 @@ export const D = {
 		}
 		return s;
 	},
-	draftBeds(S) {
+	/** The beds ("ward:pos", from 0) that steps write on sheet. */
+	stepBeds(sheet, steps) {
 		const out = new Set();
-		if (!S.draft) return out;
-		const counts = D.mySheet(S).wards.map((w) => w.length);
-		for (const st of S.draft.steps) if ("admit" in st) out.add(`${st.ward - 1}:${counts[st.ward - 1]++}`);
+		const counts = sheet.wards.map((w) => w.length);
+		for (const st of steps) if ("admit" in st) out.add(`${st.ward - 1}:${counts[st.ward - 1]++}`);
 		return out;
+	},
+	draftBeds: (S) => (S.draft ? D.stepBeds(D.mySheet(S), S.draft.steps) : new Set()),
+	/** This seat's move of the turn on the table that waits in the offline queue, or null. */
+	queuedMove(S) {
+		const n = D.next(S);
+		return (S.queued || []).find((q) => q.kind === "move" && q.seat === D.me(S) && n.action === "move" && q.body.turn === n.turn) || null;
 	},
 };
 

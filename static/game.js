@@ -15,7 +15,7 @@ export function openGame(root, { id, token, seat }) {
 	const store = createStore({
 		id, token, data: null, game: null, lang: "",
 		seat: seat || null, view: null,
-		opts: null, optsKey: "", draft: null, preview: null, picker: null, explain: null,
+		opts: null, optsKey: "", draft: null, preview: null, previewOff: false, picker: null, explain: null,
 		reveal: { card: null, dice: {}, filter: { red: "", yellow: "", green: "" } },
 		usedCards: [], alicat: null, discard: "", msg: null, hostReveal: false, err: null, busy: false,
 		lost: null, // "gone" (no such game / token) or "replaced" (another phone took the seat)
@@ -73,13 +73,14 @@ export function openGame(root, { id, token, seat }) {
 		if (S.view === null || !D.seatOf(S, S.view)) patch.view = D.me(S);
 		const key = D.canMove(S) ? `${st.turn.number}:${st.turn.chief_die}:${D.me(S)}:${JSON.stringify(D.mySheet(S))}` : "";
 		const newKey = key !== S.optsKey;
-		if (newKey) Object.assign(patch, { optsKey: key, opts: null, draft: null, preview: null, picker: null, explain: null });
+		if (newKey) Object.assign(patch, { optsKey: key, opts: null, draft: key ? savedDraft(key) : null, preview: null, previewOff: false, picker: null, explain: null });
 		if (!D.mayReveal(S)) patch.hostReveal = false;
 		if (!D.canReveal(S)) patch.reveal = { card: null, dice: {}, filter: { red: "", yellow: "", green: "" } };
 		set(patch);
 		S = get();
-		if (key && newKey) loadOptions(key);
+		if (key && newKey) resume(); // the options, and what a draft found again needs
 		// the cards already flipped (the picker offers only the others), and ALICAT's last move
+		// (as Chief Physician it moves in the reveal's own write, before the player)
 		const turnChanged = !prev || !prev.turn || !st.turn || prev.turn.number !== st.turn.number || prev.turn.closed !== st.turn.closed;
 		if (turnChanged && (D.canReveal(S) || st.solo || D.mayReveal(S))) loadLog();
 		else if (st.turn && !S.usedCards.includes(st.turn.card)) set({ usedCards: [...S.usedCards, st.turn.card] });
@@ -104,24 +105,33 @@ export function openGame(root, { id, token, seat }) {
 		}
 	}
 
-	/** ALICAT's last move from the log: what it took, wrote and gained. */
+	/** ALICAT's latest move from the log (this turn's once it has moved in it, as Chief Physician
+	 * it moves first), and what it gained in that turn: its sheet and total then, less before the
+	 * turn (the turn before it, or the start: ALICAT starts with nurses, so with points). */
 	function alicatSummary(log, g) {
 		const bot = g.seats.find((s) => s.bot);
-		if (!bot || !log.turns.length) return null;
-		const last = log.turns[log.turns.length - 1];
-		const prev = log.turns.length > 1 ? log.turns[log.turns.length - 2] : null;
-		const mv = last.moves.find((m) => m.seat === bot.seat);
-		const after = last.seats.find((s) => s.seat === bot.seat);
-		const before = prev ? prev.seats.find((s) => s.seat === bot.seat) : null;
-		const b = before ? before.sheet : null;
-		const a = after.sheet;
-		const gained = {
-			stethoscopes: a.stethoscopes.circled - (b ? b.stethoscopes.circled : a.stethoscopes.circled),
-			blood_bags: a.blood_bags.circled - (b ? b.blood_bags.circled : a.blood_bags.circled),
-			nurses: a.nurse_track - (b ? b.nurse_track : a.nurse_track),
-			points: after.total - (before ? before.total : 0),
+		const turns = log.turns || [];
+		const seatIn = (t) => t && t.seats.find((s) => s.seat === bot.seat);
+		const lastClosed = turns.length ? turns[turns.length - 1] : null;
+		const open = log.events.filter((e) => e.kind === "move" && e.seat === bot.seat && e.turn > (lastClosed ? lastClosed.number : 0)).pop();
+		let a;
+		if (open && g.turn && g.turn.number === open.turn) {
+			const before = seatIn(lastClosed) || seatIn(log.start);
+			a = { turn: g.turn, move: open.payload.move, after: { sheet: bot.sheet, total: bot.score.total }, before };
+		} else if (lastClosed) {
+			const m = lastClosed.moves.find((x) => x.seat === bot.seat);
+			a = { turn: lastClosed, move: m && m.move, after: seatIn(lastClosed), before: seatIn(turns[turns.length - 2]) || seatIn(log.start) };
+		} else return null;
+		const b = a.before && a.before.sheet, s = a.after.sheet;
+		const gained = b && {
+			stethoscopes: s.stethoscopes.circled - b.stethoscopes.circled,
+			blood_bags: s.blood_bags.circled - b.blood_bags.circled,
+			nurses: s.nurse_track - b.nurse_track,
+			points: a.after.total - a.before.total,
 		};
-		return { turn: last.number, card: last.card, dice: last.dice, move: mv && mv.move, gained, seat: bot.seat };
+		// the move as the events and the turns both give it (their keys come in another order)
+		const move = a.move && { die: a.move.die, steps: a.move.steps.map(({ admit, morgue, screen, ward, value }) => ({ admit, morgue, screen, ward, value })) };
+		return { turn: a.turn.number, card: a.turn.card, dice: a.turn.dice, move, gained, seat: bot.seat };
 	}
 
 	async function loadOptions(key) {
@@ -130,8 +140,21 @@ export function openGame(root, { id, token, seat }) {
 			const r = await api.moveOptions(D.mySheet(S), D.myTurn(S));
 			if (get().optsKey === key) set({ opts: r.options });
 		} catch (e) {
-			fail(e);
+			if (!(e instanceof api.ApiError && e.status === 0)) fail(e); // offline: resume() asks again
 		}
+	}
+
+	/** Asks the server again for what the move being drafted waits for (after a lost connection
+	 * or a reload): the options, the second patient's options, the checked move. */
+	function resume() {
+		const S = get();
+		if (!S.optsKey || S.optsKey === "x" || !D.canMove(S)) return;
+		if (!S.opts) loadOptions(S.optsKey);
+		const d = S.draft;
+		if (!d) return;
+		if (!D.pending(d).length) {
+			if (!S.preview) previewMove();
+		} else if (!d.second) secondOptions(d);
 	}
 
 	function connect() {
@@ -141,6 +164,7 @@ export function openGame(root, { id, token, seat }) {
 			if (ok && was === "lost") {
 				refresh();
 				sendQueued();
+				resume();
 			}
 		});
 	}
@@ -166,6 +190,7 @@ export function openGame(root, { id, token, seat }) {
 		set({ online: true });
 		sendQueued();
 		refresh();
+		resume();
 	};
 	const onOffline = () => set({ online: false });
 	window.addEventListener("online", onOnline);
@@ -185,7 +210,8 @@ export function openGame(root, { id, token, seat }) {
 		}
 		if (S.draft && S.draft.die === c) return;
 		const bay = D.card(S, S.game.turn.card).bays[c];
-		set({ draft: { die: c, bay, steps: [], done: {}, current: "die", second: null }, preview: null, picker: null, msg: null, err: null, explain: null });
+		// the move is drawn on this seat's own sheet: show it, whichever sheet was shown
+		set({ draft: { die: c, bay, steps: [], done: {}, current: "die", second: null, undo: [] }, view: D.me(S), preview: null, previewOff: false, picker: null, msg: null, err: null, explain: null });
 	};
 	A.setCurrent = (p) => {
 		const d = get().draft;
@@ -207,8 +233,10 @@ export function openGame(root, { id, token, seat }) {
 	A.place = (o) => {
 		const d = structuredClone(get().draft);
 		const p = d.current;
+		const n = d.steps.length;
 		if (o.screen_first && !D.screenStep(d)) d.steps.push({ screen: o.ward });
 		d.steps.push({ admit: p, ward: o.ward, value: o.value, recolour: o.recolour });
+		d.undo.push(d.steps.length - n);
 		d.done[p] = o;
 		advance(d);
 	};
@@ -216,6 +244,7 @@ export function openGame(root, { id, token, seat }) {
 		const d = structuredClone(get().draft);
 		if (!d || !d.current || d.done[d.current]) return;
 		d.steps.push({ morgue: d.current });
+		d.undo.push(1);
 		d.done[d.current] = "morgue";
 		advance(d);
 	};
@@ -223,7 +252,8 @@ export function openGame(root, { id, token, seat }) {
 		const d = structuredClone(get().draft);
 		if (!d || d.bay.bonus !== "screen" || D.screenStep(d)) return;
 		d.steps.push({ screen: w + 1 });
-		set({ draft: d });
+		d.undo.push(1);
+		set({ draft: d, preview: null, previewOff: false });
 		say("game.screened", { ward: w + 1 });
 		if (!D.pending(d).length) previewMove();
 	};
@@ -233,45 +263,77 @@ export function openGame(root, { id, token, seat }) {
 	async function advance(d) {
 		const left = D.pending(d);
 		d.current = left[0] || null;
-		set({ draft: d, picker: null, msg: null, err: null, explain: null });
+		set({ draft: d, preview: null, previewOff: false, picker: null, msg: null, err: null, explain: null });
 		if (!left.length) return previewMove();
+		secondOptions(d);
+	}
+
+	/** Options for the second patient once the first is written: the sheet with the first one
+	 * written and its costs paid (the extra patient's die has no stethoscope or blood bag bonus to
+	 * count twice). */
+	async function secondOptions(d) {
 		const firstDone = D.patientsOf(d).find((p) => d.done[p]);
 		const o = d.done[firstDone];
-		if (o && o !== "morgue") {
-			// Options for the second patient: the sheet with the first one written and its costs paid
-			// (the extra patient's die has no stethoscope or blood bag bonus to count twice).
-			const S = get();
-			const s2 = structuredClone(D.mySheet(S));
-			s2.wards[o.ward - 1].push({ value: o.value, critical: false, screen: false });
-			s2.stethoscopes.used += o.stethoscopes;
-			const mt = D.myTurn(S);
-			s2.blood_bags.used += o.blood_bags - (!mt.chief && mt.chief_die === d.die ? 1 : 0);
-			try {
-				const r = await api.moveOptions(s2, mt);
-				if (get().draft && get().draft.steps === d.steps)
-					set({ draft: { ...d, second: r.options.filter((x) => x.die === d.die && x.patient === d.current) } });
-			} catch (e) {
-				fail(e);
-			}
+		if (!o || o === "morgue") return;
+		const S = get();
+		const s2 = structuredClone(D.mySheet(S));
+		s2.wards[o.ward - 1].push({ value: o.value, critical: false, screen: false });
+		s2.stethoscopes.used += o.stethoscopes;
+		const mt = D.myTurn(S);
+		s2.blood_bags.used += o.blood_bags - (!mt.chief && mt.chief_die === d.die ? 1 : 0);
+		try {
+			const r = await api.moveOptions(s2, mt);
+			const now = get().draft;
+			if (now && now.steps === d.steps) set({ draft: { ...now, second: r.options.filter((x) => x.die === d.die && x.patient === now.current) } });
+		} catch (e) {
+			if (!(e instanceof api.ApiError && e.status === 0)) fail(e); // offline: resume() asks again
 		}
 	}
 
 	async function previewMove() {
 		const S = get();
 		const d = S.draft;
-		set({ preview: null });
+		set({ preview: null, previewOff: false });
 		try {
 			const r = await api.applyMove(D.mySheet(S), D.myTurn(S), { die: d.die, steps: d.steps });
 			if (get().draft && get().draft.steps === d.steps) set({ preview: r.sheet });
 		} catch (e) {
-			if (get().draft && get().draft.steps === d.steps) fail(e);
+			if (!get().draft || get().draft.steps !== d.steps) return;
+			// offline: the move was built from the server's options; it may be sent (it waits in
+			// the queue, and the server checks it then), and resume() checks it when back online
+			if (e instanceof api.ApiError && e.status === 0) set({ previewOff: true });
+			else fail(e);
 		}
 	}
 
 	A.resetDraft = () => {
-		set({ draft: null, preview: null, picker: null });
+		set({ draft: null, preview: null, previewOff: false, picker: null });
 		say(null);
 	};
+	/** Takes back the last thing placed (a patient, with the screen it needed, or a screen). */
+	A.undoStep = () => {
+		const d = structuredClone(get().draft);
+		if (!d || !d.undo || !d.undo.length) return A.resetDraft();
+		const gone = d.steps.splice(d.steps.length - d.undo.pop());
+		let back = null;
+		for (const st of gone) if (st.admit || st.morgue) delete d.done[(back = st.admit || st.morgue)];
+		if (!D.patientsOf(d).some((p) => d.done[p] && d.done[p] !== "morgue")) d.second = null;
+		d.current = back || d.current;
+		set({ draft: d, preview: null, previewOff: false, picker: null, msg: null, err: null, explain: null });
+		if (!D.pending(d).length) previewMove();
+	};
+
+	// ---- the draft survives a reload: kept per game, for this turn, seat and sheet ----
+	const draftKey = `dh.er.draft.${id}`;
+	function savedDraft(key) {
+		const o = api.readStored(draftKey);
+		return o.key === key && o.draft ? o.draft : null;
+	}
+	store.subscribe((S) => [S.game ? S.optsKey : "x", S.draft], ([key, draft]) => {
+		if (key === "x") return; // not loaded yet, or between a reply and its state
+		if (key && draft) localStorage.setItem(draftKey, JSON.stringify({ key, draft }));
+		else localStorage.removeItem(draftKey);
+	});
 
 	async function act(msg, fn, queueItem) {
 		if (get().busy) return;
@@ -285,7 +347,7 @@ export function openGame(root, { id, token, seat }) {
 			set({ busy: false });
 			if (queueItem && e instanceof api.ApiError && e.status === 0) {
 				queue.enqueue(get().id, queueItem);
-				set({ queued: queue.queued(get().id), draft: null, preview: null, picker: null });
+				set({ queued: queue.queued(get().id), draft: null, preview: null, previewOff: false, picker: null });
 				say(null); // the status line says the write waits on this phone
 				return;
 			}
@@ -346,13 +408,30 @@ export function openGame(root, { id, token, seat }) {
 				h("a", { class: "button", href: "#" }, t("nav.home")))));
 	});
 	const gameEl = h("div", { class: "game" },
-		lostBox, turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists);
+		lostBox, turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, table.prints);
 	const showing = (S) => !!S.game && !S.lost;
 	store.subscribe(showing, (v) => {
-		for (const el of [turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, turn.dock])
+		for (const el of [turn.header, turn.hostSeat, table.results, table.alicat, turn.reveal, turn.card, sheet.el, table.players, table.specialists, table.prints, turn.dock])
 			el.hidden = !v;
 	});
 	root.replaceChildren(gameEl, turn.dock);
+	// a die chosen (or a patient placed): its lit beds and the dice of the turn in view together,
+	// between the header and the dock, with the least scrolling
+	store.subscribe((S) => S.game && S.data && D.canMove(S) && S.draft && !S.picker && [S.draft.die, S.draft.current, [...D.litBeds(S).keys()]],
+		(v) => v && v[2].length && requestAnimationFrame(showLit));
+	function showLit() {
+		const lit = [...root.querySelectorAll(".bed.lit")].map((e) => e.getBoundingClientRect());
+		const dice = [...root.querySelectorAll(".card .die")].map((e) => e.getBoundingClientRect());
+		if (!lit.length) return;
+		const head = document.querySelector(".top");
+		const top = (head ? head.getBoundingClientRect().bottom : 0) + 4;
+		const bottom = (turn.dock.hidden ? innerHeight : turn.dock.getBoundingClientRect().top) - 4;
+		const span = (rs) => [Math.min(...rs.map((r) => r.top)), Math.max(...rs.map((r) => r.bottom))];
+		let [hi, lo] = span([...lit, ...dice]);
+		if (lo - hi > bottom - top) [hi, lo] = span(lit); // too tall together: the beds come first
+		const dy = hi < top ? hi - top : lo > bottom ? Math.min(lo - bottom, hi - top) : 0;
+		if (dy) scrollBy({ top: dy, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+	}
 	// the dock is fixed at the bottom: keep the page's end clear of it
 	const ro = new ResizeObserver(() => document.documentElement.style.setProperty("--dock", `${turn.dock.offsetHeight + 16}px`));
 	ro.observe(turn.dock);

@@ -4,7 +4,7 @@
 // morgue) and the score row. Built once per layout; update() changes only the hexes and boxes
 // whose state changed, so focus and scroll stay where they are.
 import { s, iconParts } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 
 const R = 24; // hex radius (centre to corner), in SVG units
 const W = Math.sqrt(3) * R; // hex width
@@ -32,7 +32,8 @@ function hexPoints(cx, cy, r = R) {
 /**
  * The board. handlers: {onBed(w), onScreen(w), onUnlit(w, pos)} (w: ward index from 0, pos: bed
  * index from 0). Returns {el, update(o)} where o = {sheet, lit: Map(w → …), screenable: Set(w),
- * draft: Set("w:pos"), picking: w|null, interactive, label, highlight: Set(hex)}.
+ * draft: Set("w:pos"), pending: Set("w:pos") (a move waiting to be sent), picking: w|null,
+ * interactive, label, highlight: Set(hex)}.
  */
 export function createBoard(layout, handlers) {
 	const width = 8.5 * W + 2 * PAD;
@@ -106,8 +107,8 @@ export function createBoard(layout, handlers) {
 	}
 
 	function update(o) {
-		current = { lit: new Map(), screenable: new Set(), draft: new Set(), highlight: new Set(), ...o };
-		const { sheet, lit, screenable, draft, highlight } = current;
+		current = { lit: new Map(), screenable: new Set(), draft: new Set(), pending: new Set(), highlight: new Set(), ...o };
+		const { sheet, lit, screenable, draft, pending, highlight } = current;
 		title.textContent = o.label || "";
 		lobbyText.textContent = t("sheet.lobby");
 		layout.wards.forEach((ward, w) => {
@@ -123,11 +124,13 @@ export function createBoard(layout, handlers) {
 				if (canAdmit) cls.push("lit");
 				if (canScreen) cls.push("screenable");
 				if (draft.has(`${w}:${pos}`)) cls.push("draft");
+				if (pending.has(`${w}:${pos}`)) cls.push("pending");
 				if (isNext && o.picking === w) cls.push("picking");
 				if (highlight.has(bed.hex)) cls.push("scored");
 				const shown = p ? `${p.value}${p.critical ? "!" : ""}` : "";
 				let label = `${shown ? `${shown} ` : ""}— ${t("sheet.bed", { ward: w + 1, bed: pos + 1, colour: t(`colour.${bed.colour}`) })}: `;
 				label += p ? [p.value, p.critical && t("sheet.critical"), p.screen && t("sheet.screened")].filter(Boolean).join(", ") : t("sheet.empty");
+				if (pending.has(`${w}:${pos}`)) label += ` (${t("sheet.pending")})`;
 				if (canAdmit) label += ` — ${t("sheet.tap_to_write")}`;
 				else if (canScreen) label += ` — ${t("sheet.tap_to_screen")}`;
 				const b = beds[w][pos];
@@ -203,26 +206,35 @@ export function createLedger(layout) {
 		track.push(c);
 		wrap.append(c, s("text", { x: cx, y: 135, "text-anchor": "middle", class: "track-val" }, v));
 	});
-	// score row: filled wards + critical + nurses + cardiologists + radiologist + epidemiologist + morgue = total
+	// score row: filled wards + critical + nurses + cardiologists + radiologist + epidemiologist +
+	// morgue (+ ALICAT's difficulty points) = total; redrawn when the boxes change
 	wrap.append(label("score.title", 6, 170));
-	const cells = {};
-	const n = SCORE_ROW.length + 1;
-	const cw = 348 / n;
-	[...SCORE_ROW, "total"].forEach((k, i) => {
-		const x = 6 + i * cw;
-		wrap.append(s("rect", { x: x + 2, y: 184, width: cw - 8, height: 34, rx: 4, class: `score-box${k === "total" ? " total" : ""}` }));
-		const v = s("text", { x: x + cw / 2 - 2, y: 207, "text-anchor": "middle", class: "score-val", "data-score-cell": k });
-		cells[k] = v;
-		const sign = i === 0 ? "" : i === n - 1 ? "=" : "+";
-		wrap.append(v, s("text", { x: x - 1, y: 207, "text-anchor": "middle", class: "score-sign" }, sign));
-		const lbl = s("text", { x: x + cw / 2 - 2, y: 236, "text-anchor": "middle", class: "score-label" });
-		labels[`score.short.${k}`] = lbl;
-		wrap.append(lbl);
-	});
+	const row = s("g", {});
+	wrap.append(row);
+	let cells = {}, rowKeys = "";
+	function scoreRow(keys) {
+		if (`${lang()}:${keys}` === rowKeys) return;
+		rowKeys = `${lang()}:${keys}`;
+		cells = {};
+		row.replaceChildren();
+		const n = keys.length;
+		const cw = 348 / n;
+		keys.forEach((k, i) => {
+			const x = 6 + i * cw;
+			row.append(s("rect", { x: x + 2, y: 184, width: cw - 8, height: 34, rx: 4, class: `score-box${k === "total" ? " total" : ""}` }));
+			cells[k] = s("text", { x: x + cw / 2 - 2, y: 207, "text-anchor": "middle", class: "score-val", "data-score-cell": k });
+			const sign = i === 0 ? "" : i === n - 1 ? "=" : "+";
+			row.append(cells[k], s("text", { x: x - 1, y: 207, "text-anchor": "middle", class: "score-sign" }, sign),
+				s("text", { x: x + cw / 2 - 2, y: 236, "text-anchor": "middle", class: "score-label" }, t(`score.short.${k}`)));
+		});
+	}
 
 	const box = (el, on, extraCls) => el.setAttribute("class", `box${on ? ` ${extraCls}` : ""}`);
-	function update(sheet, score) {
+	/** modifiers: the sheet is ALICAT's, with difficulty points (a box of their own). */
+	function update(sheet, score, modifiers = false) {
 		for (const [k, el] of Object.entries(labels)) el.textContent = t(k);
+		const keys = modifiers ? [...SCORE_ROW, "modifiers", "total"] : [...SCORE_ROW, "total"];
+		scoreRow(keys);
 		steth.forEach((c, i) => box(c, i < sheet.stethoscopes.circled, i < sheet.stethoscopes.used ? "circled used" : "circled"));
 		blood.forEach((c, i) => box(c, i < sheet.blood_bags.circled, i < sheet.blood_bags.used ? "circled used" : "circled"));
 		morgue.forEach((c, i) => box(c, i < sheet.morgue, "dead"));
@@ -234,7 +246,7 @@ export function createLedger(layout) {
 		stethExtra.textContent = sheet.stethoscopes.circled > layout.stethoscopes.boxes ? `+${sheet.stethoscopes.circled - layout.stethoscopes.boxes}` : "";
 		bloodExtra.textContent = sheet.blood_bags.circled > layout.blood_bags.boxes ? `+${sheet.blood_bags.circled - layout.blood_bags.boxes}` : "";
 		const bd = (score && score.breakdown) || {};
-		for (const k of SCORE_ROW) cells[k].textContent = k in bd ? bd[k] : "";
+		for (const k of keys) if (k !== "total") cells[k].textContent = k in bd ? bd[k] : "";
 		cells.total.textContent = score ? score.total : "";
 		const parts = [
 			`${t("sheet.stethoscopes")}: ${t("sheet.available", { n: sa })} (${t("sheet.circled_used", { circled: sheet.stethoscopes.circled, used: sheet.stethoscopes.used })})`,

@@ -18,12 +18,21 @@ const print = { count: 10, paper: "", lang: "" };
 let created = null; // the reply of the last game created here
 let leaguePick = null; // the league choice: one per page load
 
+/** A join code as typed or pasted ("ab3-k9q", "AB3 K9Q"): spaces and dashes out, upper case, 6 characters. */
+export const normCode = (s) => s.replace(/[\s-]+/g, "").toUpperCase().slice(0, 6);
 const field = (labelKey, input, vars) => h("label", { class: "field" }, h("span", {}, t(labelKey, vars)), input);
 /** Radio buttons: set(value) when checked, label(value) beside each. */
 const radios = (legend, name, values, cur, set, label, ...more) => h("fieldset", {}, h("legend", {}, t(legend)), values.map((v) =>
 	h("label", { class: "check" }, h("input", { type: "radio", name, value: v, checked: cur === v, onchange: () => set(v) }), label(v))), more);
-const joinLink = (code) => `${location.origin}${location.pathname}#join=${encodeURIComponent(code)}`;
-const seatLink = (id, token) => `${location.origin}${location.pathname}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+// links and QR codes use the address the host opened, or the one chosen on the new game's screen
+// (on localhost: the machine's address on the network, from GET /api/v1/addresses)
+const share = { list: null, origin: "" };
+const base = () => `${share.origin || location.origin}${location.pathname}`;
+const joinLink = (code) => `${base()}#join=${encodeURIComponent(code)}`;
+export const seatLink = (id, token) => `${base()}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+const isLocal = () => /^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname);
+/** Paper for this phone's language: US Letter in the Americas' English and Spanish, else A4. */
+export const paperOf = () => (/^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4");
 const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${encodeURIComponent(url)}`, alt, width: 160, height: 160, loading: "lazy" });
 
 // ---- home ----
@@ -64,14 +73,7 @@ export async function renderHome(app, isCurrent, loadTabletop) {
 		h("div", { class: "games", role: "group", "aria-labelledby": "home-h" }, GAMES.map((g) =>
 			h("button", { type: "button", class: "game", id: `pick-${g}`, "aria-pressed": String(g === game), onclick: () => choose(g) },
 				chip(g), t(`name.${g}`)))),
-		h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(joining.code.trim().toUpperCase())}`; } },
-			h("h2", {}, t("home.join")),
-			h("div", { class: "join-row" }, field("join.code", h("input", {
-				type: "text", id: "join-code", value: joining.code, maxlength: 6, minlength: 6, required: true, autocomplete: "off",
-				autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
-				oninput: (e) => (joining.code = e.target.value.toUpperCase()),
-			})),
-			h("button", { type: "submit", class: "primary", id: "join-go" }, t("join.find")))),
+		joinPanel(),
 		saved.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, t("home.mine")),
 			h("ul", { class: "mine" }, saved.map(({ id, e, key, g }) => h("li", {},
 				h("a", { class: "button", href: key ? `#tt=${g}&game=${encodeURIComponent(id)}` : `#game=${encodeURIComponent(id)}` },
@@ -134,6 +136,24 @@ function erForm(data, redraw) {
 	return [newGame, h("a", { class: "button wide", href: "#print", id: "open-print" }, t("print.title"))];
 }
 
+/** Join by code: a code field and its button (the home screen; a game not on this phone). */
+function joinPanel(heading = h("h2", {}, t("home.join"))) {
+	return h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(normCode(joining.code))}`; } },
+		heading,
+		h("div", { class: "join-row" }, field("join.code", h("input", {
+			type: "text", id: "join-code", value: joining.code, minlength: 6, required: true, autocomplete: "off",
+			autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
+			// no maxlength: it would cut a pasted "AB3 K9Q" before the space is taken out
+			oninput: (e) => (e.target.value = joining.code = normCode(e.target.value)),
+		})),
+		h("button", { type: "submit", class: "primary", id: "join-go" }, t("join.find"))));
+}
+
+/** "#game=ID" on a phone without that game (a PDF's QR code, a link without its token). */
+export function renderNotHere(app) {
+	replaceKeepingFocus(app, [h("div", { class: "panel", role: "alert" }, h("h1", {}, t("game.not_found"))), joinPanel()]);
+}
+
 async function create(redraw) {
 	const names = form.players.slice(0, form.solo ? 1 : form.players.length).map((n) => n.trim());
 	if (names.some((n) => !n)) {
@@ -181,12 +201,34 @@ function linkRow(label, url, testid, withQr) {
 		withQr ? h("details", { class: "qr-box" }, h("summary", {}, t("created.qr")), qr(url, t("created.qr_alt", { what: label }))) : null);
 }
 
-export function renderCreated(app) {
+/** On localhost: a warning, and the addresses other phones can open to choose from. */
+function sharePanel(redraw) {
+	if (!isLocal()) return null;
+	if (!share.list) {
+		share.list = [];
+		api.request("GET", "/addresses").then((r) => {
+			share.list = [...(r.public_url ? [r.public_url.replace(/\/$/, "")] : []), ...r.lan.map((u) => u.replace(/\/$/, ""))];
+			redraw();
+		}).catch(() => {});
+	}
+	const choice = (origin, key) => h("label", { class: "check" },
+		h("input", { type: "radio", name: "share-origin", value: origin, checked: (share.origin || location.origin) === origin, onchange: () => { share.origin = origin; redraw(); } }),
+		h("span", {}, t(key, { host: origin.replace(/^https?:\/\//, "") })));
+	return h("div", { class: "share-warn", id: "share-warn" },
+		h("p", {}, t("share.local_warn", { host: location.host })),
+		share.list.length
+			? h("fieldset", {}, h("legend", {}, t("share.address")), choice(location.origin, "share.this_machine"), share.list.map((o) => choice(o, "share.lan")))
+			: h("p", {}, t("share.no_lan")));
+}
+
+export function renderCreated(app, isCurrent = () => true) {
 	const c = created;
 	if (!c) return false;
 	showGame("er");
-	replaceKeepingFocus(app, h("section", { class: "panel" },
+	const redraw = () => isCurrent() && renderCreated(app, isCurrent);
+	replaceKeepingFocus(app, h("section", { class: "panel created" },
 		h("h1", {}, t("created.title")),
+		sharePanel(redraw),
 		h("h2", { class: "big-code", id: "join-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
 		h("div", { class: "join-qr" }, qr(joinLink(c.code), t("created.qr_alt", { what: t("created.join_link") })), h("p", { class: "muted" }, t("created.join_qr"))),
 		h("p", {}, t("created.links")),
@@ -199,8 +241,9 @@ export function renderCreated(app) {
 
 // ---- joining: the seats by player name, claimed ones only with a confirmation ----
 
-export async function renderJoin(app, code, isCurrent) {
-	code = code.trim().toUpperCase();
+/** notHere: opened from "#game=…&join=CODE" (a PDF's QR code) on a phone without the game. */
+export async function renderJoin(app, code, isCurrent, notHere = false) {
+	code = normCode(code);
 	if (joining.code !== code || !joining.seats) {
 		Object.assign(joining, { code, kind: null, seats: null, pick: null, error: null });
 		try {
@@ -210,7 +253,7 @@ export async function renderJoin(app, code, isCurrent) {
 		}
 	}
 	if (!isCurrent()) return;
-	const redraw = () => renderJoin(app, code, isCurrent);
+	const redraw = () => renderJoin(app, code, isCurrent, notHere);
 	showGame(joining.kind);
 	const seatButtons = joining.seats
 		? h("ul", { class: "seats" }, joining.seats.filter((s) => !s.bot).map((s) => h("li", {}, h("button", {
@@ -227,8 +270,10 @@ export async function renderJoin(app, code, isCurrent) {
 				h("button", { type: "button", class: "primary", id: "confirm-replace", onclick: () => take(claimed, true, redraw) }, t("join.replace_yes", { name: claimed.name })),
 				h("button", { type: "button", id: "cancel-replace", onclick: () => { joining.pick = null; redraw(); } }, t("game.cancel"))))
 		: null;
-	replaceKeepingFocus(app, h("section", { class: "panel" },
-		h("h1", {}, t("join.title", { code })),
+	const names = joining.seats ? joining.seats.map((s) => s.name).join(", ") : "";
+	replaceKeepingFocus(app, h("section", { class: "panel join-screen" },
+		h("h1", {}, notHere ? t("game.not_here") : t("join.title", { code })),
+		notHere && joining.seats ? h("p", { id: "not-here" }, t("join.not_here", { names, code })) : null,
 		joining.error ? errorBox(joining.error, { id: "join-error", "data-rule": joining.error.rule }) : null,
 		seatButtons ? h("p", {}, t("join.pick")) : null, seatButtons, confirm,
 		h("a", { class: "button wide", href: "#" }, t("nav.home"))));
@@ -273,7 +318,7 @@ async function take(seat, replace, redraw) {
 export function renderPrint(app) {
 	showGame("er");
 	if (!print.lang) print.lang = lang();
-	if (!print.paper) print.paper = /^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4";
+	if (!print.paper) print.paper = paperOf();
 	const url = () => `/api/v1/er/sheets.pdf?count=${print.count}&paper=${print.paper}&lang=${print.lang}`;
 	const link = h("a", { class: "button primary wide", id: "print-pdf", href: url(), download: "" }, t("print.download"));
 	const upd = () => link.setAttribute("href", url());

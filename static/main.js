@@ -2,9 +2,8 @@
 // table, "#created" the new game's links, "#print" blank sheets, anything else the home screen.
 import * as api from "./api.js";
 import { t, setLang, preferredLang, onLangChange, addStrings } from "./i18n.js";
-import { h } from "./dom.js";
 import { openGame } from "./game.js";
-import { renderHome, renderCreated, renderJoin, renderPrint, showGame } from "./home.js";
+import { renderHome, renderCreated, renderJoin, renderPrint, renderNotHere, showGame } from "./home.js";
 import { initTheme } from "./theme.js";
 
 const app = document.getElementById("app");
@@ -45,17 +44,15 @@ function route(langChanged = false) {
 			// the token now lives in this phone's storage: keep it out of the address bar
 			history.replaceState(null, "", `#game=${encodeURIComponent(id)}`);
 		} else token = saved && saved.token;
-		if (!token) {
-			app.replaceChildren(h("section", { class: "panel" }, h("div", { role: "alert" }, h("h1", {}, t("game.not_found"))), h("a", { class: "button", href: "#" }, t("nav.home"))));
-			return;
-		}
+		// not on this phone: the seats of its table (a PDF's QR code carries the join code), or join by code
+		if (!token) return p.has("join") ? renderJoin(app, p.get("join"), isCurrent, true) : renderNotHere(app);
 		screen = openGame(app, { id, token, seat: saved && saved.seat });
 		screen.render(document.documentElement.lang);
 		return;
 	}
 	if (p.has("join")) return renderJoin(app, p.get("join"), isCurrent);
 	if (p.has("print")) return renderPrint(app);
-	if (p.has("created") && renderCreated(app)) return;
+	if (p.has("created") && renderCreated(app, isCurrent)) return;
 	renderHome(app, isCurrent, loadTabletop);
 }
 

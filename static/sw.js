@@ -11,7 +11,7 @@ const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i1
 	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
 	// the Dice Hospital and Clinic screens, loaded on their routes
 	"tabletop.js", "tabletop.css",
-	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
+	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business", "refusal"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
 	// the new-game forms' league choice (home.js, tabletop/create.js); the league page
 	"league-picker.js", "leagues.html", "leagues.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json"];
 

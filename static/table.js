@@ -2,7 +2,8 @@
 // move in a solo game, and the final ranking.
 import { h, icon } from "./dom.js";
 import { t, lang } from "./i18n.js";
-import { mount } from "./view.js";
+import { mount, errorOf } from "./view.js";
+import { paperOf } from "./home.js";
 import { createBoard, createLedger } from "./hexsheet.js";
 import { D } from "./derive.js";
 import * as api from "./api.js";
@@ -14,11 +15,6 @@ function breakdown(score) {
 		.map((k) => h("tr", {}, h("th", { scope: "row" }, t(`score.${k}`)), h("td", {}, score.breakdown[k])));
 	rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("score.total")), h("td", {}, score.total)));
 	return h("table", { class: "breakdown" }, h("tbody", {}, rows));
-}
-
-function specName(S, id) {
-	const s = S.data.specialists.find((x) => x.id === id);
-	return s ? s.text[lang()] || s.text.en : id;
 }
 
 /** The sheet of the seat being viewed: built once, then updated in place. */
@@ -65,13 +61,18 @@ export function sheetView({ store, A }) {
 		const seat = viewing(S);
 		const mine = seat === D.me(S);
 		const interactive = mine && D.canMove(S) && !!S.draft && !S.busy;
-		const sheet = mine && S.draft ? D.draftSheet(S) : D.seatOf(S, seat).sheet;
+		// a move waiting in the offline queue is drawn, its beds marked as pending
+		const queued = mine && !S.draft ? D.queuedMove(S) : null;
+		const sheet = mine && S.draft ? D.draftSheet(S) : queued ? D.withSteps(D.mySheet(S), queued.body.move.steps) : D.seatOf(S, seat).sheet;
 		const screenable = [];
 		if (interactive && S.draft.bay.bonus === "screen" && !D.screenStep(S.draft)) sheet.wards.forEach((w, i) => w.length && screenable.push(i));
 		const lit = interactive && !S.picker ? [...D.litBeds(S).keys()] : [];
 		return {
 			lang: S.lang, seat, sheet, interactive, screenable, lit,
 			draft: mine ? [...D.draftBeds(S)] : [], picking: interactive && S.picker ? S.picker.ward : null,
+			pending: queued ? [...D.stepBeds(D.mySheet(S), queued.body.move.steps)] : [],
+			// ALICAT's difficulty points get their own box in its score row
+			modifiers: D.seatOf(S, seat).bot && S.game.alicat_modifiers.some((m) => m !== "preparation"),
 			name: D.seatOf(S, seat).name, bot: D.seatOf(S, seat).bot, score: D.seatOf(S, seat).score,
 			finished: S.game.status === "finished", hl: S.highlight || [],
 			// the legal beds of the patient being placed are known (the options have arrived)
@@ -91,10 +92,10 @@ export function sheetView({ store, A }) {
 			h("span", { class: "pscore" }, t("game.score", { n: v.score.total })));
 		board.update({
 			sheet: v.sheet, interactive: v.interactive, lit: new Map(v.lit.map((w) => [w, true])), screenable: new Set(v.screenable),
-			draft: new Set(v.draft), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
+			draft: new Set(v.draft), pending: new Set(v.pending), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
 		});
 		board.el.setAttribute("aria-label", t("game.sheet_of", { name: v.name }));
-		ledger.update(v.sheet, v.score);
+		ledger.update(v.sheet, v.score, v.modifiers);
 		el.dataset.opts = v.ready ? "ready" : "loading";
 	});
 	return { el };
@@ -135,20 +136,54 @@ export function tableViews({ store, A, root }) {
 		const sp = S.game.specialists;
 		return h("details", { class: "specialists" }, h("summary", {}, t("game.specialists")),
 			h("ul", {},
-				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), specName(S, c.id), " — ",
+				sp.cardiologists.map((c, i) => h("li", {}, h("b", {}, `${t("kind.cardiologist")} ${i + 1}: `), D.specName(S, c.id), " — ",
 					c.offer > 0 ? t("game.cardio_side", { points: c.offer }) : t("game.cardio_discarded"))),
-				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), specName(S, sp.radiologist)),
-				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), specName(S, sp.epidemiologist))));
+				h("li", {}, h("b", {}, `${t("kind.radiologist")}: `), D.specName(S, sp.radiologist)),
+				h("li", {}, h("b", {}, `${t("kind.epidemiologist")}: `), D.specName(S, sp.epidemiologist))));
 	});
 
-	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.lang, S.game.version], (v) => {
+	// ---- the game's PDFs (any token of the game reads them): the sheet shown, the whole game ----
+	const shown = (S) => (S.view && D.seatOf(S, S.view) ? S.view : D.me(S));
+	async function pdf(kind) {
+		const S = get();
+		const seat = shown(S);
+		const path = kind === "game" ? "sheets.pdf" : `seats/${seat}/sheet.pdf`;
+		store.set({ pdfBusy: kind });
+		try {
+			const blob = await api.request("GET", `/er/games/${encodeURIComponent(S.id)}/${path}?paper=${paperOf()}&lang=${lang()}`, undefined, S.token, { blob: true });
+			const url = URL.createObjectURL(blob);
+			const a = h("a", { href: url, download: `er-${S.game.code}-${kind === "game" ? "game" : `seat-${seat}`}.pdf`, hidden: true });
+			document.body.append(a);
+			a.click();
+			a.remove();
+			setTimeout(() => URL.revokeObjectURL(url), 60000);
+		} catch (e) {
+			store.set({ err: errorOf(e) });
+		} finally {
+			store.set({ pdfBusy: null });
+		}
+	}
+	const pdfSel = (S) => [S.lang, S.pdfBusy, D.seatOf(S, shown(S)).name];
+	const pdfButtons = (S) => h("div", { class: "actions-inline pdfs" },
+		h("button", { type: "button", class: "secondary", id: "pdf-sheet", disabled: !!S.pdfBusy, onclick: () => pdf("sheet") }, t("pdf.sheet", { name: D.seatOf(S, shown(S)).name })),
+		h("button", { type: "button", class: "secondary", id: "pdf-game", disabled: !!S.pdfBusy, onclick: () => pdf("game") }, t("pdf.game")));
+	// in progress: folded at the end of the screen (the details element stays: it keeps open)
+	const printsBox = h("details", { class: "specialists prints" },
+		mount(store, h("summary", {}), (S) => S.lang, () => t("pdf.title")),
+		mount(store, h("div", {}), (S) => S.game && pdfSel(S), (v) => v && [h("p", { class: "muted" }, t("pdf.help")), pdfButtons(get())]));
+	const prints = h("div", {}, printsBox);
+	store.subscribe((S) => !!S.game && S.game.status === "finished", (v) => (printsBox.hidden = v));
+
+	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.game.version, ...pdfSel(S)], (v) => {
 		if (!v) return [];
-		const seats = [...get().game.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+		const S = get();
+		const seats = [...S.game.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
 		return h("section", { class: "results", "aria-labelledby": "results-h" }, h("h2", { id: "results-h" }, t("game.ranking")),
 			h("ol", { class: "ranking" }, seats.map((s) => h("li", { class: `result${s.rank === 1 ? " winner" : ""}`, "data-rank": s.rank },
 				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
 					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
-				breakdown(s.score)))));
+				breakdown(s.score)))),
+			h("h3", {}, t("pdf.title")), pdfButtons(S));
 	});
 
 	// ---- solo: what ALICAT did, one tap from its sheet ----
@@ -162,33 +197,38 @@ export function tableViews({ store, A, root }) {
 		}
 		return parts.join(" ");
 	}
+	/** What ALICAT gained in the turn: the items, then the points (those of the turn, not its total). */
 	function describeGain(a) {
 		const g = [];
 		if (a.gained.stethoscopes > 0) g.push(t("alicat.gain_steth", { n: a.gained.stethoscopes }));
 		if (a.gained.blood_bags > 0) g.push(t("alicat.gain_blood", { n: a.gained.blood_bags }));
 		if (a.gained.nurses > 0) g.push(t("alicat.gain_nurse", { n: a.gained.nurses }));
+		if (a.gained.points) g.push(t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : `−${-a.gained.points}` }));
 		return g.length ? g.join(", ") : t("alicat.gain_none");
 	}
-	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && [S.lang, S.alicat, S.game.version], (v) => {
+	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && (() => {
+		const bot = S.game.seats.find((s) => s.bot);
+		return [S.lang, S.alicat, S.view === bot.seat, bot.score.breakdown.radiologist, bot.score.breakdown.epidemiologist];
+	})(), (v) => {
 		if (!v) return [];
 		const S = get();
 		const bot = S.game.seats.find((s) => s.bot);
 		const a = S.alicat;
+		const showing = S.view === bot.seat;
 		const bd = bot.score.breakdown;
 		const intro = h("p", { id: "alicat-start" }, t("alicat.start", { nurses: S.data.sheet.nurse_track[1], radiologist: bd.radiologist, epidemiologist: bd.epidemiologist }),
 			S.game.alicat_modifiers.length ? ` ${t("alicat.modifiers", { list: S.game.alicat_modifiers.map((m) => t(`mod.${m}`)).join("; ") })}` : "");
 		return h("section", { class: "alicat-panel", id: "alicat", "aria-labelledby": "alicat-h" },
 			h("h2", { id: "alicat-h" }, icon("robot"), a ? t("alicat.last", { n: a.turn }) : t("alicat.title")),
-			a ? h("p", { id: "alicat-move" }, describeMove(S, a), " ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`),
-				a.gained.points ? ` (${t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : a.gained.points })})` : "") : null,
+			a ? h("p", { id: "alicat-move" }, describeMove(S, a), a.gained ? [" ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`)] : null) : null,
 			h("details", { class: "alicat-rules" }, h("summary", {}, t("alicat.how")), intro),
 			h("button", { type: "button", class: "secondary", id: "alicat-sheet", onclick: () => {
-				A.view(bot.seat);
+				A.view(showing ? D.me(S) : bot.seat);
 				store.flush();
 				const el = root.querySelector(".sheet-panel");
 				if (el) el.scrollIntoView({ block: "start" });
-			} }, t("alicat.see_sheet")));
+			} }, t(showing ? "alicat.my_sheet" : "alicat.see_sheet")));
 	});
 
-	return { players, specialists, results, alicat };
+	return { players, specialists, results, alicat, prints };
 }

@@ -1,7 +1,7 @@
 // The turn: the header (turn, Chief Physician, connection), the flipped card and dice, the reveal
 // panel of the Chief Physician, and the dock at the bottom (status, value picker, actions).
 import { h, icon, sr } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import { mount, errorBox } from "./view.js";
 import { D, COLOURS } from "./derive.js";
 
@@ -53,6 +53,7 @@ export function turnViews({ store, A }) {
 				h("span", { class: `conn ${conn}`, id: "conn", role: "status", "data-conn": conn },
 					icon(conn === "live" ? "wifi" : "wifi_off"),
 					h("span", {}, t(`conn.${conn}`), S.queued.length ? ` · ${t("conn.queued", { n: S.queued.length })}` : ""))),
+			D.isHost(S) ? h("button", { type: "button", class: "secondary wide", id: "show-display", onclick: () => import("./bigscreen.js").then((m) => m.showBigScreen("er", S.id, S.token)) }, t("dsp.show")) : null,
 		];
 	});
 
@@ -195,18 +196,14 @@ export function turnViews({ store, A }) {
 			return left > 0 && left <= extra;
 		});
 		if (!near && !st.turn.moved.includes(bot.seat)) return null;
-		const specName = (id) => {
-			const sp = S.data.specialists.find((x) => x.id === id);
-			return sp ? sp.text[lang()] || sp.text.en : id;
-		};
 		return h("label", { class: "discard" }, h("span", {}, t("game.alicat_discard")),
 			h("select", { id: "alicat-discard", onchange: (e) => A.setDiscard(e.target.value) },
 				h("option", { value: "" }, t("game.alicat_discard_auto")),
-				st.specialists.cardiologists.map((c, i) => h("option", { value: i + 1, selected: S.discard === String(i + 1) }, `${i + 1}: ${specName(c.id)}`))));
+				st.specialists.cardiologists.map((c, i) => h("option", { value: i + 1, selected: S.discard === String(i + 1) }, `${i + 1}: ${D.specName(S, c.id)}`))));
 	}
 
 	const dock = mount(store, h("div", { class: "dock" }), (S) => S.game && S.data && !S.lost && [
-		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
+		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.previewOff, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
 	], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -234,8 +231,11 @@ export function turnViews({ store, A }) {
 						disabled: !!d.done[p], "data-patient": p, onclick: () => A.setCurrent(p),
 					}, p === "die" ? `${t("game.patient_die")} ${st.turn.dice[d.die]}` : `${t("game.patient_extra")} ${d.bay.values.join("/")}`))));
 			if (d.current) bar.append(h("button", { type: "button", class: "secondary", id: "morgue", onclick: A.toMorgue }, t("game.morgue_btn")));
-			bar.append(h("button", { type: "button", class: "secondary", id: "reset", onclick: A.resetDraft }, t("game.reset")));
-			bar.append(h("button", { type: "button", class: "primary", id: "submit", disabled: S.busy || !!D.pending(d).length || !S.preview, onclick: A.submit }, t("game.submit")));
+			// undo takes back the last patient placed (or screen); with nothing placed, the die
+			if (d.steps.length) bar.append(h("button", { type: "button", class: "secondary", id: "undo-step", onclick: A.undoStep }, t("game.undo_step")));
+			else bar.append(h("button", { type: "button", class: "secondary", id: "reset", onclick: A.resetDraft }, t("game.reset")));
+			// offline, the move goes unchecked into the queue (the server checks it when it is sent)
+			bar.append(h("button", { type: "button", class: "primary", id: "submit", disabled: S.busy || !!D.pending(d).length || !(S.preview || S.previewOff), onclick: A.submit }, t("game.submit")));
 		} else if (D.mayReveal(S)) {
 			bar.append(h("button", { type: "button", class: "secondary", id: "host-reveal", onclick: A.hostReveal },
 				t("game.host_reveal", { name: D.seatOf(S, D.next(S).chief_seat).name })));

@@ -25,6 +25,8 @@ const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
     {"GET", "/api/v1/health", api_health, false, 0, false, false, NULL},
     {"GET", "/api/v1/openapi.json", api_openapi, false, 0, false, false, NULL},
+    /* the addresses other phones can open (addresses.c) */
+    {"GET", "/api/v1/addresses", api_addresses, false, 0, false, false, NULL},
 
     /* ER rules, stateless (games/er/paper.c) */
     {"GET", "/api/v1/er/data", api_er_data, false, 0, false, false, NULL},
@@ -46,6 +48,7 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/er/games/{id}/seats/{seat}/moves", api_er_move, true, 0, false, false, NULL},
     {"DELETE", "/api/v1/er/games/{id}/seats/{seat}/moves/{turn}", api_er_undo, true, 0, false,
      false, NULL},
+    {"POST", "/api/v1/er/games/{id}/display", table_api_display, true, 0, false, false, NULL},
 
     /* accounts and sessions (accounts.c) */
     {"POST", "/api/v1/accounts", api_account_create, true, 0, false, true, NULL},
@@ -93,6 +96,7 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/dh/games/{id}/events", table_api_events, true, 0, false, false, NULL},
     {"PUT", "/api/v1/dh/games/{id}/rounds/{n}", api_dh_round, true, 0, false, false, NULL},
     {"POST", "/api/v1/dh/games/{id}/finish", api_dh_finish, true, 0, false, false, NULL},
+    {"POST", "/api/v1/dh/games/{id}/display", table_api_display, true, 0, false, false, NULL},
     {"POST", "/api/v1/clinic/business", api_clinic_business, true, 0, false, false, NULL},
     {"POST", "/api/v1/clinic/games", table_api_create, true, 0, false, false, NULL},
     {"GET", "/api/v1/clinic/games/{id}", table_api_get, true, 0, false, false, NULL},
@@ -100,6 +104,7 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/clinic/games/{id}/events", table_api_events, true, 0, false, false, NULL},
     {"PUT", "/api/v1/clinic/games/{id}/rounds/{n}", api_clinic_round, true, 0, false, false, NULL},
     {"POST", "/api/v1/clinic/games/{id}/finish", api_clinic_finish, true, 0, false, false, NULL},
+    {"POST", "/api/v1/clinic/games/{id}/display", table_api_display, true, 0, false, false, NULL},
     /* printable PDFs and QR codes, stateless (pdf.c) */
     {"GET", "/api/v1/er/sheets.pdf", api_er_sheets_pdf, false, 0, false, true, NULL},
     {"GET", "/api/v1/qr.svg", api_qr_svg, false, 0, false, false, NULL},

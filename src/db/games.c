@@ -23,7 +23,7 @@ void db_game_row_clear(db_game_row *g)
 }
 
 /* game_get / game_lock: kind, config, version, finished, is_host, token_seat, token_claimed,
- * replaced_seat, code, league, created_at */
+ * replaced seat (NULL: not replaced; 0: the display), code, league, created_at, is_display */
 db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool lock, db_game_row *out)
 {
 	const char *p[2] = {id, hash_hex ? hash_hex : ""};
@@ -42,9 +42,11 @@ db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool loc
 		out->token_seat = db_col_int(r, 0, 5);
 		out->token_claimed = db_col_bool(r, 0, 6);
 		out->replaced_seat = db_col_int(r, 0, 7);
+		out->replaced_display = !PQgetisnull(r, 0, 7) && out->replaced_seat == 0;
 		db_col_copy(r, 0, 8, out->code, sizeof out->code);
 		db_col_copy(r, 0, 9, out->league, sizeof out->league);
 		db_col_copy(r, 0, 10, out->created_at, sizeof out->created_at);
+		out->is_display = db_col_bool(r, 0, 11);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -134,6 +136,12 @@ db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_h
 	itoa10(seat, s);
 	const char *p[4] = {game, s, old_hash_hex, new_hash_hex};
 	return db_run_count(c, "join_take", 4, p, NULL);
+}
+
+db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_hex)
+{
+	const char *p[2] = {id, new_hash_hex};
+	return db_run_count(c, "display_replace", 2, p, NULL);
 }
 
 /* game_by_code: id, kind */

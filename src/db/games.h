@@ -1,4 +1,5 @@
-/* Typed rows of the table engine's statements (games, seats, events; migrations 0002, 0005).
+/* Typed rows of the table engine's statements (games, seats, events; migrations 0002, 0005,
+ * 0010).
  *
  * Every statement of the engine is run here and its result read here, column by column, into a
  * struct next to its SQL (statements.c): no column numbers anywhere else. Functions return a
@@ -29,10 +30,12 @@ typedef struct {
 	char *config; /* owned: the stored configuration (JSON text) */
 	int version;
 	bool finished;
-	bool is_host;       /* the token is the host token */
-	int token_seat;     /* the seat whose token it is, 0 if none */
-	bool token_claimed; /* that seat was already claimed (a phone used its token) */
-	int replaced_seat;  /* the token was replaced on this seat by a join, 0 if not */
+	bool is_host;          /* the token is the host token */
+	int token_seat;        /* the seat whose token it is, 0 if none */
+	bool token_claimed;    /* that seat was already claimed (a phone used its token) */
+	int replaced_seat;     /* the token was replaced on this seat by a join, 0 if not */
+	bool is_display;       /* the token is the game's display token (read-only) */
+	bool replaced_display; /* the token was the game's display token before a newer one */
 	char code[DB_CODE_MAX + 1];
 	char league[DB_NAME_MAX + 1]; /* "" when none */
 	char created_at[DB_TIME_MAX + 1];
@@ -84,6 +87,10 @@ db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
  * remembered as replaced, so its next use is told so. */
 db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_hash_hex,
                        const char *new_hash_hex);
+/* Gives game `id` the display token hash new_hash_hex; the one it replaces (if any) is
+ * remembered as replaced (seat 0), so its next use is told so. */
+db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_hex);
+
 /* The game id and kind of join code `code` (found false when none). */
 db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[DB_NAME_MAX + 1],
                           char kind[DB_KIND_MAX + 1]);

@@ -80,6 +80,7 @@ struct table_game {
 	/* set per request */
 	bool host;
 	int you;
+	bool display; /* the display token: reads only, and the join code is not shown */
 	char code[DB_CODE_MAX + 1];
 	char league[TABLE_LEAGUE_MAX + 1];
 	char created_at[DB_TIME_MAX + 1];

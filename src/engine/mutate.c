@@ -173,6 +173,7 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	}
 	g->host = seat == 0;
 	g->you = seat;
+	g->display = false;
 	table_event e = *ev; /* the kind's prepare completes the event: work on a copy */
 	e.body = xmalloc(kind->event_size);
 	memcpy(e.body, ev->body, kind->event_size);

@@ -371,3 +371,77 @@ int table_api_join_seats(const http_req *req, http_resp *resp)
 	jx_set(o, "seats", arr);
 	return http_reply_json(resp, 200, o);
 }
+
+/* ---- the display token ---- */
+
+typedef struct {
+	const table_kind *kind;
+	const char *id, *hash; /* the request's game and token hash */
+	char token[DISPLAY_TOKEN_LEN + 1];
+	http_resp *resp; /* refusals are replied inside the transaction */
+} display_arg;
+
+static db_status display_tx(db_conn *c, void *arg)
+{
+	display_arg *a = arg;
+	char hash[TOKEN_HASH_HEX + 1];
+	db_game_row row;
+	table_game *g = NULL;
+	http_resp_clear(a->resp);
+	/* the row lock: of two requests at once, the second replaces the first one's token */
+	int rc = eng_load(c, a->kind, a->id, a->hash, true, &g, &row, a->resp);
+	bool host = rc == 0 && g->host;
+	db_game_row_clear(&row);
+	free(g);
+	if (rc != 0)
+		return DB_ABORT;
+	if (!host) {
+		http_reply_problem(a->resp, 403, "only the host token makes the display's link",
+		                   "host-only", NULL);
+		return DB_ABORT;
+	}
+	display_token_new(a->token);
+	token_hash_hex(a->token, hash);
+	return db_display_replace(c, a->id, hash);
+}
+
+/* POST …/games/{id}/display: the host's link for a screen in the middle of the table. A game
+ * has one display token: each request makes a new one, and the one it replaces stops working
+ * (401 display-replaced). Tokens are stored only as hashes, so an earlier token cannot be
+ * handed out again; the host's phone keeps the link it got. */
+int table_api_display(const http_req *req, http_resp *resp)
+{
+	char hash[TOKEN_HASH_HEX + 1];
+	const table_kind *kind = kind_or_404(req, resp);
+	if (kind == NULL || eng_request_token(req, false, hash, resp) != 0)
+		return 0;
+	db_conn *c = db_thread_conn();
+	if (c == NULL)
+		return eng_reply_db(resp, DB_UNAVAILABLE);
+	display_arg *a = xcalloc(1, sizeof *a);
+	*a = (display_arg){.kind = kind, .id = req->params[0], .hash = hash, .resp = resp};
+	db_status st = db_tx(c, false, display_tx, a);
+	if (st == DB_OK) {
+		char url[160];
+		snprintf(url, sizeof url, "/display.html#kind=%s&game=%s&token=%s", kind->name,
+		         a->id, a->token);
+		json_object *o = jx_obj();
+		jx_set(o, "display_token", jx_str(a->token));
+		jx_set(o, "url", jx_str(url));
+		http_reply_json(resp, 200, o);
+	} else if (st != DB_ABORT) {
+		eng_reply_db(resp, st);
+	}
+	free(a);
+	return 0;
+}
+
+/* Every request but GET and HEAD (http_config.write_guard): a display token never writes. Its
+ * shape says what it is (tokens.h), so no route, present or future, needs to look it up. */
+int table_write_guard(const http_req *req, http_resp *resp)
+{
+	if (token_is_display(token_from_request(req)) || token_is_display(http_query(req, "token")))
+		http_reply_problem(resp, 403, "a display token only reads the game",
+		                   "display-read-only", NULL);
+	return 0;
+}

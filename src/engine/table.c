@@ -58,6 +58,11 @@ void table_set_league_check(table_league_check check)
 	g_league_check = check;
 }
 
+int table_league_allowed(const http_req *req, http_resp *resp, void *conn, const char *league)
+{
+	return g_league_check ? g_league_check(req, resp, conn, league) : 0;
+}
+
 int table_init(void)
 {
 	pthread_condattr_t ca;
@@ -220,7 +225,7 @@ void eng_view_of(const table_game *g, table_view *v)
 {
 	*v = (table_view){
 	    .id = g->id,
-	    .code = g->code,
+	    .code = g->display ? "" : g->code, /* the join code lets a phone take a seat */
 	    .league = g->league,
 	    .created_at = g->created_at,
 	    .version = g->version,
@@ -239,7 +244,8 @@ json_object *eng_state_reply(const table_game *g)
 	json_object *o = jx_obj();
 	jx_set(o, "id", jx_str(g->id));
 	jx_set(o, "kind", jx_str(g->kind->name));
-	jx_set(o, "code", jx_str(g->code));
+	if (!g->display)
+		jx_set(o, "code", jx_str(g->code));
 	jx_set(o, "status", jx_str(g->kind->finished(g->state) ? "finished" : "playing"));
 	jx_set(o, "version", jx_int(g->version));
 	if (g->league[0])
@@ -376,12 +382,27 @@ static void forget_token(const table_kind *kind, const char *id, const char *has
 	free(g);
 }
 
-/* Authenticates a token against the game row: the host's, a seat's, or one that a join
- * replaced (401 seat-replaced) or a stranger's (401). hash NULL: no authentication. */
-static int authenticate(const db_game_row *row, const char *hash, http_resp *resp)
+/* Authenticates a token against the game row: the host's, a seat's, the display's (reads only:
+ * a write gets 403 display-read-only), or one that a join replaced (401 seat-replaced), a
+ * display token a newer one replaced (401 display-replaced) or a stranger's (401). hash NULL:
+ * no authentication. */
+static int authenticate(const db_game_row *row, const char *hash, bool write, http_resp *resp)
 {
 	if (hash == NULL || row->is_host || row->token_seat)
 		return 0;
+	if (row->is_display && !write)
+		return 0;
+	if (row->is_display) {
+		http_reply_problem(resp, 403, "a display token only reads the game",
+		                   "display-read-only", NULL);
+		return -1;
+	}
+	if (row->replaced_display) {
+		http_reply_problem(
+		    resp, 401, "the host made a new link for the table's display; open that one",
+		    "display-replaced", NULL);
+		return -1;
+	}
 	if (row->replaced_seat) {
 		http_reply_problem(resp, 401,
 		                   "another phone has taken this seat; join again to play it",
@@ -392,9 +413,9 @@ static int authenticate(const db_game_row *row, const char *hash, http_resp *res
 	return -1;
 }
 
-/* Reads the game row (locking it when `lock`), authenticates, and builds the state at the
- * row's version. On success *out is the game (caller frees) and *row its row (caller
- * clears); otherwise replies and returns -1. */
+/* Reads the game row (locking it when `lock`, which only a write does), authenticates, and
+ * builds the state at the row's version. On success *out is the game (caller frees) and *row
+ * its row (caller clears); otherwise replies and returns -1. */
 int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *hash, bool lock,
              table_game **out, db_game_row *row, http_resp *resp)
 {
@@ -406,7 +427,7 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
 		http_reply_problem(resp, 404, "no such game", NULL, NULL);
 		return -1;
 	}
-	if (authenticate(row, hash, resp) != 0) {
+	if (authenticate(row, hash, lock, resp) != 0) {
 		forget_token(kind, id, hash);
 		return -1;
 	}
@@ -426,6 +447,7 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
 	}
 	g->host = row->is_host;
 	g->you = row->token_seat;
+	g->display = row->is_display;
 	snprintf(g->code, sizeof g->code, "%s", row->code);
 	snprintf(g->league, sizeof g->league, "%s", row->league);
 	snprintf(g->created_at, sizeof g->created_at, "%s", row->created_at);

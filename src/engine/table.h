@@ -131,6 +131,9 @@ void table_set_finish_hook(table_finish_hook hook);
 typedef int (*table_league_check)(const http_req *req, http_resp *resp, void *db_conn,
                                   const char *league);
 void table_set_league_check(table_league_check check);
+/* The same check for other data a request files under a league (a scoring profile): 0 when
+ * allowed (or no hook is set), else -1 after filling resp. */
+int table_league_allowed(const http_req *req, http_resp *resp, void *conn, const char *league);
 
 int table_init(void);
 void table_shutdown(void);
@@ -142,6 +145,12 @@ int table_api_log(const http_req *req, http_resp *resp);        /* GET  …/game
 int table_api_events(const http_req *req, http_resp *resp);     /* GET  …/games/{id}/events */
 int table_api_join(const http_req *req, http_resp *resp);       /* POST /api/v1/join */
 int table_api_join_seats(const http_req *req, http_resp *resp); /* GET /api/v1/join/{code} */
+/* POST …/games/{id}/display: a new display token (read-only) for the host, replacing the
+ * game's previous one (401 display-replaced from then on): {"display_token", "url"}. */
+int table_api_display(const http_req *req, http_resp *resp);
+/* The guard of every request but GET and HEAD (http_config.write_guard): 403 display-read-only
+ * when it carries a display token (Authorization: Bearer, or ?token=). */
+int table_write_guard(const http_req *req, http_resp *resp);
 
 /* Runs one mutation of game req->params[0] of `kind`: authenticates the token, takes the
  * game's state (cached, else locked and replayed), prepares, authorises and applies ev, lets

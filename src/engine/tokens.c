@@ -19,6 +19,17 @@ void token_new(char out[TOKEN_LEN + 1])
 	sodium_memzero(raw, sizeof raw);
 }
 
+void display_token_new(char out[DISPLAY_TOKEN_LEN + 1])
+{
+	memcpy(out, DISPLAY_PREFIX, DISPLAY_PREFIX_LEN);
+	token_new(out + DISPLAY_PREFIX_LEN);
+}
+
+bool token_is_display(const char *t)
+{
+	return t && strncmp(t, DISPLAY_PREFIX, DISPLAY_PREFIX_LEN) == 0;
+}
+
 void token_hash_hex(const char *token, char out[TOKEN_HASH_HEX + 1])
 {
 	unsigned char h[32];

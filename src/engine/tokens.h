@@ -4,6 +4,7 @@
 #ifndef TOKENS_H
 #define TOKENS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "http/http.h"
@@ -15,8 +16,20 @@ enum {
 	ID_LEN = 24, /* hex of 12 random bytes */
 };
 
+/* A display token (read-only) is DISPLAY_PREFIX and a token: the prefix has a '.', which no
+ * host or seat token (base64url) contains, so a write carrying a display token is refused by
+ * its shape alone, before any route runs (table_write_guard). */
+#define DISPLAY_PREFIX "display."
+enum {
+	DISPLAY_PREFIX_LEN = sizeof DISPLAY_PREFIX - 1,
+	DISPLAY_TOKEN_LEN = DISPLAY_PREFIX_LEN + TOKEN_LEN
+};
+
 int tokens_init(void);
 void token_new(char out[TOKEN_LEN + 1]);
+void display_token_new(char out[DISPLAY_TOKEN_LEN + 1]);
+/* Has t (NULL: no) the shape of a display token? */
+bool token_is_display(const char *t);
 /* Hex of BLAKE2b-256(token); out must hold TOKEN_HASH_HEX + 1 bytes. */
 void token_hash_hex(const char *token, char out[TOKEN_HASH_HEX + 1]);
 /* The request's token from "Authorization: Bearer …" only. Returns NULL when absent or not

@@ -140,6 +140,10 @@ typedef struct {
 	const http_route *routes;
 	size_t nroutes;
 	bool (*api_available)(void); /* false → 503 + Retry-After for api routes */
+	/* Optional: runs for every request to a route whose method is not GET or HEAD, once the
+	 * headers are in and before any body byte is read, like http_route.pre_body (a filled resp
+	 * is answered at once). The table's read-only display token is refused here. */
+	http_handler write_guard;
 	/* Optional: called by http_stop once no new connection is accepted and before it waits
 	 * for in-flight requests, to end long-lived responses (server-sent events) so the drain
 	 * can finish. Suspended connections must be resumed here (libmicrohttpd requires it). */

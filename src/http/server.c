@@ -232,15 +232,17 @@ static void check_handler_result(const req_ctx *c, int rc, http_resp *resp)
 	http_reply_problem(resp, 500, "Internal server error.", NULL, NULL);
 }
 
-/* The route's pre-body check (http_route.pre_body): a refusal is answered now, before any
- * body byte is read (MHD then closes the connection instead of reading the body). */
-static enum MHD_Result check_pre_body(req_ctx *c, struct MHD_Connection *conn, const char *method)
+/* A check before the body (http_route.pre_body, http_config.write_guard): a refusal is answered
+ * now, before any body byte is read (MHD then closes the connection instead of reading the
+ * body); MHD_YES without a reply lets the request go on. */
+static enum MHD_Result check_pre_body(req_ctx *c, struct MHD_Connection *conn, const char *method,
+                                      http_handler check)
 {
 	char path[HTTP_MAX_URL + 1];
 	http_req req;
 	make_req(c, conn, method, path, &req);
 	http_resp resp = {0};
-	int rc = c->route->pre_body(&req, &resp);
+	int rc = check(&req, &resp);
 	if (rc == 0 && resp.status == 0)
 		return MHD_YES;
 	check_handler_result(c, rc, &resp);
@@ -298,6 +300,12 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		return MHD_YES;
 	}
 
+	bool reads = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	if (!reads && srv->cfg.write_guard) {
+		enum MHD_Result r = check_pre_body(c, conn, method, srv->cfg.write_guard);
+		if (r != MHD_YES || c->replied)
+			return r;
+	}
 	bool has_body = clen > 0 || header_present(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	bool mutation = strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
 	                strcmp(method, "PATCH") == 0 || strcmp(method, "DELETE") == 0;
@@ -310,7 +318,7 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		return early(c, conn, 503, "The database is unavailable; try again shortly.",
 		             MHD_HTTP_HEADER_RETRY_AFTER, "5");
 	if (c->route->pre_body)
-		return check_pre_body(c, conn, method);
+		return check_pre_body(c, conn, method, c->route->pre_body);
 	return MHD_YES;
 }
 

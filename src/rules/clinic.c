@@ -653,7 +653,7 @@ int clinic_profile_from_json(clinic_profile *out, struct json_object *doc, char 
 	clinic_profile p;
 	memset(&p, 0, sizeof p);
 	json_object *values = NULL;
-	if (tt_get_profile(doc, "clinic", p.id, p.name, &values, err, errlen) != 0)
+	if (tt_get_profile(doc, "clinic", p.id, p.name, p.checked_at, &values, err, errlen) != 0)
 		return -1;
 	tt_value staff[3];
 	if (tt_get_named(values, "doctor", doc_names, CL_PATIENTS, 0, 100, p.doctor, err, errlen) !=

@@ -71,6 +71,7 @@ typedef enum {
 typedef struct {
 	char id[TT_ID_LEN];
 	char name[TT_NAME_LEN];
+	char checked_at[TT_STAMP_LEN]; /* when a group checked values against its box, or "" */
 	tt_value doctor[CL_DOCTORS], nurse, room[CL_FLOORS], patient_left[CL_PATIENTS];
 	tt_value time_per, time_value; /* time_value per full time_per time spent */
 	tt_value building, death, lab_doctor, unpaid_dollar, popularity_price, zombie;

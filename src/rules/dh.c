@@ -581,7 +581,7 @@ int dh_profile_from_json(dh_profile *out, struct json_object *doc, char *err, si
 	dh_profile p;
 	memset(&p, 0, sizeof p);
 	json_object *values = NULL;
-	if (tt_get_profile(doc, "dh", p.id, p.name, &values, err, errlen) != 0)
+	if (tt_get_profile(doc, "dh", p.id, p.name, p.checked_at, &values, err, errlen) != 0)
 		return -1;
 	if (tt_get_list(values, "discharge", "points", DH_SPACES, 0, 1000, &p.discharge[1], err,
 	                errlen) != 0)

@@ -89,6 +89,7 @@ typedef enum {
 typedef struct {
 	char id[TT_ID_LEN];
 	char name[TT_NAME_LEN];
+	char checked_at[TT_STAMP_LEN];     /* when a group checked values against its box, or "" */
 	tt_value discharge[DH_SPACES + 1]; /* [n] = points for n discharged in one round; [0] = 0 */
 	tt_value wards_empty, administrator_bonus, registrar, fatality, blood_bag, collected,
 	    patient_left, fatality_penalty_factor, report_penalty_factor;

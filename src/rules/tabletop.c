@@ -252,8 +252,42 @@ static bool id_ok(const char *s)
 	return true;
 }
 
-int tt_get_profile(json_object *doc, const char *game, char *id, char *name, json_object **values,
-                   char *err, size_t errlen)
+bool tt_stamp_ok(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	if (strlen(s) != sizeof shape - 1)
+		return false;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
+			return false;
+	int mon = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
+	int hour = (s[11] - '0') * 10 + (s[12] - '0'), min = (s[14] - '0') * 10 + (s[15] - '0');
+	int sec = (s[17] - '0') * 10 + (s[18] - '0');
+	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && hour < 24 && min < 60 && sec < 61;
+}
+
+/* "checked_at" of doc (the profile, at "") or of one value (at "/values/<key>"): absent, or a
+ * timestamp; a checked value is a verified one. Copies it into out (TT_STAMP_LEN) when given. */
+static int check_stamp(json_object *o, const char *at, bool value, char *out, char *err,
+                       size_t errlen)
+{
+	json_object *c = NULL;
+	if (!json_object_object_get_ex(o, "checked_at", &c))
+		return 0;
+	if (!json_object_is_type(c, json_type_string) || !tt_stamp_ok(json_object_get_string(c)))
+		return errf(err, errlen,
+		            "%s/checked_at: must be a UTC time like 2025-05-12T18:03:00Z", at);
+	json_object *v = js_member(o, "verified", json_type_boolean);
+	if (value && !(v && json_object_get_boolean(v)))
+		return errf(err, errlen, "%s/verified: a value checked against a box is verified",
+		            at);
+	if (out)
+		snprintf(out, TT_STAMP_LEN, "%s", json_object_get_string(c));
+	return 0;
+}
+
+int tt_get_profile(json_object *doc, const char *game, char *id, char *name, char *checked_at,
+                   json_object **values, char *err, size_t errlen)
 {
 	json_object *g = js_member(doc, "game", json_type_string);
 	if (!g || strcmp(json_object_get_string(g), game) != 0)
@@ -266,9 +300,20 @@ int tt_get_profile(json_object *doc, const char *game, char *id, char *name, jso
 	if (!n || nl < 1 || nl >= TT_NAME_LEN)
 		return errf(err, errlen, "/name: must be a string of 1 to %d bytes",
 		            TT_NAME_LEN - 1);
+	checked_at[0] = '\0';
+	if (check_stamp(doc, "", false, checked_at, err, errlen) != 0)
+		return -1;
 	*values = js_member(doc, "values", json_type_object);
 	if (!*values)
 		return errf(err, errlen, "/values: missing or not an object");
+	json_object_object_foreach(*values, key, v)
+	{
+		char at[TT_FIELD_LEN];
+		snprintf(at, sizeof at, "/values/%s", key);
+		if (json_object_is_type(v, json_type_object) &&
+		    check_stamp(v, at, true, NULL, err, errlen) != 0)
+			return -1;
+	}
 	snprintf(id, TT_ID_LEN, "%s", json_object_get_string(i));
 	snprintf(name, TT_NAME_LEN, "%s", json_object_get_string(n));
 	return 0;

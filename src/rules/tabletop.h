@@ -12,6 +12,8 @@
 struct json_object;
 
 enum { TT_ID_LEN = 33, TT_NAME_LEN = 129, TT_FIELD_LEN = 96, TT_DETAIL_LEN = 160 };
+/* A UTC timestamp as profiles record it, "2025-05-12T18:03:00Z" (20 bytes) and its NUL. */
+enum { TT_STAMP_LEN = 21 };
 
 /* One board-printed or rulebook number of a scoring profile. verified = a seed confirms it. */
 typedef struct {
@@ -113,9 +115,14 @@ typedef struct {
 /* Every scalar of s[0..n) with tt_get_value; stops at the first error. */
 int tt_get_scalars(struct json_object *values, const tt_scalar *s, size_t n, char *err,
                    size_t errlen);
-/* Opens a profile: checks "game", copies "id" ([a-z0-9-] 1..32) and "name" (1..128 bytes), and
- * sets *values to its "values" object (borrowed from doc). */
+/* Opens a profile: checks "game", copies "id" ([a-z0-9-] 1..32), "name" (1..128 bytes) and
+ * "checked_at" (optional: when a group last checked values against its box, a timestamp as
+ * tt_stamp_ok takes it; "" when absent) into checked_at[TT_STAMP_LEN], and sets *values to its
+ * "values" object (borrowed from doc). Every value of a profile may carry its own
+ * "checked_at" too (checked here: a timestamp, and the value "verified": true). */
 int tt_get_profile(struct json_object *doc, const char *game, char *id, char *name,
-                   struct json_object **values, char *err, size_t errlen);
+                   char *checked_at, struct json_object **values, char *err, size_t errlen);
+/* Whether s is a UTC timestamp "YYYY-MM-DDTHH:MM:SSZ" with plausible fields. */
+bool tt_stamp_ok(const char *s);
 
 #endif

@@ -4,8 +4,9 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
-import { CL_COLOURS, call } from "./shared.js";
-import { errorBox, errorKey, stepRow, unverifiedBadge } from "./widgets.js";
+import { CL_COLOURS, call, money, num } from "./shared.js";
+import { stepRow, unverifiedBadge } from "./widgets.js";
+import { errorBox, errorKey } from "./refusal.js";
 import { draftFor, writable } from "./entry.js";
 
 const OUT = [["upkeep", "upkeep"], ["wages", "wages"], ["income", "income"], ["unpaid", "unpaid_expenses"], ["affordable", "popularity_affordable"]];
@@ -40,14 +41,15 @@ export function businessView({ store }) {
 
 	const row = (label, obj, k, max) => stepRow(label, obj[k], 0, max, (v) => (obj[k] = v), { "data-biz": k });
 	const fields = () => [
-		h("p", { class: "muted" }, t("tt.biz.hint")),
+		h("p", { class: "muted" }, t("tt.biz.hint", { money: money(3) })),
 		row(t("tt.biz.modules"), input, "modules", 60), row(t("tt.biz.gardens"), input, "gardens", 20),
 		row(t("tt.biz.operating_rooms_used"), input, "operating_rooms_used", 10), row(t("tt.biz.orderlies"), input, "orderlies", 10),
 		CL_COLOURS.map((c) => row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), input.doctors, c, 20)),
 		row(t("tt.f.nurses"), input, "nurses", 20), row(t("tt.biz.outpatients"), input, "outpatients", 20),
 		CL_COLOURS.map((c) => row(t("tt.biz.treated", { colour: t(`tt.colour.${c}`) }), input.treated, c, 20)),
 		row(t("tt.biz.garden_bonus"), input, "garden_bonus", 40),
-		(get().game?.expansions || []).includes("zombies") ? row(t("tt.biz.zombies_cured"), input, "zombies_cured", 8) : null,
+		// seed 001, Zombies in a Clinic: a doctor in a lab with 1 zombie cures it, earning $32
+		(get().game?.expansions || []).includes("zombies") ? row(t("tt.biz.zombies_cured", { money: money(32) }), input, "zombies_cured", 8) : null,
 		row(t("tt.biz.savings"), input, "savings", 200),
 		h("button", { type: "button", class: "primary wide", id: "tt-biz-go", onclick: compute }, t("tt.biz.compute"))];
 	const result = (S) => {
@@ -55,7 +57,7 @@ export function businessView({ store }) {
 		if (!o) return null;
 		const verified = { ...o.verified_parts, unpaid: o.verified, affordable: o.verified };
 		return [h("dl", { class: "tt-biz-out", id: "tt-biz-out" }, OUT.map(([k, f]) =>
-			h("div", { "data-out": k }, h("dt", {}, t(`tt.biz.out.${k}`)), h("dd", {}, `${k === "affordable" ? "" : "$"}${o[f]}`, verified[k] ? null : unverifiedBadge())))),
+			h("div", { "data-out": k }, h("dt", {}, t(`tt.biz.out.${k}`, { money: money(1) })), h("dd", {}, k === "affordable" ? num(o[f]) : money(o[f]), verified[k] ? null : unverifiedBadge())))),
 		S.round !== "finish" ? writable(S.game).map((seat) => h("button", { type: "button", class: "secondary wide", "data-use": seat.seat, onclick: () => use(seat) },
 			t("tt.biz.use", { name: seat.name, n: S.round }))) : null];
 	};
@@ -65,7 +67,7 @@ export function businessView({ store }) {
 		(S) => S.lang, () => t("tt.biz.title"));
 	const body = mount(store, h("div"), (S) => S.biz.open && S.lang, (on) => (on ? fields() : []));
 	const out = mount(store, h("div"), (S) => shown(S) && S.biz.open && [S.lang, S.biz.out, errorKey(S.biz.err), S.round, writable(S.game).map((s) => s.name)],
-		(v, S) => (v ? [errorBox(S.biz.err), result(S)] : []));
+		(v, S) => (v ? [errorBox(S.biz.err, { form: "business", id: "tt-biz-error" }), result(S)] : []));
 	const el = h("section", { class: "panel", id: "tt-business" }, toggle, body, out);
 	store.subscribe((S) => [!!shown(S), S.biz.open], ([on, open]) => {
 		el.hidden = !on;

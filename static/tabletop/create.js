@@ -3,31 +3,33 @@
 // the league), the join form beside it (join.js), and the created game's code and links. Each
 // part is a view on one store: adding a player or turning solo on redraws only the parts that
 // depend on it, and typed names live in the state, so nothing typed is lost.
-import { ApiError } from "../api.js";
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { createStore } from "../store.js";
 import { mount } from "../view.js";
 import { leaguePicker } from "../league-picker.js";
 import { DH_ADMINS, DH_VARIANTS, DH_SOLO_VARIANTS, CL_EXPANSIONS, COLOURS, call, remember, gameRoute } from "./shared.js";
-import { errorBox, errorKey, unverifiedBadge, stepRow, toggle } from "./widgets.js";
+import { unverifiedBadge, stepRow, toggle } from "./widgets.js";
+import { errorBox, errorKey, localError } from "./refusal.js";
 import { joinForm } from "./join.js";
+import { listProfiles, profileName, profileStatus } from "./profiles.js";
 
 const blankPlayer = () => ({ name: "", administrator: "" });
 
-/** embedded: the form alone (the home screen has the join form and is home). */
-export function openNew(app, kind, embedded = false) {
+/** opts.profile: the profile chosen at the start (the one the check screen just saved);
+ * opts.embedded: the form alone (the home screen has the join form and is home). */
+export function openNew(app, kind, opts = {}) {
 	const isDh = kind === "dh";
 	const store = createStore({
 		lang: lang(), players: [blankPlayer(), blankPlayer()], solo: false, variants: {}, expansions: [],
-		profile: "default", profiles: [], goal: "", league: "",
+		profile: opts.profile || "default", profiles: [], goal: "", league: "",
 		reports: Array.from({ length: 6 }, () => ({ red: 0, yellow: 0, green: 0, points: 2 })),
 		err: null, busy: false, created: null,
-		code: "", seat: "1", joinErr: null, // the join form's (join.js)
+		code: "", table: null, pick: null, joinSeat: null, joinErr: null, // the join form's (join.js)
 	});
 	const { get, set } = store;
 	let closed = false;
-	call("GET", `/profiles?game=${kind}`).then((r) => !closed && set({ profiles: r.profiles })).catch(() => {});
+	listProfiles(kind).then((profiles) => !closed && set({ profiles })).catch(() => {});
 
 	const seated = (S) => S.players.slice(0, S.solo ? 1 : S.players.length);
 	const variantsOf = (S) => [...DH_VARIANTS, ...(S.solo ? DH_SOLO_VARIANTS : [])];
@@ -67,10 +69,10 @@ export function openNew(app, kind, embedded = false) {
 			stepRow(t("tt.points"), r.points, 1, 20, (v) => (r.points = v), { "data-field": "points" })))] : []);
 	store.subscribe((S) => isDh && S.solo, (on) => (reports.hidden = !on));
 	const profileBox = mount(store, h("div", { id: "tt-profile-box" }), (S) => [S.lang, S.solo, S.profile, S.profiles], () => profileFields(get()));
-	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err));
+	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err, { form: "create", kind, players: seated(get()).map((p) => p.name) }));
 	const button = mount(store, h("button", { type: "submit", class: "primary wide", id: "tt-create" }), (S) => S.lang, () => t("new.create"));
 	store.subscribe((S) => S.busy, (busy) => (button.disabled = busy));
-	const title = mount(store, h("h2"), (S) => S.lang, () => t(`tt.new_${kind}`));
+	const title = mount(store, h(opts.embedded ? "h2" : "h1"), (S) => S.lang, () => t(`tt.new_${kind}`));
 	const form = h("form", { class: "panel", id: "tt-new", onsubmit: (e) => { e.preventDefault(); create(); } },
 		title, players, solo, options, reports, profileBox, error, button);
 	addLeague(form, button);
@@ -82,9 +84,8 @@ export function openNew(app, kind, embedded = false) {
 				(p.values.solitaire_goals?.goals || []).map((g) => h("option", { value: g, selected: S.goal === g }, g)))) : null;
 		const profile = h("label", { class: "field" }, h("span", {}, t("tt.profile")),
 			h("select", { id: "tt-profile", onchange: (e) => set({ profile: e.target.value }) },
-				(S.profiles.length ? S.profiles : [{ id: "default", name: "default" }]).map((q) => h("option", { value: q.id, selected: q.id === S.profile }, q.name))),
-			p && !p.all_verified ? h("span", {}, unverifiedBadge()) : null);
-		return [profile, goals];
+				(S.profiles.length ? S.profiles : [{ id: "default", name: "default" }]).map((q) => h("option", { value: q.id, selected: q.id === S.profile }, profileName(kind, q)))));
+		return [profile, p ? profileStatus(kind, p, unverifiedBadge()) : null, goals];
 	}
 
 	/** The league choice, only for a logged-in owner or member: one element, reworded in place. */
@@ -105,7 +106,8 @@ export function openNew(app, kind, embedded = false) {
 	async function create() {
 		const S = get();
 		const players = seated(S).map((p) => ({ name: p.name.trim(), ...(isDh && !S.solo && p.administrator ? { administrator: p.administrator } : {}) }));
-		if (players.some((p) => !p.name)) return set({ err: new ApiError(0, { detail: t("new.name_needed") }) });
+		const unnamed = players.findIndex((p) => !p.name);
+		if (unnamed >= 0) return set({ err: localError("new.name_needed", `/players/${unnamed}/name`) });
 		const body = { players, solo: S.solo, profile: S.profile };
 		if (S.league) body.league = S.league;
 		if (isDh) {
@@ -126,7 +128,8 @@ export function openNew(app, kind, embedded = false) {
 	}
 
 	const back = mount(store, h("a", { class: "button secondary", href: "#" }), (S) => S.lang, () => `← ${t("nav.home")}`);
-	const home = embedded ? form : h("div", { class: "home tt" }, back, form, joinForm(store, kind));
+	const heading = mount(store, h("h1", { class: "home-h1" }), (S) => S.lang, () => t(`tt.${kind}`));
+	const home = opts.embedded ? form : h("div", { class: "home tt" }, back, heading, form, joinForm(store, kind));
 	const created = h("section", { class: "panel created" });
 	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
 	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));
@@ -144,10 +147,10 @@ function createdLinks(kind, c) {
 	const row = (label, url, id) => h("li", { class: "link-row" }, h("span", { class: "link-label" }, label),
 		h("div", { class: "link-line" }, h("input", { type: "text", readonly: true, value: url, "data-link": id, "aria-label": label, onfocus: (e) => e.target.select() })));
 	return [
-		h("h2", {}, t("created.title")),
-		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
-		h("p", {}, t("created.links")),
-		h("ul", { class: "links" }, c.seats.map((s) => row(t("created.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
+		h("h1", {}, t("created.title")),
+		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("tt.created_code", { code: c.code })),
+		h("p", {}, t("tt.created_links")),
+		h("ul", { class: "links" }, c.seats.map((s) => row(t("tt.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
 			row(t("created.host"), link(c.host_token), "host")),
 		h("a", { class: "button primary wide", id: "tt-open-host", href: gameRoute(kind, c.id, c.host_token) }, t("tt.open_table"))];
 }

@@ -6,8 +6,9 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
-import { COLOURS, call } from "./shared.js";
-import { errorBox, errorKey, okLine, stepRow, toggle } from "./widgets.js";
+import { COLOURS, call, money } from "./shared.js";
+import { okLine, stepRow, toggle } from "./widgets.js";
+import { errorBox, errorKey, withSent } from "./refusal.js";
 import { finishDraft, finishRows } from "./finish.js";
 
 const CL_ROUND = ["popularity_bought", "lab_doctors", "deaths", "unpaid_expenses", "time_spent"];
@@ -63,7 +64,7 @@ export function entryViews(ctx) {
 				COLOURS.map((c) => row(t("tt.discharged", { colour: t(`colour.${c}`) }), `discharged.${c}`, 12)),
 				check(t("tt.wards_empty"), "wards_empty"),
 				S.game.variants.experimental_medicine ? row(t("tt.registrar"), "registrar", 2) : null];
-		else rows = CL_ROUND.map((f) => row(t(`tt.c.${f}`), f, f === "time_spent" ? 60 : 40));
+		else rows = CL_ROUND.map((f) => row(t(`tt.c.${f}`, { money: money(3) }), f, f === "time_spent" ? 60 : 40));
 		return h("fieldset", { class: "tt-seat", "data-seat": seat.seat }, h("legend", {}, `${seat.seat}. ${seat.name}`), rows);
 	}
 
@@ -100,7 +101,7 @@ export function entryViews(ctx) {
 	const chips = mount(store, h("div", { class: "tt-chips", role: "tablist" }), (S) => open(S) && [S.lang, S.round, S.game.rounds_complete, S.game.next.action], (v, S) => {
 		if (!v) return [];
 		const chip = (n, label, disabled) => h("button", { type: "button", class: `tt-chip${S.round === n ? " on" : ""}`, "data-round": n,
-			...(n === "finish" ? {} : { role: "tab", "aria-selected": S.round === n ? "true" : "false" }), disabled, onclick: () => showRound(n) }, label);
+			role: "tab", "aria-selected": S.round === n ? "true" : "false", disabled, onclick: () => showRound(n) }, label);
 		return [Array.from({ length: nRounds }, (_, i) => chip(i + 1, String(i + 1), i + 1 > S.game.rounds_complete + 1)),
 			chip("finish", t("tt.end"), S.game.next.action !== "finish")];
 	});
@@ -109,7 +110,8 @@ export function entryViews(ctx) {
 		if (!v) return [];
 		return [writable(S.game).map((seat) => seatForm(S, seat)), isDh && S.game.solo && S.round !== "finish" ? reportsPicker(S) : null];
 	});
-	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg], () => [errorBox(get().err), okLine(get().msg)]);
+	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg],
+		() => [errorBox(get().err, { form: "entry", game: get().game, round: get().round, code: get().game?.code }), okLine(get().msg)]);
 	const save = mount(store, h("button", { type: "button", class: "primary wide", id: "tt-save", onclick: () => saveEntry(ctx) }),
 		(S) => [S.lang, S.round], () => (get().round === "finish" ? t("tt.save_finish") : t("tt.save_round", { n: get().round })));
 	store.subscribe((S) => [open(S), S.busy], ([on, busy]) => {
@@ -133,6 +135,6 @@ async function saveEntry({ store, isDh, token, path, setGame }) {
 		set({ busy: false, dirty: false, msg: round === "finish" ? ["tt.saved_finish", {}] : ["tt.saved_round", { n: round }] });
 		setGame(st, true);
 	} catch (e) {
-		set({ busy: false, err: e });
+		set({ busy: false, err: withSent(e, { seats: entries.map((x) => x.seat), reports: body.reports_completed || [] }) });
 	}
 }

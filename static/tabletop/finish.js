@@ -1,10 +1,10 @@
 // The end of a Dice Hospital or Clinic game: the end-of-game fields of the entry form (entry.js
 // draws them) and the final ranking with its tie-breaks (and, in a solo game, this phone's best).
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, has } from "../i18n.js";
 import { mount } from "../view.js";
 import { readStored } from "../api.js";
-import { CL_COLOURS, tr } from "./shared.js";
+import { CL_COLOURS, day, locale, num, tr } from "./shared.js";
 import { unverifiedBadge } from "./widgets.js";
 
 const DH_END = ["fatalities", "blood_bags", "patients_left", "pips_left", "collected"];
@@ -46,17 +46,26 @@ export function finishRows(isDh, g, row, check) {
 		g.solo && g.goal ? check(t("tt.f.goal_achieved", { goal: g.goal }), "goal_achieved") : null];
 }
 
-/** Solo / solitaire: the best final total finished on this phone (seed 000, SOLO PLAY RULES:
- * "keep the record of your final score"). */
+/** Solo / solitaire: the best final total finished on this phone, with its day (seed 000, SOLO
+ * PLAY RULES: "keep the record of your final score"). Kept per kind as {game id: {total, at}},
+ * at the first time this phone saw that game finished; a bare number is a total without its day. */
 function personalBest(kind, id, total) {
 	const key = `dh.tabletop.best.${kind}`;
 	const all = readStored(key);
-	all[id] = total;
+	all[id] = { total, at: all[id]?.at || new Date().toISOString() };
 	localStorage.setItem(key, JSON.stringify(all));
-	const others = Object.entries(all).filter(([k]) => k !== id).map(([, v]) => v);
-	const best = Math.max(total, ...others);
-	return h("p", { id: "tt-best", "data-best": best },
-		others.length && total > Math.max(...others) ? h("strong", {}, t("tt.new_best")) : t("tt.personal_best", { n: best }));
+	const games = Object.entries(all).map(([k, v]) => ({ id: k, ...(typeof v === "number" ? { total: v, at: null } : v) }));
+	const others = games.filter((g) => g.id !== id).map((g) => g.total);
+	const best = games.reduce((a, b) => (b.total > a.total ? b : a));
+	const words = others.length && total > Math.max(...others) ? h("strong", {}, t("tt.new_best"))
+		: best.at ? t("tt.personal_best_day", { n: num(best.total), date: day(best.at) }) : t("tt.personal_best", { n: num(best.total) });
+	return h("p", { id: "tt-best", "data-best": best.total }, words);
+}
+
+/** A rank as the language writes it: "#1" in English, "1er", "2e" in French. */
+function rank(n) {
+	const key = `tt.rank_${new Intl.PluralRules(locale(), { type: "ordinal" }).select(n)}`;
+	return t(has(key) ? key : "tt.rank_other", { n: num(n) });
 }
 
 /** The final ranking, shown once the game is finished. */
@@ -67,7 +76,7 @@ export function standingsView({ store, kind, id }) {
 		const g = S.game;
 		return [h("h2", {}, t("tt.ranking")), g.solo ? personalBest(kind, id, g.standings[0].total) : null,
 			h("ol", { class: "tt-standings" }, g.standings.map((s) => h("li", { "data-seat": s.seat, "data-rank": s.rank },
-				h("span", { class: "tt-rank" }, `#${s.rank}`), h("span", {}, s.name), h("strong", {}, String(s.total)),
+				h("span", { class: "tt-rank" }, rank(s.rank)), h("span", {}, s.name), h("strong", {}, num(s.total)),
 				s.tie_break ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
 				s.title ? h("span", { class: "tag" }, s.title) : null,
 				s.verified ? null : unverifiedBadge())))];

@@ -1,11 +1,13 @@
 // The head of a Dice Hospital or Clinic table: the game and its code, whose phone this is, the
-// round (or the end), the live connection, the unverified scoring profile, Clinic's turn order,
-// and the printable score pads (a blank pad, and this game as a filled one).
+// round (or the end), the live connection, the scoring profile (checked against a box, or a link
+// to check it), Clinic's turn order, the printable score pads (a blank pad, and this game as a
+// filled one), and for the host the link of the big screen.
 import { request } from "../api.js";
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { mount } from "../view.js";
 import { unverifiedBadge } from "./widgets.js";
+import { profileName, profileStatus } from "./profiles.js";
 
 /** The pads' paper (US and Canada, Mexico: letter) and language. */
 function pdfQuery() {
@@ -14,7 +16,7 @@ function pdfQuery() {
 	return `paper=${paper}&lang=${l}`;
 }
 
-export function headView({ store, kind, token, isDh, nRounds, path }) {
+export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 	const { get, set } = store;
 
 	/** The game's pad needs the token (a header, never the URL): fetched, then saved from a blob. */
@@ -45,21 +47,24 @@ export function headView({ store, kind, token, isDh, nRounds, path }) {
 	}
 
 	const select = (S) => S.game && [S.lang, S.live, S.game.code, S.game.you, S.game.status, S.game.next.action, S.game.next.round, S.game.rounds_complete,
-		S.game.profile.all_verified, S.game.profile.name, S.game.turn_orders, S.game.seats.map((s) => s.name)];
+		S.game.profile.all_verified, S.game.profile.name, S.game.profile.checked_at, S.game.turn_orders, S.game.seats.map((s) => s.name)];
 	return mount(store, h("div", { class: "turn-head tt-head" }), select, (v) => {
 		if (!v) return [];
 		const S = get();
 		const g = S.game;
 		const you = g.you ? g.seats[g.you - 1] : null;
 		return [
-			h("div", { class: "turn-line" }, h("strong", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
-			h("div", { class: "you-line" }, you ? t("game.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
+			h("div", { class: "turn-line" }, h("h1", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
+			h("div", { class: "you-line" }, you ? t("tt.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
 			h("div", { class: "muted", id: "tt-status" },
 				g.status === "finished" ? t("game.finished") : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
 				" · ", S.live ? t("tt.live") : t("tt.live_lost")),
-			!g.profile.all_verified ? h("p", { class: "tt-profile-line" }, unverifiedBadge("big"), " ", t("tt.profile_named", { name: g.profile.name })) : null,
+			profileStatus(kind, g.profile, unverifiedBadge("big"), id, t("tt.profile_named", { name: profileName(kind, g.profile) })),
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {
 				order: (g.turn_orders[Math.min(g.rounds_complete, nRounds)] || g.turn_orders[0]).order.map((s) => g.seats[s - 1].name).join(" → ") })) : null,
-			padLinks(g)];
+			padLinks(g),
+			// the host's link for a tablet or TV in the middle of the table (bigscreen.js)
+			g.you ? null : h("button", { type: "button", class: "secondary wide", id: "tt-show-display",
+				onclick: () => import("../bigscreen.js").then((m) => m.showBigScreen(kind, id, token)) }, t("dsp.show"))];
 	});
 }

@@ -4,19 +4,19 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
-import { tr } from "./shared.js";
+import { num, tr } from "./shared.js";
 import { unverifiedBadge } from "./widgets.js";
 
 function reasonLine(r) {
 	const name = tr(`ttr.${r.rule}`, {}, r.rule);
 	return h("li", { class: `tt-reason${r.verified ? "" : " unverified"}`, "data-rule": r.rule },
-		h("span", {}, r.count > 1 ? `${name} ×${r.count}` : name), h("span", { class: "tt-pts" }, (r.points > 0 ? "+" : "") + r.points),
+		h("span", {}, r.count > 1 ? `${name} ×${num(r.count)}` : name), h("span", { class: "tt-pts" }, num(r.points, true)),
 		r.verified ? null : unverifiedBadge());
 }
 
 /** A block of reasons under its heading (a round, or the end) and its points. */
 const reasonBlock = (head, points, reasons) => h("div", { class: "tt-round" },
-	h("div", { class: "tt-round-head" }, head, h("span", { class: "tt-pts" }, String(points))), h("ul", {}, reasons.map(reasonLine)));
+	h("div", { class: "tt-round-head" }, head, h("span", { class: "tt-pts" }, num(points))), h("ul", {}, reasons.map(reasonLine)));
 
 function seatLine(store, n) {
 	const { get, set } = store;
@@ -24,7 +24,7 @@ function seatLine(store, n) {
 	return mount(store, h("li", { class: "tt-score", "data-seat": n }), select, ([, open, s]) => [
 		h("button", { type: "button", class: "tt-score-head secondary", "aria-expanded": open ? "true" : "false",
 			onclick: () => set({ open: { ...get().open, [n]: !open } }) },
-		h("span", {}, `${s.seat}. ${s.name}`), h("strong", { class: "tt-total", "data-total": s.score.total }, String(s.score.total)),
+		h("span", {}, `${s.seat}. ${s.name}`), h("strong", { class: "tt-total", "data-total": s.score.total }, num(s.score.total)),
 		s.score.verified ? null : unverifiedBadge()),
 		open ? h("div", { class: "tt-reasons" },
 			s.rounds.filter((r) => r.reasons.length || r.entered).map((r) => reasonBlock(t("tt.round_short", { n: r.round }), r.points, r.reasons)),

@@ -1,8 +1,9 @@
 // What every Dice Hospital and Clinic screen shares: the games' fixed lists, the API call with
-// these screens' network sentence, the games this phone has opened (kept in localStorage) and a
-// string lookup with a fallback for ids the server may add before the strings do.
+// these screens' network sentence, the games this phone has opened (kept in localStorage), a
+// string lookup with a fallback for ids the server may add before the strings do, and numbers,
+// dollars and dates written the way the chosen language writes them.
 import { request, readStored, storeGame } from "../api.js";
-import { t, has } from "../i18n.js";
+import { t, has, lang } from "../i18n.js";
 
 export const KINDS = ["dh", "clinic"];
 export const DH_ADMINS = ["discharge-2-red", "discharge-2-yellow", "discharge-2-green", "discharge-3-colours",
@@ -37,3 +38,20 @@ export const remember = (id, entry) => storeGame(STORE, id, entry);
 export function tr(key, vars, fallback) {
 	return has(key) ? t(key, vars) : fallback ?? key;
 }
+
+/** The locale of numbers and dates: the chosen language, in the phone's region when the phone
+ * speaks that language ("en-GB" writes 25 Nov 2026, "en-US" Nov 25, 2026). */
+export function locale() {
+	const l = lang();
+	const phone = navigator.language || "";
+	return phone.toLowerCase().startsWith(`${l}-`) ? phone : l;
+}
+
+/** A count or score: "1,234" in English, "1 234" in French. sign: "+3" for a gain. */
+export const num = (n, sign = false) => new Intl.NumberFormat(locale(), sign ? { signDisplay: "exceptZero" } : {}).format(n);
+
+/** Clinic's dollars: "$32" in English, "32 $" in French. */
+export const money = (n) => new Intl.NumberFormat(locale(), { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol", maximumFractionDigits: 0 }).format(n);
+
+/** A day (an ISO timestamp) in the language's own order: "25 Nov 2026", "25 nov. 2026". */
+export const day = (iso) => new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));

@@ -1,20 +1,8 @@
 // The input and display pieces of the Dice Hospital and Clinic screens: steppers (the round forms
-// take no keyboard), toggles, the "unverified" badge of an unconfirmed scoring profile, and a
-// refusal in words.
+// take no keyboard), toggles, the "unverified" badge of an unconfirmed scoring profile and the
+// status line after a save (a refusal in words is refusal.js).
 import { h } from "../dom.js";
-import { t, has } from "../i18n.js";
-
-/** A refusal in the current language: "ttrule.<id>" or "rule.<id>", else the server's detail. */
-export function errorBox(e) {
-	if (!e) return null;
-	const key = !e.rule ? null : has(`ttrule.${e.rule}`) ? `ttrule.${e.rule}` : has(`rule.${e.rule}`) ? `rule.${e.rule}` : null;
-	return h("div", { class: "error", role: "alert", id: "tt-error", "data-rule": e.rule || "", "data-field": e.field || "" },
-		e.status ? h("strong", {}, `${t("error.title")} (${e.status}${e.rule ? ` · ${e.rule}` : ""}) `) : null, key ? t(key) : e.message,
-		e.field ? h("div", { class: "muted" }, `${t("tt.field")}: ${e.field}`) : null);
-}
-
-/** What a view selects of an error (an ApiError's message is not enumerable: JSON would drop it). */
-export const errorKey = (e) => e && [e.status, e.rule, e.field, e.message];
+import { t } from "../i18n.js";
 
 export function unverifiedBadge(extra = "") {
 	return h("span", { class: `tt-badge ${extra}`, title: t("tt.unverified_long") }, t("tt.unverified"));

@@ -2,7 +2,7 @@
 every play is imported or skipped with a stable reason, a second import skips them all as
 duplicates, co-operative winner flags stand, ignored plays stay out of the standings, and the
 export writes back what the file said, field by field. The shapes the real files were seen to
-carry that the stored excerpts lack (sums as scores, the anonymous player twice in a play, ranks
+carry that the stored file lacks (sums as scores, the anonymous player twice in a play, ranks
 for some players only…) are in _shapes(), one play each, written here and named as such."""
 import json, os, re
 
@@ -38,12 +38,26 @@ def _new_league(c, name="Club"):
     return lg["id"]
 
 
+def _play_list(c, lid):
+    """Every play of the league, following the list's Link rel="next" pages."""
+    url, items = f"/api/v1/leagues/{lid}/plays?limit=500", []
+    for _ in range(100):
+        st, hd, o = c.get(url)
+        assert st == 200, (url, st, o)
+        items += o["plays"]
+        m = re.fullmatch(r'<([^>]*)>; rel="next"', hd.get("link", ""))
+        if m is None:
+            assert len(items) == o["total"], (len(items), o["total"])
+            return items
+        url = m.group(1)
+    raise AssertionError("more than 100 pages of plays")
+
+
 def _plays(c, lid):
-    st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays")
-    assert st == 200, o
     out = {}
-    for p in o["plays"]:
+    for p in _play_list(c, lid):
         st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")
+        assert st == 200, full
         out[full["uuid"]] = full
     return out
 
@@ -77,7 +91,8 @@ def test_real_exports_import_whole_then_as_duplicates():
 
 
 def test_real_cooperative_winner_flags_stand():
-    """Betrayal at House on the Hill (cooperative: true, a traitor's team): three of six win."""
+    """Every play's winner flags stand; Betrayal at House on the Hill (cooperative: true, a
+    traitor's team): three of six win."""
     doc = dict(_real_files())["michaelgao8-2021.json"]
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
@@ -90,6 +105,8 @@ def test_real_cooperative_winner_flags_stand():
             got = plays[src["uuid"]]
             want = [(names[x["playerRefId"]], x["winner"]) for x in src["playerScores"]]
             assert [(r["name"], r["winner"]) for r in got["results"]] == want, (src["uuid"], got)
+            # winners share rank 1 (ties, whole co-operative tables), no one else has it
+            assert all((r["rank"] == 1) == r["winner"] for r in got["results"]), got
         betrayal = plays["fbe90b89-e419-4a54-8448-941e462ead37"]
         assert betrayal["cooperative"] and sum(r["winner"] for r in betrayal["results"]) == 3
         assert sorted(r["rank"] for r in betrayal["results"]) == [1, 1, 1, 2, 2, 2], betrayal
@@ -140,7 +157,7 @@ def test_real_export_round_trip_field_by_field():
 
 
 # One play per shape seen in real BG Stats exports (tests/api/data/bgstats-real/README.md),
-# written here: the stored excerpts do not all carry them.
+# written here: the stored file does not carry them all.
 def _shapes():
     g = lambda i, name, **kw: dict({"id": i, "uuid": f"00000000-0000-4000-8000-00000000000{i}",
                                     "name": name, "cooperative": False, "highestWins": True,

@@ -244,7 +244,7 @@ def test_profiles_list_and_create():
         bad["id"] = "bad"
         bad["values"]["fatality"]["value"] = "x"
         st, hd, obj = s.json("POST", "/api/v1/profiles", bad)
-        problem(st, hd, obj, 422, "profile-invalid", "/values/fatality/value")
+        problem(st, hd, obj, 400, "profile-invalid", "/values/fatality/value")
         st, _, obj = s.json("GET", "/api/v1/profiles?game=dh")
         assert {p["id"] for p in obj["profiles"]} == {"default", "our-box"}
         _, _, g = _create(s, {"players": [{"name": "a"}, {"name": "b"}], "profile": "our-box"})

@@ -651,6 +651,30 @@ def test_solo_game_app_deck():
         assert (human, alicat) == (SOLO_HUMAN_TOTAL, SOLO_ALICAT_TOTAL), (human, alicat)
 
 
+def test_log_start_gives_every_seat_before_the_first_turn():
+    """The log's "start": every sheet and total before turn 1, so a turn's gains read as the
+    difference with the turn before it, turn 1's too ("SOLO MODE / GETTING READY" step 3: ALICAT
+    starts with 2 nurses circled, so with points; the preparation modifier adds 2 stethoscopes
+    and 2 blood bags)."""
+    with Server(database=_db()) as s:
+        g = create(s, names=["Solo"], solo=True, deck="app", seed=7,
+                   alicat_modifiers=["preparation", "equipment"])
+        host = g["host_token"]
+        reveal(s, g["id"], host, turn=1)
+        start = log(s, g["id"], host)["start"]["seats"]
+        cur = state(s, g["id"], host)
+        assert [x["seat"] for x in start] == [1, 2], start
+        assert start[0]["total"] == 0 and start[0]["sheet"]["nurse_track"] == 0, start[0]
+        bot = start[1]["sheet"]
+        assert bot["nurse_track"] == 2 and bot["stethoscopes"]["circled"] == 3, bot
+        assert bot["blood_bags"]["circled"] == 2 and not any(bot["wards"]), bot
+        assert start[1]["total"] == cur["seats"][1]["score"]["total"] > 0, (start, cur["seats"][1])
+        # the start stays what it was after the first turn closes
+        submit(s, g["id"], 1, host, 1, morgue_move(cur["turn"]["card"], "red"))
+        lg = log(s, g["id"], host)
+        assert lg["start"]["seats"] == start and len(lg["turns"]) == 1, lg["start"]
+
+
 def test_join_rate_limited_429():
     """api.md 429: guessing join codes is limited per client address (20 attempts, then one
     every 2 s); the reply is problem+json with Retry-After, and a right code still works once

@@ -151,7 +151,9 @@ def test_dh_game_pad_in_progress_then_finished():
                 for x in final.values():
                     assert f"{x['total']}*" in t, (x, t[-800:])  # unverified placeholder table
                 assert tie in t, t[-800:]
-                assert ("unverified" if lang == "en" else "pas encore vérifiées") in t
+                # the pad's note on the unverified totals (templates/pads.json)
+                assert ("not yet checked against the box" if lang == "en"
+                        else "pas encore vérifiées") in t, t[-800:]
                 # the entered finish values: 7 and 9 pips left, 5 blood bags
                 for v in ("7", "9", "5"):
                     assert v in t.split()

@@ -237,7 +237,7 @@ def test_game_pdfs():
                 assert str(v) in nums, (v, nums)
             crit = sum(1 for w in two["sheet"]["wards"] for p in w if p.get("critical"))
             assert t.count("!") >= crit, (crit, t)
-            assert _qr_of_page(f, 1, "game-seat-qr") == f"{PUBLIC}/#game={gid}"
+            assert _qr_of_page(f, 1, "game-seat-qr") == f"{PUBLIC}/#game={gid}&join={g['code']}"
 
             # the whole game: every seat, then the ranking (host token)
             st, hd, body = s.request("GET", f"/api/v1/er/games/{gid}/sheets.pdf",
@@ -260,7 +260,7 @@ def test_game_pdfs():
             assert pos == sorted(pos), (pos, rank)  # listed best first
             for x in cur["seats"]:
                 assert str(x["score"]["total"]) in rank
-            assert _qr_of_page(f, 4, "game-ranking-qr") == f"{PUBLIC}/#game={gid}"
+            assert _qr_of_page(f, 4, "game-ranking-qr") == f"{PUBLIC}/#game={gid}&join={g['code']}"
 
             # refusals
             st, hd, o = s.json("GET", f"/api/v1/er/games/{gid}/sheets.pdf")

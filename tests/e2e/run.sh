@@ -64,6 +64,14 @@ BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/run.mjs
 rc=$?
 # the league screens
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
+# the ER screens at the table on a 360 × 740 phone
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/ertable.mjs || rc=1
 # the Dice Hospital and Clinic screens, on the same server
 BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
+# their words: joining by seat, refusals, French, light and dark (tabletop-words.mjs)
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop-words.mjs || rc=1
+# the table display (a 1280 × 720 screen) and the host's "Show on a big screen"
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/display.mjs || rc=1
+# checking a scoring profile against the box (tabletop/boxcheck.js)
+BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/boxcheck.mjs || rc=1
 exit $rc

@@ -189,8 +189,7 @@ await test("tt-c-clinic-game-round-by-round", async () => {
 	const other = await phone();
 	await other.goto(BASE + "/#tt=clinic");
 	await other.fill("#tt-join-code", code);
-	await other.selectOption("#tt-join-seat", "2");
-	await other.click("#tt-join-go");
+	await other.click('#tt-join .seat[data-seat="2"]');
 	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
 	assert((await other.locator("#tt-entry .tt-seat").count()) === 1, "joined seat 2 only");
 	await other.context().close();
@@ -240,7 +239,7 @@ await test("tt-d-french", async () => {
 	const page = await phone("fr-FR");
 	await page.goto(BASE + "/#tt=clinic");
 	await page.locator("#tt-new").waitFor();
-	const title = await page.locator("#tt-new h2").innerText();
+	const title = await page.locator("#tt-new h1").innerText();
 	assert(title === FR["tt.new_clinic"], `French title: ${title}`);
 	await page.goto(`${BASE}/#tt=dh&game=${encodeURIComponent(dhId)}`);
 	// not this phone's game: no token here
@@ -321,8 +320,7 @@ await test("tt-g-live-update-redraws-only-what-changed", async () => {
 	const other = await phone();
 	await other.goto(BASE + "/#tt=dh");
 	await other.fill("#tt-join-code", code);
-	await other.selectOption("#tt-join-seat", "2");
-	await other.click("#tt-join-go");
+	await other.click('#tt-join .seat[data-seat="2"]');
 	await other.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
 	await bump(host, 1, "discharged.red", 1);
 	await host.evaluate(() => {

@@ -123,6 +123,61 @@ static void t_profile(void)
 	json_object_put(doc);
 }
 
+/* A profile a group checked against its box: "checked_at" on the profile and on each checked
+ * value, a UTC time; a checked value is a verified one (game-data.md "Unverified values": the
+ * league, or the group, edits the profile once to match the printed board). */
+static void t_profile_checked(void)
+{
+	static const struct {
+		const char *stamp;
+		bool ok;
+	} stamps[] = {{"2025-05-12T18:03:00Z", true},
+	              {"2025-05-12 18:03:00Z", false},
+	              {"2025-05-12T18:03:00", false},
+	              {"2025-00-12T18:03:00Z", false},
+	              {"2025-05-32T18:03:00Z", false},
+	              {"2025-05-12T24:00:00Z", false},
+	              {"", false},
+	              {"2025-05-12T18:03:00Z ", false}};
+	for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
+		CHECK_EQ_INT(tt_stamp_ok(stamps[i].stamp), stamps[i].ok);
+	CHECK_STR(prof.checked_at, "");
+	struct {
+		const char *at, *stamp;
+		bool verified;
+		const char *err;
+	} cases[] = {
+	    {NULL, "2025-05-12T18:03:00Z", true, NULL},
+	    {NULL, "2025-13-12T18:03:00Z", true, "/checked_at"},
+	    {"discharge", "2025-05-12T18:03:00Z", true, NULL},
+	    {"discharge", "2025-05-12T18:03:00Z", false, "/values/discharge/verified"},
+	    {"discharge", "yesterday", true, "/values/discharge/checked_at"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_object *doc = tt_fixture_doc("dice-hospital/default.json"), *values = NULL,
+		            *v = doc;
+		json_object_object_get_ex(doc, "values", &values);
+		if (cases[i].at) {
+			json_object_object_get_ex(values, cases[i].at, &v);
+			json_object_object_add(v, "verified",
+			                       json_object_new_boolean(cases[i].verified));
+		}
+		json_object_object_add(v, "checked_at", json_object_new_string(cases[i].stamp));
+		char err[200] = "";
+		dh_profile p;
+		int rc = dh_profile_from_json(&p, doc, err, sizeof err);
+		CHECK_EQ_INT(rc, cases[i].err ? -1 : 0);
+		if (cases[i].err)
+			CHECK(strncmp(err, cases[i].err, strlen(cases[i].err)) == 0 &&
+			      err[strlen(cases[i].err)] == ':');
+		else if (!cases[i].at)
+			CHECK_STR(p.checked_at, cases[i].stamp);
+		else
+			CHECK(p.discharge[3].verified);
+		json_object_put(doc);
+	}
+}
+
 /* seed 000, INTRODUCTION (1-4 players), GAME SETUP (Administrators: one each, 8 cards),
  * SOLO PLAY RULES (no Administrator; the penalties are solo modifiers). */
 static void t_config(void)
@@ -605,6 +660,8 @@ int main(void)
 	     load_profile);
 	TEST("dh profile values (game-data.md Unverified values; seed 000 END GAME SCORING)",
 	     t_profile);
+	TEST("dh profile checked against a box: checked_at on the profile and its values",
+	     t_profile_checked);
 	TEST("dh config: players, solo, administrators (seed 000 GAME SETUP, SOLO PLAY RULES)",
 	     t_config);
 	TEST("dh round: discharge table and +5 empty wards (seed 000 PHASE 5)", t_phase5);

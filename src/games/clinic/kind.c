@@ -526,6 +526,8 @@ static json_object *profile_json(const clinic_profile *p)
 	            *goals = jx_arr();
 	jx_set(o, "id", jx_str(p->id));
 	jx_set(o, "name", jx_str(p->name));
+	if (p->checked_at[0])
+		jx_set(o, "checked_at", jx_str(p->checked_at));
 	jx_set(v, "doctor", named_json(p->doctor, CL_DOCTORS));
 	jx_set(v, "nurse", tt_json_value(&p->nurse));
 	for (int k = 0; k < CL_FLOORS; k++)

@@ -483,6 +483,8 @@ static json_object *profile_json(const dh_profile *p)
 	json_object *o = jx_obj(), *v = jx_obj(), *d = jx_arr();
 	jx_set(o, "id", jx_str(p->id));
 	jx_set(o, "name", jx_str(p->name));
+	if (p->checked_at[0])
+		jx_set(o, "checked_at", jx_str(p->checked_at));
 	bool all = true;
 	for (int n = 1; n <= DH_SPACES; n++) {
 		json_object *x = tt_json_value(&p->discharge[n]);

@@ -10,6 +10,7 @@
 #include "games/er/json.h"
 #include "engine/tokens.h"
 #include "base/log.h"
+#include "base/oom.h"
 #include "json/jx.h"
 #include "rules/er_game.h"
 #include "engine/table.h"
@@ -528,8 +529,26 @@ static json_object *er_result_json(const void *state, const table_view *v)
 	return o;
 }
 
-/* The log, turn by turn: for each turn that closed, its card, dice, chief, the moves that
- * stood and every seat's sheet and total. */
+/* Every seat's sheet and total: [{"seat", "sheet", "total"}]. */
+static json_object *seats_sheets_json(const er_data *d, const er_game *g)
+{
+	er_breakdown scores[ER_MAX_SEATS];
+	int ranks[ER_MAX_SEATS];
+	er_game_scores(g, d, scores, ranks);
+	json_object *sheets = jx_arr();
+	for (int s = 0; s < g->cfg.nseats; s++) {
+		json_object *so = jx_obj();
+		jx_set(so, "seat", jx_int(s + 1));
+		jx_set(so, "sheet", er_json_sheet(d, &g->sheets[s]));
+		jx_set(so, "total", jx_int(scores[s].total));
+		jx_push(sheets, so);
+	}
+	return sheets;
+}
+
+/* The log, turn by turn: "start", every seat's sheet and total before the first turn (ALICAT
+ * starts with nurses and points), then for each turn that closed, its card, dice, chief, the
+ * moves that stood and every seat's sheet and total. */
 static void er_log_step(const void *state, const table_event *tev, const table_view *v,
                         json_object *log)
 {
@@ -539,27 +558,26 @@ static void er_log_step(const void *state, const table_event *tev, const table_v
 	json_object *turns;
 	(void)v;
 	if (!json_object_object_get_ex(log, "turns", &turns)) {
+		er_game *start = xmalloc(sizeof *start); /* a few KB: not on a worker's stack */
+		er_game_init(start, d, &g->cfg);
+		json_object *so = jx_obj();
+		jx_set(so, "seats", seats_sheets_json(d, start));
+		jx_set(log, "start", so);
+		free(start);
 		turns = jx_arr();
 		jx_set(log, "turns", turns);
 	}
 	if (ev->kind != ER_EV_MOVE || !turn_closed(g))
 		return;
-	er_breakdown scores[ER_MAX_SEATS];
-	int ranks[ER_MAX_SEATS];
-	er_game_scores(g, d, scores, ranks);
-	json_object *t = turn_json(g), *moves = jx_arr(), *sheets = jx_arr();
+	json_object *t = turn_json(g), *moves = jx_arr();
 	for (int s = 0; s < g->cfg.nseats; s++) {
-		json_object *m = jx_obj(), *so = jx_obj();
+		json_object *m = jx_obj();
 		jx_set(m, "seat", jx_int(s + 1));
 		jx_set(m, "move", er_json_move(&g->moves[s]));
 		jx_push(moves, m);
-		jx_set(so, "seat", jx_int(s + 1));
-		jx_set(so, "sheet", er_json_sheet(d, &g->sheets[s]));
-		jx_set(so, "total", jx_int(scores[s].total));
-		jx_push(sheets, so);
 	}
 	jx_set(t, "moves", moves);
-	jx_set(t, "seats", sheets);
+	jx_set(t, "seats", seats_sheets_json(d, g));
 	jx_push(turns, t);
 }
 

@@ -9,7 +9,8 @@
  * templates loaded at start; its creation date is the start time, so the bytes — and the ETag
  * computed from the parameters — stay the same until a restart: If-None-Match gets 304. A
  * game's PDFs read the game through the table engine with any token of the game (paper and
- * lang as above) and carry a QR code of the game's link (PUBLIC_URL, else the Host). */
+ * lang as above) and carry a QR code of the game's link (PUBLIC_URL, else the Host) with its join
+ * code: a phone that holds the game opens it, any other one the seats of its table. */
 #include "games/er/pdf.h"
 
 #include "games/er/data.h"
@@ -75,10 +76,10 @@ int api_er_sheets_pdf(const http_req *req, http_resp *resp)
 
 /* ---- a game's sheets (the table engine loads the game; any token of the game reads) ---- */
 
-static void game_link(const http_req *req, const char *id, char *out, size_t cap)
+static void game_link(const http_req *req, const table_view *v, char *out, size_t cap)
 {
 	char fragment[128];
-	snprintf(fragment, sizeof fragment, "game=%s", id);
+	snprintf(fragment, sizeof fragment, "game=%s&join=%s", v->id, v->code ? v->code : "");
 	pdf_api_link(req, fragment, out, cap);
 }
 
@@ -98,7 +99,7 @@ static void game_print_fill(game_print *gp, const http_req *req, const table_gam
 	table_game_view(tg, &gp->v);
 	er_game_scores(gp->g, er_api_data(), gp->scores, gp->ranks);
 	snprintf(gp->date, sizeof gp->date, "%.10s", gp->v.created_at ? gp->v.created_at : "");
-	game_link(req, gp->v.id, gp->link, sizeof gp->link);
+	game_link(req, &gp->v, gp->link, sizeof gp->link);
 }
 
 static void filled_page(pdf_doc *doc, const game_print *gp, int seat)

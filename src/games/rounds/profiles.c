@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_SHIPPED = 16 };
 
@@ -268,10 +269,50 @@ int api_profiles_list(const http_req *req, http_resp *resp)
 
 /* ---- POST /api/v1/profiles ---- */
 
+/* Now as a profile records it (UTC, tt_stamp_ok's shape) into out[TT_STAMP_LEN]. */
+static void now_stamp(char *out)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || strftime(out, TT_STAMP_LEN, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(out, TT_STAMP_LEN, "1970-01-01T00:00:00Z");
+}
+
+/* The values a group compared with its box ("checked": [key, …]) become verified, checked
+ * now, and so does the profile. Returns 0, or -1 with the offending element's pointer in
+ * field (an element that is not the name of one of the values). */
+static int stamp_checked(json_object *doc, json_object *values, json_object *checked, char *field,
+                         size_t len)
+{
+	char now[TT_STAMP_LEN];
+	size_t n = checked ? json_object_array_length(checked) : 0;
+	now_stamp(now);
+	for (size_t i = 0; i < n; i++) {
+		json_object *k = json_object_array_get_idx(checked, i);
+		json_object *v =
+		    k && json_object_is_type(k, json_type_string)
+		        ? js_member(values, json_object_get_string(k), json_type_object)
+		        : NULL;
+		if (!v) {
+			snprintf(field, len, "/checked/%zu", i);
+			return -1;
+		}
+		/* members the value may have already: json_object_object_add replaces them */
+		if (json_object_object_add(v, "verified", jx_bool(true)) != 0 ||
+		    json_object_object_add(v, "checked_at", jx_str(now)) != 0 ||
+		    json_object_object_add(v, "source",
+		                           jx_str("checked against the group's box")) != 0)
+			oom_abort();
+	}
+	if (n > 0)
+		jx_set(doc, "checked_at", jx_str(now));
+	return 0;
+}
+
 int api_profiles_create(const http_req *req, http_resp *resp)
 {
 	static const char *const games[] = {"dh", "clinic", NULL};
-	json_object *root = NULL, *values = NULL;
+	json_object *root = NULL, *values = NULL, *checked = NULL;
 	const char *id = NULL, *name = NULL, *league = NULL;
 	int game = 0;
 	js_error err = {{0}, {0}};
@@ -281,6 +322,7 @@ int api_profiles_create(const http_req *req, http_resp *resp)
 	    {"name", JS_STRING, JS_F_REQUIRED, 1, TT_NAME_LEN - 1, NULL, &name, NULL},
 	    {"values", JS_OBJECT, JS_F_REQUIRED, 0, 0, NULL, &values, NULL},
 	    {"league", JS_STRING, JS_F_NULLABLE, 1, JS_MAX_NAME, NULL, &league, NULL},
+	    {"checked", JS_ARRAY, 0, 0, 64, NULL, &checked, NULL},
 	};
 	if (http_body_json(req, resp, &root) != 0)
 		return 0;
@@ -288,18 +330,30 @@ int api_profiles_create(const http_req *req, http_resp *resp)
 		http_reply_invalid(resp, err.field, err.detail);
 		goto out;
 	}
-	char why[256];
+	db_conn *c = db_thread_conn();
+	if (!c) {
+		http_reply_problem(resp, 503, "the database is unavailable", NULL, NULL);
+		goto out;
+	}
+	/* a league's profile is filed by one of its owners or members */
+	if (league && table_league_allowed(req, resp, c, league) != 0)
+		goto out;
+	char why[256], field[128];
 	json_object *doc = jx_obj();
 	jx_set(doc, "game", jx_str(games[game]));
 	jx_set(doc, "id", jx_str(id));
 	jx_set(doc, "name", jx_str(name));
 	jx_set(doc, "values", json_object_get(values));
+	if (stamp_checked(doc, values, checked, field, sizeof field) != 0) {
+		http_reply_problem(resp, 400, "not the name of one of the profile's values",
+		                   "profile-invalid", field);
+		goto out_doc;
+	}
+	/* a value out of its domain: the loader names the field as "/values/…: reason" */
 	if (check_doc(game, doc, why, sizeof why) != 0) {
-		/* the loader names the field as "/values/…: reason" */
-		char field[128];
 		size_t n = strcspn(why, ":");
 		snprintf(field, sizeof field, "%.*s", (int)(n < sizeof field ? n : 0), why);
-		http_reply_problem(resp, 422, why, "profile-invalid", field);
+		http_reply_problem(resp, 400, why, "profile-invalid", field);
 		goto out_doc;
 	}
 	if (shipped(game, id)) {
@@ -307,10 +361,8 @@ int api_profiles_create(const http_req *req, http_resp *resp)
 		                   "/id");
 		goto out_doc;
 	}
-	db_conn *c = db_thread_conn();
 	bool inserted = false;
-	if (!c ||
-	    db_profile_insert(c, games[game], id, name, jx_text(doc), league, &inserted) != DB_OK) {
+	if (db_profile_insert(c, games[game], id, name, jx_text(doc), league, &inserted) != DB_OK) {
 		http_reply_problem(resp, 503, "the database is unavailable", NULL, NULL);
 		goto out_doc;
 	}

@@ -1,0 +1,58 @@
+"""GET /api/v1/addresses: the addresses other phones can open, for a page opened on localhost
+(README.md, after "make run"): the machine's IPv4 addresses on its networks with
+the server's port, as `make run` prints them; the LISTEN address alone; none on a loopback
+LISTEN, nor behind PUBLIC_URL (given instead) or TRUST_PROXY. Only read: no traffic goes to
+any address listed."""
+import ipaddress, re, shutil, subprocess
+
+from harness import Server, make_database
+
+PATH = "/api/v1/addresses"
+_db = None
+
+
+def db():
+    global _db
+    if _db is None:
+        _db = make_database("h_addresses")
+    return _db
+
+
+def _global_ipv4():
+    """The IPv4 addresses `ip` lists with scope global (src/scripts/run.sh does the same)."""
+    if not shutil.which("ip"):
+        return None
+    out = subprocess.run(["ip", "-o", "-4", "addr", "show", "scope", "global"],
+                         capture_output=True, text=True).stdout
+    return {line.split()[3].split("/")[0] for line in out.splitlines() if len(line.split()) > 3}
+
+
+def test_lan_addresses_with_the_servers_port():
+    with Server(database=db()) as s:
+        st, hd, o = s.json("GET", PATH)
+        assert st == 200 and hd.get("cache-control") == "no-store", (st, hd)
+        assert o["public_url"] is None, o
+        hosts = set()
+        for url in o["lan"]:
+            m = re.fullmatch(r"http://([0-9.]+):(\d+)/", url)
+            assert m and int(m.group(2)) == s.port, url
+            a = ipaddress.IPv4Address(m.group(1))
+            assert not a.is_loopback and not a.is_link_local, url
+            hosts.add(m.group(1))
+        want = _global_ipv4()
+        if want is not None:
+            assert hosts == {h for h in want if not ipaddress.IPv4Address(h).is_link_local}, \
+                (hosts, want)
+
+
+def test_no_lan_address_on_loopback_or_behind_a_proxy():
+    for env in ({"LISTEN": "127.0.0.1"}, {"TRUST_PROXY": "127.0.0.1"}):
+        with Server(env=env, database=db()) as s:
+            st, _, o = s.json("GET", PATH)
+            assert st == 200 and o == {"public_url": None, "lan": []}, (env, o)
+
+
+def test_public_url_given_instead():
+    with Server(env={"PUBLIC_URL": "https://dice.example"}, database=db()) as s:
+        st, _, o = s.json("GET", PATH)
+        assert st == 200 and o == {"public_url": "https://dice.example", "lan": []}, o

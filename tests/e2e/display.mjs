@@ -1,0 +1,410 @@
+// Browser test of the table display (static/display.html, display.js) on a 1280 × 720 screen, and
+// of "Show on a big screen" on the host's phone (bigscreen.js): the host opens the dialog, the
+// display is opened at the URL its QR code encodes (decoded from a screenshot with zbarimg, and
+// the same as the link shown), and a move made on a phone, then a Dice Hospital round, appear on
+// the display live. Finished ER, Dice Hospital and Clinic games (played through the API) show
+// their final ranking; six ER sheets fit. Every display is audited with axe-core (experimental
+// rules on) in dark and light, and checked for a page that scrolls, text cut or spilling out of
+// its box, panels that overlap, and type too small to read across a table. Screenshots:
+// build/e2e/display-*.png. Started by tests/e2e/run.sh (same server). Prints "PASS name" /
+// "FAIL name" per test; exits 1 on any failure.
+import { chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import axeCore from "axe-core";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+
+const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "build/e2e";
+mkdirSync(SHOTS, { recursive: true });
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const TV = { viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 };
+const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
+const results = [];
+const jsErrors = [];
+const audits = [];
+
+function assert(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+async function test(name, fn) {
+	const t0 = Date.now();
+	try {
+		await fn();
+		results.push({ name, ok: true });
+		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
+	} catch (e) {
+		results.push({ name, ok: false });
+		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
+	}
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+});
+
+async function page(options, { colorScheme = "light", locale = "en-GB" } = {}) {
+	const ctx = await browser.newContext({ ...options, colorScheme, locale });
+	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
+		jsErrors.push(`external request: ${route.request().url()}`);
+		return route.abort();
+	});
+	const p = await ctx.newPage();
+	p.setDefaultTimeout(10000);
+	p.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
+	p.on("console", (m) => {
+		// a replaced display token is an expected 401 in the network log
+		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()} at ${p.url()}`);
+	});
+	return p;
+}
+const phone = (o) => page(PHONE, o);
+// a TV whose system asks for light: the display is dark all the same
+const tv = (o = {}) => page(TV, { colorScheme: "light", ...o });
+
+const api = async (method, path, body, token) => {
+	const r = await fetch(BASE + "/api/v1" + path, {
+		method, body: body && JSON.stringify(body),
+		headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+	});
+	return { status: r.status, body: await r.json().catch(() => null) };
+};
+
+async function audit(p, name) {
+	const r = await new AxeBuilder({ page: p }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
+	for (const v of r.violations)
+		for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+	return r.violations.length;
+}
+
+/** The display at 1280 × 720: the page does not scroll; no panel overlaps another or holds more
+ * than it shows; no text is cut or spills out of its box (a name too long for its place ends
+ * with an ellipsis: that is drawn, not cut); every text is at least 14 px, names and totals
+ * bigger. */
+async function layoutCheck(p, name) {
+	const problems = await p.evaluate(() => {
+		const out = [];
+		const de = document.documentElement;
+		if (de.scrollHeight > innerHeight || de.scrollWidth > innerWidth) out.push(`the page scrolls: ${de.scrollWidth}×${de.scrollHeight}`);
+		const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].join(".")} "${(el.textContent || "").trim().slice(0, 30)}"`;
+		const boxes = [...document.querySelectorAll(".dsp-head, .dsp-now, .dsp-seat, .dsp-panel")].filter(shown);
+		for (let i = 0; i < boxes.length; i++) {
+			const a = boxes[i].getBoundingClientRect();
+			if (a.right > innerWidth + 0.5 || a.bottom > innerHeight + 0.5) out.push(`${desc(boxes[i])} leaves the screen`);
+			if (boxes[i].scrollHeight > boxes[i].clientHeight + 1) out.push(`${desc(boxes[i])} holds more than it shows (${boxes[i].scrollHeight} > ${boxes[i].clientHeight})`);
+			for (let j = i + 1; j < boxes.length; j++) {
+				if (boxes[i].contains(boxes[j]) || boxes[j].contains(boxes[i])) continue;
+				const b = boxes[j].getBoundingClientRect();
+				if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
+					out.push(`${desc(boxes[i])} and ${desc(boxes[j])} overlap`);
+			}
+		}
+		for (const el of document.querySelectorAll("#dsp *")) {
+			if (!shown(el) || el.closest("svg") || el.classList.contains("sr-only")) continue;
+			const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+			if (!own) continue;
+			const cs = getComputedStyle(el);
+			const px = parseFloat(cs.fontSize);
+			if (px < 14) out.push(`${desc(el)}: ${px}px type`);
+			const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 2;
+			if (cut && cs.display !== "inline" && cs.textOverflow !== "ellipsis") out.push(`${desc(el)}: text cut (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`);
+		}
+		for (const el of document.querySelectorAll(".dsp-total, .dsp-rank strong, .dsp-table td.total, #dsp-h1"))
+			if (shown(el) && parseFloat(getComputedStyle(el).fontSize) < 26) out.push(`${desc(el)}: ${getComputedStyle(el).fontSize}, not big enough`);
+		return out;
+	});
+	assert(problems.length === 0, `${name}:\n  ${problems.slice(0, 12).join("\n  ")}`);
+}
+
+const shot = (p, name) => p.screenshot({ path: `${SHOTS}/${name}.png` });
+
+/** Shot, axe and layout of the display as it is now, in dark; then the same in light. */
+async function look(p, name) {
+	assert((await p.evaluate(() => document.documentElement.dataset.theme)) === "dark", `${name}: dark by default`);
+	assert((await p.locator("h1").count()) === 1, `${name}: one h1`);
+	await shot(p, name);
+	await audit(p, name);
+	await layoutCheck(p, name);
+	await p.click("#dsp-theme");
+	assert((await p.evaluate(() => document.documentElement.dataset.theme)) === "light", `${name}: the button switches to light`);
+	await shot(p, `${name}-light`);
+	await audit(p, `${name} (light)`);
+	await p.click("#dsp-theme");
+}
+
+/** The "Show on a big screen" dialog on the host's phone: the link it shows, the URL its QR code
+ * encodes (the QR image read back by zbarimg), the same; focus returns to the button. */
+async function bigScreenLink(host, button, name) {
+	await host.locator(button).scrollIntoViewIfNeeded();
+	await host.screenshot({ path: `${SHOTS}/${name}-button.png` });
+	await host.click(button);
+	const img = host.locator("#bs-qr");
+	await img.waitFor();
+	await host.waitForFunction(() => { const i = document.querySelector("#bs-qr"); return i && i.complete && i.naturalWidth > 0; });
+	const link = await host.inputValue("#bs-link");
+	const png = `${SHOTS}/${name}-qr.png`;
+	await img.screenshot({ path: png });
+	const decoded = execFileSync("zbarimg", ["--raw", "-q", png], { encoding: "utf8" }).trim();
+	assert(decoded === link, `the QR code encodes the link shown: ${decoded} vs ${link}`);
+	assert(link.startsWith(`${BASE}/display.html#kind=`) && /&token=display\.[A-Za-z0-9_-]{43}$/.test(link) && !link.includes("?"),
+		`the display URL, its token in the fragment: ${link}`);
+	await host.screenshot({ path: `${SHOTS}/${name}.png` });
+	await audit(host, name);
+	await host.click("#bs-close");
+	assert(await host.evaluate((b) => document.activeElement && document.activeElement.matches(b), button), "focus back on the button");
+	return link;
+}
+
+/** One move made only by tapping (as run.mjs): a die (not the chief's when another is free),
+ * then the lit beds (first value offered) or the morgue, until the move can be submitted. */
+async function tapMove(p) {
+	const bays = p.locator('.bay:not([aria-disabled="true"])');
+	await bays.first().waitFor();
+	const free = p.locator('.bay:not([aria-disabled="true"]):not(.chief-die)');
+	await ((await free.count()) ? free.first() : bays.first()).click();
+	for (let i = 0; i < 6; i++) {
+		await p.locator('.sheet-panel[data-opts="ready"]').waitFor();
+		if (await p.locator("#submit:not([disabled])").count()) break;
+		const lit = p.locator(".bed.lit");
+		if (await lit.count()) {
+			await lit.first().click();
+			if (await p.locator(".picker").count()) await p.locator(".picker button.value").first().click();
+		} else if (await p.locator("#morgue").count()) await p.click("#morgue");
+		else break; // every patient placed: the move's check is on its way
+	}
+	await p.locator("#submit:not([disabled])").click();
+}
+
+/** A finished ER game played through the API (app deck): each seat takes its first legal
+ * option with a die it pays nothing for, or sends the patient to the morgue. */
+async function playErGame(names) {
+	const data = (await api("GET", "/er/data")).body;
+	const bayOf = (card, die) => data.cards.find((c) => c.id === card).bays[die];
+	const g = (await api("POST", "/er/games", { players: names.map((name) => ({ name })), deck: "app", seed: 7 })).body;
+	const tok = Object.fromEntries(g.seats.map((s) => [s.seat, s.seat_token]));
+	let cur = (await api("GET", `/er/games/${g.id}`, undefined, g.host_token)).body;
+	while (cur.status !== "finished") {
+		cur = (await api("POST", `/er/games/${g.id}/turns`, { turn: cur.next.turn }, g.host_token)).body;
+		const first = cur.turn.chief_seat;
+		for (const seat of [first, ...g.seats.map((s) => s.seat).filter((n) => n !== first)]) {
+			const tr = cur.turn; // the chief's die is known once the chief has moved
+			const chief = seat === tr.chief_seat;
+			const turn = { card: tr.card, dice: tr.dice, chief, chief_die: chief ? null : tr.chief_die };
+			const dice = ["red", "yellow", "green"].filter((c) => chief || c !== tr.chief_die);
+			const opts = (await api("POST", "/er/moves/options", { sheet: cur.seats[seat - 1].sheet, turn })).body.options;
+			const o = opts.find((x) => dice.includes(x.die) && x.blood_bags === 0);
+			const die = o ? o.die : dice[0];
+			const steps = [];
+			if (o && o.screen_first) steps.push({ screen: o.ward });
+			if (o) steps.push({ admit: o.patient, ward: o.ward, value: o.value, recolour: o.recolour });
+			else steps.push({ morgue: "die" });
+			if (bayOf(tr.card, die).bonus === "extra") steps.push({ morgue: o && o.patient === "extra" ? "die" : "extra" });
+			const r = await api("POST", `/er/games/${g.id}/seats/${seat}/moves`, { turn: tr.number, move: { die, steps } }, tok[seat]);
+			assert(r.status === 200, `move: ${r.status} ${JSON.stringify(r.body)}`);
+			cur = r.body;
+		}
+	}
+	return g;
+}
+
+const displayUrl = async (kind, g) => {
+	const r = await api("POST", `/${kind}/games/${g.id}/display`, undefined, g.host_token);
+	assert(r.status === 200, `display token: ${r.status}`);
+	return BASE + r.body.url;
+};
+
+await test("display-a-er-host-qr-and-a-live-move", async () => {
+	const host = await phone();
+	await host.goto(BASE + "/");
+	await host.click("#pick-er"); // the home screen's choice of game
+	await host.fill('input[name="player1"]', "Alice");
+	await host.fill('input[name="player2"]', "Bob");
+	await host.click("#add-player");
+	await host.fill('input[name="player3"]', "Cara");
+	await host.check('input[name="deck"][value="app"]');
+	await host.click("#create");
+	const seat2 = await host.inputValue('[data-link="seat-2"]');
+	await host.click("#open-host");
+	await host.locator(".turn-head #show-display").waitFor();
+	await host.locator("#conn[data-conn=live]").waitFor(); // the header is drawn again once live
+	const link = await bigScreenLink(host, "#show-display", "display-host-er");
+
+	const screen = await tv();
+	await screen.goto(link);
+	await screen.locator(".dsp-seat").nth(2).waitFor();
+	assert((await screen.locator(".dsp-seat").count()) === 3, "three sheets side by side");
+	assert(!screen.url().includes("token="), `the token left the address bar: ${screen.url()}`);
+	await screen.locator("#conn [data-conn=live]").waitFor();
+	assert((await screen.innerText("#dsp-now-h")).includes("Alice flips the next card"), await screen.innerText("#dsp-now-h"));
+	await look(screen, "display-er-start");
+
+	// the Chief Physician flips and rolls on her phone: the card and the dice are on the display
+	await host.click("#reveal");
+	await host.locator('.bay[data-die="red"] .die').waitFor();
+	const dice = await host.locator(".card .bay .die").allInnerTexts();
+	await screen.locator(".dsp-card .dsp-bay").nth(2).waitFor();
+	const shown = await screen.locator(".dsp-card .die").evaluateAll((els) => els.map((e) => e.firstChild.textContent));
+	assert(JSON.stringify(shown) === JSON.stringify(dice), `the dice of the turn: ${shown} vs ${dice}`);
+	assert((await screen.innerText("#dsp-status")).includes("Chief Physician: Alice"), await screen.innerText("#dsp-status"));
+	// her move, made by tapping, is on her sheet on the display
+	await tapMove(host);
+	await screen.locator('.dsp-seat[data-seat="1"] .dsp-moved.ok').waitFor();
+	// (a patient in a bed, or in the morgue of the ledger under the sheet)
+	await screen.waitForFunction(() => document.querySelectorAll('.dsp-seat[data-seat="1"] :is(.bed.filled, .box.dead)').length >= 1);
+	// Bob's phone moves: the display follows live, and says who is left
+	const bob = await phone();
+	await bob.goto(seat2);
+	await tapMove(bob);
+	await screen.locator('.dsp-seat[data-seat="2"] .dsp-moved.ok').waitFor();
+	await screen.locator("#dsp-waiting", { hasText: "Waiting for Cara" }).waitFor();
+	const total = await bob.locator('.player[data-seat="2"] .pscore').innerText();
+	assert((await screen.locator('.dsp-seat[data-seat="2"] .dsp-total').getAttribute("data-total")) === total.replace(/\D/g, ""), `Bob's total ${total}`);
+	await look(screen, "display-er-live");
+
+	// the display is no player: the only seat claimed is Bob's phone's (the host plays seat 1
+	// with the host token, and Cara's phone never came)
+	const seats = (await api("GET", `/join/${await host.locator(".turn-head .code").innerText()}`)).body.seats;
+	assert(JSON.stringify(seats.map((s) => s.claimed)) === "[false,true,false]", `claims: ${JSON.stringify(seats)}`);
+
+	// the dialog shows the link it made again; a new link makes the old screen say so
+	await host.click("#show-display");
+	await host.locator("#bs-link").waitFor();
+	assert((await host.inputValue("#bs-link")) === link, "the phone keeps the link it got");
+	await host.click("#bs-new");
+	await host.waitForFunction((old) => document.querySelector("#bs-link") && document.querySelector("#bs-link").value !== old, link);
+	const fresh = await host.inputValue("#bs-link");
+	await host.click("#bs-close");
+	await screen.reload();
+	await screen.locator('#dsp-lost[data-lost="replaced"]').waitFor();
+	await shot(screen, "display-replaced");
+	await audit(screen, "display-replaced");
+	await screen.goto(fresh);
+	await screen.locator(".dsp-seat").nth(2).waitFor();
+	await host.context().close();
+	await bob.context().close();
+	await screen.context().close();
+});
+
+await test("display-b-dh-round-live", async () => {
+	const host = await phone();
+	await host.goto(BASE + "/");
+	await host.locator("#pick-dh").click(); // the home screen's choice of game
+	await host.locator("#tt-new").waitFor();
+	await host.click("#tt-add-player");
+	for (const [i, n] of ["Ann", "Bob", "Cy"].entries()) await host.fill(`input[name="tt-player${i + 1}"]`, n);
+	await host.click("#tt-create");
+	const code = await host.locator("#tt-code-shown").getAttribute("data-code");
+	await host.click("#tt-open-host");
+	await host.locator("#tt-entry .tt-seat").first().waitFor();
+	await host.locator("#tt-status", { hasText: "· live" }).waitFor(); // the head is drawn again once live
+	const link = await bigScreenLink(host, "#tt-show-display", "display-host-dh");
+
+	const screen = await tv();
+	await screen.goto(link);
+	await screen.locator('.dsp-table tbody tr[data-seat="3"]').waitFor();
+	await screen.locator("#conn [data-conn=live]").waitFor();
+	assert((await screen.innerText("#dsp-h1")).includes("Round 1 of 8"), await screen.innerText("#dsp-h1"));
+
+	// Bob's phone enters his round 1: his points are on the display, and who is left
+	const bob = await phone();
+	await bob.goto(BASE + "/");
+	await bob.fill("#join-code", code);
+	await bob.click("#join-go");
+	await bob.locator('.seat[data-seat="2"]').click();
+	await bob.locator('#tt-entry .tt-seat[data-seat="2"]').waitFor();
+	const plus = bob.locator('.tt-stepper[data-seat="2"][data-field="discharged.red"] button').nth(1);
+	await plus.click();
+	await plus.click();
+	await bob.locator("#tt-save:not([disabled])").click();
+	await bob.locator("#tt-msg", { hasText: "Round 1 saved" }).waitFor();
+	const points = await bob.locator('.tt-score[data-seat="2"] .tt-total').getAttribute("data-total");
+	assert(points !== "0", `Bob scored: ${points}`);
+	await screen.locator(`.dsp-table tr[data-seat="2"] td[data-round="1"]`, { hasText: points }).waitFor();
+	await screen.locator("#dsp-waiting", { hasText: "Waiting for Ann, Cy" }).waitFor();
+	await look(screen, "display-dh-round");
+
+	// the rest of the game through the API with the host's token: the final ranking
+	const hostToken = await host.evaluate(() => Object.values(JSON.parse(localStorage.getItem("dh.tabletop.games")))[0].token);
+	const id = decodeURIComponent(link.match(/game=([^&]+)/)[1]);
+	const e = (seat, red) => ({ seat, discharged: { red, yellow: 1, green: 0 }, wards_empty: false });
+	let r = await api("PUT", `/dh/games/${id}/rounds/1`, { entries: [e(1, 1), e(3, 0)] }, hostToken);
+	for (let n = 2; n <= 8; n++) r = await api("PUT", `/dh/games/${id}/rounds/${n}`, { entries: [e(1, 1), e(2, 2), e(3, 0)] }, hostToken);
+	r = await api("POST", `/dh/games/${id}/finish`, { entries: [1, 2, 3].map((seat) => ({ seat, blood_bags: seat, patients_left: 1, pips_left: 3 })) }, hostToken);
+	assert(r.status === 200 && r.body.status === "finished", `finish: ${r.status} ${JSON.stringify(r.body)}`);
+	await screen.locator(".dsp-rank li.winner").waitFor();
+	assert((await screen.innerText("#dsp-scores-h")) === "Final ranking", await screen.innerText("#dsp-scores-h"));
+	await look(screen, "display-dh-final");
+	await host.context().close();
+	await bob.context().close();
+	await screen.context().close();
+});
+
+await test("display-c-clinic-track-and-order", async () => {
+	const g = (await api("POST", "/clinic/games", { players: ["Eve", "Florentine Abernathy-Smythe", "Gus", "Hana"].map((name) => ({ name })) })).body;
+	const e = (seat, bought) => ({ seat, popularity_bought: bought, lab_doctors: seat % 2, deaths: 0, unpaid_expenses: 0, time_spent: seat });
+	for (let n = 1; n <= 3; n++) {
+		const r = await api("PUT", `/clinic/games/${g.id}/rounds/${n}`, { entries: [e(1, 2), e(2, 1), e(3, 3), e(4, 0)] }, g.host_token);
+		assert(r.status === 200, `round ${n}: ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	const screen = await tv();
+	await screen.goto(await displayUrl("clinic", g));
+	await screen.locator('.dsp-track li[data-seat="4"]').waitFor();
+	assert((await screen.locator('.dsp-track li[data-seat="3"]').getAttribute("data-popularity")) !== "0", "popularity on the track");
+	await screen.locator("#dsp-order", { hasText: "→" }).waitFor();
+	await look(screen, "display-clinic");
+	for (let n = 4; n <= 6; n++) await api("PUT", `/clinic/games/${g.id}/rounds/${n}`, { entries: [e(1, 2), e(2, 1), e(3, 3), e(4, 0)] }, g.host_token);
+	const r = await api("POST", `/clinic/games/${g.id}/finish`, { entries: [1, 2, 3, 4].map((seat) => ({ seat, nurses: seat })) }, g.host_token);
+	assert(r.status === 200, `finish: ${r.status}`);
+	await screen.locator(".dsp-rank li.winner").waitFor();
+	await look(screen, "display-clinic-final");
+	await screen.context().close();
+});
+
+await test("display-d-er-six-sheets-and-final-ranking", async () => {
+	const six = (await api("POST", "/er/games", { players: ["Alice", "Bartholomew Longname", "Cara", "Dev", "Eli", "Fatima"].map((name) => ({ name })), deck: "app" })).body;
+	await api("POST", `/er/games/${six.id}/turns`, { turn: 1 }, six.host_token);
+	const screen = await tv();
+	await screen.goto(await displayUrl("er", six));
+	await screen.locator(".dsp-seat").nth(5).waitFor();
+	await screen.locator(".dsp-card .dsp-bay").nth(2).waitFor();
+	await look(screen, "display-er-six");
+	const done = await playErGame(["Ann", "Ben"]);
+	await screen.goto(await displayUrl("er", done));
+	await screen.locator(".dsp-winner").waitFor();
+	await screen.locator(".dsp-rank li.winner").waitFor();
+	await look(screen, "display-er-final");
+	// French
+	const fr = await tv({ locale: "fr-FR" });
+	await fr.goto(await displayUrl("er", done));
+	await fr.locator(".dsp-winner").waitFor();
+	assert((await fr.innerText("#dsp-scores-h")) === "Classement final", await fr.innerText("#dsp-scores-h"));
+	await look(fr, "display-er-final-fr");
+	await fr.context().close();
+	await screen.context().close();
+});
+
+await test("display-e-no-token", async () => {
+	const screen = await tv();
+	await screen.goto(`${BASE}/display.html`);
+	await screen.locator('#dsp-lost[data-lost="none"]').waitFor();
+	await shot(screen, "display-no-token");
+	await audit(screen, "display-no-token");
+	await screen.context().close();
+});
+
+await test("display-axe-every-screen", async () => {
+	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
+});
+
+await test("display-no-script-errors", async () => {
+	assert(jsErrors.length === 0, jsErrors.join("\n"));
+});
+
+await browser.close();
+process.exit(results.some((r) => !r.ok) ? 1 : 0);

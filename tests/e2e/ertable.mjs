@@ -1,0 +1,520 @@
+// Browser tests of the ER screens at the table on a 360 × 740 phone: the lit beds and the dice of
+// the turn in view together above the action bar, a move drafted offline, the solo game against
+// ALICAT (its sheet, what it gained, its difficulty points, undo and a reload of the draft), the
+// game's PDFs and the page their QR code opens on another phone, the LAN address offered when the
+// page is on localhost, and join codes pasted with a space or a dash. Started by tests/e2e/run.sh
+// after run.mjs (same server); ONLY=substring runs the tests whose name has it.
+// Prints "PASS name" / "FAIL name" per test; exits 1 on any failure.
+import { chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import { mkdirSync } from "node:fs";
+
+const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "build/e2e";
+const ONLY = process.env.ONLY || "";
+mkdirSync(SHOTS, { recursive: true });
+
+const VIEW = { width: 360, height: 740 };
+const PHONE = { viewport: VIEW, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const results = [];
+const jsErrors = [];
+const audits = [];
+
+function assert(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+async function test(name, fn) {
+	if (ONLY && !name.includes(ONLY)) return;
+	const t0 = Date.now();
+	try {
+		await fn();
+		results.push({ name, ok: true });
+		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
+	} catch (e) {
+		results.push({ name, ok: false });
+		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
+	}
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+});
+
+async function phone({ locale = "en-GB", colorScheme = "light", acceptDownloads = false } = {}) {
+	const ctx = await browser.newContext({ ...PHONE, locale, colorScheme, acceptDownloads });
+	// the network is closed: anything not served by our server is a bug
+	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
+		jsErrors.push(`external request: ${route.request().url()}`);
+		return route.abort();
+	});
+	const page = await ctx.newPage();
+	page.setDefaultTimeout(10000);
+	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
+	page.on("console", (m) => {
+		if (m.type() === "error" && !/status of 4\d\d|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/.test(m.text()))
+			jsErrors.push(`console: ${m.text()} at ${page.url()}`);
+	});
+	return page;
+}
+
+const api = async (method, path, body, token) => {
+	const r = await fetch(BASE + "/api/v1" + path, {
+		method, body: body && JSON.stringify(body),
+		headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+	});
+	const o = await r.json().catch(() => null);
+	return { status: r.status, body: o };
+};
+
+/** At 360 px: nothing wider than the screen, no two controls overlapping, no text spilling out of
+ * its control, tap targets big enough (as run.mjs checks every screen). */
+async function layoutCheck(page, name) {
+	const problems = await page.evaluate(() => {
+		const out = [];
+		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+		const visible = (el) => {
+			const r = el.getBoundingClientRect();
+			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], details:not([open]) > :not(summary)");
+		};
+		const controls = [...document.querySelectorAll("button, a, input:not([type=radio]):not([type=checkbox]), select, [role=button], [role=radio]")].filter(visible);
+		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect(), dock: !!el.closest(".dock"), bed: el.classList.contains("bed") }));
+		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `[${a.name}=${a.value}]`).join("")} "${(el.textContent || "").trim().slice(0, 24)}"`;
+		for (const b of boxes) {
+			if (b.r.right > window.innerWidth + 0.5 || b.r.left < -0.5) out.push(`${desc(b.el)} outside the screen`);
+			if (!b.bed && !b.el.closest(".card-grid, .mine, .links, .top") && b.el.tagName !== "A" && b.el.scrollWidth > b.el.clientWidth + 1 && getComputedStyle(b.el).overflowX !== "auto")
+				out.push(`${desc(b.el)}: text wider than the control`);
+			const min = b.bed ? [39, 44] : [44, 44];
+			if (!b.el.closest(".top, .card-grid") && b.el.tagName !== "A" && (b.r.width < min[0] - 0.5 || b.r.height < min[1] - 0.5) && !b.el.closest("details > summary"))
+				out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
+		}
+		for (let i = 0; i < boxes.length; i++)
+			for (let j = i + 1; j < boxes.length; j++) {
+				const a = boxes[i], b = boxes[j];
+				if (a.dock !== b.dock || a.el.closest(".top") || b.el.closest(".top") || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+				if (a.bed && b.bed) {
+					const d = Math.hypot(a.r.x + a.r.width / 2 - b.r.x - b.r.width / 2, a.r.y + a.r.height / 2 - b.r.y - b.r.height / 2);
+					if (d < a.r.width * 0.95) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+					continue;
+				}
+				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+			}
+		return out;
+	});
+	assert(problems.length === 0, `${name} at 360 × 740:\n${problems.slice(0, 12).join("\n")}`);
+}
+
+/** A screenshot (light or dark, as the phone is), axe-core (collected), the layout (asserted). */
+async function screen(page, name, fullPage = false) {
+	await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+	const r = await new AxeBuilder({ page }).analyze();
+	for (const v of r.violations) for (const n of v.nodes) audits.push(`${name}: ${v.id} — ${n.target.join(" ")}`);
+	await layoutCheck(page, name);
+}
+
+/** Creates a game through the API and opens it on a new phone with the host's link. */
+async function openGame(body, opts = {}) {
+	const g = await api("POST", "/er/games", body);
+	assert(g.status === 201, `create: ${g.status} ${JSON.stringify(g.body)}`);
+	const page = await phone(opts);
+	await page.goto(`${BASE}/#game=${g.body.id}&token=${g.body.host_token}`);
+	await page.locator(".turn-head").waitFor();
+	return { page, game: g.body };
+}
+
+/** Finishes the draft of the move begun: the lit beds (first value offered) or the morgue. */
+async function finishDraft(page) {
+	for (let i = 0; i < 8; i++) {
+		await page.locator('.sheet-panel[data-opts="ready"]').waitFor();
+		if (await page.locator("#submit:not([disabled])").count()) return;
+		const lit = page.locator(".bed.lit");
+		if (await lit.count()) {
+			await lit.first().click();
+			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
+		} else if (await page.locator("#morgue").count()) await page.click("#morgue");
+		await page.waitForTimeout(80);
+	}
+	await page.locator("#submit:not([disabled])").waitFor();
+}
+
+/** Chooses a die (not the chief's when another is free). */
+async function chooseDie(page) {
+	const bays = page.locator('.bay:not([aria-disabled="true"])');
+	await bays.first().waitFor();
+	const free = page.locator('.bay:not([aria-disabled="true"]):not(.chief-die)');
+	await ((await free.count()) ? free.first() : bays.first()).click();
+}
+
+/** Is the bay of this colour on the turn's card an extra patient? (the cards of GET /er/data) */
+const cardData = (await api("GET", "/er/data")).body.cards;
+const extraBay = (st, colour) => cardData.find((c) => c.id === st.turn.card).bays[colour].bonus === "extra";
+
+// ---- the tests ----
+
+await test("er-join-code-pasted-with-space-or-dash", async () => {
+	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app" });
+	const code = g.body.code;
+	const P = await phone();
+	await P.goto(BASE + "/");
+	await P.locator("#join-code").waitFor();
+	for (const typed of [`${code.slice(0, 3)} ${code.slice(3)}`, `${code.slice(0, 3).toLowerCase()}-${code.slice(3).toLowerCase()}`, ` ${code} `]) {
+		await P.fill("#join-code", "");
+		await P.locator("#join-code").focus();
+		await P.keyboard.insertText(typed); // as a paste
+		assert((await P.inputValue("#join-code")) === code, `"${typed}" reads ${await P.inputValue("#join-code")}, not ${code}`);
+	}
+	await P.click("#join-go");
+	await P.locator('.seat[data-seat="2"]', { hasText: "Ben" }).waitFor();
+	// a link with the code as people write it opens the same table
+	await P.goto(`${BASE}/#join=${code.slice(0, 3).toLowerCase()}-${code.slice(3)}`);
+	await P.locator("h1", { hasText: code }).waitFor();
+	await P.locator('.seat[data-seat="2"]', { hasText: "Ben" }).waitFor();
+	await P.context().close();
+});
+
+/** The lit beds and the dice of the turn between the header and the dock, polled until the page
+ * has scrolled them there (or the deadline passes: then what is out of view). */
+async function litAndDiceInView(page, what) {
+	const deadline = Date.now() + 4000;
+	let r;
+	for (;;) {
+		r = await page.evaluate(() => {
+			const top = document.querySelector(".top").getBoundingClientRect().bottom;
+			const dock = document.querySelector(".dock").getBoundingClientRect().top;
+			const lit = [...document.querySelectorAll(".bed.lit")];
+			const dice = [...document.querySelectorAll(".card .die")];
+			const out = [...lit, ...dice].map((e) => [e, e.getBoundingClientRect()]).filter(([, b]) => b.top < top - 0.5 || b.bottom > dock + 0.5)
+				.map(([e, b]) => `${e.dataset.ward ? `bed ${e.dataset.ward}/${e.dataset.bed}` : `die ${e.textContent}`} ${Math.round(b.top)}–${Math.round(b.bottom)}`);
+			return { lit: lit.length, dice: dice.length, out, top: Math.round(top), dock: Math.round(dock) };
+		});
+		if (r.lit && r.dice === 3 && !r.out.length) return r;
+		if (Date.now() > deadline) break;
+		await page.waitForTimeout(50);
+	}
+	assert(false, `${what}: ${r.lit} lit bed(s), ${r.dice} dice; out of view between the header (${r.top}) and the dock (${r.dock}): ${r.out.join(", ")}`);
+}
+
+await test("er-lit-beds-and-dice-in-view", async () => {
+	// solo, so that ALICAT's Cardiologist choice shows in the dock on its turns (it moves first)
+	for (const colorScheme of ["light", "dark"]) {
+		const { page } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 11 }, { colorScheme });
+		let discard = 0, second = 0;
+		for (let n = 1; n <= (colorScheme === "light" ? 8 : 3); n++) {
+			await page.locator("#reveal").click();
+			await chooseDie(page);
+			await litAndDiceInView(page, `turn ${n}, die chosen`);
+			if (await page.locator("#alicat-discard").count()) discard++;
+			if (n === 2) await screen(page, `er-lit-in-view-${colorScheme}`);
+			// the extra patient of a bay: its beds come in view too once the first is written
+			const lit = page.locator(".bed.lit");
+			await lit.first().click();
+			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
+			if (await page.locator("#morgue").count()) {
+				await page.locator('.sheet-panel[data-opts="ready"]').waitFor();
+				if (await lit.count()) {
+					await litAndDiceInView(page, `turn ${n}, second patient`);
+					second++;
+				}
+			}
+			await finishDraft(page);
+			await page.click("#submit");
+			await page.locator("#turn-number", { hasText: `${n + 1}/24` }).waitFor();
+		}
+		if (colorScheme === "light") assert(discard > 0, "the Cardiologist choice showed on no turn");
+		await page.context().close();
+	}
+});
+
+/** A two-player game (app deck) with turn 1 flipped: {g, tokens of seats 1 and 2}. */
+async function twoPlayers(seed) {
+	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed });
+	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
+	return { g, ana: g.body.seats[0].seat_token, ben: g.body.seats[1].seat_token };
+}
+
+await test("er-offline-draft-sent-when-back", async () => {
+	const { g, ana } = await twoPlayers(5);
+	const A = await phone();
+	await A.goto(`${BASE}/#game=${g.body.id}&token=${ana}`);
+	await A.locator('.bay:not([aria-disabled="true"])').first().waitFor();
+	// Ana's phone loses the network, and she drafts her whole move meanwhile
+	await A.context().setOffline(true);
+	await A.locator("#conn[data-conn=offline]").waitFor();
+	await chooseDie(A);
+	for (let i = 0; i < 8; i++) {
+		const lit = A.locator(".bed.lit");
+		if (await lit.count()) {
+			await lit.first().click();
+			if (await A.locator(".picker").count()) await A.locator(".picker button.value").first().click();
+		} else if (await A.locator("#morgue").count()) await A.click("#morgue");
+		else break;
+		await A.waitForTimeout(80);
+	}
+	await A.context().setOffline(false);
+	await A.locator("#conn[data-conn=live]").waitFor({ timeout: 15000 });
+	// the connection is back: the drafted move can be sent, without starting it again
+	await A.locator("#submit:not([disabled])").waitFor({ timeout: 5000 });
+	await A.click("#submit");
+	await A.locator("#status", { hasText: "Move accepted" }).waitFor();
+	await A.context().close();
+});
+
+await test("er-queued-move-drawn-pending", async () => {
+	const { g, ana, ben } = await twoPlayers(6);
+	// Ana (chief) moves first, through the API
+	const st = (await api("GET", `/er/games/${g.body.id}`, null, ana)).body;
+	const r = await api("POST", `/er/games/${g.body.id}/seats/1/moves`, { turn: 1, move: { die: "red", steps: [{ morgue: "die" }, ...(extraBay(st, "red") ? [{ morgue: "extra" }] : [])] } }, ana);
+	assert(r.status === 200, `Ana's move: ${r.status} ${JSON.stringify(r.body)}`);
+	// Ben drafts and sends his move offline: it waits on the phone, drawn on his sheet as pending
+	const B = await phone({ colorScheme: "dark" });
+	await B.goto(`${BASE}/#game=${g.body.id}&token=${ben}`);
+	await chooseDie(B);
+	await finishDraft(B);
+	await B.context().setOffline(true);
+	await B.locator("#conn[data-conn=offline]").waitFor();
+	const drafted = await B.locator(".bed.draft").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
+	await B.click("#submit");
+	await B.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	const pending = await B.locator(".bed.pending").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
+	assert(JSON.stringify(pending) === JSON.stringify(drafted), `pending beds ${pending} (drafted ${drafted})`);
+	if (pending.length) {
+		const label = await B.locator(".bed.pending").first().getAttribute("aria-label");
+		assert(label.includes("waiting to be sent"), `pending bed's label: ${label}`);
+	}
+	await screen(B, "er-offline-queued-dark");
+	await B.context().setOffline(false);
+	await B.locator("#conn[data-conn=live]").waitFor({ timeout: 15000 });
+	await B.locator("#turn-number", { hasText: "2/24" }).waitFor({ timeout: 15000 });
+	assert((await B.locator(".bed.pending").count()) === 0, "nothing pending once sent");
+	for (const b of drafted) {
+		const [w, rest] = b.split("/");
+		const [bed, val] = rest.split(":");
+		assert((await B.locator(`.bed[data-ward="${w}"][data-bed="${bed}"]`).textContent()).startsWith(val.replace("!", "")), `bed ${b} written`);
+	}
+	await B.context().close();
+});
+
+await test("er-solo-alicat-gains-of-the-turn", async () => {
+	// ALICAT with a difficulty modifier that scores: equipment (1 point per circled stethoscope and blood bag)
+	const { page: S, game: g } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 21, alicat_modifiers: ["equipment"] });
+	const host = g.host_token;
+	// turn 1: the player leads, ALICAT follows; what it gained is that turn's, not its total
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "2/24" }).waitFor();
+	await S.locator("#alicat h2", { hasText: "turn 1" }).waitFor();
+	let log = (await api("GET", `/er/games/${g.id}/log`, null, host)).body;
+	const startTotal = log.start.seats[1].total;
+	const t1 = log.turns[0].seats[1];
+	assert(startTotal > 0, `ALICAT starts with points: ${startTotal}`);
+	let text = await S.locator("#alicat-move").textContent();
+	const p1 = t1.total - startTotal;
+	assert(!text.includes(`+${t1.total} points`), `turn 1 shows ALICAT's total as gained: ${text}`);
+	if (p1) assert(text.includes(`${p1 > 0 ? "+" : "−"}${Math.abs(p1)} points`), `turn 1: ${p1} points gained: ${text}`);
+	const nurses1 = t1.sheet.nurse_track - log.start.seats[1].sheet.nurse_track;
+	if (nurses1) assert(text.includes(`${nurses1} nurse`), `turn 1: ${nurses1} nurse(s): ${text}`);
+	else assert(!/nurse/.test(text), text);
+
+	// turn 2: ALICAT is Chief Physician and moves first: its move of this turn shows at once
+	await S.locator("#reveal").click();
+	await S.locator("#alicat h2", { hasText: "turn 2" }).waitFor();
+	const st = (await api("GET", `/er/games/${g.id}`, null, host)).body;
+	const p2 = st.seats[1].score.total - t1.total;
+	text = await S.locator("#alicat-move").textContent();
+	if (p2) assert(text.includes(`${p2 > 0 ? "+" : "−"}${Math.abs(p2)} points`), `turn 2: ${p2} points gained: ${text}`);
+	else assert(!/points/.test(text), `turn 2: no point gained: ${text}`);
+	await S.context().close();
+});
+
+await test("er-solo-alicat-sheet", async () => {
+	const { page: S, game: g } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 21, alicat_modifiers: ["equipment"] });
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "2/24" }).waitFor();
+	await S.locator("#reveal").click();
+	await S.locator("#alicat-move").waitFor();
+	const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
+	// ALICAT's sheet: its difficulty points have their own box, and the boxes add up to the total
+	await S.click("#alicat-sheet");
+	await S.locator("#sheet-h", { hasText: "ALICAT" }).waitFor();
+	const cells = await S.locator("[data-score-cell]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.scoreCell, Number(e.textContent)])));
+	assert("modifiers" in cells && cells.modifiers === st.seats[1].score.breakdown.modifiers && cells.modifiers > 0, `difficulty box: ${JSON.stringify(cells)}`);
+	const sum = Object.entries(cells).filter(([k]) => k !== "total").reduce((n, [, v]) => n + v, 0);
+	assert(sum === cells.total && cells.total === st.seats[1].score.total, `boxes add up to ${sum}, total ${cells.total}`);
+	await S.locator(".ledger-svg").scrollIntoViewIfNeeded();
+	await screen(S, "er-solo-alicat-sheet");
+	// choosing a die while ALICAT's sheet shows: the move is made on the player's own sheet
+	await chooseDie(S);
+	await S.locator("#sheet-h", { hasText: "Solo" }).waitFor();
+	await S.locator(".bed.lit").first().waitFor();
+	assert((await S.locator("#alicat-sheet").textContent()).includes("See ALICAT's sheet"), "the button goes to ALICAT's sheet again");
+	await S.context().close();
+});
+
+await test("er-solo-undo-and-reload-keep-the-draft", async () => {
+	const { page: S } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 22 });
+	await S.locator("#reveal").click();
+	await chooseDie(S);
+	await S.locator(".bed.lit").first().waitFor();
+	// undo: the patient placed goes, its bed is lit again
+	const bed = S.locator(".bed.lit").first();
+	const at = [await bed.getAttribute("data-ward"), await bed.getAttribute("data-bed")];
+	await bed.click();
+	if (await S.locator(".picker").count()) await S.locator(".picker button.value").first().click();
+	const placed = S.locator(`.bed[data-ward="${at[0]}"][data-bed="${at[1]}"]`);
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	await S.click("#undo-step");
+	await S.locator(`.bed.lit[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	assert((await placed.textContent()).trim() === "", "the bed is empty again");
+	// a reload keeps the draft of this turn
+	await S.locator(`.bed.lit[data-ward="${at[0]}"][data-bed="${at[1]}"]`).click();
+	if (await S.locator(".picker").count()) await S.locator(".picker button.value").first().click();
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	const value = (await placed.textContent()).trim();
+	await S.reload();
+	await S.locator(`.bed.draft[data-ward="${at[0]}"][data-bed="${at[1]}"]`).waitFor();
+	assert((await placed.textContent()).trim() === value, `the draft's ${value} is back after the reload`);
+	await screen(S, "er-solo-draft-reloaded");
+	await finishDraft(S);
+	await S.click("#submit");
+	await S.locator("#turn-number", { hasText: "3/24" }).or(S.locator("#status", { hasText: "Move accepted" })).first().waitFor();
+	// the move sent, a reload starts no draft
+	await S.reload();
+	await S.locator(".turn-head").waitFor();
+	await S.locator("#reveal").waitFor();
+	assert((await S.locator(".bed.draft").count()) === 0, "no draft after the move");
+	await S.context().close();
+});
+
+/** Plays a solo game (app deck) through the API up to turn `until` (the whole game: 24), every
+ * patient of the player to the morgue with a die that is not ALICAT's. */
+async function soloByApi(until, seed) {
+	const g = (await api("POST", "/er/games", { players: [{ name: "Solo" }], solo: true, deck: "app", seed })).body;
+	for (let n = 1; n <= until; n++) {
+		await api("POST", `/er/games/${g.id}/turns`, { turn: n }, g.host_token);
+		const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
+		const die = ["red", "yellow", "green"].find((c) => c !== st.turn.chief_die);
+		const steps = [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])];
+		const r = await api("POST", `/er/games/${g.id}/seats/1/moves`, { turn: n, move: { die, steps } }, g.host_token);
+		assert(r.status === 200, `turn ${n}: ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	return g;
+}
+
+/** Clicks a button that downloads a PDF; returns its name and bytes. */
+async function download(page, sel) {
+	const [dl] = await Promise.all([page.waitForEvent("download"), page.click(sel)]);
+	const path = await dl.path();
+	const { readFileSync } = await import("node:fs");
+	return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+await test("er-game-pdfs-offered", async () => {
+	// in progress: the sheet shown and the whole game, from the game screen
+	const g = await soloByApi(2, 31);
+	const P = await phone({ acceptDownloads: true });
+	await P.goto(`${BASE}/#game=${g.id}&token=${g.host_token}`);
+	await P.locator(".turn-head").waitFor();
+	await P.locator(".prints summary").click();
+	let f = await download(P, "#pdf-sheet");
+	assert(f.name === `er-${g.code}-seat-1.pdf` && f.bytes.subarray(0, 5).toString() === "%PDF-", `sheet PDF: ${f.name} ${f.bytes.subarray(0, 8)}`);
+	// ALICAT's sheet shown: its PDF
+	await P.click("#alicat-sheet");
+	await P.locator("#pdf-sheet", { hasText: "ALICAT" }).waitFor();
+	f = await download(P, "#pdf-sheet");
+	assert(f.name === `er-${g.code}-seat-2.pdf`, f.name);
+	await P.locator(".prints").scrollIntoViewIfNeeded();
+	await screen(P, "er-pdfs-in-progress");
+	await P.context().close();
+	// finished: with the ranking
+	const done = await soloByApi(24, 32);
+	const Q = await phone({ acceptDownloads: true, colorScheme: "dark" });
+	await Q.goto(`${BASE}/#game=${done.id}&token=${done.host_token}`);
+	await Q.locator(".results #pdf-game").waitFor();
+	f = await download(Q, ".results #pdf-game");
+	assert(f.name === `er-${done.code}-game.pdf` && f.bytes.subarray(0, 5).toString() === "%PDF-" && f.bytes.length > 2000, `game PDF: ${f.name}, ${f.bytes.length} bytes`);
+	assert(!(await Q.locator(".prints").isVisible()), "offered once, in the ranking");
+	await Q.locator(".results #pdf-game").scrollIntoViewIfNeeded();
+	await screen(Q, "er-pdfs-finished-dark");
+	await Q.context().close();
+});
+
+await test("er-pdf-qr-on-another-phone", async () => {
+	// the PDF's QR code opens "#game=ID&join=CODE" (src/games/er/pdf.c): on a phone without the
+	// game, whose table it is and its seats to take
+	const { g, ana } = await twoPlayers(8);
+	for (const colorScheme of ["light", "dark"]) {
+		const O = await phone({ colorScheme });
+		await O.goto(`${BASE}/#game=${g.body.id}&join=${g.body.code}`);
+		await O.locator("h1", { hasText: "This game is not on this phone" }).waitFor();
+		const intro = await O.locator("#not-here").textContent();
+		assert(intro.includes("Ana, Ben") && intro.includes(g.body.code), intro);
+		await O.locator('.seat[data-seat="2"]', { hasText: "Ben" }).waitFor();
+		await screen(O, `er-qr-not-here-${colorScheme}`);
+		if (colorScheme === "dark") {
+			// taking a seat opens the game
+			await O.click('.seat[data-seat="2"]');
+			await O.locator(".turn-head").waitFor();
+			assert((await O.locator(".you-line").textContent()).includes("Ben"), "plays Ben's seat");
+		}
+		await O.context().close();
+	}
+	// the phone that holds the game opens it from the same code
+	const A = await phone();
+	await A.goto(`${BASE}/#game=${g.body.id}&token=${ana}`);
+	await A.locator(".turn-head").waitFor();
+	await A.goto(`${BASE}/#game=${g.body.id}&join=${g.body.code}`);
+	await A.locator(".you-line", { hasText: "Ana" }).waitFor();
+	await A.context().close();
+	// a link without a token nor a code: join by code, right there
+	const O = await phone();
+	await O.goto(`${BASE}/#game=${g.body.id}`);
+	await O.locator("h1", { hasText: "not on this phone" }).waitFor();
+	await O.fill("#join-code", g.body.code);
+	await O.click("#join-go");
+	await O.locator('.seat[data-seat="1"]', { hasText: "Ana" }).waitFor();
+	await O.context().close();
+});
+
+await test("er-share-address-on-localhost", async () => {
+	for (const colorScheme of ["light", "dark"]) {
+		const P = await phone({ colorScheme });
+		// the machine's address on the network (what the server finds is checked by tests/api/test_addresses.py)
+		const lan = `http://192.0.2.10:${new URL(BASE).port}`;
+		await P.route(`${BASE}/api/v1/addresses`, (r) => r.fulfill({ json: { public_url: null, lan: [`${lan}/`] } }));
+		await P.goto(BASE + "/");
+		await P.click("#pick-er"); // the home screen's choice of game
+		await P.fill('input[name="player1"]', "Ana");
+		await P.fill('input[name="player2"]', "Ben");
+		await P.click("#create");
+		await P.locator("#share-warn", { hasText: `open at ${new URL(BASE).host}` }).waitFor();
+		assert((await P.inputValue('[data-link="seat-2"]')).startsWith(BASE), "the address the host opened, until another is chosen");
+		await P.locator(`input[name="share-origin"][value="${lan}"]`).check();
+		await P.locator(`[data-link="seat-2"][value^="${lan}/#game="]`).waitFor();
+		const qrs = await P.locator("img.qr").evaluateAll((imgs) => imgs.map((i) => decodeURIComponent(i.getAttribute("src"))));
+		assert(qrs.length >= 2 && qrs.every((q) => q.includes(`data=${lan}/#`)), `QR codes: ${qrs}`);
+		await screen(P, `er-share-address-${colorScheme}`);
+		await P.context().close();
+	}
+});
+
+await test("zz-axe", async () => {
+	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
+});
+
+await test("zz-no-script-errors", async () => {
+	assert(jsErrors.length === 0, jsErrors.join("\n"));
+});
+
+await browser.close();
+const failed = results.filter((r) => !r.ok).length;
+process.exit(failed ? 1 : 0);
