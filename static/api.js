@@ -106,8 +106,12 @@ export function storeGame(key, id, entry) {
 
 export const saveGame = (id, entry) => storeGame(STORE, id, entry);
 
-export function forgetGame(id) {
-	const all = savedGames();
+// this phone's Dice Hospital and Clinic games (tabletop/shared.js)
+export const TT_STORE = "dh.tabletop.games";
+
+/** Forgets game id of the list under key (the ER games unless told). */
+export function forgetGame(id, key = STORE) {
+	const all = readStored(key);
 	delete all[id];
-	localStorage.setItem(STORE, JSON.stringify(all));
+	localStorage.setItem(key, JSON.stringify(all));
 }

@@ -64,6 +64,10 @@ const ICONS = {
 		["path", { d: "M2 8a15 15 0 0 1 20 0M5 12a10 10 0 0 1 14 0M8.5 15.5a5 5 0 0 1 7 0", fill: "none", stroke: "currentColor", "stroke-width": 2 }],
 		["circle", { cx: 12, cy: 19, r: 1.8, fill: "currentColor" }],
 	],
+	// the games (filled by .chip)
+	er: [["path", { d: "M3 3h18v18H3zm3 3v3h3V6zm4.5 4.5v3h3v-3zM15 15v3h3v-3z" }]],
+	dh: [["path", { d: "M9 3h6v6h6v6h-6v6H9v-6H3V9h6z" }]],
+	clinic: [["path", { d: "M3 21V9l9-6 9 6v12zm8-12v3H8v2h3v3h2v-3h3v-2h-3V9z" }]],
 	robot: [
 		["rect", { x: 4, y: 7, width: 16, height: 13, rx: 3, fill: "none", stroke: "currentColor", "stroke-width": 2 }],
 		["circle", { cx: 9, cy: 13, r: 1.6, fill: "currentColor" }],

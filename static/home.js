@@ -1,25 +1,29 @@
-// The screens outside a game: home (new game, join, this phone's games), the new game's links and
-// QR codes, joining a table seat by seat, and printing blank sheets.
+// The screens outside a game: home (the game the table plays, join, this phone's games, the new
+// game), an ER game's links and QR codes, joining a table seat by seat, printing blank ER sheets.
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import { errorOf, errorBox, replaceKeepingFocus } from "./view.js";
-// the league choice of the new-game form: shown to a logged-in owner or member only
-import { leaguePicker } from "./league-picker.js";
+import { leagueChoice } from "./league-picker.js";
 
 const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
+const SPECS = [["c1", "cardiologist", 0], ["c2", "cardiologist", 1], ["radiologist", "radiologist", 0], ["epidemiologist", "epidemiologist", 0]];
 const form = {
 	players: ["", ""], solo: false, modifiers: [], deck: "table", chooseSpecs: false,
 	specs: { c1: "", c2: "", radiologist: "", epidemiologist: "" },
 	league: "", error: null, busy: false,
 };
-const joining = { code: "", seats: null, pick: null, error: null, busy: false };
+const joining = { code: "", kind: null, seats: null, pick: null, error: null, busy: false };
 const print = { count: 10, paper: "", lang: "" };
 let created = null; // the reply of the last game created here
+let leaguePick = null; // the league choice: one per page load
 
 /** A join code as typed or pasted ("ab3-k9q", "AB3 K9Q"): spaces and dashes out, upper case, 6 characters. */
 export const normCode = (s) => s.replace(/[\s-]+/g, "").toUpperCase().slice(0, 6);
 const field = (labelKey, input, vars) => h("label", { class: "field" }, h("span", {}, t(labelKey, vars)), input);
+/** Radio buttons: set(value) when checked, label(value) beside each. */
+const radios = (legend, name, values, cur, set, label, ...more) => h("fieldset", {}, h("legend", {}, t(legend)), values.map((v) =>
+	h("label", { class: "check" }, h("input", { type: "radio", name, value: v, checked: cur === v, onchange: () => set(v) }), label(v))), more);
 // links and QR codes use the address the host opened, or the one chosen on the new game's screen
 // (on localhost: the machine's address on the network, from GET /api/v1/addresses)
 const share = { list: null, origin: "" };
@@ -33,26 +37,67 @@ const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${enc
 
 // ---- home ----
 
-/** extra(): a promise of a panel added at the end (the Dice Hospital and Clinic links). */
-export async function renderHome(app, isCurrent, extra) {
-	let data;
-	try {
-		data = await api.gameData();
-	} catch {
-		app.replaceChildren(h("h1", {}, t("app.title")), h("p", { class: "error", role: "alert" }, t("error.network")));
-		return;
-	}
+const GAMES = ["er", "dh", "clinic"];
+const chip = (g) => h("span", { class: `chip g-${g}` }, icon(g));
+
+/** The header names the screen's game (er, dh, clinic), else the product. */
+export function showGame(g) {
+	if (!GAMES.includes(g)) g = null;
+	const name = t(g ? `name.${g}` : "app.title");
+	document.querySelector(".brand").replaceChildren(g ? chip(g) : "", name);
+	document.title = name;
+}
+
+/** loadTabletop(): a promise of tabletop.js (the DH and Clinic forms); resolves once drawn. */
+export async function renderHome(app, isCurrent, loadTabletop) {
+	const game = GAMES.find((g) => g === localStorage.getItem("dh.pick"));
+	const data = game === "er" && (await api.gameData().catch(() => null));
 	if (!isCurrent()) return;
-	const redraw = () => renderHome(app, isCurrent, extra);
+	const redraw = () => renderHome(app, isCurrent, loadTabletop);
+	const choose = (g) => {
+		localStorage.setItem("dh.pick", g);
+		redraw().then(() => app.querySelector(".new-slot").scrollIntoView());
+	};
+	// this phone's games of every kind, the latest first
+	const list = (all, kindOf, key) => Object.entries(all).map(([id, e]) => ({ id, e, key, g: kindOf(e) }));
+	const saved = [...list(api.savedGames(), () => "er"), ...list(api.readStored(api.TT_STORE), (e) => e.kind, api.TT_STORE)]
+		.filter((x) => GAMES.includes(x.g)).sort((a, b) => (b.e.at || "").localeCompare(a.e.at || "")).slice(0, 8);
+	const slot = h("div", { class: "new-slot", "data-game": game }, game === "er" ? erForm(data, redraw) : null);
+	let ready;
+	if (game && game !== "er") {
+		// redrawn, the form on screen keeps what was typed
+		const again = app.querySelector(".new-slot")?.dataset.game === game;
+		ready = loadTabletop().then((m) => isCurrent() && m.tabletopNew(slot, game, again)).catch(console.warn);
+	}
+	replaceKeepingFocus(app, h("div", {}, h("h1", { class: "home-h1", id: "home-h" }, t("home.title")),
+		h("div", { class: "games", role: "group", "aria-labelledby": "home-h" }, GAMES.map((g) =>
+			h("button", { type: "button", class: "game", id: `pick-${g}`, "aria-pressed": String(g === game), onclick: () => choose(g) },
+				chip(g), t(`name.${g}`)))),
+		joinPanel(),
+		saved.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, t("home.mine")),
+			h("ul", { class: "mine" }, saved.map(({ id, e, key, g }) => h("li", {},
+				h("a", { class: "button", href: key ? `#tt=${g}&game=${encodeURIComponent(id)}` : `#game=${encodeURIComponent(id)}` },
+					chip(g), `${t(`name.${g}`)} · ${e.code || id.slice(0, 6)}${e.label ? ` — ${e.label}` : ""}`),
+				h("button", { type: "button", class: "icon-btn", "data-forget": id, "aria-label": `${t("home.forget")} ${e.code || id}`, onclick: () => { api.forgetGame(id, key); redraw(); } }, "×"))))) : null,
+		slot));
+	const newGame = app.querySelector("#new-game");
+	if (newGame) (leaguePick ||= leagueChoice("new-league", (v) => (form.league = v)))
+		.then((pick) => pick && isCurrent() && newGame.isConnected && (pick.relabel(), newGame.querySelector("#create").before(pick.label)));
+	return ready;
+}
+
+/** The ER new-game form and the blank sheets' link (data: GET /er/data, or null). */
+function erForm(data, redraw) {
+	if (!data) return h("p", { class: "error", role: "alert" }, t("error.network"));
 	const specs = data.specialists;
 	const specSelect = (key, kind) =>
 		h("select", { "data-spec": key, onchange: (e) => (form.specs[key] = e.target.value) },
 			specs.filter((s) => s.kind === kind).map((s) => h("option", { value: s.id, selected: form.specs[key] === s.id }, s.text[lang()] || s.text.en)));
-	for (const [k, kind, i] of [["c1", "cardiologist", 0], ["c2", "cardiologist", 1], ["radiologist", "radiologist", 0], ["epidemiologist", "epidemiologist", 0]])
+	for (const [k, kind, i] of SPECS)
 		if (!form.specs[k]) form.specs[k] = specs.filter((s) => s.kind === kind)[i].id;
 
 	const nPlayers = form.solo ? 1 : form.players.length;
-	const players = h("fieldset", { class: "players-form" }, h("legend", {}, t("new.players")),
+	const players = h("fieldset", {}, h("legend", {}, t("new.players")),
 		form.players.slice(0, nPlayers).map((name, i) =>
 			h("div", { class: "player-row" },
 				h("input", {
@@ -65,7 +110,7 @@ export async function renderHome(app, isCurrent, extra) {
 						onclick: () => { form.players.splice(i, 1); redraw(); } }, "×")
 					: null)),
 		!form.solo && form.players.length < 6
-			? h("button", { type: "button", class: "secondary", id: "add-player", onclick: () => { form.players.push(""); redraw(); } }, `+ ${t("new.add")}`)
+			? h("button", { type: "button", id: "add-player", onclick: () => { form.players.push(""); redraw(); } }, `+ ${t("new.add")}`)
 			: null);
 	const solo = h("label", { class: "switch" },
 		h("input", { type: "checkbox", id: "solo", checked: form.solo, onchange: (e) => { form.solo = e.target.checked; if (!form.solo) form.modifiers = []; redraw(); } }),
@@ -78,74 +123,35 @@ export async function renderHome(app, isCurrent, extra) {
 				onchange: (e) => { form.modifiers = e.target.checked ? [...form.modifiers, m] : form.modifiers.filter((x) => x !== m); redraw(); },
 			}), h("span", {}, t(`mod.${m}`)))))
 		: null;
-	const deck = h("fieldset", {}, h("legend", {}, t("new.deck")), ["table", "app"].map((d) =>
-		h("label", { class: "check" }, h("input", { type: "radio", name: "deck", value: d, checked: form.deck === d, onchange: () => (form.deck = d) }), h("span", {}, t(`deck.${d}`)))));
-	const specChoice = h("fieldset", {}, h("legend", {}, t("new.specialists")),
-		[false, true].map((c) => h("label", { class: "check" }, h("input", {
-			type: "radio", name: "specs", value: c ? "choose" : "drawn", checked: form.chooseSpecs === c,
-			onchange: () => { form.chooseSpecs = c; redraw(); },
-		}), h("span", {}, t(c ? "new.spec.choose" : "new.spec.drawn")))),
+	const deck = radios("new.deck", "deck", ["table", "app"], form.deck, (d) => (form.deck = d), (d) => t(`deck.${d}`));
+	const specChoice = radios("new.specialists", "specs", ["drawn", "choose"], form.chooseSpecs ? "choose" : "drawn",
+		(c) => { form.chooseSpecs = c === "choose"; redraw(); }, (c) => t(`new.spec.${c}`),
 		form.chooseSpecs
-			? h("div", { class: "spec-selects" },
-				field("kind.cardiologist", specSelect("c1", "cardiologist")),
-				field("kind.cardiologist", specSelect("c2", "cardiologist")),
-				field("kind.radiologist", specSelect("radiologist", "radiologist")),
-				field("kind.epidemiologist", specSelect("epidemiologist", "epidemiologist")))
-			: null);
+			&& SPECS.map(([k, kind]) => field(`kind.${kind}`, specSelect(k, kind))));
 	const newGame = h("form", { class: "panel", id: "new-game", onsubmit: (e) => { e.preventDefault(); create(redraw); } },
-		h("h2", {}, t("home.new")), players, solo, mods, deck, specChoice,
+		h("h2", {}, t("home.new", { game: t("name.er") })), players, solo, mods, deck, specChoice,
 		form.error ? errorBox(form.error, { id: "create-error", "data-rule": form.error.rule }) : null,
 		h("button", { type: "submit", class: "primary wide", id: "create", disabled: form.busy }, t("new.create")));
 
-	const joinForm = joinPanel();
-
-	const saved = Object.entries(api.savedGames()).sort((a, b) => (b[1].at || "").localeCompare(a[1].at || ""));
-	const mine = h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, t("home.mine")),
-		saved.length
-			? h("ul", { class: "mine" }, saved.slice(0, 10).map(([id, e]) => h("li", {},
-				h("a", { class: "button secondary", href: `#game=${encodeURIComponent(id)}` }, `${t("home.open")} ${e.code || id.slice(0, 6)}${e.label ? ` — ${e.label}` : ""}`),
-				h("button", { type: "button", class: "icon-btn", "data-forget": id, "aria-label": `${t("home.forget")} ${e.code || id}`, onclick: () => { api.forgetGame(id); redraw(); } }, "×"))))
-			: h("p", { class: "muted" }, t("home.none")));
-	const printLink = h("p", { class: "print-link" }, h("a", { class: "button secondary wide", href: "#print", id: "open-print" }, t("print.open")));
-
-	const more = h("div", { class: "home-more" });
-	replaceKeepingFocus(app, h("div", { class: "home" }, h("h1", { class: "home-h1" }, t("home.title")), joinForm, mine, newGame, printLink, more));
-	if (extra) extra().then((panel) => isCurrent() && more.replaceChildren(panel)).catch((e) => console.warn(e));
-	leagueChoice().then((pick) => pick && isCurrent() && newGame.isConnected && (relabel(pick), newGame.querySelector("#create").before(pick.label)));
+	return [newGame, h("a", { class: "button wide", href: "#print", id: "open-print" }, t("print.title"))];
 }
 
 /** Join by code: a code field and its button (the home screen; a game not on this phone). */
 function joinPanel(heading = h("h2", {}, t("home.join"))) {
 	return h("form", { class: "panel", id: "join", onsubmit: (e) => { e.preventDefault(); location.hash = `join=${encodeURIComponent(normCode(joining.code))}`; } },
 		heading,
-		field("join.code", h("input", {
+		h("div", { class: "join-row" }, field("join.code", h("input", {
 			type: "text", id: "join-code", value: joining.code, minlength: 6, required: true, autocomplete: "off",
 			autocapitalize: "characters", spellcheck: "false", class: "code-input", name: "code",
 			// no maxlength: it would cut a pasted "AB3 K9Q" before the space is taken out
 			oninput: (e) => (e.target.value = joining.code = normCode(e.target.value)),
 		})),
-		h("button", { type: "submit", class: "primary wide", id: "join-go" }, t("join.find")));
+		h("button", { type: "submit", class: "primary", id: "join-go" }, t("join.find"))));
 }
 
 /** "#game=ID" on a phone without that game (a PDF's QR code, a link without its token). */
 export function renderNotHere(app) {
 	replaceKeepingFocus(app, [h("div", { class: "panel", role: "alert" }, h("h1", {}, t("game.not_found"))), joinPanel()]);
-}
-
-// one picker per page load, moved into every render (keeps its choice)
-let leaguePick = null;
-function leagueChoice() {
-	if (!localStorage.getItem("dh.leagues.session")) return Promise.resolve(null); // never logged in here (leagues.js)
-	if (!leaguePick)
-		leaguePick = leaguePicker(t("new.league"), t("new.no_league")).then((pick) => {
-			if (pick) {
-				pick.select.id = "new-league";
-				pick.select.value = form.league;
-				pick.select.addEventListener("change", (e) => (form.league = e.target.value));
-			}
-			return pick;
-		}).catch(() => null);
-	return leaguePick;
 }
 
 async function create(redraw) {
@@ -159,25 +165,23 @@ async function create(redraw) {
 	if (form.league) body.league = form.league;
 	if (form.chooseSpecs)
 		body.specialists = { cardiologists: [form.specs.c1, form.specs.c2], radiologist: form.specs.radiologist, epidemiologist: form.specs.epidemiologist };
-	form.busy = true;
-	form.error = null;
+	Object.assign(form, { busy: true, error: null });
 	try {
 		created = await api.createGame(body);
 		api.saveGame(created.id, { token: created.host_token, code: created.code, label: names.join(", ") });
-		form.busy = false;
 		location.hash = "created";
 	} catch (e) {
-		form.busy = false;
 		form.error = errorOf(e);
-		redraw();
 	}
+	form.busy = false;
+	if (form.error) redraw();
 }
 
 // ---- the new game's links ----
 
 function copyButton(input) {
 	return h("button", {
-		type: "button", class: "secondary copy", onclick: async (e) => {
+		type: "button", onclick: async (e) => {
 			const btn = e.currentTarget;
 			try {
 				await navigator.clipboard.writeText(input.value);
@@ -220,6 +224,7 @@ function sharePanel(redraw) {
 export function renderCreated(app, isCurrent = () => true) {
 	const c = created;
 	if (!c) return false;
+	showGame("er");
 	const redraw = () => isCurrent() && renderCreated(app, isCurrent);
 	replaceKeepingFocus(app, h("section", { class: "panel created" },
 		h("h1", {}, t("created.title")),
@@ -240,20 +245,21 @@ export function renderCreated(app, isCurrent = () => true) {
 export async function renderJoin(app, code, isCurrent, notHere = false) {
 	code = normCode(code);
 	if (joining.code !== code || !joining.seats) {
-		Object.assign(joining, { code, seats: null, pick: null, error: null });
+		Object.assign(joining, { code, kind: null, seats: null, pick: null, error: null });
 		try {
-			joining.seats = (await api.joinInfo(code)).seats;
+			({ kind: joining.kind, seats: joining.seats } = await api.joinInfo(code));
 		} catch (e) {
 			joining.error = errorOf(e);
 		}
 	}
 	if (!isCurrent()) return;
 	const redraw = () => renderJoin(app, code, isCurrent, notHere);
+	showGame(joining.kind);
 	const seatButtons = joining.seats
 		? h("ul", { class: "seats" }, joining.seats.filter((s) => !s.bot).map((s) => h("li", {}, h("button", {
 			type: "button", class: `seat${s.claimed ? " claimed" : ""}${joining.pick === s.seat ? " chosen" : ""}`, "data-seat": s.seat,
 			onclick: () => take(s, false, redraw),
-		}, h("span", { class: "pname" }, s.name), h("span", { class: "tag" }, s.claimed ? t("join.claimed") : t("join.free")),
+		}, s.name, h("span", { class: "tag" }, s.claimed ? t("join.claimed") : t("join.free")),
 		h("span", { class: "sr-only" }, ` — ${t("join.seat_n", { n: s.seat })}`)))))
 		: null;
 	const claimed = joining.seats && joining.pick && joining.seats.find((s) => s.seat === joining.pick && s.claimed);
@@ -262,7 +268,7 @@ export async function renderJoin(app, code, isCurrent, notHere = false) {
 			h("p", { id: "confirm-q" }, t("join.replace_q", { name: claimed.name })),
 			h("div", { class: "actions-inline" },
 				h("button", { type: "button", class: "primary", id: "confirm-replace", onclick: () => take(claimed, true, redraw) }, t("join.replace_yes", { name: claimed.name })),
-				h("button", { type: "button", class: "secondary", id: "cancel-replace", onclick: () => { joining.pick = null; redraw(); } }, t("game.cancel"))))
+				h("button", { type: "button", id: "cancel-replace", onclick: () => { joining.pick = null; redraw(); } }, t("game.cancel"))))
 		: null;
 	const names = joining.seats ? joining.seats.map((s) => s.name).join(", ") : "";
 	replaceKeepingFocus(app, h("section", { class: "panel join-screen" },
@@ -270,7 +276,7 @@ export async function renderJoin(app, code, isCurrent, notHere = false) {
 		notHere && joining.seats ? h("p", { id: "not-here" }, t("join.not_here", { names, code })) : null,
 		joining.error ? errorBox(joining.error, { id: "join-error", "data-rule": joining.error.rule }) : null,
 		seatButtons ? h("p", {}, t("join.pick")) : null, seatButtons, confirm,
-		h("a", { class: "button secondary wide", href: "#" }, t("nav.home"))));
+		h("a", { class: "button wide", href: "#" }, t("nav.home"))));
 	if (confirm) app.querySelector("#confirm-replace").focus();
 }
 
@@ -286,12 +292,14 @@ async function take(seat, replace, redraw) {
 		const r = await api.join(joining.code, seat.seat, replace);
 		joining.busy = false;
 		joining.seats = null;
+		const entry = { token: r.seat_token, code: joining.code, label: r.name, seat: seat.seat };
 		if (r.kind === "dh" || r.kind === "clinic") {
-			// Dice Hospital and Clinic have their own screens (tabletop.js)
-			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}&token=${encodeURIComponent(r.seat_token)}`;
+			// Dice Hospital and Clinic: their own screens (tabletop.js) and list
+			api.storeGame(api.TT_STORE, r.game, { ...entry, kind: r.kind });
+			location.hash = `tt=${r.kind}&game=${encodeURIComponent(r.game)}`;
 			return;
 		}
-		api.saveGame(r.game, { token: r.seat_token, code: joining.code, label: r.name, seat: seat.seat });
+		api.saveGame(r.game, entry);
 		location.hash = `game=${encodeURIComponent(r.game)}`;
 	} catch (e) {
 		joining.busy = false;
@@ -308,6 +316,7 @@ async function take(seat, replace, redraw) {
 // ---- printing blank sheets ----
 
 export function renderPrint(app) {
+	showGame("er");
 	if (!print.lang) print.lang = lang();
 	if (!print.paper) print.paper = paperOf();
 	const url = () => `/api/v1/er/sheets.pdf?count=${print.count}&paper=${print.paper}&lang=${print.lang}`;
@@ -321,20 +330,12 @@ export function renderPrint(app) {
 			upd();
 		},
 	});
-	replaceKeepingFocus(app, h("form", { class: "panel print", id: "print", onsubmit: (e) => { e.preventDefault(); link.click(); } },
+	replaceKeepingFocus(app, h("form", { class: "panel", id: "print", onsubmit: (e) => { e.preventDefault(); link.click(); } },
 		h("h1", {}, t("print.title")),
 		h("p", {}, t("print.help")),
 		field("print.count", count),
-		h("fieldset", {}, h("legend", {}, t("print.paper")), ["a4", "letter"].map((p) =>
-			h("label", { class: "check" }, h("input", { type: "radio", name: "paper", value: p, checked: print.paper === p, onchange: () => { print.paper = p; upd(); } }), h("span", {}, t(`print.${p}`))))),
-		h("fieldset", {}, h("legend", {}, t("print.lang")), languages().map((l) =>
-			h("label", { class: "check" }, h("input", { type: "radio", name: "plang", value: l, checked: print.lang === l, onchange: () => { print.lang = l; upd(); } }), h("span", { lang: l }, t(`lang.${l}`))))),
+		radios("print.paper", "paper", ["a4", "letter"], print.paper, (p) => { print.paper = p; upd(); }, (p) => t(`print.${p}`)),
+		radios("print.lang", "plang", languages(), print.lang, (l) => { print.lang = l; upd(); }, (l) => h("span", { lang: l }, t(`lang.${l}`))),
 		link,
-		h("a", { class: "button secondary wide", href: "#" }, t("nav.home"))));
-}
-
-/** The league picker's texts in the current language (one element lives across renders). */
-function relabel(pick) {
-	pick.label.firstChild.textContent = t("new.league");
-	pick.select.options[0].text = t("new.no_league");
+		h("a", { class: "button wide", href: "#" }, t("nav.home"))));
 }

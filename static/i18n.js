@@ -76,11 +76,7 @@ export function has(key) {
 	return key in dict || key in fallback;
 }
 
-/** Fills [data-i18n] (text), [data-i18n-label] (aria-label) and [data-i18n-ph] (placeholder). */
-export function translate(root) {
+/** Fills the text of every [data-i18n] element (the page's header). */
+function translate(root) {
 	for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-	for (const el of root.querySelectorAll("[data-i18n-label]"))
-		el.setAttribute("aria-label", t(el.dataset.i18nLabel));
-	for (const el of root.querySelectorAll("[data-i18n-ph]"))
-		el.setAttribute("placeholder", t(el.dataset.i18nPh));
 }

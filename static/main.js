@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { t, setLang, preferredLang, onLangChange, addStrings } from "./i18n.js";
 import { openGame } from "./game.js";
-import { renderHome, renderCreated, renderJoin, renderPrint, renderNotHere } from "./home.js";
+import { renderHome, renderCreated, renderJoin, renderPrint, renderNotHere, showGame } from "./home.js";
 import { initTheme } from "./theme.js";
 
 const app = document.getElementById("app");
@@ -22,6 +22,7 @@ const loadTabletop = () =>
 function route(langChanged = false) {
 	const p = params();
 	const id = p.get("game");
+	showGame(p.get("tt") || (id && "er")); // #created, #print, #join: set by their screens
 	if (screen && langChanged && id) return screen.render(document.documentElement.lang);
 	if (screen) {
 		screen.close();
@@ -52,15 +53,13 @@ function route(langChanged = false) {
 	if (p.has("join")) return renderJoin(app, p.get("join"), isCurrent);
 	if (p.has("print")) return renderPrint(app);
 	if (p.has("created") && renderCreated(app, isCurrent)) return;
-	renderHome(app, isCurrent, () => loadTabletop().then((m) => m.tabletopLinks()));
+	renderHome(app, isCurrent, loadTabletop);
 }
 
 const langSelect = document.getElementById("lang");
 langSelect.addEventListener("change", () => setLang(langSelect.value));
 onLangChange((l) => {
 	langSelect.value = l;
-	document.title = t("app.title");
-	document.querySelector('meta[name="description"]').setAttribute("content", t("app.description"));
 	route(true);
 });
 window.addEventListener("hashchange", () => route(false));

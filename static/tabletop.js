@@ -2,10 +2,11 @@
 // i18n/tabletop.*.json): "#tt=dh" / "#tt=clinic" open the new-game and join forms, and
 // "#tt=KIND&game=ID[&token=…]" a game's table, "#tt=KIND&check=PROFILE[&from=GAME]" the check of
 // a scoring profile against the group's box (tabletop/boxcheck.js and its strings, loaded on that
-// route only); "#tt=KIND&profile=ID" the new-game form with that profile chosen;
-// tabletopLinks() is the home screen's panel of these games. The screens themselves live in tabletop/: create.js and join.js (the forms),
-// game.js (the table: head.js, entry.js, finish.js, scores.js, business.js). Strings: keys
-// "tt.*" (screens), "ttr.*" (score reasons) and "ttrule.*" (refusals of the scorekeepers).
+// route only); "#tt=KIND&profile=ID" the new-game form with that profile chosen; tabletopNew() is
+// the new-game form the home screen shows when the table plays one of these games. The screens
+// themselves live in tabletop/: create.js and join.js (the forms), game.js (the table: head.js,
+// entry.js, finish.js, scores.js, business.js). Strings: keys "tt.*" (screens), "ttr.*" (score
+// reasons) and "ttrule.*" (refusals of the scorekeepers).
 import { h } from "./dom.js";
 import { t, addStrings } from "./i18n.js";
 import { KINDS, saved, remember, gameRoute } from "./tabletop/shared.js";
@@ -72,14 +73,17 @@ function openCheckLater(app, kind, profile, from) {
 	};
 }
 
-/** The home screen's entry to these games: the two kinds and this phone's latest games. */
-export function tabletopLinks() {
+/** The new-game form of kind in slot, for the home screen (which has the join form and is
+ * home itself); again: a redraw of the same home screen, which keeps the form and what was
+ * typed in it (reworded in the current language), else a fresh form. */
+let homeForm = null; // { kind, box, screen }
+export function tabletopNew(slot, kind, again) {
 	addStyles();
-	const mine = Object.entries(saved()).sort((a, b) => (b[1].at || "").localeCompare(a[1].at || "")).slice(0, 6);
-	return h("section", { class: "panel", id: "tt-links" }, h("h2", {}, t("tt.board_games")),
-		h("div", { class: "tt-kinds" },
-			h("a", { class: "button primary", id: "tt-open-dh", href: "#tt=dh" }, t("tt.dh")),
-			h("a", { class: "button primary", id: "tt-open-clinic", href: "#tt=clinic" }, t("tt.clinic"))),
-		mine.length ? h("ul", { class: "mine" }, mine.map(([id, e]) => h("li", {},
-			h("a", { class: "button secondary", href: gameRoute(e.kind, id) }, `${t(`tt.${e.kind}`)} ${e.code || id.slice(0, 6)}${e.label ? ` — ${e.label}` : ""}`)))) : null);
+	if (again && homeForm && homeForm.kind === kind) homeForm.screen.render();
+	else {
+		homeForm?.screen.close();
+		const box = h("div");
+		homeForm = { kind, box, screen: openNew(box, kind, { embedded: true }) };
+	}
+	slot.replaceChildren(homeForm.box);
 }

@@ -56,6 +56,8 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs"
 	step lint-shared-json sh tests/lint/shared_json.sh
 	# every include points down the layers of src/ (tests/lint/layers.sh holds the list)
 	step lint-layers sh tests/lint/layers.sh
+	# no file names or development words in the screens' strings (tests/lint/ui_words.sh)
+	step lint-ui-words sh tests/lint/ui_words.sh
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build

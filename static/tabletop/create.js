@@ -16,7 +16,8 @@ import { listProfiles, profileName, profileStatus } from "./profiles.js";
 
 const blankPlayer = () => ({ name: "", administrator: "" });
 
-/** opts.profile: the profile chosen at the start (the one the check screen just saved). */
+/** opts.profile: the profile chosen at the start (the one the check screen just saved);
+ * opts.embedded: the form alone (the home screen has the join form and is home). */
 export function openNew(app, kind, opts = {}) {
 	const isDh = kind === "dh";
 	const store = createStore({
@@ -71,7 +72,7 @@ export function openNew(app, kind, opts = {}) {
 	const error = mount(store, h("div"), (S) => [S.lang, errorKey(S.err)], () => errorBox(get().err, { form: "create", kind, players: seated(get()).map((p) => p.name) }));
 	const button = mount(store, h("button", { type: "submit", class: "primary wide", id: "tt-create" }), (S) => S.lang, () => t("new.create"));
 	store.subscribe((S) => S.busy, (busy) => (button.disabled = busy));
-	const title = mount(store, h("h1"), (S) => S.lang, () => t(`tt.new_${kind}`));
+	const title = mount(store, h(opts.embedded ? "h2" : "h1"), (S) => S.lang, () => t(`tt.new_${kind}`));
 	const form = h("form", { class: "panel", id: "tt-new", onsubmit: (e) => { e.preventDefault(); create(); } },
 		title, players, solo, options, reports, profileBox, error, button);
 	addLeague(form, button);
@@ -128,7 +129,7 @@ export function openNew(app, kind, opts = {}) {
 
 	const back = mount(store, h("a", { class: "button secondary", href: "#" }), (S) => S.lang, () => `← ${t("nav.home")}`);
 	const heading = mount(store, h("h1", { class: "home-h1" }), (S) => S.lang, () => t(`tt.${kind}`));
-	const home = h("div", { class: "home tt" }, back, heading, form, joinForm(store, kind));
+	const home = opts.embedded ? form : h("div", { class: "home tt" }, back, heading, form, joinForm(store, kind));
 	const created = h("section", { class: "panel created" });
 	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
 	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));

@@ -222,6 +222,7 @@ const displayUrl = async (kind, g) => {
 await test("display-a-er-host-qr-and-a-live-move", async () => {
 	const host = await phone();
 	await host.goto(BASE + "/");
+	await host.click("#pick-er"); // the home screen's choice of game
 	await host.fill('input[name="player1"]', "Alice");
 	await host.fill('input[name="player2"]', "Bob");
 	await host.click("#add-player");
@@ -293,7 +294,7 @@ await test("display-a-er-host-qr-and-a-live-move", async () => {
 await test("display-b-dh-round-live", async () => {
 	const host = await phone();
 	await host.goto(BASE + "/");
-	await host.locator("#tt-open-dh").click();
+	await host.locator("#pick-dh").click(); // the home screen's choice of game
 	await host.locator("#tt-new").waitFor();
 	await host.click("#tt-add-player");
 	for (const [i, n] of ["Ann", "Bob", "Cy"].entries()) await host.fill(`input[name="tt-player${i + 1}"]`, n);

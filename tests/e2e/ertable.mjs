@@ -492,6 +492,7 @@ await test("er-share-address-on-localhost", async () => {
 		const lan = `http://192.0.2.10:${new URL(BASE).port}`;
 		await P.route(`${BASE}/api/v1/addresses`, (r) => r.fulfill({ json: { public_url: null, lan: [`${lan}/`] } }));
 		await P.goto(BASE + "/");
+		await P.click("#pick-er"); // the home screen's choice of game
 		await P.fill('input[name="player1"]', "Ana");
 		await P.fill('input[name="player2"]', "Ben");
 		await P.click("#create");

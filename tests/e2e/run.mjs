@@ -53,8 +53,8 @@ async function test(name, fn, needs = []) {
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, "--disable-dev-shm-usage"] });
 
-async function phone({ locale = "en-GB", colorScheme = "light" } = {}) {
-	const ctx = await browser.newContext({ ...PHONE, locale, colorScheme });
+async function phone({ locale = "en-GB", colorScheme = "light", height = 640 } = {}) {
+	const ctx = await browser.newContext({ ...PHONE, viewport: { width: 360, height }, locale, colorScheme });
 	// the network is closed: anything not served by our server is a bug
 	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
 		jsErrors.push(`external request: ${route.request().url()}`);
@@ -120,7 +120,7 @@ async function layoutCheck(page, name) {
 			}
 		return out;
 	});
-	assert(problems.length === 0, `${name} at 360 × 640:\n${problems.slice(0, 12).join("\n")}`);
+	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
 }
 
 /** The checks every screen gets: axe (collected), layout (asserted), a screenshot. */
@@ -171,12 +171,126 @@ const api = async (method, path, body, token) => {
 	return { status: r.status, body: o };
 };
 
+/** The home screen with Dice Hospital: ER chosen (a new phone sees the choice of game first). */
+async function erHome(page) {
+	await page.goto(BASE + "/");
+	await page.click("#pick-er");
+	await page.locator("#new-game").waitFor();
+}
+
+/** The header's words: the game the screen is about, or the product's name. */
+const brand = (page) => page.locator("header .brand").first().innerText();
+
+/** No raw string key on screen (a missing string shows as its key, "home.title"). */
+async function noRawKeys(page, name) {
+	const raw = (await page.locator("body").innerText()).match(/\b(?:app|name|home|new|join|created|print|game|tt|nav)\.[a-z][a-z0-9_]*\b/);
+	assert(!raw, `${name}: untranslated key on screen: ${raw && raw[0]}`);
+}
+
+await test("a0-home-the-game-first", async () => {
+	// a phone at 360 × 740 that never chose: the three games come first, nothing chosen, no form
+	const variants = [["en-GB", "light", EN, "en"], ["en-GB", "dark", EN, "en-dark"], ["fr-FR", "light", FR, "fr"], ["fr-FR", "dark", FR, "fr-dark"]];
+	for (const [locale, colorScheme, S, v] of variants) {
+		const P = await phone({ locale, colorScheme, height: 740 });
+		await P.goto(BASE + "/");
+		const picks = P.locator(".games button");
+		await picks.first().waitFor();
+		const names = [S["name.er"], S["name.dh"], S["name.clinic"]];
+		assert(JSON.stringify(await picks.allInnerTexts()) === JSON.stringify(names), `${v}: the games offered: ${await picks.allInnerTexts()}`);
+		assert((await P.locator('.games [aria-pressed="true"]').count()) === 0 && (await P.locator("#new-game, #tt-new").count()) === 0, `${v}: nothing chosen yet`);
+		const first = await P.evaluate(() => [...document.querySelectorAll("main h1, main h2, main button, main input")].slice(0, 4).map((e) => e.id || e.tagName));
+		assert(first.join() === "home-h,pick-er,pick-dh,pick-clinic", `${v}: the choice of game comes first: ${first}`);
+		const last = await picks.last().boundingBox();
+		assert(last.y + last.height <= 740, `${v}: the three games in view without scrolling (${last.y + last.height})`);
+		assert((await brand(P)) === S["app.title"] && (await P.title()) === S["app.title"], `${v}: the header names the product: ${await brand(P)}`);
+		await noRawKeys(P, `home-pick-${v}`);
+		await screen(P, `home-pick-${v}`);
+		// each choice shows its game's new-game form, named for it; join by code stays on the page
+		await P.click("#pick-dh");
+		await P.locator("#tt-new legend").first().waitFor();
+		const dh = await P.locator("#tt-new").innerText();
+		const first_player = v.startsWith("fr") ? "Premier joueur" : "First Player";
+		assert(dh.includes(S["name.dh"]) && dh.includes(first_player) && !/Chief Physician|Médecin-chef/.test(dh), `${v}: the Dice Hospital form: ${dh.slice(0, 200)}`);
+		assert((await P.locator("#pick-dh").getAttribute("aria-pressed")) === "true" && (await P.locator("#join-code").isVisible()), `${v}: Dice Hospital chosen, join by code kept`);
+		await noRawKeys(P, `home-dh-${v}`);
+		await screen(P, `home-dh-${v}`, true);
+		// remembered: the phone opens on the last choice
+		await P.reload();
+		await P.locator("#tt-new").waitFor();
+		assert((await P.locator("#pick-dh").getAttribute("aria-pressed")) === "true", `${v}: the choice remembered`);
+		await P.click("#pick-clinic");
+		await P.locator("#tt-new h2", { hasText: S["name.clinic"] }).waitFor();
+		assert(!/Chief Physician|Médecin-chef|First Player|Premier joueur/.test(await P.locator("#tt-new").innerText()), `${v}: the Clinic form has no other game's roles`);
+		await noRawKeys(P, `home-clinic-${v}`);
+		await screen(P, `home-clinic-${v}`, true);
+		await P.click("#pick-er");
+		await P.locator("#new-game h2", { hasText: S["name.er"] }).waitFor();
+		assert(await P.locator("#join-code").isVisible(), `${v}: join by code with ER chosen`);
+		await P.reload();
+		await P.locator("#new-game").waitFor();
+		await P.context().close();
+	}
+});
+
+await test("a1-home-lists-every-kind-and-headers-name-the-game", async () => {
+	// one phone holds an ER game (created here), a Dice Hospital game (created here) and a Clinic
+	// game (joined by code); every screen's header names its game, the home screen lists all three
+	const P = await phone({ height: 740 });
+	await erHome(P);
+	await P.fill('input[name="player1"]', "Ivy");
+	await P.fill('input[name="player2"]', "Jon");
+	await P.click("#create");
+	await P.locator("#open-host").waitFor();
+	assert((await brand(P)) === EN["name.er"], `the new ER game's links: ${await brand(P)}`);
+	await P.click("#open-host");
+	await P.locator(".turn-head").waitFor();
+	assert((await brand(P)) === EN["name.er"] && (await P.title()) === EN["name.er"], `the ER game: ${await brand(P)}`);
+	await P.goto(BASE + "/#print");
+	await P.locator("#print-pdf").waitFor();
+	assert((await brand(P)) === EN["name.er"], `blank ER sheets: ${await brand(P)}`);
+	await P.goto(BASE + "/");
+	await P.click("#pick-dh");
+	await P.fill('input[name="tt-player1"]', "Kim");
+	await P.fill('input[name="tt-player2"]', "Lou");
+	await P.click("#tt-create");
+	await P.click("#tt-open-host");
+	await P.locator("#tt-entry .tt-seat").first().waitFor();
+	assert((await brand(P)) === EN["name.dh"], `the Dice Hospital table: ${await brand(P)}`);
+	const cl = await api("POST", "/clinic/games", { players: [{ name: "Max" }, { name: "Noa" }] });
+	assert(cl.status === 201, `clinic game: ${cl.status} ${JSON.stringify(cl.body)}`);
+	await P.goto(BASE + "/");
+	await P.fill("#join-code", cl.body.code);
+	await P.click("#join-go");
+	await P.locator('.seat[data-seat="2"]').waitFor();
+	await P.locator("header .brand", { hasText: EN["name.clinic"] }).waitFor(); // the seats of a Clinic table
+	await P.click('.seat[data-seat="2"]');
+	await P.locator("#tt-entry .tt-seat").first().waitFor();
+	assert((await brand(P)) === EN["name.clinic"], `the Clinic table: ${await brand(P)}`);
+	await P.goto(BASE + "/");
+	await P.locator(".mine").waitFor();
+	assert((await brand(P)) === EN["app.title"], `home: ${await brand(P)}`);
+	const mine = await P.locator(".mine a").evaluateAll((as) => as.map((a) => [a.getAttribute("href").replace(/=[^&]*$/, "="), a.innerText]));
+	const expect = [["#tt=clinic&game=", `${EN["name.clinic"]} · ${cl.body.code} — Noa`], ["#tt=dh&game=", `${EN["name.dh"]} · `], ["#game=", `${EN["name.er"]} · `]];
+	assert(mine.length === 3 && expect.every(([href, words], i) => mine[i][0] === href && mine[i][1].startsWith(words)), `this phone's games, the latest first: ${JSON.stringify(mine)}`);
+	await screen(P, "home-mine", true);
+	// a choice brings its form into view, below this phone's games
+	await P.click("#pick-clinic");
+	await P.locator("#tt-new h2", { hasText: EN["name.clinic"] }).waitFor();
+	await P.waitForFunction(() => Math.abs(document.querySelector(".new-slot").getBoundingClientRect().top - 56) < 20);
+	// a game forgotten leaves the list; the leagues page names the product, not one game
+	await P.click(`.mine [data-forget="${cl.body.id}"]`);
+	await P.locator(".mine a").nth(1).waitFor();
+	assert((await P.locator(".mine a").count()) === 2, "forgotten");
+	await P.goto(BASE + "/leagues.html");
+	await P.locator("header .brand", { hasText: EN["app.title"] }).waitFor();
+	await P.context().close();
+});
+
 let A, B, C, code;
 
 await test("a-home-create-join", async () => {
 	A = await phone();
-	await A.goto(BASE + "/");
-	await A.locator("#new-game").waitFor();
+	await erHome(A);
 	assert((await A.locator("h1").count()) === 1, "one h1 on the home screen");
 	await screen(A, "home");
 	await A.fill('input[name="player1"]', "Alice");
@@ -377,12 +491,11 @@ await test("e-french-dark-remembered", async () => {
 	await A.locator(".chief-line", { hasText: "Chief Physician" }).waitFor();
 	// a French phone starts in French, its home screen too
 	const F = await phone({ locale: "fr-FR" });
-	await F.goto(BASE + "/");
+	await erHome(F);
 	await F.locator("#create", { hasText: "Créer la partie" }).waitFor();
 	await screen(F, "home-fr");
 	const Fd = await phone({ locale: "fr-FR", colorScheme: "dark" });
-	await Fd.goto(BASE + "/");
-	await Fd.locator("#create").waitFor();
+	await erHome(Fd);
 	await screen(Fd, "home-fr-dark");
 	await Fd.goto(BASE + "/#print");
 	await Fd.locator("#print-pdf").waitFor();
@@ -436,7 +549,7 @@ await test("f-three-phones-to-the-end", async () => {
 await test("g-solo-to-the-end", async () => {
 	// solo against ALICAT, the app flips and rolls: a whole game by tapping
 	const S = await phone();
-	await S.goto(BASE + "/");
+	await erHome(S);
 	await S.check("#solo");
 	await S.fill('input[name="player1"]', "Solo");
 	await S.locator('input[value="preparation"]').check();
@@ -481,7 +594,7 @@ await test("g-solo-to-the-end", async () => {
 
 await test("h-print-page", async () => {
 	const P = await phone();
-	await P.goto(BASE + "/");
+	await erHome(P);
 	await P.click("#open-print");
 	await P.locator("#print-pdf").waitFor();
 	assert((await P.locator("h1").count()) === 1, "h1");
@@ -502,8 +615,7 @@ await test("h-print-page", async () => {
 await test("h2-service-worker-app-shell", async () => {
 	// 127.0.0.1 is a secure context: the worker installs, and the app opens with the network cut
 	const W = await phone();
-	await W.goto(BASE + "/");
-	await W.locator("#new-game").waitFor();
+	await erHome(W);
 	assert(await W.evaluate(() => window.isSecureContext), "secure context");
 	await W.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 	await W.reload(); // now controlled by the worker, which fills its cache
@@ -550,7 +662,7 @@ await test("i-rule-messages", async () => {
 await test("j-refusal-in-words", async () => {
 	// a refusal from the server reads as words in the current language, never as an HTTP code
 	const P = await phone({ locale: "fr-FR" });
-	await P.goto(BASE + "/");
+	await erHome(P);
 	await P.fill('input[name="player1"]', "Léa");
 	await P.fill('input[name="player2"]', "Hugo");
 	await P.check('input[name="specs"][value="choose"]');

@@ -85,7 +85,7 @@ async function noHorizontalScroll(page) {
 
 async function createGame(page, kind, names) {
 	await page.goto(BASE + "/");
-	await page.locator(`#tt-open-${kind}`).click();
+	await page.locator(`#pick-${kind}`).click(); // the home screen's choice of game
 	await page.locator("#tt-new").waitFor();
 	for (let i = 2; i < names.length; i++) await page.click("#tt-add-player");
 	for (let i = 0; i < names.length; i++) await page.fill(`input[name="tt-player${i + 1}"]`, names[i]);
@@ -287,6 +287,7 @@ await test("tt-f-league-picker-and-report", async () => {
 	assert(dh.status() === 201 && dh.request().postDataJSON().league === lg.id, `dh created in the league: ${dh.status()}`);
 	// ER: the same picker on the home screen's new-game form
 	await page.goto(BASE + "/");
+	await page.click("#pick-er");
 	await page.locator("#new-league").waitFor();
 	await page.selectOption("#new-league", lg.id);
 	await page.fill('input[name="player1"]', "Ann");
