@@ -205,8 +205,12 @@ await test("tw-a-every-rule-has-a-sentence", async () => {
 });
 
 await test("tw-b-french-typography-of-the-strings", async () => {
-	// a no-break space (U+00A0, or the narrow U+202F) before ':' ';' '?' '!', never a plain one or none
-	const bad = Object.entries(TT_FR).flatMap(([k, v]) => badFrench(v).map((s) => `${k}: ${s}`));
+	// a no-break space (U+00A0, or the narrow U+202F) before ':' ';' '?' '!', never a plain one or
+	// none — in every French string file of the product (ER, tabletop, leagues, display, box check)
+	const dir = new URL("static/i18n/", ROOT);
+	const files = readdirSync(dir).filter((f) => /(^|\.)fr\.json$/.test(f));
+	assert(files.length >= 5, `French files: ${files}`);
+	const bad = files.flatMap((f) => Object.entries(json(`static/i18n/${f}`)).filter(([, v]) => typeof v === "string").flatMap(([k, v]) => badFrench(v).map((s) => `${f} ${k}: ${s}`)));
 	assert(bad.length === 0, `${bad.length} French string(s) without the no-break space:\n${bad.slice(0, 20).join("\n")}`);
 });
 
