@@ -91,8 +91,9 @@ function field(label, input) {
 	return h("label", { class: "field" }, h("span", {}, label), input);
 }
 
+/** A number the language's way (a decimal comma in French), at most digits decimals. */
 function fmt(x, digits = 1) {
-	return x === null || x === undefined ? "–" : Number(x).toFixed(digits).replace(/\.0+$/, "");
+	return x === null || x === undefined ? "–" : new Intl.NumberFormat(lang(), { maximumFractionDigits: digits, useGrouping: false }).format(Number(x));
 }
 
 function day(iso) {
@@ -307,7 +308,7 @@ function standingCard(r, pos) {
 			{ class: "lg-stats" },
 			stat("league.games", r.games),
 			stat("league.wins", r.wins),
-			stat("league.win_rate", `${Math.round(r.win_rate * 100)} %`),
+			stat("league.win_rate", new Intl.NumberFormat(lang(), { style: "percent" }).format(r.win_rate)),
 			stat("league.avg_score", fmt(r.average_score)),
 			stat("league.best", fmt(r.best_score)),
 			stat("league.avg_rank", fmt(r.average_rank, 2)),

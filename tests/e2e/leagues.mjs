@@ -513,6 +513,9 @@ await test("leagues-french", async () => {
 	await page.locator("a.button", { hasText: "Tuesday club" }).click();
 	await page.getByRole("heading", { name: FR["league.standings"] }).waitFor();
 	await page.getByRole("link", { name: FR["league.add_play"] }).waitFor();
+	// numbers the French way: a decimal comma, never a point
+	const nums = await page.locator('[data-testid="standings"] .lg-rating-value, [data-testid="standings"] dd').allInnerTexts();
+	assert(nums.length > 0 && nums.every((v) => !/\d\.\d/.test(v)) && nums.some((v) => /\d,\d/.test(v)), `French numbers: ${nums}`);
 	await page.screenshot({ path: `${SHOTS}/leagues-fr.png`, fullPage: true });
 });
 
