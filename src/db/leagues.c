@@ -305,13 +305,6 @@ db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
 	return st;
 }
 
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[9])
-{
-	const char *p[10] = {play,      arrays[0], arrays[1], arrays[2], arrays[3],
-	                     arrays[4], arrays[5], arrays[6], arrays[7], arrays[8]};
-	return db_run_count(c, "results_insert", 10, p, NULL); /* results_insert */
-}
-
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
                                const char *const arrays[15])
 {

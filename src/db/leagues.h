@@ -150,9 +150,6 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
  * created_by, ignored, incomplete, bgg_play_id, extra (JSON text or NULL). *inserted false on a
  * conflict (the uuid is known). */
 db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
-/* results_insert: play, then nine Postgres array literals (members, scores, ranks, winners,
- * breakdowns, scores as typed, extras, player uuids, unrated flags; seat = position). */
-db_status db_results_insert(db_conn *c, const char *play, const char *const arrays[9]);
 /* plays_insert_many: league, created_by, then fifteen Postgres array literals, one element per
  * play in entry order: ids, games, bgg_ids, played_at, duration_min, notes, locations,
  * cooperative, utc_offset_min, sources, uuids, ignored, incomplete, bgg_play_ids, extras. */

@@ -244,40 +244,65 @@ bool league_play_rank(league_play *p, const char **detail)
 
 /* ---- storing plays ---- */
 
-enum { RESULT_ARRAYS = 9 };
-
-/* Stores a play's results in one statement (nine arrays; seat = position). */
-static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
+/* Appends one element to a Postgres array literal being built (NULL: SQL NULL). */
+static void batch_elem(sbuf *a, bool first, const char *v)
 {
-	sbuf a[RESULT_ARRAYS] = {{0}};
+	sb_str(a, first ? "{" : ",");
+	sb_elem(a, v);
+}
+
+/* Appends the n results of play to the result arrays of results_insert_many (seat =
+ * position in res), counting the rows in *rows. */
+static void results_add(sbuf arr[BATCH_RESULT_COLS], int *rows, const char *play,
+                        const league_result *res, int n)
+{
 	for (int i = 0; i < n; i++) {
 		const league_result *x = &res[i];
-		char score[40], rank[16];
+		char seat[16], score[40], rank[16];
+		snprintf(seat, sizeof seat, "%d", i + 1);
 		snprintf(score, sizeof score, "%.17g", x->score);
 		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *v[RESULT_ARRAYS] = {x->member,
-		                                x->has_score ? score : NULL,
-		                                rank,
-		                                x->winner ? "t" : "f",
-		                                x->breakdown,
-		                                x->score_text,
-		                                x->extra,
-		                                x->player_uuid,
-		                                x->unrated ? "t" : "f"};
-		for (int k = 0; k < RESULT_ARRAYS; k++) {
-			sb_str(&a[k], i ? "," : "{");
-			sb_elem(&a[k], v[k]);
-		}
+		const char *r[BATCH_RESULT_COLS] = {play,
+		                                    x->member,
+		                                    seat,
+		                                    x->has_score ? score : NULL,
+		                                    rank,
+		                                    x->winner ? "t" : "f",
+		                                    x->breakdown,
+		                                    x->score_text,
+		                                    x->extra,
+		                                    x->player_uuid,
+		                                    x->unrated ? "t" : "f"};
+		for (int k = 0; k < BATCH_RESULT_COLS; k++)
+			batch_elem(&arr[k], *rows == 0, r[k]);
+		(*rows)++;
 	}
-	const char *arrays[RESULT_ARRAYS];
-	for (int k = 0; k < RESULT_ARRAYS; k++) {
-		sb_str(&a[k], n ? "}" : "{}");
-		arrays[k] = a[k].b;
+}
+
+/* Stores the results of arr (rows of them; 0: none, nothing sent) in one statement; frees the
+ * arrays. */
+static db_status results_flush(db_conn *c, sbuf arr[BATCH_RESULT_COLS], int rows)
+{
+	const char *ra[BATCH_RESULT_COLS];
+	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
+		sb_str(&arr[k], "}");
+		ra[k] = arr[k].b;
 	}
-	db_status st = db_results_insert(c, play, arrays);
-	for (int k = 0; k < RESULT_ARRAYS; k++)
-		free(a[k].b);
+	db_status st = rows ? db_results_insert_many(c, ra) : DB_OK;
+	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
+		free(arr[k].b);
+		arr[k] = (sbuf){0};
+	}
 	return st;
+}
+
+/* Stores a play's results in one statement. */
+static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
+{
+	sbuf arr[BATCH_RESULT_COLS] = {{0}};
+	int rows = 0;
+	results_add(arr, &rows, play, res, n);
+	return results_flush(c, arr, rows);
 }
 
 enum { PLAY_COLS = 8, NUM_LEN = 24 };
@@ -331,13 +356,6 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 
 /* ---- many plays at once ---- */
 
-/* Appends one element to a Postgres array literal being built (NULL: SQL NULL). */
-static void batch_elem(sbuf *a, bool first, const char *v)
-{
-	sb_str(a, first ? "{" : ",");
-	sb_elem(a, v);
-}
-
 void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
 {
 	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN], bggplay[NUM_LEN];
@@ -364,46 +382,21 @@ void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]
 	for (int k = 0; k < BATCH_PLAY_COLS; k++)
 		batch_elem(&b->play[k], b->nplays == 0, v[k]);
 	b->nplays++;
-	for (int i = 0; i < p->nresults; i++) {
-		const league_result *x = &p->results[i];
-		char seat[16], score[40], rank[16];
-		snprintf(seat, sizeof seat, "%d", i + 1);
-		snprintf(score, sizeof score, "%.17g", x->score);
-		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *r[BATCH_RESULT_COLS] = {id,
-		                                    x->member,
-		                                    seat,
-		                                    x->has_score ? score : NULL,
-		                                    rank,
-		                                    x->winner ? "t" : "f",
-		                                    x->breakdown,
-		                                    x->score_text,
-		                                    x->extra,
-		                                    x->player_uuid,
-		                                    x->unrated ? "t" : "f"};
-		for (int k = 0; k < BATCH_RESULT_COLS; k++)
-			batch_elem(&b->res[k], b->nresults == 0, r[k]);
-		b->nresults++;
-	}
+	results_add(b->res, &b->nresults, id, p->results, p->nresults);
 }
 
 db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
 {
 	if (b->nplays == 0)
 		return DB_OK;
-	const char *pa[BATCH_PLAY_COLS], *ra[BATCH_RESULT_COLS];
+	const char *pa[BATCH_PLAY_COLS];
 	for (int k = 0; k < BATCH_PLAY_COLS; k++) {
 		sb_str(&b->play[k], "}");
 		pa[k] = b->play[k].b;
 	}
-	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
-		sb_str(&b->res[k], b->nresults ? "}" : "{}");
-		ra[k] = b->res[k].b;
-	}
 	db_status st = db_plays_insert_many(c, league, author, pa);
-	if (st == DB_OK && b->nresults)
-		st = db_results_insert_many(c, ra);
-	return st;
+	db_status rs = results_flush(c, b->res, st == DB_OK ? b->nresults : 0);
+	return st != DB_OK ? st : rs;
 }
 
 void league_batch_free(league_batch *b)
