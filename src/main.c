@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
-	api_addresses_init(c.port, *c.tls_cert, c.listen, *c.trust_proxy);
+	http_addresses_init(c.port, *c.tls_cert, c.listen, *c.trust_proxy);
 	http_config hc = {
 	    .port = (uint16_t)c.port,
 	    .threads = c.threads,
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
-	api_addresses_port(http_port(srv));
+	http_addresses_port(http_port(srv));
 	log_info("server: listening on %s port %u, %s (%u threads, static files from %s)",
 	         *c.listen ? c.listen : "every interface", (unsigned)http_port(srv),
 	         http_tls(srv) ? "HTTPS" : "HTTP", c.threads, c.static_dir);

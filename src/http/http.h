@@ -107,6 +107,29 @@ int http_body_json(const http_req *req, http_resp *resp, struct json_object **ou
 bool http_req_tls(const http_req *req);
 /* Is the request's peer a trusted reverse proxy (http_config.trust_proxy)? */
 bool http_req_via_trusted_proxy(const http_req *req);
+
+/* ---- the addresses other phones reach this server at (addresses.c) ---- */
+/* What they depend on: the port, HTTPS, LISTEN ("" for every interface) and whether a proxy is
+ * trusted. Called before the server starts; http_addresses_port() gives the port it got
+ * (PORT=0: one the system chose). */
+void http_addresses_init(unsigned port, bool https, const char *listen, bool proxied);
+void http_addresses_port(unsigned port);
+enum { HTTP_URL_MAX = 64 };
+struct ifaddrs;
+/* The URLs ("http://192.168.1.20:8080/") of the IPv4 addresses in the interface list ifa that are
+ * up and neither loopback nor link-local, at most max of them into out; returns how many. */
+size_t http_lan_urls(const struct ifaddrs *ifa, unsigned port, bool https,
+                     char (*out)[HTTP_URL_MAX], size_t max);
+/* The URLs other phones on the network can open this server at: the machine's LAN addresses, or
+ * the LISTEN address; none when PUBLIC_URL is set (that is the address to give), a proxy is
+ * trusted, or LISTEN is a loopback address. At most max into out; returns how many. */
+size_t http_share_lan(char (*out)[HTTP_URL_MAX], size_t max);
+/* Is this Host header value (or LISTEN address) the machine itself: localhost, 127.x, [::1]? */
+bool http_host_is_loopback(const char *host);
+/* The origin ("http://192.168.1.20:8080", no trailing slash) that links and QR codes for other
+ * phones start with: PUBLIC_URL; else, for a request to a loopback Host, the first LAN address
+ * (http_share_lan); else the scheme of the request and its Host. Into out (cap bytes). */
+void http_share_origin(const http_req *req, char *out, size_t cap);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 

@@ -140,19 +140,13 @@ int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char 
 
 /* ---- handlers ---- */
 
-/* The link printed as a QR code: PUBLIC_URL (e.g. https://dice.example), or the scheme the
- * request came with (https over TLS, or from a trusted proxy that says so) and its Host, then
- * the front end's game route. No token: the paper must not grant access to the game. */
+/* The link printed as a QR code: the origin other phones open this server at
+ * (http_share_origin: PUBLIC_URL, a LAN address when the page was opened on localhost, else the
+ * request's scheme and Host), then the front end's game route. No token: the paper must not
+ * grant access to the game. */
 void pdf_api_link(const http_req *req, const char *fragment, char *out, size_t cap)
 {
-	const char *base = getenv("PUBLIC_URL"), *host = http_header(req, "Host");
-	bool host_ok = host && *host && strlen(host) < 200;
-	for (const char *p = host; host_ok && *p; p++)
-		host_ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		          (*p >= '0' && *p <= '9') || strchr(".-:[]", *p);
-	if (base && *base)
-		snprintf(out, cap, "%s/#%s", base, fragment);
-	else
-		snprintf(out, cap, "%s://%s/#%s", http_req_tls(req) ? "https" : "http",
-		         host_ok ? host : "localhost", fragment);
+	char origin[256];
+	http_share_origin(req, origin, sizeof origin);
+	snprintf(out, cap, "%s/#%s", origin, fragment);
 }

@@ -56,3 +56,39 @@ def test_public_url_given_instead():
     with Server(env={"PUBLIC_URL": "https://dice.example"}, database=db()) as s:
         st, _, o = s.json("GET", PATH)
         assert st == 200 and o == {"public_url": "https://dice.example", "lan": []}, o
+
+
+def _seat_pdf_qr(s, host):
+    """The link the QR code of a game's seat sheet carries, the PDF asked for with this Host."""
+    import os, tempfile
+    from games import auth, create
+    g = create(s, names=["Ana", "Ben"], deck="app")
+    st, hd, body = s.request("GET", f"/api/v1/er/games/{g['id']}/seats/1/sheet.pdf",
+                             headers={**auth(g["host_token"]), "Host": host})
+    assert st == 200 and hd["content-type"] == "application/pdf", (st, body[:200])
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "sheet.pdf")
+        with open(f, "wb") as fh:
+            fh.write(body)
+        subprocess.run(["pdftoppm", "-png", "-r", "150", "-singlefile", f, f[:-4]], check=True)
+        out = subprocess.run(["zbarimg", "-q", "--raw", f[:-4] + ".png"], capture_output=True,
+                             text=True, check=True).stdout.rstrip("\n")
+    return out, g
+
+
+def test_pdf_qr_asked_from_localhost_carries_the_lan_address():
+    # the host printed the game's sheets from http://localhost:PORT/: the QR code must open on
+    # another phone, so it carries the address GET /addresses offers first, not localhost
+    with Server(database=db()) as s:
+        _, _, o = s.json("GET", PATH)
+        for host in (f"localhost:{s.port}", f"127.0.0.1:{s.port}", f"[::1]:{s.port}"):
+            link, g = _seat_pdf_qr(s, host)
+            origin = o["lan"][0].rstrip("/") if o["lan"] else f"http://{host}"
+            assert link == f"{origin}/#game={g['id']}&join={g['code']}", (host, link, o)
+        # a page opened at an address of the network keeps it
+        link, g = _seat_pdf_qr(s, f"printer.lan:{s.port}")
+        assert link.startswith(f"http://printer.lan:{s.port}/#game="), link
+    # no address but the loopback one (LISTEN=127.0.0.1): nothing better than what was asked
+    with Server(env={"LISTEN": "127.0.0.1"}, database=db()) as s:
+        link, g = _seat_pdf_qr(s, f"localhost:{s.port}")
+        assert link.startswith(f"http://localhost:{s.port}/#game="), link

@@ -1,6 +1,6 @@
-/* GET /api/v1/addresses: which interfaces give a LAN address (api_lan_urls, addresses.c), on a
+/* GET /api/v1/addresses: which interfaces give a LAN address (http_lan_urls, addresses.c), on a
  * made-up interface list: up, IPv4, neither loopback nor link-local; the port and the scheme. */
-#include "api/api.h"
+#include "http/http.h"
 #include "test.h"
 
 #include <arpa/inet.h>
@@ -42,15 +42,29 @@ static void make_list(void)
 static void t_lan_urls(void)
 {
 	make_list();
-	char out[8][API_URL_MAX];
-	size_t n = api_lan_urls(ifs, 8080, false, out, 8);
+	char out[8][HTTP_URL_MAX];
+	size_t n = http_lan_urls(ifs, 8080, false, out, 8);
 	CHECK_EQ_INT(n, 2);
 	CHECK_STR(out[0], "http://192.168.1.20:8080/");
 	CHECK_STR(out[1], "http://172.17.0.1:8080/");
-	n = api_lan_urls(ifs, 8443, true, out, 1); /* at most max */
+	n = http_lan_urls(ifs, 8443, true, out, 1); /* at most max */
 	CHECK_EQ_INT(n, 1);
 	CHECK_STR(out[0], "https://192.168.1.20:8443/");
-	CHECK_EQ_INT(api_lan_urls(NULL, 8080, false, out, 8), 0);
+	CHECK_EQ_INT(http_lan_urls(NULL, 8080, false, out, 8), 0);
+}
+
+static void t_loopback_hosts(void)
+{
+	const char *yes[] = {"localhost",    "localhost:8080", "LocalHost:1", "127.0.0.1",
+	                     "127.1.2.3:80", "[::1]",          "[::1]:8080",  "::1"};
+	const char *no[] = {
+	    "",           "192.168.1.20:8080", "localhost.example:8080", "mylocalhost",
+	    "[::2]:8080", "1270.0.0.1",        "dice.example",           "[2001:db8::1]:80"};
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+		CHECK(http_host_is_loopback(yes[i]));
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		CHECK(!http_host_is_loopback(no[i]));
+	CHECK(!http_host_is_loopback(NULL));
 }
 
 int main(void)
@@ -58,5 +72,9 @@ int main(void)
 	TEST("addresses: the LAN URLs of the interfaces that are up, IPv4, not loopback or "
 	     "link-local",
 	     t_lan_urls);
+	TEST("addresses: a Host that is the machine itself (localhost, 127/8, [::1]) with or "
+	     "without "
+	     "its port",
+	     t_loopback_hosts);
 	TEST_MAIN_END();
 }
