@@ -20,13 +20,25 @@ suite() { # suite NAME COMMAND… : a command that prints its own PASS/FAIL line
 	name=$1; shift
 	t0=$(date +%s)
 	"$@" >"$LOG/$name.log" 2>&1
-	rc=$?
-	echo "time $name $(($(date +%s) - t0)) s"
-	grep -E '^(PASS|FAIL) ' "$LOG/$name.log" | sed "s|^\(PASS\|FAIL\) |\1 $name: |"
-	grep -A12 -E '^FAIL ' "$LOG/$name.log" | grep -E '^  ' | head -n 40
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$LOG/$name.log"; then
-		echo "FAIL $name: exited $rc"; tail -n 30 "$LOG/$name.log" | sed 's/^/  | /'
+	report "$name" $? "$t0"
+}
+
+report() { # report NAME EXIT_STATUS START_TIME: the time, PASS/FAIL lines and details of a suite
+	echo "time $1 $(($(date +%s) - $3)) s"
+	grep -E '^(PASS|FAIL) ' "$LOG/$1.log" | sed "s|^\(PASS\|FAIL\) |\1 $1: |"
+	grep -A12 -E '^FAIL ' "$LOG/$1.log" | grep -E '^  ' | head -n 40
+	if [ "$2" -ne 0 ] && ! grep -q '^FAIL ' "$LOG/$1.log"; then
+		echo "FAIL $1: exited $2"; tail -n 30 "$LOG/$1.log" | sed 's/^/  | /'
 	fi
+}
+
+# Two throwaway clusters starting at once would both take the first free port from 5432:
+# each pg_virtualenv gets its own, chosen here.
+free_ports() { # free_ports N: N distinct free loopback TCP ports
+	python3 -c 'import socket, sys
+ss = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
 }
 
 run_unit() { # run_unit BUILD_DIR
@@ -61,11 +73,20 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs"
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build
-	suite api pg_virtualenv -t python3 tests/api/run.py build/server
 	step build-asan make -s -j"$JOBS" asan
 	suite unit-asan run_unit build/asan
-	suite api-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		pg_virtualenv -t python3 tests/api/run.py build/asan/server
+	# The API suite with the plain and the AddressSanitizer server at once, each on its own
+	# cluster: most of its time is spent waiting (timeouts, slow clients, restarts), so the two
+	# passes share the cores well.
+	set -- $(free_ports 2)
+	t0=$(date +%s)
+	pg_virtualenv -t -c "-p $1" python3 tests/api/run.py build/server >"$LOG/api.log" 2>&1 &
+	api_pid=$!
+	env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		pg_virtualenv -t -c "-p $2" python3 tests/api/run.py build/asan/server >"$LOG/api-asan.log" 2>&1 &
+	asan_pid=$!
+	wait $api_pid; report api $? "$t0"
+	wait $asan_pid; report api-asan $? "$t0"
 	step build-tsan make -s -j"$JOBS" tsan
 	suite unit-tsan run_unit_tsan build/tsan
 	suite api-tsan env TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \

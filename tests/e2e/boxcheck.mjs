@@ -5,67 +5,17 @@
 // against your box" with the date; from a Dice Hospital game's badge, a corrected table saved for
 // new games. English and French, light and dark: screenshots (build/e2e/bc-*.png), layout (no
 // overflow, no overlap, 44-px targets) and axe-core (experimental rules on) with no violation.
-// Started by tests/e2e/run.sh after the other browser tests (same server). Prints "PASS name" /
-// "FAIL name" per test; exits 1 on any failure.
-import { chromium } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
-import axeCore from "axe-core";
-import { mkdirSync, readFileSync } from "node:fs";
+// Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { BASE, assert, readJson, suite } from "./lib.mjs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-const ROOT = new URL("../../", import.meta.url);
-const strings = (l) => ({ ...JSON.parse(readFileSync(new URL(`static/i18n/tabletop.${l}.json`, ROOT), "utf8")),
-	...JSON.parse(readFileSync(new URL(`static/i18n/tabletop.boxcheck.${l}.json`, ROOT), "utf8")) });
+const strings = (l) => ({ ...readJson(`static/i18n/tabletop.${l}.json`), ...readJson(`static/i18n/tabletop.boxcheck.${l}.json`) });
 const EN = strings("en");
 const FR = strings("fr");
-const CLINIC = JSON.parse(readFileSync(new URL("templates/clinic/default.json", ROOT), "utf8"));
+const CLINIC = readJson("templates/clinic/default.json");
 const UNVERIFIED = Object.keys(CLINIC.values).filter((k) => !CLINIC.values[k].verified);
-mkdirSync(SHOTS, { recursive: true });
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
-const results = [];
-const jsErrors = [];
-const audits = [];
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-async function test(name, fn) {
-	const t0 = Date.now();
-	try {
-		await fn();
-		results.push({ name, ok: true });
-		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	headless: true,
-	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-});
-
-async function phone(locale = "en-GB", colorScheme = "light") {
-	const ctx = await browser.newContext({ ...PHONE, locale, colorScheme });
-	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-		jsErrors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const page = await ctx.newPage();
-	page.setDefaultTimeout(8000);
-	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
-	page.on("console", (m) => {
-		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()}`);
-	});
-	return page;
-}
+const B = suite("boxcheck");
+const { test } = B;
+const phone = (locale = "en-GB", colorScheme = "light") => B.phone({ locale, colorScheme, timeout: 8000 });
 
 /** At 360 px: nothing wider than the screen, no two controls overlapping, no text spilling out of
  * its control, tap targets of 44 px (links and check boxes inside their 44-px labels aside). */
@@ -109,11 +59,9 @@ async function screen(page, name) {
 	const leak = text.match(/game-data|\.md\b|\.json\b|\btt\.[a-z][a-z0-9_.]*|"verified"|\bdefault\b/);
 	assert(!leak, `${name}: "${leak && leak[0]}" on the screen`);
 	await layoutCheck(page, name);
-	const r = await new AxeBuilder({ page }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
-	for (const v of r.violations)
-		for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+	await B.audit(page, name);
 	await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the picture
-	await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+	await B.shot(page, name, true);
 }
 
 /** The date the page shows for a check stamp, in the page's own locale. */
@@ -219,7 +167,7 @@ await test("bc-c-dh-from-game-badge-corrected", async () => {
 	const page = await phone("fr-FR");
 	// another group's stored profile: on the server, not offered on this phone
 	const other = await page.request.post(`${BASE}/api/v1/profiles`, { data: { game: "dh", id: "other-group", name: "Another group's box",
-		values: JSON.parse(readFileSync(new URL("templates/dice-hospital/default.json", ROOT), "utf8")).values } });
+		values: readJson("templates/dice-hospital/default.json").values } });
 	assert(other.status() === 201, await other.text());
 	await page.goto(`${BASE}/#tt=dh`);
 	await page.locator("#tt-new").waitFor();
@@ -253,13 +201,4 @@ await test("bc-c-dh-from-game-badge-corrected", async () => {
 	await page.context().close();
 });
 
-await test("bc-d-axe-every-screen", async () => {
-	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
-});
-
-await test("bc-no-script-errors", async () => {
-	assert(jsErrors.length === 0, jsErrors.join("\n"));
-});
-
-await browser.close();
-process.exit(results.some((r) => !r.ok) ? 1 : 0);
+await B.finish("bc");

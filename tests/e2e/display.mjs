@@ -6,81 +6,15 @@
 // their final ranking; six ER sheets fit. Every display is audited with axe-core (experimental
 // rules on) in dark and light, and checked for a page that scrolls, text cut or spilling out of
 // its box, panels that overlap, and type too small to read across a table. Screenshots:
-// build/e2e/display-*.png. Started by tests/e2e/run.sh (same server). Prints "PASS name" /
-// "FAIL name" per test; exits 1 on any failure.
-import { chromium } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
-import axeCore from "axe-core";
+// build/e2e/display-*.png. Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { BASE, SHOTS, api, assert, suite } from "./lib.mjs";
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-mkdirSync(SHOTS, { recursive: true });
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const TV = { viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 };
-const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
-const results = [];
-const jsErrors = [];
-const audits = [];
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-async function test(name, fn) {
-	const t0 = Date.now();
-	try {
-		await fn();
-		results.push({ name, ok: true });
-		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	headless: true,
-	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-});
-
-async function page(options, { colorScheme = "light", locale = "en-GB" } = {}) {
-	const ctx = await browser.newContext({ ...options, colorScheme, locale });
-	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-		jsErrors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const p = await ctx.newPage();
-	p.setDefaultTimeout(10000);
-	p.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
-	p.on("console", (m) => {
-		// a replaced display token is an expected 401 in the network log
-		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()} at ${p.url()}`);
-	});
-	return p;
-}
-const phone = (o) => page(PHONE, o);
+const D = suite("display");
+const { test, audit, shot } = D;
+const phone = (o = {}) => D.phone(o);
 // a TV whose system asks for light: the display is dark all the same
-const tv = (o = {}) => page(TV, { colorScheme: "light", ...o });
-
-const api = async (method, path, body, token) => {
-	const r = await fetch(BASE + "/api/v1" + path, {
-		method, body: body && JSON.stringify(body),
-		headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-	});
-	return { status: r.status, body: await r.json().catch(() => null) };
-};
-
-async function audit(p, name) {
-	const r = await new AxeBuilder({ page: p }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
-	for (const v of r.violations)
-		for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
-	return r.violations.length;
-}
+const tv = (o = {}) => D.phone({ width: 1280, height: 720, dpr: 1, isMobile: false, colorScheme: "light", ...o });
 
 /** The display at 1280 × 720: the page does not scroll; no panel overlaps another or holds more
  * than it shows; no text is cut or spills out of its box (a name too long for its place ends
@@ -122,7 +56,6 @@ async function layoutCheck(p, name) {
 	assert(problems.length === 0, `${name}:\n  ${problems.slice(0, 12).join("\n  ")}`);
 }
 
-const shot = (p, name) => p.screenshot({ path: `${SHOTS}/${name}.png` });
 
 /** Shot, axe and layout of the display as it is now, in dark; then the same in light. */
 async function look(p, name) {
@@ -161,7 +94,7 @@ async function bigScreenLink(host, button, name) {
 	return link;
 }
 
-/** One move made only by tapping (as run.mjs): a die (not the chief's when another is free),
+/** One move made only by tapping (as er.mjs): a die (not the chief's when another is free),
  * then the lit beds (first value offered) or the morgue, until the move can be submitted. */
 async function tapMove(p) {
 	const bays = p.locator('.bay:not([aria-disabled="true"])');
@@ -398,13 +331,4 @@ await test("display-e-no-token", async () => {
 	await screen.context().close();
 });
 
-await test("display-axe-every-screen", async () => {
-	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
-});
-
-await test("display-no-script-errors", async () => {
-	assert(jsErrors.length === 0, jsErrors.join("\n"));
-});
-
-await browser.close();
-process.exit(results.some((r) => !r.ok) ? 1 : 0);
+await D.finish("display");

@@ -1,133 +1,22 @@
-// End-to-end tests of the phone front end in headless Debian chromium (playwright-core), at the
-// smallest phone we support (360 × 640). Started by tests/e2e/run.sh with BASE_URL (a running
-// server) and SHOTS (screenshot folder). Prints "PASS name" / "FAIL name" (+ indented details) per
-// test; exits 1 on any failure. Every screen is audited with axe-core (experimental rules on) in
-// light, dark and French; Lighthouse (mobile) scores the home and game screens.
-import { chromium } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
-import axeCore from "axe-core";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// End-to-end tests of the ER phone screens in headless Debian chromium (playwright-core), at the
+// smallest phone we support (360 × 640). Every screen is audited with axe-core (experimental rules
+// on) in light, dark and French. Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { BASE, ROOT, api, assert, erLayoutCheck, readJson, suite } from "./lib.mjs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ROOT = new URL("../../", import.meta.url);
-const readJson = (path) => JSON.parse(readFileSync(new URL(path, ROOT), "utf8"));
 const EN = readJson("static/i18n/en.json");
 const FR = readJson("static/i18n/fr.json");
-mkdirSync(SHOTS, { recursive: true });
-
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-	"--disable-component-update", "--disable-sync"];
-const PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
-const results = [];
-const jsErrors = [];
-const audits = []; // "screen (variant): rule — target" of every axe violation
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-async function test(name, fn, needs = []) {
-	if (process.env.ONLY && !name.includes(process.env.ONLY)) return; // ONLY=substring: some tests
-	const missing = needs.filter((n) => !results.find((r) => r.name === n && r.ok));
-	if (missing.length) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n  skipped: needs ${missing.join(", ")}`);
-		return;
-	}
-	const t0 = Date.now();
-	try {
-		const r = await fn();
-		results.push({ name, ok: true });
-		console.log(`PASS ${name} (${Date.now() - t0} ms)${typeof r === "string" ? ` ${r}` : ""}`);
-	} catch (e) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, "--disable-dev-shm-usage"] });
-
-async function phone({ locale = "en-GB", colorScheme = "light", height = 640 } = {}) {
-	const ctx = await browser.newContext({ ...PHONE, viewport: { width: 360, height }, locale, colorScheme });
-	// the network is closed: anything not served by our server is a bug
-	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-		jsErrors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const page = await ctx.newPage();
-	page.setDefaultTimeout(10000);
-	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
-	page.on("console", (m) => {
-		// a refused move is an expected 4xx in the network log; a cut network is expected offline
-		if (m.type() === "error" && !/status of 4\d\d|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/.test(m.text()))
-			jsErrors.push(`console: ${m.text()} at ${page.url()} ${JSON.stringify(m.location())}`);
-	});
-	return page;
-}
-
-const shot = (page, name, fullPage = false) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+const ER = suite("er");
+const { test, shot, audit } = ER;
+/** A phone of the smallest size we support: 360 × 640 unless asked otherwise. */
+const phone = (o = {}) => ER.phone({ height: 640, ...o });
 const text = (page, sel) => page.locator(sel).first().textContent();
-
-/** axe-core on the page as it is now (experimental rules on); violations are collected. */
-async function audit(page, name) {
-	const r = await new AxeBuilder({ page }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
-	for (const v of r.violations)
-		for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
-	return r.violations.length;
-}
-
-/** At 360 px: nothing wider than the screen, no two controls overlapping, no text spilling out of
- * its control, tap targets big enough (beds: the hex is 40 × 46 at this width). */
-async function layoutCheck(page, name) {
-	const problems = await page.evaluate(() => {
-		const out = [];
-		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
-		const visible = (el) => {
-			const r = el.getBoundingClientRect();
-			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], details:not([open]) > :not(summary)");
-		};
-		const controls = [...document.querySelectorAll("button, a, input:not([type=radio]):not([type=checkbox]), select, [role=button], [role=radio]")].filter(visible);
-		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect(), dock: !!el.closest(".dock"), bed: el.classList.contains("bed") }));
-		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `[${a.name}=${a.value}]`).join("")} "${(el.textContent || "").trim().slice(0, 24)}"`;
-		for (const b of boxes) {
-			if (b.r.right > window.innerWidth + 0.5 || b.r.left < -0.5) out.push(`${desc(b.el)} outside the screen`);
-			if (!b.bed && !b.el.closest(".card-grid, .mine, .links, .top") && b.el.tagName !== "A" && b.el.scrollWidth > b.el.clientWidth + 1 && getComputedStyle(b.el).overflowX !== "auto")
-				out.push(`${desc(b.el)}: text wider than the control`);
-			const min = b.bed ? [39, 44] : [44, 44];
-			if (!b.el.closest(".top, .card-grid") && b.el.tagName !== "A" && (b.r.width < min[0] - 0.5 || b.r.height < min[1] - 0.5) && !b.el.closest("details > summary"))
-				out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
-		}
-		for (let i = 0; i < boxes.length; i++)
-			for (let j = i + 1; j < boxes.length; j++) {
-				const a = boxes[i], b = boxes[j];
-				// the header is sticky and the dock fixed: content scrolls under them by design
-				if (a.dock !== b.dock || a.el.closest(".top") || b.el.closest(".top") || a.el.contains(b.el) || b.el.contains(a.el)) continue;
-				if (a.bed && b.bed) {
-					// hexes: bounding boxes of neighbours overlap by design; their centres must not
-					const d = Math.hypot(a.r.x + a.r.width / 2 - b.r.x - b.r.width / 2, a.r.y + a.r.height / 2 - b.r.y - b.r.height / 2);
-					if (d < a.r.width * 0.95) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
-					continue;
-				}
-				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
-			}
-		return out;
-	});
-	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
-}
 
 /** The checks every screen gets: axe (collected), layout (asserted), a screenshot. */
 async function screen(page, name, fullPage = false) {
 	await shot(page, name, fullPage);
 	await audit(page, name);
-	await layoutCheck(page, name);
+	await erLayoutCheck(page, name);
 }
 
 /** One move made only by tapping: a die (not the chief's when another is free), then the lit
@@ -161,15 +50,6 @@ async function tapReveal(page, n) {
 	await page.click("#reveal");
 	return card;
 }
-
-const api = async (method, path, body, token) => {
-	const r = await fetch(BASE + "/api/v1" + path, {
-		method, body: body && JSON.stringify(body),
-		headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-	});
-	const o = await r.json().catch(() => null);
-	return { status: r.status, body: o };
-};
 
 /** The home screen with Dice Hospital: ER chosen (a new phone sees the choice of game first). */
 async function erHome(page) {
@@ -700,85 +580,4 @@ await test("k-front-end-size-and-preload", async () => {
 	return `(${Math.round(total / 1024)} KB in ${files.length} files)`;
 });
 
-await test("l-axe-every-screen", async () => {
-	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
-});
-
-await test("no-script-errors", async () => {
-	assert(jsErrors.length === 0, jsErrors.join("\n"));
-});
-
-await browser.close();
-
-// ---- Lighthouse (mobile) on the home and game screens, against Debian's chromium ----
-await test("m-lighthouse", async () => {
-	const { default: lighthouse } = await import("lighthouse");
-	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed: 3 });
-	const tok = g.body.seats[0].seat_token;
-	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, tok);
-	const profile = mkdtempSync(join(tmpdir(), "dh-lh-"));
-	// port 0: Chromium picks a free port and writes it to DevToolsActivePort (no collision with
-	// another job's port); its own process group, so every helper process ends with it
-	const chrome = spawn(CHROMIUM, [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], { stdio: "ignore", detached: true });
-	const exited = new Promise((r) => chrome.once("exit", r));
-	try {
-		let port = 0;
-		for (let i = 0; i < 200 && !port; i++) {
-			try {
-				port = Number(readFileSync(join(profile, "DevToolsActivePort"), "utf8").split("\n")[0]) || 0;
-			} catch {}
-			if (!port) await new Promise((r) => setTimeout(r, 50));
-		}
-		assert(port > 0, "Chromium did not report its debugging port");
-		const pages = { home: `${BASE}/`, game: `${BASE}/#game=${g.body.id}&token=${tok}` };
-		const lines = [];
-		const low = [];
-		// three runs per page, the best of each category: these 2 cores are shared with other jobs,
-		// and simulated throttling multiplies whatever CPU time another job steals (a run under a
-		// load average of 9 scored 74 where a quiet one scores 99); every run is printed
-		// (median advice: lighthouse's docs; here the spread is contention, not the page)
-		for (const [name, url] of Object.entries(pages)) {
-			const runs = [];
-			for (let i = 0; i < 3; i++)
-				runs.push((await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] })).lhr);
-			const cats = Object.keys(runs[0].categories);
-			const scores = Object.fromEntries(cats.map((k) => [k, Math.max(...runs.map((r) => Math.round(r.categories[k].score * 100)))]));
-			lines.push(`${name}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(", ")} (runs: ${cats.map((k) => runs.map((r) => Math.round(r.categories[k].score * 100)).join("/")).join(", ")})`);
-			for (const [k, v] of Object.entries(scores)) if (v < 98) {
-				const lhr = runs.find((r) => Math.round(r.categories[k].score * 100) === v);
-				const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[k].auditRefs.some((ref) => ref.id === a.id && ref.weight > 0)).map((a) => `${a.id} ${a.displayValue || ""}`);
-				low.push(`${name} ${k} ${v}: ${failing.join("; ")}`);
-			}
-			const best = runs.reduce((a, b) => (b.categories.performance.score > a.categories.performance.score ? b : a));
-			writeFileSync(`${SHOTS}/lighthouse-${name}.json`, JSON.stringify(best));
-		}
-		writeFileSync(`${SHOTS}/lighthouse.txt`, lines.join("\n") + "\n");
-		assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
-		return `\n  ${lines.join("\n  ")}`;
-	} finally {
-		// the browser's helpers (crashpad, GPU, utilities) outlive it for a moment and keep
-		// writing into the profile: end the whole group, wait until none is left, then remove it
-		try {
-			process.kill(-chrome.pid, "SIGKILL");
-		} catch {}
-		await exited;
-		for (let i = 0; i < 100 && groupRunning(chrome.pid); i++) await new Promise((r) => setTimeout(r, 50));
-		rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-	}
-});
-
-/** Is any process of group pgid still running (zombies, which write nothing, aside)? */
-function groupRunning(pgid) {
-	for (const pid of readdirSync("/proc")) {
-		if (!/^\d+$/.test(pid)) continue;
-		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-			const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // state, ppid, pgrp, …
-			if (Number(f[2]) === pgid && f[0] !== "Z") return true;
-		} catch {} // gone meanwhile
-	}
-	return false;
-}
-
-const failed = results.filter((r) => !r.ok).length;
-process.exit(failed ? 1 : 0);
+await ER.finish("er");

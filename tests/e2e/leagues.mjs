@@ -6,57 +6,16 @@
 // head-to-head, the import's drop zone with its progress and a result that stays, every screen
 // in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
 // overlapping), and no script error or external request.
-// Started by tests/e2e/run.sh with BASE_URL and SHOTS; prints PASS/FAIL lines like run.mjs.
-import { chromium } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
-import axeCore from "axe-core";
-import { mkdirSync, readFileSync } from "node:fs";
+// Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { BASE, SHOTS, assert, readJson, suite } from "./lib.mjs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-const ROOT = new URL("../../", import.meta.url);
-const EN = JSON.parse(readFileSync(new URL("static/i18n/leagues.en.json", ROOT), "utf8"));
-const FR = JSON.parse(readFileSync(new URL("static/i18n/leagues.fr.json", ROOT), "utf8"));
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
-const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
-mkdirSync(SHOTS, { recursive: true });
-let failed = 0;
-const errors = [];
+const EN = readJson("static/i18n/leagues.en.json");
+const FR = readJson("static/i18n/leagues.fr.json");
+const L = suite("leagues");
+const { test, audits } = L;
 const origin = new URL(BASE).origin;
-
-async function test(name, fn) {
-	if (process.env.ONLY && !name.includes(process.env.ONLY)) return; // ONLY=part-of-a-name
-	const t0 = Date.now();
-	try {
-		await fn();
-		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		failed++;
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 6).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	headless: true,
-	args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"],
-});
-
-async function phone(opts = {}) {
-	const c = await browser.newContext({ ...PHONE, locale: "en-GB", ...opts });
-	await c.route((url) => !url.href.startsWith(BASE), (route) => {
-		errors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const p = await c.newPage();
-	p.setDefaultTimeout(10000);
-	p.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-	return p;
-}
+/** A phone of 360 × 740 (pictures at the screen's own resolution: these screens are text). */
+const phone = (o = {}) => L.phone({ dpr: 1, ...o });
 
 const ctx = (await phone()).context();
 const page = ctx.pages()[0];
@@ -114,13 +73,11 @@ async function layoutCheck(p, name) {
 	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
 }
 
-const audits = [];
 /** axe-core (experimental rules on), the layout, no string key left untranslated, a screenshot. */
 async function screen(p, name) {
 	await p.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the picture
-	await p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-	const r = await new AxeBuilder({ page: p }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
-	for (const v of r.violations) for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+	await L.shot(p, name, true);
+	await L.audit(p, name);
 	const text = await p.locator("body").innerText();
 	const raw = text.match(/\b(?:auth|leagues?|members|seasons|owners|files|import|reason|rule|field|play|history|h2h|action)\.[a-z][a-z_.-]*\b/);
 	assert(!raw, `${name}: a string key on the screen: ${raw && raw[0]}`);
@@ -523,11 +480,9 @@ await test("leagues-french", async () => {
 // on 31 December in New York (04:30 UTC on 1 January) a play added with today's date is a
 // play of 31 December, with the phone's offset.
 await test("leagues-play-keeps-local-date-and-offset", async () => {
-	const ny = await browser.newContext({ ...PHONE, locale: "en-GB", timezoneId: "America/New_York" });
+	const p2 = await phone({ timezoneId: "America/New_York" });
+	const ny = p2.context();
 	await ny.addCookies(await ctx.cookies());
-	const p2 = await ny.newPage();
-	p2.setDefaultTimeout(8000);
-	p2.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
 	await p2.clock.setFixedTime(new Date("2027-01-01T04:30:00Z"));
 	await p2.goto(`${BASE}/leagues.html#`);
 	await p2.evaluate(() => localStorage.setItem("dh.lang", "en"));
@@ -621,9 +576,4 @@ await test("leagues-installable-and-offline", async () => {
 	await c.close();
 });
 
-await test("leagues-no-script-errors", async () => {
-	assert(errors.length === 0, errors.join("\n"));
-});
-
-await browser.close();
-process.exit(failed ? 1 : 0);
+await L.finish("leagues");

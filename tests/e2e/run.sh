@@ -3,6 +3,9 @@
 # Runs inside pg_virtualenv (libpq PG* variables point at a throwaway cluster):
 #   pg_virtualenv -t sh tests/e2e/run.sh
 # Prints one PASS/FAIL line per test; exits non-zero on any failure. Screenshots: build/e2e/*.png.
+# The files run in two lanes at once, then Lighthouse alone. E2E_FILES=er,leagues (names of
+# tests/e2e/*.mjs) runs only those files, one after another; ONLY=substring only the tests whose
+# name has it.
 set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -39,39 +42,58 @@ make -s build/server >"$OUT/build.log" 2>&1 || {
 	exit 1
 }
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PORT=$PORT STATIC_DIR="$ROOT/static" TEMPLATES_DIR="$ROOT/templates" MIGRATIONS_DIR="$ROOT/migrations" \
-	build/server >"$OUT/server.log" 2>&1 &
-SERVER=$!
+# Two servers on the same database, one per lane of test files: each has its own per-address
+# limits (joins, connections), as two tables' phones on two servers would.
+SERVERS=""
 stop() {
-	kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+	for pid in $SERVERS; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
 }
 trap stop EXIT
 trap 'stop; exit 1' INT TERM
 
-i=0
-until curl -fsS "http://127.0.0.1:$PORT/api/v1/health" >/dev/null 2>&1; do
-	i=$((i + 1))
-	if [ $i -gt 200 ] || ! kill -0 "$SERVER" 2>/dev/null; then
-		echo "FAIL setup: the server did not start"
-		sed 's/^/  | /' "$OUT/server.log" | tail -n 20
-		exit 1
-	fi
-	sleep 0.1
-done
+# start_server N: starts server N on a free port, sets PORT_N once it answers
+start_server() {
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	PORT=$port STATIC_DIR="$ROOT/static" TEMPLATES_DIR="$ROOT/templates" MIGRATIONS_DIR="$ROOT/migrations" \
+		build/server >"$OUT/server$1.log" 2>&1 &
+	pid=$!
+	SERVERS="$SERVERS $pid"
+	i=0
+	until curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "FAIL setup: server $1 did not start"
+			sed 's/^/  | /' "$OUT/server$1.log" | tail -n 20
+			exit 1
+		fi
+		sleep 0.1
+	done
+	eval "PORT_$1=$port"
+}
+start_server 1
+start_server 2
 
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/run.mjs
-rc=$?
-# the league screens
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/leagues.mjs || rc=1
-# the ER screens at the table on a 360 × 740 phone
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/ertable.mjs || rc=1
-# the Dice Hospital and Clinic screens, on the same server
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop.mjs || rc=1
-# their words: joining by seat, refusals, French, light and dark (tabletop-words.mjs)
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/tabletop-words.mjs || rc=1
-# the table display (a 1280 × 720 screen) and the host's "Show on a big screen"
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/display.mjs || rc=1
-# checking a scoring profile against the box (tabletop/boxcheck.js)
-BASE_URL="http://127.0.0.1:$PORT" SHOTS="$OUT" node tests/e2e/boxcheck.mjs || rc=1
+# lane FILES N: the files (tests/e2e/all.mjs) against server N, output in lane-N.log
+lane() {
+	E2E_FILES=$1 BASE_URL="http://127.0.0.1:$(eval echo "\$PORT_$2")" SHOTS="$OUT" \
+		node tests/e2e/all.mjs >"$OUT/lane-$2.log" 2>&1
+}
+
+if [ -n "${E2E_FILES:-}" ]; then
+	lane "$E2E_FILES" 1
+	rc=$?
+	cat "$OUT/lane-1.log"
+	exit $rc
+fi
+# the two lanes take about as long as each other; Lighthouse measures speed, so it runs alone
+lane er,tabletop,boxcheck 1 &
+A=$!
+lane leagues,ertable,display,tabletop-words 2 &
+B=$!
+rc=0
+wait $A || rc=1
+wait $B || rc=1
+cat "$OUT/lane-1.log" "$OUT/lane-2.log"
+lane lighthouse 1 || rc=1
+cat "$OUT/lane-1.log"
 exit $rc

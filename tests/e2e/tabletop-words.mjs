@@ -6,57 +6,16 @@
 // helper's zombies row. Two checks need no browser: every rule id the server can send for these
 // games has a sentence in both languages, and no French string lacks its no-break space before
 // ':' ';' '?' '!'. Every screenshot is checked with axe-core and for controls cut, overlapping or
-// too small. Started by tests/e2e/run.sh (same server). Prints "PASS name" / "FAIL name" per test;
-// exits 1 on any failure.
-import { chromium } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
-import axeCore from "axe-core";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+// too small. Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { BASE, ROOT, api, assert, fill, readJson, suite } from "./lib.mjs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-const ROOT = new URL("../../", import.meta.url);
-const json = (path) => JSON.parse(readFileSync(new URL(path, ROOT), "utf8"));
-const TT_EN = json("static/i18n/tabletop.en.json");
-const TT_FR = json("static/i18n/tabletop.fr.json");
-const EN = { ...json("static/i18n/en.json"), ...TT_EN };
-const FR = { ...json("static/i18n/fr.json"), ...TT_FR };
-mkdirSync(SHOTS, { recursive: true });
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
-const results = [];
-const jsErrors = [];
-const audits = [];
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-async function test(name, fn) {
-	const t0 = Date.now();
-	try {
-		await fn();
-		results.push({ name, ok: true });
-		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 8).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-/** A string of the screens with its {vars} filled in, as the page's t() does. */
-const fill = (s, vars = {}) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-
-/** The API, from node (the test's own setup, not what a phone does). */
-async function api(method, path, body, token) {
-	const headers = { Accept: "application/json" };
-	if (body !== undefined) headers["Content-Type"] = "application/json";
-	if (token) headers.Authorization = `Bearer ${token}`;
-	const r = await fetch(`${BASE}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	const text = await r.text();
-	return { status: r.status, body: text ? JSON.parse(text) : null };
-}
+const TT_EN = readJson("static/i18n/tabletop.en.json");
+const TT_FR = readJson("static/i18n/tabletop.fr.json");
+const EN = { ...readJson("static/i18n/en.json"), ...TT_EN };
+const FR = { ...readJson("static/i18n/fr.json"), ...TT_FR };
+const W = suite("tabletop-words");
+const { test } = W;
 
 async function created(path, body) {
 	const r = await api("POST", path, body);
@@ -64,21 +23,7 @@ async function created(path, body) {
 	return r.body;
 }
 
-let browser = null;
-async function phone({ locale = "en-GB", dark = false } = {}) {
-	const ctx = await browser.newContext({ ...PHONE, locale, colorScheme: dark ? "dark" : "light" });
-	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-		jsErrors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const page = await ctx.newPage();
-	page.setDefaultTimeout(8000);
-	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
-	page.on("console", (m) => {
-		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()}`);
-	});
-	return page;
-}
+const phone = ({ locale = "en-GB", dark = false } = {}) => W.phone({ locale, colorScheme: dark ? "dark" : "light", timeout: 8000 });
 
 /** French typography in text: what precedes ':' ';' '?' '!' is a no-break space (U+00A0 or U+202F).
  * Returns the offending snippets. */
@@ -146,10 +91,8 @@ async function screen(page, name, fullPage = false) {
 		const bad = badFrench(await frenchText(page));
 		assert(bad.length === 0, `${name}: French punctuation without its no-break space: ${bad.slice(0, 6).join(", ")}`);
 	}
-	await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
-	const r = await new AxeBuilder({ page }).options({ rules: Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }])) }).analyze();
-	for (const v of r.violations)
-		for (const n of v.nodes) audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+	await W.shot(page, name, fullPage);
+	await W.audit(page, name);
 	await layoutCheck(page, name);
 }
 
@@ -210,16 +153,10 @@ await test("tw-b-french-typography-of-the-strings", async () => {
 	const dir = new URL("static/i18n/", ROOT);
 	const files = readdirSync(dir).filter((f) => /(^|\.)fr\.json$/.test(f));
 	assert(files.length >= 5, `French files: ${files}`);
-	const bad = files.flatMap((f) => Object.entries(json(`static/i18n/${f}`)).filter(([, v]) => typeof v === "string").flatMap(([k, v]) => badFrench(v).map((s) => `${f} ${k}: ${s}`)));
+	const bad = files.flatMap((f) => Object.entries(readJson(`static/i18n/${f}`)).filter(([, v]) => typeof v === "string").flatMap(([k, v]) => badFrench(v).map((s) => `${f} ${k}: ${s}`)));
 	assert(bad.length === 0, `${bad.length} French string(s) without the no-break space:\n${bad.slice(0, 20).join("\n")}`);
 });
 
-browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	headless: true,
-	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-});
 
 // ---- joining by seat ----
 
@@ -454,13 +391,4 @@ await test("tw-f-business-zombies-row", async () => {
 	await F.context().close();
 });
 
-await test("tw-g-axe-every-screen", async () => {
-	assert(audits.length === 0, `${audits.length} violation(s):\n${audits.slice(0, 30).join("\n")}`);
-});
-
-await test("tw-no-script-errors", async () => {
-	assert(jsErrors.length === 0, jsErrors.join("\n"));
-});
-
-await browser.close();
-process.exit(results.some((r) => !r.ok) ? 1 : 0);
+await W.finish("tw");

@@ -1,60 +1,15 @@
 // Browser test of the Dice Hospital and Clinic screens (static/tabletop.js, static/tabletop/) on a 360-px phone:
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
-// shown with its rule, and French. Started by tests/e2e/run.sh after run.mjs (same server).
-// Prints "PASS name" / "FAIL name" per test; exits 1 on any failure.
-import { chromium } from "playwright-core";
-import { mkdirSync, readFileSync } from "node:fs";
+// shown with its rule, and French. Run by all.mjs (lib.mjs).
+import { BASE, SHOTS, assert, readJson, suite } from "./lib.mjs";
+import { readFileSync } from "node:fs";
 
-const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "build/e2e";
-const ROOT = new URL("../../", import.meta.url);
 // the screens' strings: the shared file and their own (i18n/tabletop.fr.json, loaded on their routes)
-const FR = { ...JSON.parse(readFileSync(new URL("static/i18n/fr.json", ROOT), "utf8")),
-	...JSON.parse(readFileSync(new URL("static/i18n/tabletop.fr.json", ROOT), "utf8")) };
-mkdirSync(SHOTS, { recursive: true });
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const results = [];
-const jsErrors = [];
-
-function assert(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-
-async function test(name, fn) {
-	const t0 = Date.now();
-	try {
-		await fn();
-		results.push({ name, ok: true });
-		console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		results.push({ name, ok: false });
-		console.log(`FAIL ${name}\n${String(e && e.stack ? e.stack : e).split("\n").slice(0, 6).map((l) => `  ${l}`).join("\n")}`);
-	}
-}
-
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	headless: true,
-	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-});
-
-async function phone(locale = "en-GB") {
-	const ctx = await browser.newContext({ ...PHONE, locale });
-	await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
-		jsErrors.push(`external request: ${route.request().url()}`);
-		return route.abort();
-	});
-	const page = await ctx.newPage();
-	page.setDefaultTimeout(8000);
-	page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
-	page.on("console", (m) => {
-		if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) jsErrors.push(`console: ${m.text()}`);
-	});
-	return page;
-}
+const FR = { ...readJson("static/i18n/fr.json"), ...readJson("static/i18n/tabletop.fr.json") };
+const T = suite("tabletop");
+const { test } = T;
+const phone = (locale = "en-GB") => T.phone({ locale, timeout: 8000 });
 
 // Every screenshot is also a check that no string key leaked onto the screen untranslated
 // (a missing key shows as "game.code").
@@ -348,9 +303,4 @@ await test("tt-g-live-update-redraws-only-what-changed", async () => {
 	await other.context().close();
 });
 
-await test("tt-no-script-errors", async () => {
-	assert(jsErrors.length === 0, jsErrors.join("\n"));
-});
-
-await browser.close();
-process.exit(results.some((r) => !r.ok) ? 1 : 0);
+await T.finish("tt");

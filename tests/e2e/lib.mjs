@@ -1,0 +1,195 @@
+// What every browser test file shares: the server's address, the screenshot folder, one headless
+// Chromium for all files, phones and screens made the same way, axe-core, the API from node, and
+// a runner printing "PASS name (ms)" / "FAIL name" + indented details per test.
+//
+// A file makes its own suite (`const S = suite("er")`): its tests, the script errors and axe
+// violations of its pages, and the two checks that close every file (`await S.finish()`: no axe
+// violation on any screen it looked at, no script error on any page it opened). Files are run by
+// all.mjs, one after another or two at a time, in one browser.
+import { chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import axeCore from "axe-core";
+import { mkdirSync, readFileSync } from "node:fs";
+
+export const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+export const SHOTS = process.env.SHOTS || "build/e2e";
+export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+export const ROOT = new URL("../../", import.meta.url);
+mkdirSync(SHOTS, { recursive: true });
+
+/** A JSON file of the repository, by its path from the top. */
+export const readJson = (path) => JSON.parse(readFileSync(new URL(path, ROOT), "utf8"));
+
+export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	"--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const EXPERIMENTAL = axeCore.getRules(["experimental"]).map((r) => r.ruleId);
+// a refused move is an expected 4xx in the network log, an outage a test makes an expected 503;
+// a cut network is expected offline
+const EXPECTED_CONSOLE = /status of (4\d\d|503)|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/;
+
+export function assert(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+/** A string with its {vars} filled in, as the pages' t() does. */
+export const fill = (s, vars = {}) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+
+/** The API from node (a test's own setup, not what a phone does): {status, body}. */
+export async function api(method, path, body, token) {
+	const headers = { Accept: "application/json" };
+	const sends = body !== undefined && body !== null;
+	if (sends) headers["Content-Type"] = "application/json";
+	if (token) headers.Authorization = `Bearer ${token}`;
+	const r = await fetch(`${BASE}/api/v1${path}`, { method, headers, body: sends ? JSON.stringify(body) : undefined });
+	const text = await r.text();
+	let parsed = null;
+	try {
+		parsed = text ? JSON.parse(text) : null;
+	} catch {}
+	return { status: r.status, body: parsed };
+}
+
+let shared = null; // the one browser of the process (a promise: files may ask at once)
+
+/** The one headless Chromium every file's pages live in. */
+export function browser() {
+	shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, "--disable-dev-shm-usage"] });
+	return shared;
+}
+
+export async function closeBrowser() {
+	if (shared) await (await shared).close();
+	shared = null;
+}
+
+/** Every test of every file: {file, name, ok}. */
+export const results = [];
+
+const trace = (e, lines) => String(e && e.stack ? e.stack : e).split("\n").slice(0, lines).map((l) => `  ${l}`).join("\n");
+
+/** A file's tests, pages and findings. */
+export function suite(file) {
+	const jsErrors = [];
+	const audits = []; // "screen: rule (impact) — target — why" of every axe violation
+	const mine = [];
+	let screens = 0; // how many times audit ran
+	const only = process.env.ONLY || "";
+
+	/** Runs fn as test name (skipped unless ONLY is part of its name); needs: names of this
+	 * file's tests that must have passed first. */
+	async function test(name, fn, needs = []) {
+		if (only && !name.includes(only)) return;
+		const missing = needs.filter((n) => !mine.find((r) => r.name === n && r.ok));
+		const record = (ok) => {
+			const r = { file, name, ok };
+			mine.push(r);
+			results.push(r);
+		};
+		if (missing.length) {
+			record(false);
+			console.log(`FAIL ${name}\n  skipped: needs ${missing.join(", ")}`);
+			return;
+		}
+		const t0 = Date.now();
+		try {
+			const r = await fn();
+			record(true);
+			console.log(`PASS ${name} (${Date.now() - t0} ms)${typeof r === "string" ? ` ${r}` : ""}`);
+		} catch (e) {
+			record(false);
+			console.log(`FAIL ${name}\n${trace(e, 8)}`);
+		}
+	}
+
+	/** A new browser context and its page: a 360-wide phone by default (options: width, height,
+	 * dpr, isMobile, locale, colorScheme, timezoneId, acceptDownloads, timeout). The network is closed:
+	 * anything not served by our server, a page error or an unexpected console error is
+	 * recorded as this file's script error. */
+	async function phone({ width = 360, height = 740, dpr = 2, isMobile = true, locale = "en-GB", colorScheme = "light",
+		timezoneId = undefined, acceptDownloads = true, timeout = 10000 } = {}) {
+		const ctx = await (await browser()).newContext({ viewport: { width, height }, isMobile, hasTouch: isMobile,
+			deviceScaleFactor: dpr, locale, colorScheme, timezoneId, acceptDownloads });
+		await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
+			jsErrors.push(`external request: ${route.request().url()}`);
+			return route.abort();
+		});
+		const page = await ctx.newPage();
+		page.setDefaultTimeout(timeout);
+		page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
+		page.on("console", (m) => {
+			if (m.type() === "error" && !EXPECTED_CONSOLE.test(m.text()))
+				jsErrors.push(`console: ${m.text()} at ${page.url()} ${JSON.stringify(m.location())}`);
+		});
+		return page;
+	}
+
+	/** axe-core on the page as it is now (experimental rules on); violations are collected and
+	 * fail this file's closing check. Returns how many rules were broken. */
+	async function audit(page, name) {
+		const rules = Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }]));
+		screens++;
+		const r = await new AxeBuilder({ page }).options({ rules }).analyze();
+		for (const v of r.violations)
+			for (const n of v.nodes)
+				audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
+		return r.violations.length;
+	}
+
+	const shot = (page, name, fullPage = false) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+
+	/** The checks that close the file: no axe violation on the screens it audited (when it
+	 * audited any), no script error. */
+	async function finish(prefix) {
+		if (screens > 0)
+			await test(`${prefix}-axe-every-screen`, async () => {
+				assert(audits.length === 0, `${audits.length} violation(s) on ${screens} screens:\n${audits.slice(0, 30).join("\n")}`);
+			});
+		await test(`${prefix}-no-script-errors`, async () => {
+			assert(jsErrors.length === 0, jsErrors.join("\n"));
+		});
+	}
+
+	return { test, phone, audit, shot, finish, jsErrors, audits, results: mine };
+}
+
+/** The ER phone screens at 360 px: nothing wider than the screen, no two controls overlapping
+ * (the sticky header and the fixed action bar aside: content scrolls under them by design), no
+ * text spilling out of its control, tap targets big enough (beds: the hex is 40 × 46 at this
+ * width, and the bounding boxes of neighbouring hexes overlap by design; their centres must not). */
+export async function erLayoutCheck(page, name) {
+	const problems = await page.evaluate(() => {
+		const out = [];
+		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+		const visible = (el) => {
+			const r = el.getBoundingClientRect();
+			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], details:not([open]) > :not(summary)");
+		};
+		const controls = [...document.querySelectorAll("button, a, input:not([type=radio]):not([type=checkbox]), select, [role=button], [role=radio]")].filter(visible);
+		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect(), dock: !!el.closest(".dock"), bed: el.classList.contains("bed") }));
+		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `[${a.name}=${a.value}]`).join("")} "${(el.textContent || "").trim().slice(0, 24)}"`;
+		for (const b of boxes) {
+			if (b.r.right > window.innerWidth + 0.5 || b.r.left < -0.5) out.push(`${desc(b.el)} outside the screen`);
+			if (!b.bed && !b.el.closest(".card-grid, .mine, .links, .top") && b.el.tagName !== "A" && b.el.scrollWidth > b.el.clientWidth + 1 && getComputedStyle(b.el).overflowX !== "auto")
+				out.push(`${desc(b.el)}: text wider than the control`);
+			const min = b.bed ? [39, 44] : [44, 44];
+			if (!b.el.closest(".top, .card-grid") && b.el.tagName !== "A" && (b.r.width < min[0] - 0.5 || b.r.height < min[1] - 0.5) && !b.el.closest("details > summary"))
+				out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
+		}
+		for (let i = 0; i < boxes.length; i++)
+			for (let j = i + 1; j < boxes.length; j++) {
+				const a = boxes[i], b = boxes[j];
+				if (a.dock !== b.dock || a.el.closest(".top") || b.el.closest(".top") || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+				if (a.bed && b.bed) {
+					const d = Math.hypot(a.r.x + a.r.width / 2 - b.r.x - b.r.width / 2, a.r.y + a.r.height / 2 - b.r.y - b.r.height / 2);
+					if (d < a.r.width * 0.95) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+					continue;
+				}
+				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+			}
+		return out;
+	});
+	const size = await page.evaluate(() => `${window.innerWidth} × ${window.innerHeight}`);
+	assert(problems.length === 0, `${name} at ${size}:\n${problems.slice(0, 12).join("\n")}`);
+}
