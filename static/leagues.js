@@ -260,7 +260,10 @@ async function renderHome() {
 async function logout() {
 	try {
 		await api("DELETE", "/sessions/current");
-	} catch {}
+	} catch (e) {
+		// 401: the session had already ended; anything else: still logged in, say why
+		if (e.status !== 401) return show(errorBox(e), h("a", { class: "button wide", href: "#" }, t("back")));
+	}
 	me = null;
 	hint(false);
 	location.hash = "";
@@ -922,7 +925,26 @@ async function renderEdit(lid, pid) {
 	return renderPlayForm(lid, play);
 }
 
-async function route() {
+// One screen drawn at a time: a route asked for while one is drawing (a tap, a hash change, a
+// language change, on a slow network) runs once that one is done, so the last one asked for is
+// the one shown and an older, slower one never draws over it.
+let routing = null;
+let rerun = false;
+function route() {
+	if (routing) {
+		rerun = true;
+		return routing;
+	}
+	routing = (async () => {
+		do {
+			rerun = false;
+			await routeOnce();
+		} while (rerun);
+	})().finally(() => (routing = null));
+	return routing;
+}
+
+async function routeOnce() {
 	const p = params();
 	try {
 		if (!me) {

@@ -541,6 +541,25 @@ await test("leagues-long-lists", async () => {
 	await more.waitFor({ state: "hidden" });
 });
 
+await test("leagues-logout-refused-says-so", async () => {
+	// the server cannot end the session (503): the screen says so and does not pretend to be
+	// logged out; a reload is still logged in
+	await page.selectOption("#lang", "en");
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.route("**/api/v1/sessions/current", (r) => r.request().method() === "DELETE"
+		? r.fulfill({ status: 503, contentType: "application/problem+json", headers: { "Retry-After": "1" }, body: JSON.stringify({ type: "about:blank", title: "Service Unavailable", status: 503, detail: "the database is unavailable" }) })
+		: r.continue());
+	try {
+		await page.getByRole("button", { name: "Log out" }).click();
+		await page.locator('[role="alert"], .error').first().waitFor();
+		assert((await page.getByRole("heading", { name: "Log in" }).count()) === 0, "the log-in form shown though the session was not ended");
+	} finally {
+		await page.unroute("**/api/v1/sessions/current");
+	}
+	await page.reload();
+	await page.getByRole("button", { name: "Log out" }).waitFor();
+});
+
 await test("leagues-logout", async () => {
 	await page.selectOption("#lang", "en");
 	await page.goto(`${BASE}/leagues.html#`);
