@@ -15,11 +15,13 @@ export class ApiError extends Error {
  * resolves to the parsed reply (with opts.blob, to the reply as a Blob: a PDF), rejects with
  * ApiError (status 0 when the server cannot be reached: opts.network is then its detail, for
  * screens with their own strings). opts.cache: the fetch cache mode ("no-store" unless given;
- * "no-cache" keeps a reply that has an ETag and revalidates it, a 304 costing no body). */
+ * "no-cache" keeps a reply that has an ETag and revalidates it, a 304 costing no body).
+ * opts.headers: more request headers (an Idempotency-Key). */
 export async function request(method, path, body, token, opts = {}) {
 	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";
 	if (token) headers.Authorization = `Bearer ${token}`;
+	Object.assign(headers, opts.headers);
 	let r, text;
 	try {
 		// the body too: the connection can drop after the head (flaky Wi-Fi, a phone that sleeps)

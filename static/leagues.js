@@ -58,8 +58,14 @@ function applyTheme() {
 /** The API (cookies travel with it: same origin), with this screen's sentence for a server that
  * cannot be reached; contentType sends body as it is. Reads revalidate what the browser keeps
  * (the league reads carry an ETag: an unchanged league answers 304). */
-const api = (method, path, body, contentType) =>
-	request(method, path, body, undefined, { contentType, network: t("error.network"), cache: method === "GET" ? "no-cache" : undefined });
+const api = (method, path, body, contentType, headers) =>
+	request(method, path, body, undefined, { contentType, headers, network: t("error.network"), cache: method === "GET" ? "no-cache" : undefined });
+
+/** A new Idempotency-Key: 128 random bits in hex (crypto.getRandomValues works over plain HTTP
+ * too, unlike crypto.randomUUID). */
+function idempotencyKey() {
+	return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** A refusal in this screen's words: the rule's sentence when there is one, else the server's. */
 function problemText(e) {
@@ -862,6 +868,9 @@ async function renderPlayForm(lid, play) {
 	const notes = h("textarea", { rows: 2, maxlength: 4096 }, play ? play.notes : "");
 	const coop = h("input", { type: "checkbox", checked: play ? play.cooperative : false });
 	const won = h("input", { type: "checkbox", checked: play ? play.cooperative && play.results.some((r) => r.winner) : false });
+	// a new play whose reply never came (a dropped connection, a 503): saved again unchanged, it
+	// goes out as it was with its Idempotency-Key, so the server stores it once
+	let pending = null;
 	const rows = lg.members.map((m) => {
 		const r = was.get(m.id);
 		return {
@@ -910,7 +919,9 @@ async function renderPlayForm(lid, play) {
 					if (play) Object.assign(body, { location: play.location || null, bgg_id: play.bgg_id });
 					// with every score given, ranks come from the scores; the stars then only mark winners
 					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
-					const p = play ? await api("PUT", `/leagues/${enc(lid)}/plays/${enc(play.id)}`, body) : await api("POST", `/leagues/${enc(lid)}/plays`, body);
+					const form = JSON.stringify({ ...body, date: date.value });
+					if (!play && (!pending || pending.form !== form)) pending = { form, body, key: idempotencyKey() };
+					const p = play ? await api("PUT", `/leagues/${enc(lid)}/plays/${enc(play.id)}`, body) : await api("POST", `/leagues/${enc(lid)}/plays`, pending.body, undefined, { "Idempotency-Key": pending.key });
 					if (play) flash = t("play.saved");
 					location.hash = `play=${enc(lid)}/${enc(p.id)}`;
 				},

@@ -231,13 +231,27 @@ PGconn *db_connect(const char *conninfo, db_role role, char *err, size_t errlen)
 	}
 	err[0] = '\0';
 	const role_settings *rs = &g_roles[role];
-	/* connect_timeout and the application name come first so that the conninfo string can
-	 * override them */
-	const char *keys[4] = {"connect_timeout", "fallback_application_name", NULL, NULL};
-	const char *vals[4] = {rs->connect_timeout, rs->app, NULL, NULL};
+	/* connect_timeout, the application name and the TCP settings come first so that the
+	 * conninfo string can override them. A database machine that vanishes sends no reset:
+	 * keepalives notice it on an idle connection (the LISTEN connection waits idle for good)
+	 * within idle + interval × count seconds, and tcp_user_timeout ends a connection whose
+	 * sent bytes stay unacknowledged that long; without them a connection to a dead host
+	 * would wait for the kernel's defaults (two hours, a quarter of an hour), and libpq never
+	 * moves on to the new primary of DATABASE_URL's hosts. Unix sockets ignore them. */
+	enum { NKEYS = 8 };
+	const char *keys[NKEYS] = {"connect_timeout",
+	                           "fallback_application_name",
+	                           "keepalives_idle",
+	                           "keepalives_interval",
+	                           "keepalives_count",
+	                           "tcp_user_timeout",
+	                           NULL,
+	                           NULL};
+	const char *vals[NKEYS] = {
+	    rs->connect_timeout, rs->app, "5", "2", "3", "10000", NULL, NULL};
 	if (conninfo && *conninfo) {
-		keys[2] = "dbname";
-		vals[2] = conninfo;
+		keys[NKEYS - 2] = "dbname";
+		vals[NKEYS - 2] = conninfo;
 	}
 	PGconn *pg = PQconnectdbParams(keys, vals, 1);
 	if (!pg) {
@@ -440,6 +454,14 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 	if ((pg && PQstatus(pg) != CONNECTION_OK) ||
 	    (state && (strncmp(state, "08", 2) == 0 || strcmp(state, "57P01") == 0 ||
 	               strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0))) {
+		mark_broken(c, PQresultErrorMessage(r));
+		return DB_UNAVAILABLE;
+	}
+	/* A read-only session (25006) is on a standby or on a fenced former primary: this
+	 * connection cannot take writes any more, like a lost one. A fresh connection
+	 * (target_session_attrs=read-write in DATABASE_URL) finds the primary: db_tx retries on
+	 * one at once, other requests get 503 until a connection or the health probe succeeds. */
+	if (state && strcmp(state, "25006") == 0) {
 		mark_broken(c, PQresultErrorMessage(r));
 		return DB_UNAVAILABLE;
 	}

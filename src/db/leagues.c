@@ -440,6 +440,31 @@ db_status db_play_log_insert(db_conn *c, const char *league, const char *play, c
 	return db_run_count(c, "play_log_insert", 6, p, NULL);
 }
 
+static void read_play_key(const PGresult *r, int i, void *row)
+{
+	/* play_key_get: 0 account, 1 request_hash, 2 status, 3 reply */
+	db_play_key_row *x = row;
+	x->account = db_col_text(r, i, 0);
+	x->request_hash = db_col_text(r, i, 1);
+	x->status = db_col_int(r, i, 2);
+	x->reply = db_col_text(r, i, 3);
+}
+
+db_status db_play_key_get(db_conn *c, const char *league, const char *key, db_play_key_rows *out)
+{
+	const char *p[2] = {league, key};
+	RETURN_LOADED(c, "play_key_get", 2, p, out, read_play_key);
+}
+
+db_status db_play_key_insert(db_conn *c, const char *league, const char *key, const char *account,
+                             const char *request_hash, int status, const char *reply)
+{
+	char st[16];
+	snprintf(st, sizeof st, "%d", status);
+	const char *p[6] = {league, key, account, request_hash, st, reply}; /* play_key_insert */
+	return db_run_count(c, "play_key_insert", 6, p, NULL);
+}
+
 static void read_log(const PGresult *r, int i, void *row)
 {
 	/* play_log_list: 0 play_id, 1 account_id, 2 action, 3 at, 4 before, 5 after */

@@ -228,6 +228,18 @@ db_status db_play_list(db_conn *c, const char *league, const char *season, const
 /* play_log_insert: league, play, account, action, before/after (JSON text or NULL). */
 db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
                              const char *action, const char *before, const char *after);
+/* play_key_get: the reply stored with the league's Idempotency-Key key (migration 0014):
+ * columns account ('' when gone), request hash, status, reply body. */
+typedef struct {
+	const char *account, *request_hash;
+	int status;
+	const char *reply;
+} db_play_key_row;
+typedef DB_ROWSET(db_play_key_row) db_play_key_rows;
+db_status db_play_key_get(db_conn *c, const char *league, const char *key, db_play_key_rows *out);
+/* play_key_insert: league, key, account, request hash, status, reply body. */
+db_status db_play_key_insert(db_conn *c, const char *league, const char *key, const char *account,
+                             const char *request_hash, int status, const char *reply);
 /* play_log_list: columns play, account (NULL), action, at, before, after (JSON text or NULL). */
 typedef struct {
 	const char *play, *account, *action, *at, *before, *after;

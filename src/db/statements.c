@@ -97,6 +97,9 @@ const db_statement db_statements[] = {
 	{"league_locations_store", "INSERT INTO league_locations (league_id, name, uuid, source) SELECT $1, u.name, u.uuid, u.source FROM unnest($2::text[], $3::text[], $4::jsonb[]) AS u(name, uuid, source) ON CONFLICT (league_id, name) DO NOTHING", 4},
 	{"league_players_store", "INSERT INTO league_players (league_id, uuid, source) SELECT $1, u.uuid, u.source FROM unnest($2::text[], $3::jsonb[]) AS u(uuid, source) ON CONFLICT (league_id, uuid) DO NOTHING", 3},
 	{"member_mark_anonymous", "UPDATE league_members SET anonymous = true WHERE id = $1", 1},
+	/* idempotency keys of plays entered by hand (migration 0014) */
+	{"play_key_get", "SELECT coalesce(account_id, ''), request_hash, status, reply FROM play_keys WHERE league_id = $1 AND key = $2", 2},
+	{"play_key_insert", "INSERT INTO play_keys (league_id, key, account_id, request_hash, status, reply) VALUES ($1, $2, $3, $4, $5::int, $6)", 6},
 	/* scoring profiles of Dice Hospital and Clinic (db/profiles.c, migration 0003) */
 	{"profile_insert", "INSERT INTO profiles (game, id, name, body, league) VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (game, id) DO NOTHING RETURNING id", 5},
 	{"profile_get", "SELECT body::text FROM profiles WHERE game = $1 AND id = $2", 2},

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,13 +497,68 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 	return 0;
 }
 
+enum { PLAY_KEY_MAX = 128, PLAY_HASH_HEX = 64 };
+
 typedef struct {
 	const char *league, *play;
 	league_access a;
 	play_in *in;
 	http_resp *resp;
 	char id[ID_LEN + 1];
+	const char *key;              /* Idempotency-Key (borrowed from the request), or NULL */
+	char hash[PLAY_HASH_HEX + 1]; /* BLAKE2b-256 of the body, hex, when key is set */
 } play_arg;
+
+/* The request's Idempotency-Key header into x->key (NULL when absent) and the hash of its body
+ * into x->hash; false after a 400 reply (a key must be 1 to PLAY_KEY_MAX visible ASCII
+ * characters: a UUID, or any random string the client chose). */
+static bool play_key_read(const http_req *req, http_resp *resp, play_arg *x)
+{
+	const char *k = http_header(req, "Idempotency-Key");
+	x->key = NULL;
+	if (k == NULL)
+		return true;
+	size_t n = strlen(k);
+	bool ok = n >= 1 && n <= PLAY_KEY_MAX;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = k[i] > 0x20 && k[i] < 0x7f;
+	if (!ok) {
+		http_reply_problem(resp, 400,
+		                   "Idempotency-Key must be 1 to 128 visible ASCII characters",
+		                   "idempotency-key-invalid", NULL);
+		return false;
+	}
+	unsigned char h[32];
+	crypto_generichash(h, sizeof h, (const unsigned char *)(req->body ? req->body : ""),
+	                   req->body ? req->body_len : 0, NULL, 0);
+	sodium_bin2hex(x->hash, sizeof x->hash, h, sizeof h);
+	x->key = k;
+	return true;
+}
+
+/* A play already stored under x->key: its first reply again when this is the same request of
+ * the same account, else 409 idempotency-key-reused; DB_ABORT after either reply (nothing is
+ * written). DB_OK when the key is new. Runs with the league locked, so two copies of one
+ * submission in flight at once are answered one after the other. */
+static db_status play_key_replay(db_conn *c, play_arg *x)
+{
+	db_play_key_rows k = {0};
+	db_status st = db_play_key_get(c, x->league, x->key, &k);
+	if (st != DB_OK || k.n == 0) {
+		db_rowset_clear(&k);
+		return st;
+	}
+	const db_play_key_row *y = &k.rows[0];
+	http_resp_clear(x->resp);
+	if (strcmp(y->request_hash, x->hash) == 0 && strcmp(y->account, x->a.acc.id) == 0)
+		http_reply_json(x->resp, y->status, jx_parse_stored(y->reply));
+	else
+		http_reply_problem(x->resp, 409,
+		                   "this Idempotency-Key was already sent with another request",
+		                   "idempotency-key-reused", NULL);
+	db_rowset_clear(&k);
+	return DB_ABORT;
+}
 
 /* Every player must be a member of the league: 422 "unknown-player" otherwise. */
 static db_status check_players(db_conn *c, play_arg *x)
@@ -537,6 +593,8 @@ static db_status play_add_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	db_status st = league_lock(c, x->league);
+	if (st == DB_OK && x->key)
+		st = play_key_replay(c, x);
 	if (st == DB_OK)
 		st = check_players(c, x);
 	if (st == DB_OK)
@@ -549,6 +607,9 @@ static db_status play_add_tx(db_conn *c, void *arg)
 	if (after == NULL)
 		return st == DB_OK ? DB_FAIL : st;
 	st = log_play(c, x->league, x->id, x->a.acc.id, "create", NULL, after);
+	if (st == DB_OK && x->key)
+		st = db_play_key_insert(c, x->league, x->key, x->a.acc.id, x->hash, 201,
+		                        jx_text(after));
 	http_resp_clear(x->resp);
 	http_reply_json(x->resp, 201, after);
 	return st;
@@ -563,6 +624,10 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
 	if (!c)
 		return 0;
+	if (tx == play_add_tx && !play_key_read(req, resp, &x)) {
+		json_object_put(root);
+		return 0;
+	}
 	x.in = xmalloc(sizeof *x.in);
 	if (play_parse(root, resp, x.in) == 0)
 		league_run_tx(c, tx, &x, resp);
