@@ -457,6 +457,17 @@ def test_idempotent_resubmission():
         assert c1["turn"]["closed"] and c1["seats"] == c2["seats"] and \
             c1["version"] == c2["version"] == 4
         assert len(move_events(log(s, gid, toks[1]))) == 3
+        # the next reveal repeated by the chief's phone (its reply lost): answered as the first
+        # time, one reveal in the log; the same turn with another card is still a conflict
+        _, _, r1 = reveal(s, gid, toks[2], 12, (2, 3, 4), turn=2)
+        _, _, r2 = reveal(s, gid, toks[2], 12, (2, 3, 4), turn=2)
+        assert r1["version"] == r2["version"] == 5 and r1["turn"] == r2["turn"], (r1, r2)
+        st, hd, obj = reveal(s, gid, toks[2], 13, (2, 3, 4), turn=2, expect=None)
+        problem(st, hd, obj, 409, rule="turn-already-revealed")
+        st, hd, obj = reveal(s, gid, toks[2], 12, (2, 3, 5), turn=2, expect=None)
+        problem(st, hd, obj, 409, rule="turn-already-revealed")
+        kinds = [e["kind"] for e in log(s, gid, toks[1])["events"]]
+        assert kinds.count("reveal") == 2 and len(kinds) == 5, kinds
 
 
 def test_two_phones_same_seat():

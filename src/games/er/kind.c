@@ -355,10 +355,16 @@ static int er_prepare(const void *state, const table_view *v, table_event *tev, 
 	return 0;
 }
 
+/* An identical resubmission of what stands (api.md Conventions: answered as the first time, not
+ * applied twice): a seat's move of a turn, or the reveal of the turn being played with the same
+ * card and dice (a Chief Physician's phone that lost the reply sends it again). */
 static bool er_repeats(const void *state, const table_event *tev)
 {
 	const er_table *t = state;
 	const er_event *ev = tev->body;
+	if (ev->kind == ER_EV_REVEAL)
+		return t->g.revealed && ev->turn == t->g.turn && ev->card == t->g.card &&
+		       memcmp(ev->dice, t->g.dice, sizeof ev->dice) == 0;
 	return ev->kind == ER_EV_MOVE && ev->turn >= 1 && ev->turn <= ER_MAX_TURNS &&
 	       ev->seat >= 1 && ev->seat <= ER_MAX_SEATS && t->has_move[ev->seat - 1][ev->turn] &&
 	       memcmp(&t->move[ev->seat - 1][ev->turn], &ev->move, sizeof ev->move) == 0;
