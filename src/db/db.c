@@ -195,7 +195,40 @@ static void ms_text(char buf[16], bool on, unsigned ms)
 	snprintf(buf, 16, "%u", on ? ms : 0);
 }
 
-/* Applies the role's timeouts with one round trip; false (reason in err) when it fails. */
+/* Which PostgreSQL server a connection reached: its postmaster's start and its address. A
+ * promoted standby, a restarted server or another host of a multi-host DATABASE_URL all differ
+ * from the server before. */
+#define SERVER_IDENTITY                                                                            \
+	"pg_postmaster_start_time()::text || ' ' || coalesce(host(inet_server_addr()), 'socket') " \
+	"|| ' ' || coalesce(inet_server_port(), 0)"
+
+static pthread_mutex_t g_server_mu = PTHREAD_MUTEX_INITIALIZER;
+static char g_server[128];         /* the identity of the server last connected to */
+static atomic_uint g_server_epoch; /* changes each time that is another server */
+
+/* Records the server a new connection reached; a different one than before starts a new epoch
+ * (db_server_epoch). */
+static void note_server(const char *identity)
+{
+	pthread_mutex_lock(&g_server_mu);
+	if (strncmp(g_server, identity, sizeof g_server - 1) != 0) {
+		if (g_server[0]) {
+			atomic_fetch_add(&g_server_epoch, 1);
+			log_info("db: connected to another database server than before: %s",
+			         identity);
+		}
+		snprintf(g_server, sizeof g_server, "%s", identity);
+	}
+	pthread_mutex_unlock(&g_server_mu);
+}
+
+unsigned db_server_epoch(void)
+{
+	return atomic_load(&g_server_epoch);
+}
+
+/* Applies the role's timeouts with one round trip, which also tells which server the connection
+ * reached (note_server); false (reason in err) when it fails. */
 static bool session_settings(PGconn *pg, const role_settings *rs, char *err, size_t errlen)
 {
 	char st[16], lk[16], tx[16];
@@ -207,17 +240,21 @@ static bool session_settings(PGconn *pg, const role_settings *rs, char *err, siz
 	bool idle = rs->keep_idle && PQserverVersion(pg) >= 140000;
 	PGresult *r =
 	    PQexecParams(pg,
-	                 idle ? "SELECT set_config('statement_timeout', $1, false), "
+	                 idle ? "SELECT " SERVER_IDENTITY ", "
+	                        "set_config('statement_timeout', $1, false), "
 	                        "set_config('lock_timeout', $2, false), "
 	                        "set_config('idle_in_transaction_session_timeout', $3, false), "
 	                        "set_config('idle_session_timeout', '0', false)"
-	                      : "SELECT set_config('statement_timeout', $1, false), "
+	                      : "SELECT " SERVER_IDENTITY ", "
+	                        "set_config('statement_timeout', $1, false), "
 	                        "set_config('lock_timeout', $2, false), "
 	                        "set_config('idle_in_transaction_session_timeout', $3, false)",
 	                 3, NULL, params, NULL, NULL, 0);
-	bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK;
+	bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
 	if (!ok)
 		one_line(err, errlen, r ? PQresultErrorMessage(r) : PQerrorMessage(pg));
+	else
+		note_server(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	return ok;
 }

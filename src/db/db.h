@@ -53,6 +53,13 @@ PGconn *db_pg(db_conn *c);
  * successful connection. Used by the HTTP layer to answer 503 quickly. */
 bool db_available(void);
 
+/* Which database server this process talks to, as a number that changes each time a new
+ * connection reaches another server than the one before (a promoted standby after a failover,
+ * a restarted server). State read from the database under one epoch may be gone from the server
+ * of the next (a commit the old primary showed but no standby received): caches keyed by the
+ * database's own versions are dropped when it changes (src/engine/game_cache.c). */
+unsigned db_server_epoch(void);
+
 /* Runs a prepared statement by name (statements.c). Caller PQclear()s the result.
  * NULL on a connection failure (the connection is marked broken). */
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params);

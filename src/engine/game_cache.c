@@ -2,6 +2,7 @@
  * one mutex: lookups are a string compare over a few hundred slots and a memcpy. */
 #include "engine/game_cache.h"
 #include "base/oom.h"
+#include "db/db.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -21,6 +22,20 @@ typedef struct {
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static slot g_slots[GAME_CACHE_SLOTS];
 static uint64_t g_clock;
+static unsigned g_epoch; /* the server epoch of every entry */
+
+/* Empties the cache when the process has reached another database server since it last looked. */
+static void check_epoch_locked(void)
+{
+	unsigned now = db_server_epoch();
+	if (now == g_epoch)
+		return;
+	for (int i = 0; i < GAME_CACHE_SLOTS; i++) {
+		free(g_slots[i].value);
+		g_slots[i] = (slot){0};
+	}
+	g_epoch = now;
+}
 
 static slot *find_locked(const char *id)
 {
@@ -34,6 +49,7 @@ int game_cache_get(const char *id, void *out, size_t size)
 {
 	int version = -1;
 	pthread_mutex_lock(&g_lock);
+	check_epoch_locked();
 	slot *s = find_locked(id);
 	if (s && s->size == size) {
 		memcpy(out, s->value, size);
@@ -44,11 +60,14 @@ int game_cache_get(const char *id, void *out, size_t size)
 	return version;
 }
 
-void game_cache_put(const char *id, int version, const void *value, size_t size)
+void game_cache_put(const char *id, int version, const void *value, size_t size, unsigned epoch)
 {
 	if (strlen(id) >= GAME_ID_MAX)
 		return;
 	pthread_mutex_lock(&g_lock);
+	check_epoch_locked();
+	if (epoch != g_epoch)
+		goto out; /* read from a server the process has left since */
 	slot *s = find_locked(id);
 	if (s && s->version > version)
 		goto out; /* a newer state is already here */

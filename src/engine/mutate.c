@@ -217,6 +217,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		eng_reply_db(resp, DB_UNAVAILABLE);
 		return 0;
 	}
+	unsigned epoch = db_server_epoch(); /* the server what follows reads from (game_cache.h) */
 	table_game *g = NULL;
 	db_status st = DB_OK;
 	stripe *s = eng_stripe_of(id);
@@ -238,7 +239,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	}
 	if (st == DB_OK) { /* committed: this state is the game at its new version */
 		eng_learn_token(g, hash, g->host ? 0 : g->you); /* and its claim is durable */
-		game_cache_put(g->id, g->version, g, eng_game_size(kind));
+		game_cache_put(g->id, g->version, g, eng_game_size(kind), epoch);
 		live_changed(g->id, g->version);
 	}
 	eng_turn_give(s, &t);

@@ -368,6 +368,7 @@ static void forget_token(const table_kind *kind, const char *id, const char *has
 {
 	size_t size = eng_game_size(kind);
 	table_game *g = xmalloc(size);
+	unsigned epoch = db_server_epoch();
 	int version = game_cache_get(id, g, size);
 	int n = version < 0 ? 0 : g->ntokens;
 	for (int i = 0; i < n && i < KNOWN_TOKENS; i++) {
@@ -375,7 +376,7 @@ static void forget_token(const table_kind *kind, const char *id, const char *has
 			memmove(&g->tokens[i], &g->tokens[i + 1],
 			        (size_t)(n - 1 - i) * sizeof g->tokens[0]);
 			g->ntokens--;
-			game_cache_put(id, version, g, size);
+			game_cache_put(id, version, g, size, epoch);
 			break;
 		}
 	}
@@ -420,6 +421,7 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
              table_game **out, db_game_row *row, http_resp *resp)
 {
 	*out = NULL;
+	unsigned epoch = db_server_epoch(); /* the server the state is read from (game_cache.h) */
 	db_status st = db_game_get(c, id, hash, lock, row);
 	if (st != DB_OK)
 		return eng_reply_db(resp, st), -1;
@@ -466,7 +468,7 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
 	              (row->is_host || (row->token_seat && (row->token_claimed || !lock))) &&
 	              eng_learn_token(g, hash, row->is_host ? 0 : row->token_seat);
 	if (cached != row->version || learnt)
-		game_cache_put(id, row->version, g, size);
+		game_cache_put(id, row->version, g, size, epoch);
 	*out = g;
 	return 0;
 fail:

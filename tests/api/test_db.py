@@ -121,3 +121,47 @@ def test_backend_terminated():
         time.sleep(0.2)
         ok = sum(s.request("GET", "/api/v1/health")[0] == 200 for _ in range(20))
         assert ok == 20, f"{20 - ok} of 20 requests failed after the backends were terminated"
+
+
+def test_game_cache_dropped_on_another_database_server():
+    """After a failover the new primary may hold, under a version number a server has cached,
+    another event than the one the old primary showed (a commit no standby received). Simulated
+    here: server A caches game G at version 2 (seat 1's move), then G is set back to version 1
+    in the database and server B writes another move as version 2; the database restarts, as a
+    promoted standby would be another postmaster. A's cached version 2 is not the game's: A
+    must read G again, not serve its copy (src/engine/game_cache.h), nor apply a move to it."""
+    from games import create, morgue_move, reveal, state, submit, tokens
+    db = make_database("h_db_epoch")
+    name = db.split("=", 1)[1]
+    with Server(database=db) as a, Server(database=db) as b:
+        g = create(a, 2, deck="table")
+        gid, toks = g["id"], tokens(g)
+        reveal(a, gid, g["host_token"], 10, (3, 4, 5))
+        submit(a, gid, 1, toks[1], 1, morgue_move(10, "red"))
+        assert state(a, gid, toks[1])["version"] == 2
+        # the log is append-only (a trigger): what a lost commit leaves is set up without it
+        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", name, "-c",
+                        "SET session_replication_role = replica", "-c",
+                        f"DELETE FROM events WHERE game_id = '{gid}' AND version = 2",
+                        "-c", f"UPDATE games SET version = 1 WHERE id = '{gid}'"],
+                       check=True, capture_output=True)
+        submit(b, gid, 1, toks[1], 1, morgue_move(10, "yellow"))
+        _cluster("restart")
+        _wait_db_ready()
+        end = time.time() + 10
+        while True:
+            st, _, obj = a.json("GET", f"/api/v1/er/games/{gid}", token=toks[1])
+            if st == 200 or time.time() > end:
+                break
+            time.sleep(0.2)
+        assert st == 200, (st, obj)
+        assert obj["version"] == 2 and obj["seats"][0]["sheet"]["morgue"] == 1, obj
+        moves = [e for e in a.json("GET", f"/api/v1/er/games/{gid}/log", token=toks[1])[2]["events"]
+                 if e["kind"] == "move"]
+        assert [m["payload"]["move"]["die"] for m in moves] == ["yellow"], moves
+        # seat 2's move is checked against the game as stored, and lands after B's
+        _, _, cur = submit(a, gid, 2, toks[2], 1, morgue_move(10, "green"))
+        assert cur["version"] == 3, cur
+        st, _, obj = b.json("GET", f"/api/v1/er/games/{gid}", token=toks[2])
+        assert st == 200 and obj["version"] == 3, obj
+        assert "connected to another database server" in a.output(), a.output()[-2000:]
