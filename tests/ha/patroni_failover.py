@@ -142,7 +142,7 @@ class Cluster:
                             "--listen-client-urls", c, "--advertise-client-urls", c,
                             "--listen-peer-urls", p, "--initial-advertise-peer-urls", p,
                             "--initial-cluster", f"etcd1={p}", "--initial-cluster-state", "new",
-                            "--log-level", "warn"], self.base_env(d), d)
+                            "--logger", "zap", "--log-level", "warn"], self.base_env(d), d)
         wait_for("etcd", 30, lambda: (http_json(c + "/health") or {}).get("health") == "true"
                  or self.check_alive("etcd"))
 
@@ -296,6 +296,7 @@ class Player:
         self.requests = []    # (t0, t1, method, path kind, status or None, retry-after)
         self.acked_moves = []  # (game id, seat, turn, move)
         self.acked_plays = []  # play id
+        self.failed_moves = {}  # (game id, seat, turn) → (status, the 503's detail)
         self.games = {}        # game id → host token
         self.errors = []
         self.stop = threading.Event()
@@ -386,6 +387,8 @@ class Player:
                 cur = obj
                 time.sleep(0.005)  # about 100 writes a second at most: the machine is shared
             else:
+                detail = obj.get("detail") if isinstance(obj, dict) else obj
+                self.failed_moves[(gid, seat, n["turn"])] = (st, detail)
                 cur = None
 
     def first_move(self, sheet, turn):
@@ -486,9 +489,12 @@ def check_stored(cl, node, pl):
                               "turn, payload->'move')), '[]') FROM events WHERE kind = 'move'"))
     stored = {(g, s, t): m for g, s, t, m in rows}
     lost = [(g, s, t) for g, s, t, m in pl.acked_moves if stored.get((g, s, t)) != normal_move(m)]
+    acked = {(g, s, t) for g, s, t, m in pl.acked_moves}
+    # stored though the client was not told so: the connection broke after COMMIT went out
+    unacked = [(k, pl.failed_moves.get(k)) for k in stored if k not in acked]
     plays = set(json.loads(cl.psql(node, "SELECT coalesce(json_agg(id), '[]') FROM plays")))
     lost_plays = [p for p in pl.acked_plays if p not in plays]
-    return len(rows), len(plays), lost, lost_plays
+    return len(rows), len(plays), lost, lost_plays, unacked
 
 
 def main():
@@ -540,7 +546,7 @@ def main():
         if pl.errors:
             raise Failed("client: " + "; ".join(pl.errors))
         last = results[-1]["new_leader"]
-        nrows, nplays, lost, lost_plays = check_stored(cl, last, pl)
+        nrows, nplays, lost, lost_plays, unacked = check_stored(cl, last, pl)
         conns = cl.psql(last, "SELECT coalesce(string_agg(application_name || ' ' || n, ', '), "
                               "'none') FROM (SELECT application_name, count(*) AS n FROM "
                               "pg_stat_activity WHERE usename = 'dicehospital' AND pid <> "
@@ -561,6 +567,9 @@ def main():
         report_line("  stored on the last leader %s: %d moves, %d plays; acknowledged but "
                     "missing: %d moves, %d plays", last, nrows, nplays, len(lost),
                     len(lost_plays))
+        for k, why in unacked:
+            report_line("  stored, but its request failed (%s): move of seat %d, turn %d; the "
+                        "client read the game again and went on", why, k[1], k[2])
         report_line("  the server's connections to %s: %s", last, conns)
         if lost or lost_plays:
             raise Failed(f"acknowledged writes lost: moves {lost[:5]}, plays {lost_plays[:5]}")
