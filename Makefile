@@ -50,7 +50,7 @@ DEB_PKGS += libxml2-dev
 # the phone front end: zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
-.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan tsan stress
+.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan tsan stress test-patroni
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -122,6 +122,15 @@ stress: deps tsan
 
 fuzz:
 	@sh tests/fuzz/build.sh
+
+# Automatic failover (README "High availability with Patroni"): etcd and two Patroni nodes from
+# Debian's packages on loopback, the leader killed twice under writes (tests/ha/). Not part of
+# `make test`; its packages are installed for this target only.
+HA_DEB_PKGS := patroni python3-etcd etcd-server
+test-patroni: deps $(BUILD)/server
+	@sh src/scripts/deps.sh $(HA_DEB_PKGS)
+	@python3 tests/ha/check_compose.py -q
+	@python3 tests/ha/patroni_failover.py $(BUILD)/server
 
 bench: deps $(BUILD)/server
 	@SERVER=$(BUILD)/server sh tests/bench/run.sh
