@@ -546,7 +546,7 @@ def test_failover_loses_no_acknowledged_write():
                 pair.rebuild_standby()
                 missing, n = _missing(pair.primary, ers, leaguers)
                 line = (f"failover {k + 1}: acked {n} stored {n - len(missing)}, unavailable "
-                        f"{window:.2f} s from the kill; then a new standby: {pair.timing})")
+                        f"{window:.2f} s from the kill; then a new standby: {pair.timing}")
                 print("  " + line)
                 report.append((missing, window))
                 assert not missing, (line, missing[:5])
