@@ -107,6 +107,7 @@ def _games(plays):
 
 def test_reads_go_to_the_standby_and_the_writer_reads_its_writes():
     if SKIP:
+        print("  skipped: runs in the plain API pass only")
         return
     with Pair() as pg, Server(database=pg.url(PRIMARY_PORT),
                               env={"DATABASE_READ_URL": pg.url(STANDBY_PORT) +
@@ -196,6 +197,7 @@ def test_a_read_url_that_fails_its_reads_falls_back_to_the_primary():
     """A read server that answers but fails every league statement (a database without the
     tables: not a standby of ours) costs a retry on the primary, never a failed read."""
     if SKIP:
+        print("  skipped: runs in the plain API pass only")
         return
     with Pair() as pg, Server(database=pg.url(PRIMARY_PORT),
                               env={"DATABASE_READ_URL":
