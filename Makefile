@@ -50,7 +50,7 @@ DEB_PKGS += libxml2-dev
 # the phone front end: zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
 
-.PHONY: all run stop deps print-deps print-ldlibs migrate test unit bench format format-check clean fuzz asan tsan stress test-patroni
+.PHONY: all run stop deps print-deps print-ldlibs migrate backup restore test unit bench format format-check clean fuzz asan tsan stress test-patroni
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -97,6 +97,14 @@ stop:
 
 migrate: $(BUILD)/server
 	@sh src/scripts/run.sh $(BUILD)/server $(PORT) migrate
+
+# A pg_dump of DATABASE_URL (or the private cluster) into var/backups/; restore it with
+# `make restore FILE=var/backups/….dump [TARGET=conninfo]` (README "Backups").
+backup:
+	@sh src/scripts/backup.sh
+
+restore:
+	@sh src/scripts/restore.sh "$(FILE)" "$(TARGET)"
 
 test: deps
 	@sh tests/run.sh

@@ -33,6 +33,7 @@ struct db_conn {
 	bool saw_retryable; /* a statement of the current transaction got 40001 / 40P01 */
 	bool fatal_notice;  /* the server announced it is closing this connection */
 	bool busy;          /* the last statement was cancelled by one of our timeouts */
+	bool standalone;    /* a read replica's (db_conn_open): failures touch no global flag */
 	unsigned seed;      /* backoff jitter */
 	/* BEGIN not sent yet: it goes out in one pipeline with the transaction's first statement
 	 * (one round trip fewer per transaction); NULL when none is pending */
@@ -175,6 +176,8 @@ db_timeouts db_get_timeouts(void)
  *     idle_session_timeout (PostgreSQL 14+), which would end it for waiting, is turned off;
  *   - the notifier's connection sends one autocommitted statement per batch and idles between
  *     batches: statement and lock timeouts, and idle_session_timeout off as for LISTEN;
+ *   - a read replica's connection (readpool.c) runs the same reads as a worker: the same
+ *     timeouts, and a short connect timeout, since the primary answers when the standby cannot;
  *   - the migration connection gets no statement or lock timeout: a migration may rightly run
  *     long, and the runner waits on the advisory lock while another server migrates (a signal
  *     stops it instead, db_migrate); idle_in_transaction still guards its transactions. */
@@ -188,6 +191,7 @@ static const role_settings g_roles[] = {
     [DB_ROLE_LISTEN] = {"dicehospital-listen", "2", true, true, false, true},
     [DB_ROLE_NOTIFY] = {"dicehospital-notify", "2", true, true, true, true},
     [DB_ROLE_MIGRATE] = {"dicehospital-migrate", "5", false, false, true, false},
+    [DB_ROLE_READ] = {"dicehospital-read", "1", true, true, true, false},
 };
 
 static void ms_text(char buf[16], bool on, unsigned ms)
@@ -228,8 +232,10 @@ unsigned db_server_epoch(void)
 }
 
 /* Applies the role's timeouts with one round trip, which also tells which server the connection
- * reached (note_server); false (reason in err) when it fails. */
-static bool session_settings(PGconn *pg, const role_settings *rs, char *err, size_t errlen)
+ * reached (note_server, for connections to the primary: a read replica is another server by
+ * design); false (reason in err) when it fails. */
+static bool session_settings(PGconn *pg, const role_settings *rs, bool primary, char *err,
+                             size_t errlen)
 {
 	char st[16], lk[16], tx[16];
 	ms_text(st, rs->statement, g_timeouts.statement_ms);
@@ -253,7 +259,7 @@ static bool session_settings(PGconn *pg, const role_settings *rs, char *err, siz
 	bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
 	if (!ok)
 		one_line(err, errlen, r ? PQresultErrorMessage(r) : PQerrorMessage(pg));
-	else
+	else if (primary)
 		note_server(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	return ok;
@@ -295,7 +301,8 @@ PGconn *db_connect(const char *conninfo, db_role role, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (PQstatus(pg) != CONNECTION_OK || !session_settings(pg, rs, err, errlen)) {
+	if (PQstatus(pg) != CONNECTION_OK ||
+	    !session_settings(pg, rs, role != DB_ROLE_READ, err, errlen)) {
 		if (!err[0])
 			one_line(err, errlen, PQerrorMessage(pg));
 		PQfinish(pg);
@@ -449,7 +456,8 @@ static void mark_broken(db_conn *c, const char *why)
 {
 	if (c)
 		c->broken = true;
-	mark_unavailable(why);
+	if (!c || !c->standalone)
+		mark_unavailable(why);
 }
 
 db_status db_result_status(db_conn *c, const PGresult *r)
@@ -844,4 +852,37 @@ bool db_ping(db_conn *c)
 	          strcmp(PQgetvalue(r, 0, 0), "1") == 0;
 	PQclear(r);
 	return ok;
+}
+
+/* ---- standalone connections (a read replica's) ---- */
+
+db_conn *db_conn_open(const char *conninfo, char *err, size_t errlen)
+{
+	PGconn *pg = db_connect(conninfo, DB_ROLE_READ, err, errlen);
+	if (!pg)
+		return NULL;
+	db_conn *c = xcalloc(1, sizeof *c);
+	c->pg = pg;
+	c->standalone = true;
+	c->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)c;
+	PQsetNoticeReceiver(pg, notice_receiver, c);
+	if (prepare_all(pg) != 0) {
+		one_line(err, errlen, PQerrorMessage(pg));
+		db_conn_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+bool db_conn_usable(db_conn *c)
+{
+	/* as conn_ensure: read what arrived while idle (a termination notice, EOF) */
+	return c && c->pg && !c->broken && PQconsumeInput(c->pg) && !PQisBusy(c->pg) &&
+	       PQconsumeInput(c->pg) && !c->fatal_notice && PQstatus(c->pg) == CONNECTION_OK &&
+	       PQtransactionStatus(c->pg) == PQTRANS_IDLE;
+}
+
+void db_conn_free(db_conn *c)
+{
+	conn_destroy(c);
 }

@@ -31,7 +31,13 @@ void db_set_timeouts(const db_timeouts *t);
 db_timeouts db_get_timeouts(void);
 
 /* What a connection is for: its application name and the timeouts it gets (db.c says why). */
-typedef enum { DB_ROLE_WORKER, DB_ROLE_LISTEN, DB_ROLE_NOTIFY, DB_ROLE_MIGRATE } db_role;
+typedef enum {
+	DB_ROLE_WORKER,
+	DB_ROLE_LISTEN,
+	DB_ROLE_NOTIFY,
+	DB_ROLE_MIGRATE,
+	DB_ROLE_READ, /* a read replica's connection (readpool.c): a worker's timeouts */
+} db_role;
 
 /* A new connection for role from conninfo (NULL or "": libpq's PG* environment), with
  * connect_timeout, fallback_application_name (the conninfo may override both) and the role's
@@ -48,6 +54,16 @@ void db_shutdown(void);
 db_conn *db_thread_conn(void);
 void db_thread_release(void); /* closes this thread's connection */
 PGconn *db_pg(db_conn *c);
+
+/* A connection of role DB_ROLE_READ outside the per-thread one (a read replica's, readpool.c),
+ * every statement prepared; the caller owns it (db_conn_free) and keeps it to one thread at a
+ * time. Its failures mark only itself broken: never the availability flag, which is the
+ * primary's. NULL when it fails, the reason (one line) in err. */
+db_conn *db_conn_open(const char *conninfo, char *err, size_t errlen);
+/* true when c may run a statement now: not broken, and nothing (a termination notice, EOF)
+ * arrived on it while idle. No round trip. */
+bool db_conn_usable(db_conn *c);
+void db_conn_free(db_conn *c); /* closes and frees c; NULL is fine */
 
 /* false once a connection attempt or a query found the database down; true again after a
  * successful connection. Used by the HTTP layer to answer 503 quickly. */

@@ -17,6 +17,11 @@ const db_statement db_statements[] = {
 	/* health (src/api/health.c) */
 	{"health_ping", "SELECT 1", 0},
 
+	/* read replicas (db/readpool.c): the primary's WAL position after a write; how far a
+	 * standby has replayed (its own position when it is no standby) */
+	{"wal_insert_lsn", "SELECT pg_current_wal_insert_lsn()::text", 0},
+	{"wal_replay_lsn", "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text", 0},
+
 	/* the table engine: games, seats, events (migrations 0002 and 0005; their rows are read in
 	 * src/db/games.c and nowhere else) */
 	{"game_insert", "INSERT INTO games (id, kind, code, host_token_hash, config, league) VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) ON CONFLICT (code) DO NOTHING RETURNING id", 6},

@@ -172,6 +172,7 @@ bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc
 	snprintf(acc->id, sizeof acc->id, "%s", row.id);
 	snprintf(acc->email, sizeof acc->email, "%s", row.email);
 	snprintf(acc->display_name, sizeof acc->display_name, "%s", row.display_name);
+	snprintf(acc->session, sizeof acc->session, "%s", hash);
 	return true;
 }
 

@@ -21,6 +21,7 @@ typedef struct {
 	char id[ID_LEN + 1];
 	char email[ACCT_EMAIL_MAX];
 	char display_name[ACCT_NAME_MAX];
+	char session[TOKEN_HASH_HEX + 1]; /* the session's key (its token's hash), "" for none */
 } account;
 
 int accounts_init(void);

@@ -19,12 +19,11 @@
 #include <string.h>
 #include <strings.h>
 
-int api_league_backup(const http_req *req, http_resp *resp)
+static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
 	db_export_rows rs;
-	if (!lio_export_rows_all(req, resp, c, &a, &rs))
+	if (!lio_export_rows_all(req, resp, c, acc, &a, &rs))
 		return 0;
 	json_object *plays = jx_arr(), *play = NULL, *results = NULL;
 	const char *cur = "";
@@ -102,6 +101,11 @@ int api_league_backup(const http_req *req, http_resp *resp)
 	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return lio_reply_file(resp, "application/json", "league-backup.json", text, strlen(text));
+}
+
+int api_league_backup(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, backup_read);
 }
 
 /* ---- our backup ---- */

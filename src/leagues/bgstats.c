@@ -195,12 +195,11 @@ static json_object *exp_build(const exp_data *d, const char *league)
 	return o;
 }
 
-int api_league_export_json(const http_req *req, http_resp *resp)
+static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
 	exp_data d = {0};
-	if (!lio_export_rows(req, resp, c, &a, &d.rs))
+	if (!lio_export_rows(req, resp, c, acc, &a, &d.rs))
 		return 0;
 	const char *league = req->params[0];
 	if (db_league_games_list(c, league, &d.games) != DB_OK ||
@@ -218,6 +217,11 @@ int api_league_export_json(const http_req *req, http_resp *resp)
 	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return lio_reply_file(resp, "application/json", "league-bgstats.json", text, strlen(text));
+}
+
+int api_league_export_json(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, export_json_read);
 }
 
 /* ---- import ---- */

@@ -29,12 +29,11 @@ static void play_day_time(const db_export_row *x, char day[11], char time[9])
 	snprintf(time, 9, "%.8s", strlen(x->date) >= 19 ? x->date + 11 : "00:00:00");
 }
 
-int api_league_export_csv(const http_req *req, http_resp *resp)
+static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
-	db_conn *c = db_thread_conn();
 	db_export_rows rs;
-	if (!lio_export_rows_all(req, resp, c, &a, &rs))
+	if (!lio_export_rows_all(req, resp, c, acc, &a, &rs))
 		return 0;
 	sbuf s = {0};
 	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
@@ -81,4 +80,9 @@ int api_league_export_csv(const http_req *req, http_resp *resp)
 	}
 	db_rowset_clear(&rs);
 	return lio_reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);
+}
+
+int api_league_export_csv(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, export_csv_read);
 }

@@ -401,6 +401,7 @@ int api_league_import(const http_req *req, http_resp *resp)
 		if (st != DB_OK) {
 			acct_reply_db(resp);
 		} else {
+			league_wrote(c, &a.acc);
 			json_object *o = jx_obj();
 			jx_set(o, "imported", jx_int(im.imported));
 			jx_set(o, "skipped", jx_int(im.nskips));

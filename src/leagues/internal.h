@@ -19,8 +19,14 @@ enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_M
 
 /* ---- leagues.c ---- */
 
-/* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT). */
-void league_run_tx(db_conn *c, db_tx_fn fn, void *arg, http_resp *resp);
+/* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT); once
+ * it committed, league_wrote(c, writer). */
+void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp);
+/* After a league write by writer's session committed on c (the primary): remembers how far the
+ * primary's WAL was, so that the session's next reads on a standby wait for it or go to the
+ * primary (db/readpool.h). Nothing without DATABASE_READ_URL. */
+void league_wrote(db_conn *c, const account *writer);
+
 /* A stored number (score) as JSON: an integer when it is one, null when absent. */
 json_object *league_num_json(bool has, double d);
 json_object *league_rating_json(rating r);
@@ -128,11 +134,11 @@ int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, cha
 /* The league's export rows into *rows (caller clears), or false after a reply: every play,
  * a play without results (a BGG play logged without players) as one row with has_result
  * false. */
-bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
-                         db_export_rows *rows);
+bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                         league_access *a, db_export_rows *rows);
 /* The same, the rows of results only: a play without results is left out. */
-bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
-                     db_export_rows *rows);
+bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                     league_access *a, db_export_rows *rows);
 /* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
 int lio_intern(const char ***list, int *n, const char *s);
 const char *lio_dup(league_import *im, const char *s);

@@ -226,11 +226,11 @@ int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, cha
 
 /* The league's export rows into *rows (caller clears), or false after a reply: every play,
  * a play without results as one row with has_result false. */
-bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
-                         db_export_rows *rows)
+bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                         league_access *a, db_export_rows *rows)
 {
 	memset(rows, 0, sizeof *rows);
-	if (!league_access_check(req, resp, c, req->params[0], false, a))
+	if (!league_access_as(resp, c, acc, req->params[0], false, a))
 		return false;
 	if (db_league_export_rows(c, req->params[0], rows) != DB_OK) {
 		acct_reply_db(resp);
@@ -240,10 +240,10 @@ bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, leagu
 }
 
 /* The same, the rows of results only: a play without results is left out. */
-bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, league_access *a,
-                     db_export_rows *rows)
+bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                     league_access *a, db_export_rows *rows)
 {
-	if (!lio_export_rows_all(req, resp, c, a, rows))
+	if (!lio_export_rows_all(req, resp, c, acc, a, rows))
 		return false;
 	int kept = 0;
 	for (int i = 0; i < rows->n; i++)

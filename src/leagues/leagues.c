@@ -6,6 +6,7 @@
 #include "base/sbuf.h"
 #include "db/accounts.h"
 #include "db/leagues.h"
+#include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
 #include "leagues/internal.h"
@@ -46,12 +47,43 @@ int league_reply_status(http_resp *resp, db_status st)
 	return acct_reply_db(resp);
 }
 
-/* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT). */
-void league_run_tx(db_conn *c, db_tx_fn fn, void *arg, http_resp *resp)
+void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp)
 {
 	db_status st = c ? db_tx(c, false, fn, arg) : DB_UNAVAILABLE;
-	if (st != DB_OK && st != DB_ABORT)
+	if (st == DB_OK)
+		league_wrote(c, writer);
+	else if (st != DB_ABORT)
 		league_reply_status(resp, st);
+}
+
+/* ---- reads a standby may answer ---- */
+
+void league_wrote(db_conn *c, const account *writer)
+{
+	db_lsn lsn;
+	/* Failing here (the primary went away right after COMMIT) loses only this guarantee for
+	 * this write: the write itself stands. */
+	if (db_read_enabled() && db_wal_position(c, &lsn) == DB_OK)
+		db_read_wrote(writer->session, lsn);
+}
+
+int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
+{
+	account acc;
+	db_conn *c = db_thread_conn();
+	if (!acct_session(req, resp, c, &acc))
+		return 0;
+	db_conn *r = db_read_conn(acc.session);
+	if (r) {
+		fn(req, resp, r, &acc);
+		if (resp->status < 500) {
+			http_resp_header(resp, "X-Read-From", db_read_source(r));
+			return 0;
+		}
+		http_resp_clear(resp); /* the standby failed: the primary answers */
+	}
+	fn(req, resp, c, &acc);
+	return http_resp_header(resp, "X-Read-From", db_read_source(c));
 }
 
 /* ---- pages and conditional reads (internal.h) ---- */
@@ -162,9 +194,17 @@ bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
 bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
                          bool owner, league_access *a)
 {
-	memset(a, 0, sizeof *a);
-	if (!acct_session(req, resp, c, &a->acc))
+	account acc;
+	if (!acct_session(req, resp, c, &acc))
 		return false;
+	return league_access_as(resp, c, &acc, league, owner, a);
+}
+
+bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const char *league,
+                      bool owner, league_access *a)
+{
+	memset(a, 0, sizeof *a);
+	a->acc = *acc;
 	db_league_access row;
 	if (db_league_access_get(c, league, a->acc.id, &row) != DB_OK) {
 		acct_reply_db(resp);
@@ -352,7 +392,7 @@ int api_league_create(const http_req *req, http_resp *resp)
 	if (js_fields(root, "", f, 1, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, league_create_tx, &a, resp);
+		league_run_tx(c, &a.acc, league_create_tx, &a, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -474,6 +514,7 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		                   "this account",
 		                   "member-exists", "/name");
 	} else {
+		league_wrote(c, &a.acc);
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(id));
 		jx_set(o, "name", jx_str(trimmed));
@@ -507,6 +548,7 @@ int api_league_member_delete(const http_req *req, http_resp *resp)
 	if (db_member_delete(c, req->params[0], req->params[1]) != DB_OK ||
 	    db_member_unclash(c, req->params[0]) != DB_OK)
 		return acct_reply_db(resp);
+	league_wrote(c, &a.acc);
 	resp->status = 204;
 	return 0;
 }
@@ -633,7 +675,7 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	           (!account_key || find_account(c, account_key, acc, resp))) {
 		x.name = name ? trimmed : NULL;
 		x.acc = account_key ? acc : NULL;
-		league_run_tx(c, member_update_tx, &x, resp);
+		league_run_tx(c, &a.acc, member_update_tx, &x, resp);
 	}
 	json_object_put(root);
 	return 0;
@@ -709,7 +751,7 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 		                   "/into");
 	} else {
 		x.into = into;
-		league_run_tx(c, member_merge_tx, &x, resp);
+		league_run_tx(c, &a.acc, member_merge_tx, &x, resp);
 	}
 	json_object_put(root);
 	return 0;
@@ -787,7 +829,7 @@ int api_league_member_link(const http_req *req, http_resp *resp)
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, member_link_tx, &x, resp);
+		league_run_tx(c, &x.a.acc, member_link_tx, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -809,6 +851,7 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 		if (db_league_owner_insert(c, req->params[0], acc) != DB_OK) {
 			acct_reply_db(resp);
 		} else {
+			league_wrote(c, &a.acc);
 			json_object *o = jx_obj();
 			jx_set(o, "account", jx_str(acc));
 			http_reply_json(resp, 201, o);
@@ -852,6 +895,7 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 			http_reply_problem(resp, 409, "the league has a season of this name",
 			                   "season-exists", "/name");
 		} else {
+			league_wrote(c, &a.acc);
 			json_object *o = jx_obj();
 			jx_set(o, "id", jx_str(id));
 			jx_set(o, "name", jx_str(name));

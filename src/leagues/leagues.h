@@ -64,6 +64,19 @@ void leagues_shutdown(void);
 bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
                          bool owner, league_access *a);
 
+/* A read handler's work on connection c (a standby's or the primary's) for the session's
+ * account acc (checked on the primary): replies through resp. Runs twice when the standby's
+ * reply is a 5xx: keep it free of side effects but the reply. */
+typedef int (*league_read_fn)(const http_req *req, http_resp *resp, db_conn *c, const account *acc);
+/* Checks the session on the primary (it refreshes the idle clock: a write), then runs fn on
+ * the thread's standby connection when one may answer the session, else on the primary; a 5xx
+ * from the standby is forgotten and fn runs again on the primary. The reply's X-Read-From says
+ * which answered ("replica" or "primary"). */
+int league_read(const http_req *req, http_resp *resp, league_read_fn fn);
+/* league_access_check for a session already checked (acc, copied into *a). */
+bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const char *league,
+                      bool owner, league_access *a);
+
 /* The opening of a handler that changes league params[0]: the CSRF check (json: the body must be
  * JSON) and the caller's access into *a (owner: owners only). The thread's connection, or NULL
  * after a reply. */

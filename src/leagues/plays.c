@@ -630,7 +630,7 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 	}
 	x.in = xmalloc(sizeof *x.in);
 	if (play_parse(root, resp, x.in) == 0)
-		league_run_tx(c, tx, &x, resp);
+		league_run_tx(c, &x.a.acc, tx, &x, resp);
 	free(x.in);
 	json_object_put(root);
 	return 0;
@@ -679,13 +679,12 @@ static json_object *play_page_json(const db_play_page *page)
 	return o;
 }
 
-int api_league_play_list(const http_req *req, http_resp *resp)
+static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	league_page pg;
 	const char *season, *game, *league = req->params[0];
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, league, false, &a) ||
+	if (!league_access_as(resp, c, acc, league, false, &a) ||
 	    !league_page_read(req, resp, &pg) ||
 	    !leagues_read_filters(req, resp, c, &season, &game))
 		return 0;
@@ -718,6 +717,11 @@ int api_league_play_list(const http_req *req, http_resp *resp)
 		http_resp_header(resp, "Link", link);
 	free(link);
 	return 0;
+}
+
+int api_league_play_list(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, play_list_read);
 }
 
 /* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may
@@ -865,7 +869,7 @@ int api_league_play_delete(const http_req *req, http_resp *resp)
 	db_conn *c = league_open_write(req, resp, false, false, &x.a);
 	if (!c)
 		return 0;
-	league_run_tx(c, play_delete_tx, &x, resp);
+	league_run_tx(c, &x.a.acc, play_delete_tx, &x, resp);
 	return 0;
 }
 

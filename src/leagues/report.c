@@ -212,12 +212,11 @@ static bool recent_plays(db_conn *c, const char *league, const char *season, con
 
 /* ---- the handler ---- */
 
-int api_league_standings_pdf(const http_req *req, http_resp *resp)
+static int report_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	const char *season, *game, *id = req->params[0];
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, id, false, &a) ||
+	if (!league_access_as(resp, c, acc, id, false, &a) ||
 	    !leagues_read_filters(req, resp, c, &season, &game))
 		return 0;
 	pdf_paper paper;
@@ -281,4 +280,9 @@ int api_league_standings_pdf(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
 	http_resp_header(resp, "Cache-Control", "private, no-store");
 	return pdf_api_reply(resp, bytes, len, "league-standings.pdf");
+}
+
+int api_league_standings_pdf(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, report_read);
 }

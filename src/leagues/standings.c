@@ -217,24 +217,20 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 	return o;
 }
 
-/* The opening of a read of league params[0] filtered by ?season= and ?game=: the caller's access
- * and the filters. The thread's connection, or NULL after a reply. */
-static db_conn *open_filtered(const http_req *req, http_resp *resp, league_access *a,
-                              const char **season, const char **game)
+/* The opening of a read of league params[0] filtered by ?season= and ?game=, on c for acc: the
+ * caller's access and the filters. true, or false after a reply. */
+static bool open_filtered(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                          league_access *a, const char **season, const char **game)
 {
-	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, a) ||
-	    !read_filters(req, resp, c, season, game))
-		return NULL;
-	return c;
+	return league_access_as(resp, c, acc, req->params[0], false, a) &&
+	       read_filters(req, resp, c, season, game);
 }
 
-int api_league_standings(const http_req *req, http_resp *resp)
+static int standings_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	const char *season, *game;
-	db_conn *c = open_filtered(req, resp, &a, &season, &game);
-	if (!c)
+	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
 	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
@@ -253,16 +249,20 @@ int api_league_standings(const http_req *req, http_resp *resp)
 	return 0;
 }
 
+int api_league_standings(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, standings_read);
+}
+
 typedef struct {
 	int games, wins, losses, ties;
 } h2h;
 
-int api_league_head_to_head(const http_req *req, http_resp *resp)
+static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	const char *season, *game;
-	db_conn *c = open_filtered(req, resp, &a, &season, &game);
-	if (!c)
+	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	league_rows s;
 	if (league_rows_load(c, req->params[0], season, game, &s) != DB_OK)
@@ -327,6 +327,11 @@ int api_league_head_to_head(const http_req *req, http_resp *resp)
 	return http_reply_json(resp, 200, o);
 }
 
+int api_league_head_to_head(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, head_to_head_read);
+}
+
 /* The JSON of a page of a player's history. */
 static json_object *history_json(const http_req *req, const db_member_league *ml,
                                  const db_history_page *h)
@@ -361,12 +366,8 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 	return o;
 }
 
-int api_player_history(const http_req *req, http_resp *resp)
+static int history_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
-	db_conn *c = db_thread_conn();
-	account acc;
-	if (!acct_session(req, resp, c, &acc))
-		return 0;
 	db_member_league ml;
 	if (db_member_league_get(c, req->params[0], &ml) != DB_OK)
 		return acct_reply_db(resp);
@@ -374,7 +375,7 @@ int api_player_history(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	league_access a;
 	league_page pg;
-	if (!league_access_check(req, resp, c, ml.league, false, &a) ||
+	if (!league_access_as(resp, c, acc, ml.league, false, &a) ||
 	    !league_page_read(req, resp, &pg))
 		return 0;
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
@@ -398,6 +399,11 @@ int api_player_history(const http_req *req, http_resp *resp)
 	}
 	league_tag_reply(resp, etag);
 	return 0;
+}
+
+int api_player_history(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, history_read);
 }
 
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
