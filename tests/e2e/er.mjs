@@ -14,7 +14,6 @@ const text = (page, sel) => page.locator(sel).first().textContent();
 
 /** The checks every screen gets: axe (collected), layout (asserted), a screenshot. */
 async function screen(page, name, fullPage = false) {
-	if (fullPage) await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the picture
 	await shot(page, name, fullPage);
 	await audit(page, name);
 	await erLayoutCheck(page, name);

@@ -135,7 +135,11 @@ export function suite(file) {
 		return r.violations.length;
 	}
 
-	const shot = (page, name, fullPage = false) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+	/** A screenshot; of the whole page from its top (the sticky header where it belongs). */
+	async function shot(page, name, fullPage = false) {
+		if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+		await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+	}
 
 	/** The checks that close the file: no axe violation on the screens it audited (when it
 	 * audited any), no script error. */

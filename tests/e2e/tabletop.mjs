@@ -2,7 +2,7 @@
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
 // shown with its rule, and French. Run by all.mjs (lib.mjs).
-import { BASE, SHOTS, assert, readJson, suite } from "./lib.mjs";
+import { BASE, assert, readJson, suite } from "./lib.mjs";
 import { readFileSync } from "node:fs";
 
 // the screens' strings: the shared file and their own (i18n/tabletop.fr.json, loaded on their routes)
@@ -17,7 +17,7 @@ const shot = async (page, name, fullPage = true) => {
 	const text = await page.locator("body").innerText();
 	const raw = text.match(/\b(?:game|tt|ttr|ttrule|nav|home|rule|league|leagues|pad|print)\.[a-z][a-z0-9_]*\b/);
 	assert(!raw, `${name}: untranslated key on screen: ${raw && raw[0]}`);
-	return page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+	return T.shot(page, name, fullPage);
 };
 
 /** Taps the + of a stepper n times (the steppers are the only input: no keyboard). */
