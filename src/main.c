@@ -72,6 +72,26 @@ static int env_uint(const char *name, unsigned def, unsigned lo, unsigned hi, un
 	return 0;
 }
 
+/* DATABASE_READ_URL (src/db/readpool.c reads it when a league read first needs it) must at
+ * least parse as a connection string: a typo refuses to start, as one in DATABASE_URL does,
+ * rather than sending every read to the primary unnoticed. */
+static int check_read_url(void)
+{
+	const char *url = getenv("DATABASE_READ_URL");
+	if (!url || !*url)
+		return 0;
+	char *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(url, &err);
+	if (opts) {
+		PQconninfoFree(opts);
+		return 0;
+	}
+	log_warn("config: DATABASE_READ_URL is not a valid connection string: %s",
+	         err ? err : "out of memory");
+	PQfreemem(err);
+	return -1;
+}
+
 static int load_config(config *c)
 {
 	c->conninfo = env_or("DATABASE_URL", "");
@@ -100,7 +120,7 @@ static int load_config(config *c)
 	if (env_uint("JOB_THREADS", 0, 1, 256, &c->job_threads) || /* 0: http_start sizes it */
 	    env_uint("JOB_QUEUE", 64, 1, 100000, &c->job_queue))
 		return -1;
-	return 0;
+	return check_read_url();
 }
 
 static double now_s(void)

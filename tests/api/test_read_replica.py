@@ -211,3 +211,16 @@ def test_a_read_url_that_fails_its_reads_falls_back_to_the_primary():
             assert src == "primary", (what, src)
         st, hd, o = s.json("GET", "/api/v1/health")
         assert st == 200 and o["database"] == "ok", (st, o)
+
+
+def test_a_read_url_that_does_not_parse_refuses_to_start():
+    """A typo in DATABASE_READ_URL stops the server at start, as one in DATABASE_URL does,
+    instead of every read going to the primary unnoticed."""
+    from harness import make_database
+    b = Server(database=make_database("h_read_url_typo"),
+               env={"DATABASE_READ_URL": "host=db2 bogus"}, wait=False).start()
+    try:
+        assert b.proc.wait(20) != 0, "the server started"
+        assert "DATABASE_READ_URL is not a valid connection string" in b.output(), b.output()
+    finally:
+        os.unlink(b.log.name)
