@@ -9,9 +9,11 @@
  *
  * Text files (HTML, CSS, JavaScript, JSON, SVG, the manifest) go out gzip-compressed (zlib) to a
  * client whose Accept-Encoding takes gzip (http_accepts_gzip: a weight of 0 refuses it), with
- * their own ETag ("…-gz") and Vary: Accept-Encoding;
- * the whole front end is small (≤ 150 KB), so compressing per request costs well under a
- * millisecond and needs no build step or cache. Every file carries a Content-Security-Policy:
+ * their own ETag ("…-gz") and Vary: Accept-Encoding. A file is compressed once per version:
+ * the compressed bytes are kept by path and ETag (inode, size, mtime), so an edited file is
+ * compressed again on its first request and no build step is needed; the cache holds at most
+ * GZ_CACHE_BYTES, emptied when full (the front end is far smaller). Every file carries a
+ * Content-Security-Policy:
  * the app loads nothing from elsewhere, runs no inline script or style, and cannot be framed. */
 #include "http/http.h"
 
@@ -19,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +231,93 @@ static int add_headers(struct MHD_Response *r, const char *ct, const char *etag,
 	return 0;
 }
 
+/* ---- compressed bodies, once per file version ---- */
+
+enum { GZ_CACHE_SLOTS = 128, GZ_CACHE_BYTES = 8u << 20 };
+
+typedef struct {
+	char *key; /* real path + '\n' + ETag; NULL: free slot */
+	unsigned char *gz;
+	size_t len;
+} gz_slot;
+
+static pthread_mutex_t g_gz_mu = PTHREAD_MUTEX_INITIALIZER;
+static gz_slot g_gz[GZ_CACHE_SLOTS];
+static size_t g_gz_bytes;
+
+static void gz_clear_locked(void)
+{
+	for (int i = 0; i < GZ_CACHE_SLOTS; i++) {
+		free(g_gz[i].key);
+		free(g_gz[i].gz);
+		g_gz[i] = (gz_slot){0};
+	}
+	g_gz_bytes = 0;
+}
+
+/* A response with a copy of the cached compressed body of key, or NULL when there is none. */
+static struct MHD_Response *gz_cached(const char *key)
+{
+	struct MHD_Response *r = NULL;
+	pthread_mutex_lock(&g_gz_mu);
+	for (int i = 0; i < GZ_CACHE_SLOTS && !r; i++)
+		if (g_gz[i].key && strcmp(g_gz[i].key, key) == 0)
+			r = MHD_create_response_from_buffer(g_gz[i].len, g_gz[i].gz,
+			                                    MHD_RESPMEM_MUST_COPY);
+	pthread_mutex_unlock(&g_gz_mu);
+	return r;
+}
+
+/* Keeps a copy of gz (len bytes) as the compressed body of key; an older version of the same
+ * path gives its slot up. */
+static void gz_keep(const char *key, const unsigned char *gz, size_t len)
+{
+	size_t path_len = strcspn(key, "\n");
+	pthread_mutex_lock(&g_gz_mu);
+	if (g_gz_bytes + len > GZ_CACHE_BYTES)
+		gz_clear_locked();
+	gz_slot *free_slot = NULL;
+	for (int i = 0; i < GZ_CACHE_SLOTS; i++) {
+		gz_slot *s = &g_gz[i];
+		if (s->key && strncmp(s->key, key, path_len + 1) == 0) { /* same path */
+			g_gz_bytes -= s->len;
+			free(s->key);
+			free(s->gz);
+			*s = (gz_slot){0};
+		}
+		if (!s->key && !free_slot)
+			free_slot = s;
+	}
+	if (!free_slot) {
+		gz_clear_locked();
+		free_slot = &g_gz[0];
+	}
+	free_slot->key = xstrdup(key);
+	free_slot->gz = xmalloc(len);
+	memcpy(free_slot->gz, gz, len);
+	free_slot->len = len;
+	g_gz_bytes += len;
+	pthread_mutex_unlock(&g_gz_mu);
+}
+
+/* The compressed response for the file open as fd (size bytes), under key: from the cache, or
+ * compressed now and kept. NULL when it cannot be compressed (fd is left open either way). */
+static struct MHD_Response *gz_response(const char *key, int fd, size_t size)
+{
+	struct MHD_Response *r = gz_cached(key);
+	if (r)
+		return r;
+	size_t len = 0;
+	unsigned char *body = gzip_fd(fd, size, &len);
+	if (!body)
+		return NULL;
+	gz_keep(key, body, len);
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE); /* owns body */
+	if (!r)
+		free(body);
+	return r;
+}
+
 int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, http_resp *err,
                 struct MHD_Response **out)
 {
@@ -286,8 +376,8 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	         : NULL;
 	struct MHD_Response *r;
 	int status;
-	void *body = NULL;
-	size_t body_len = 0;
+	char key[PATH_MAX + 96];
+	snprintf(key, sizeof key, "%s\n%s", real, etag);
 	if (http_etag_matches(inm, etag)) {
 		close(fd);
 		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
@@ -298,12 +388,8 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 		status = 200;
 		gz = false;
-	} else if (gz && (body = gzip_fd(fd, (size_t)sb.st_size, &body_len)) != NULL) {
+	} else if (gz && (r = gz_response(key, fd, (size_t)sb.st_size)) != NULL) {
 		close(fd);
-		r = MHD_create_response_from_buffer(body_len, body,
-		                                    MHD_RESPMEM_MUST_FREE); /* owns body */
-		if (!r)
-			free(body);
 		status = 200;
 	} else {
 		if (gz) /* could not compress: send the file as it is, under its plain ETag */

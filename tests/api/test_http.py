@@ -266,6 +266,43 @@ def test_static_gzip_when_accepted_and_csp():
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "http" not in csp, csp
 
 
+def test_static_gzip_follows_an_edited_file():
+    """A file is compressed once per version (its compressed body is kept by path and ETag):
+    the same bytes answer every request, and a file edited while the server runs is served new
+    at once, compressed and plain, never the old compressed body."""
+    import gzip, shutil, tempfile
+    d = tempfile.mkdtemp(prefix="dh-static-")
+    try:
+        shutil.copy(os.path.join(ROOT, "static", "index.html"), d)
+        css = os.path.join(d, "app.css")
+        first = b"body { color: black; }\n" * 40
+        with open(css, "wb") as f:
+            f.write(first)
+        with Server(database=make_database("h_static_gz"), env={"STATIC_DIR": d}) as s:
+            gz = {"Accept-Encoding": "gzip"}
+            bodies = [s.request("GET", "/app.css", headers=gz) for _ in range(3)]
+            assert all(b[0] == 200 and b[1].get("content-encoding") == "gzip" for b in bodies)
+            assert len({b[2] for b in bodies}) == 1 and gzip.decompress(bodies[0][2]) == first
+            # edited in place (same size, newer mtime), then replaced by a longer file
+            second = first.replace(b"black", b"green")
+            with open(css, "wb") as f:
+                f.write(second)
+            os.utime(css, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+            st, hd, body = s.request("GET", "/app.css", headers=gz)
+            assert st == 200 and gzip.decompress(body) == second, body[:80]
+            assert hd["etag"] != bodies[0][1]["etag"], hd
+            third = second + b"p { margin: 0; }\n" * 20
+            with open(css + ".new", "wb") as f:
+                f.write(third)
+            os.replace(css + ".new", css)
+            st, hd, body = s.request("GET", "/app.css", headers=gz)
+            assert st == 200 and gzip.decompress(body) == third
+            st, hd, body = s.request("GET", "/app.css")
+            assert st == 200 and body == third and "content-encoding" not in hd
+    finally:
+        shutil.rmtree(d)
+
+
 def test_static_gzip_weights():
     """Accept-Encoding weights (RFC 9110 §12.5.3): q=0 in any spelling refuses gzip, also
     against "*"; gzip named decides over "*"."""
