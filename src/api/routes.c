@@ -132,6 +132,8 @@ const http_route api_routes[] = {
     /* the league report: standings, ratings, recent plays (leagues/report.c) */
     {"GET", "/api/v1/leagues/{id}/standings.pdf", api_league_standings_pdf, true, 0, false, true,
      NULL},
+    {"GET", "/api/v1/leagues/{id}/seasons/{season}/recap.pdf", api_league_recap_pdf, true, 0, false,
+     true, NULL},
 };
 
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

@@ -422,3 +422,56 @@ def test_errors_and_conditional_reads():
         for url in urls:
             st, hd, o = ann.get(url, headers={"If-None-Match": tags[url]})
             assert st == 200 and hd["etag"] != tags[url], (url, st)
+
+
+def _pdf_text(data, name):
+    """The PDF's text (pdftotext), after a render of every page to PNG (build/pdf-api/)."""
+    import subprocess
+    out = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "pdf-api")
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, name + ".pdf")
+    with open(path, "wb") as f:
+        f.write(data)
+    subprocess.run(["pdftoppm", "-r", "50", "-png", path, os.path.join(out, name)], check=True,
+                   capture_output=True)
+    info = subprocess.run(["pdfinfo", path], check=True, capture_output=True, text=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    text = subprocess.run(["pdftotext", "-layout", path, "-"], check=True, capture_output=True,
+                          text=True).stdout
+    return pages, " ".join(text.split())
+
+
+def test_pdfs_draw_the_pictures():
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lid, doc = _import_real(ann)
+        st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
+                                  {"name": "Year 2021", "starts": "2021-01-01",
+                                   "ends": "2021-12-31"})
+        st, hd, r = ann.get(f"/api/v1/leagues/{lid}/seasons/{season['id']}/recap")
+        champion = r["champion"]["name"].strip()
+        games = [x["game"] for x in r["stats"]["scores"]][:3]
+        url = f"/api/v1/leagues/{lid}/seasons/{season['id']}/recap.pdf"
+        for lang, words in (("en", ("Season recap", "Champion", "Rating of the top five",
+                                    "Plays per month", "Scores per game", "Head-to-head",
+                                    "rating μ−3σ", "score", "month")),
+                            ("fr", ("Bilan de la saison", "Champion", "Parties par mois",
+                                    "Face-à-face", "mois"))):
+            st, hd, pdf = ann.get(f"{url}?lang={lang}")
+            assert st == 200 and hd["content-type"] == "application/pdf", (st, hd)
+            pages, text = _pdf_text(pdf, f"recap-{lang}")
+            assert pages in (1, 2), pages
+            for w in words + (champion, "Year 2021") + tuple(games):
+                assert w in text, (lang, w)
+        st, hd, pdf = ann.get(f"/api/v1/leagues/{lid}/standings.pdf")
+        assert st == 200
+        pages, text = _pdf_text(pdf, "report-pictures")
+        first = r["stats"]["players"][0]["name"].strip()
+        for w in ("Standings", "Rating of the top five", "Scores per game", "Head-to-head",
+                  "Plays per month", "2021-04", first) + tuple(games):
+            assert w in text, w
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/seasons/nope/recap.pdf")
+        problem(st, hd, o, 404)
+        eve = user(s, "eve@example.org", "Eve")
+        st, hd, o = eve.get(url)
+        problem(st, hd, o, 403, rule="not-member")
