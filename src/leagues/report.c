@@ -6,6 +6,7 @@
 
 #include "leagues/accounts.h"
 #include "leagues/leagues.h"
+#include "leagues/stats.h"
 #include "pdf/serve.h"
 #include "base/templates.h"
 #include "base/log.h"
@@ -46,7 +47,16 @@ static const char *const label_keys[PLR_COUNT] = {[PLR_TITLE] = "title",
                                                   [PLR_RESULTS] = "results",
                                                   [PLR_PROVISIONAL] = "provisional",
                                                   [PLR_NONE] = "none"};
-static const char *const extra_keys[] = {"season", "all_games", "printed"};
+static const char *const chart_keys[PCH_COUNT] = {
+    [PCH_RATINGS] = "ratings_chart", [PCH_SCORES] = "scores_chart", [PCH_H2H] = "h2h_chart",
+    [PCH_MONTHS] = "months_chart",   [PCH_ORDINAL] = "ordinal",     [PCH_DATE] = "axis_date",
+    [PCH_SCORE] = "axis_score",      [PCH_PLAYS] = "axis_plays",    [PCH_MONTH] = "axis_month",
+    [PCH_LOWEST] = "lowest",         [PCH_SHARE] = "share",         [PCH_NONE] = "nothing"};
+static const char *const recap_keys[PRC_COUNT] = {
+    [PRC_TITLE] = "recap",   [PRC_PLAYS] = "recap_plays",       [PRC_CHAMPION] = "champion",
+    [PRC_CLIMB] = "climb",   [PRC_MOST_PLAYED] = "most_played", [PRC_CLOSEST] = "closest",
+    [PRC_STREAK] = "streak", [PRC_MARGIN] = "margin",           [PRC_NONE] = "none_yet"};
+static const char *const extra_keys[] = {"season", "all_games", "printed", "pictures"};
 
 static json_object *member(json_object *o, const char *key)
 {
@@ -98,6 +108,14 @@ int league_pdf_init(const char *templates_dir)
 				league_pdf_shutdown();
 				return -1;
 			}
+		for (int k = 0; k < PCH_COUNT + PRC_COUNT; k++) {
+			const char *key = k < PCH_COUNT ? chart_keys[k] : recap_keys[k - PCH_COUNT];
+			if (!label(g, key)) {
+				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g], key);
+				league_pdf_shutdown();
+				return -1;
+			}
+		}
 	}
 	return 0;
 }
@@ -210,7 +228,13 @@ static bool recent_plays(db_conn *c, const char *league, const char *season, con
 	return true;
 }
 
-/* ---- the handler ---- */
+static void chart_labels(pdf_lang lang, const char *out[PCH_COUNT])
+{
+	for (int k = 0; k < PCH_COUNT; k++)
+		out[k] = lab(lang, chart_keys[k]);
+}
+
+/* ---- the handlers ---- */
 
 static int report_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
@@ -265,9 +289,21 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 	l.plays = pl->plays;
 	char title[DB_LG_NAME_MAX + 160];
 	snprintf(title, sizeof title, "%s – %s", lab(lang, "title"), league_name);
+	json_object *stats = league_stats_json(c, id, season, game, &st);
+	if (stats == NULL) {
+		free(rows);
+		free(pl);
+		json_object_put(standings);
+		return acct_reply_db(resp);
+	}
+	const char *charts[PCH_COUNT];
+	chart_labels(lang, charts);
 	pdf_doc *doc = pdf_doc_begin(NULL, pdf_api_print(), paper, lang, title, now);
-	if (doc)
+	if (doc) {
 		pdf_league_pages(doc, &l);
+		pdf_league_pictures(doc, stats, lab(lang, "pictures"), charts);
+	}
+	json_object_put(stats);
 	free(rows);
 	free(pl);
 	json_object_put(standings);
@@ -285,4 +321,50 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 int api_league_standings_pdf(const http_req *req, http_resp *resp)
 {
 	return league_read(req, resp, report_read);
+}
+
+/* GET …/seasons/{season}/recap.pdf: the recap's JSON (stats.c) drawn on two pages. */
+static int recap_pdf_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
+{
+	league_access a;
+	if (!league_access_as(resp, c, acc, req->params[0], false, &a))
+		return 0;
+	pdf_paper paper;
+	pdf_lang lang;
+	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
+		return 0;
+	bool found;
+	db_status st;
+	json_object *recap = league_recap_json(c, req->params[0], req->params[1], &found, &st);
+	if (recap == NULL && !found && st == DB_OK)
+		return http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
+	if (recap == NULL)
+		return acct_reply_db(resp);
+	const char *charts[PCH_COUNT], *rl[PRC_COUNT];
+	chart_labels(lang, charts);
+	for (int k = 0; k < PRC_COUNT; k++)
+		rl[k] = lab(lang, recap_keys[k]);
+	json_object *lg = NULL, *name = NULL;
+	json_object_object_get_ex(recap, "league", &lg);
+	json_object_object_get_ex(lg, "name", &name);
+	char title[DB_LG_NAME_MAX + 160];
+	snprintf(title, sizeof title, "%s – %s", rl[PRC_TITLE], json_object_get_string(name));
+	pdf_doc *doc = pdf_doc_begin(NULL, pdf_api_print(), paper, lang, title, time(NULL));
+	if (doc)
+		pdf_recap_pages(doc, recap, rl, charts);
+	json_object_put(recap);
+	if (doc == NULL)
+		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
+		                          NULL);
+	unsigned char *bytes;
+	size_t len;
+	if (pdf_doc_finish(doc, &bytes, &len) != 0)
+		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
+	http_resp_header(resp, "Cache-Control", "private, no-store");
+	return pdf_api_reply(resp, bytes, len, "season-recap.pdf");
+}
+
+int api_league_recap_pdf(const http_req *req, http_resp *resp)
+{
+	return league_read(req, resp, recap_pdf_read);
 }

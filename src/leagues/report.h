@@ -11,4 +11,7 @@ void league_pdf_shutdown(void);
 /* GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang= */
 int api_league_standings_pdf(const http_req *req, http_resp *resp);
 
+/* GET /api/v1/leagues/{id}/seasons/{season}/recap.pdf?paper=&lang= */
+int api_league_recap_pdf(const http_req *req, http_resp *resp);
+
 #endif

@@ -240,4 +240,48 @@ typedef struct {
 /* One or more pages; every pointer is borrowed for the call. */
 void pdf_league_pages(pdf_doc *doc, const pdf_league *l);
 
+/* ---- the league's pictures and the season recap (charts.c) ----
+ * Drawn from the JSON the API answers (GET …/stats, GET …/seasons/{season}/recap), so the PDF
+ * and the phone show one computation. Texts come from the caller
+ * (templates/league-report.json). Readable in black and white: rating lines differ by dash
+ * and marker and are named in a legend; the heat map prints each share. */
+typedef enum {
+	PCH_RATINGS, /* chart titles */
+	PCH_SCORES,
+	PCH_H2H,
+	PCH_MONTHS,
+	PCH_ORDINAL, /* axes */
+	PCH_DATE,
+	PCH_SCORE,
+	PCH_PLAYS,
+	PCH_MONTH,
+	PCH_LOWEST, /* footnote of the lowest-wins mark */
+	PCH_SHARE,  /* how to read the heat map */
+	PCH_NONE,   /* nothing to draw */
+	PCH_COUNT
+} pdf_chart_label;
+
+/* Two pages: the rating lines of the top five and the score spreads, then the head-to-head
+ * heat map and the plays per month. stats and every string are borrowed for the call. */
+void pdf_league_pictures(pdf_doc *doc, const struct json_object *stats, const char *heading,
+                         const char *const labels[PCH_COUNT]);
+
+typedef enum {
+	PRC_TITLE, /* "Season recap" */
+	PRC_PLAYS,
+	PRC_CHAMPION,
+	PRC_CLIMB,
+	PRC_MOST_PLAYED,
+	PRC_CLOSEST,
+	PRC_STREAK,
+	PRC_MARGIN,
+	PRC_NONE, /* a highlight with nothing to say */
+	PRC_COUNT
+} pdf_recap_label;
+
+/* The recap on two pages: the highlights, the rating lines and the plays per month, then the
+ * score spreads and the heat map. */
+void pdf_recap_pages(pdf_doc *doc, const struct json_object *recap, const char *const rl[PRC_COUNT],
+                     const char *const labels[PCH_COUNT]);
+
 #endif

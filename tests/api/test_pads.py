@@ -254,7 +254,7 @@ def test_league_report_pdf():
                 assert st == 200 and hd["content-type"] == "application/pdf", (st, body[:300])
                 f = f"{_pdf.OUT}/league-{lang}.pdf"
                 open(f, "wb").write(body)
-                check_pdf(f, 1, A4)
+                check_pdf(f, 3, A4)  # the tables, then two pages of pictures
                 t = _flat(text(f))
                 for w in words + ("Club du mardi", "Ann", "Bérénice", "Łukasz", "Azul",
                                   "2026-10-02", "1. Łukasz 31"):
@@ -272,7 +272,7 @@ def test_league_report_pdf():
             assert st == 200, body
             f = f"{_pdf.OUT}/league-filtered.pdf"
             open(f, "wb").write(body)
-            check_pdf(f, 1, LETTER)
+            check_pdf(f, 3, LETTER)
             t = _flat(text(f))
             assert "Printemps" in t and "2026-02-01" in t, t
             assert "2026-10-02" not in t and "2026-03-01" not in t and "Łukasz" not in t, t
