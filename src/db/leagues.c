@@ -3,7 +3,11 @@
  * number here and nowhere else. */
 #include "db/leagues.h"
 
+#include "base/oom.h"
+
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* One text-column lookup: *found and out (fixed buffer of size n) from column col of row 0. */
 static db_status one_text(db_conn *c, const char *stmt, int np, const char *const *p, int col,
@@ -514,7 +518,7 @@ static void read_stat_row(const PGresult *r, int i, void *row)
 {
 	/* league_stat_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,
 	 * 6 cooperative, 7 mu, 8 sigma, 9 local time, 10 local date, 11 game key, 12 game name,
-	 * 13 lowest wins, 14 member index, 15 game index */
+	 * 13 lowest wins (m and g: dense_index, below) */
 	db_stat_row *x = row;
 	x->play = db_col_text(r, i, 0);
 	x->member = db_col_text(r, i, 1);
@@ -532,15 +536,55 @@ static void read_stat_row(const PGresult *r, int i, void *row)
 	x->game_key = db_col_text(r, i, 11);
 	x->game = db_col_text(r, i, 12);
 	x->lowest_wins = db_col_bool(r, i, 13);
-	x->m = db_col_int(r, i, 14);
-	x->g = db_col_int(r, i, 15);
+}
+
+typedef struct {
+	const char *key;
+	int row;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
+}
+
+/* Dense indexes from 0 in the order of each row's key (member id, or game key): *index_of(row)
+ * for every row. Sorting here, not in the statement, spares the database two sorts of every
+ * row of the league. */
+static void dense_index(db_stat_rows *set, bool by_member)
+{
+	keyed *k = xcalloc((size_t)(set->n ? set->n : 1), sizeof *k);
+	for (int i = 0; i < set->n; i++)
+		k[i] = (keyed){by_member ? set->rows[i].member : set->rows[i].game_key, i};
+	qsort(k, (size_t)set->n, sizeof *k, keyed_cmp);
+	int idx = -1;
+	for (int i = 0; i < set->n; i++) {
+		if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0)
+			idx++;
+		db_stat_row *x = &set->rows[k[i].row];
+		*(by_member ? &x->m : &x->g) = idx;
+	}
+	free(k);
 }
 
 db_status db_league_stat_rows(db_conn *c, const char *league, const char *season, const char *game,
                               db_stat_rows *out)
 {
 	const char *p[3] = {league, season, game};
-	RETURN_LOADED(c, "league_stat_rows", 3, p, out, read_stat_row);
+	void *rows;
+	db_status st = db_load(c, "league_stat_rows", 3, p, sizeof *out->rows, read_stat_row,
+	                       &out->res, &out->n, &rows);
+	out->rows = rows;
+	if (st == DB_OK) {
+		dense_index(out, true);
+		dense_index(out, false);
+	}
+	return st;
+}
+
+db_status db_league_analyze(db_conn *c)
+{
+	return db_run_count(c, "analyze_league_tables", 0, NULL, NULL); /* analyze_league_tables */
 }
 
 db_status db_ratings_store(db_conn *c, const char *const arrays[4])

@@ -266,8 +266,8 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
 /* league_stat_rows: the rows of league_rows (same filters, same order) with what the league's
  * pictures need besides: columns play, member, name, rank, score, winner, cooperative, mu,
  * sigma, the play's local time (RFC 3339) and local date, the game's key and shown name (the
- * product's name, else its most used spelling), lowest wins (the file's game said so), and
- * dense indexes from 0 of the member (by id) and of the game (by key). */
+ * product's name, else its most used spelling), lowest wins (the file's game said so); and
+ * dense indexes from 0 of the member (m, by id) and of the game (g, by key), set after loading. */
 typedef struct {
 	const char *play, *member, *name;
 	int rank;
@@ -281,6 +281,9 @@ typedef struct {
 	int m, g;
 } db_stat_row;
 typedef DB_ROWSET(db_stat_row) db_stat_rows;
+/* analyze_league_tables: fresh planner statistics of plays, results and members (after an
+ * import that added many plays). */
+db_status db_league_analyze(db_conn *c);
 db_status db_league_stat_rows(db_conn *c, const char *league, const char *season, const char *game,
                               db_stat_rows *out);
 /* ratings_store: four Postgres array literals (plays, members, mus, sigmas; NULL entries

@@ -25,6 +25,9 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+/* An import that adds this many plays refreshes the planner statistics of the league tables. */
+enum { IMPORT_ANALYZE_PLAYS = 500 };
+
 int league_import_parse(league_import *im, import_format format, const char *body, size_t len)
 {
 	if (format == IMPORT_BGGXML)
@@ -402,6 +405,10 @@ int api_league_import(const http_req *req, http_resp *resp)
 			acct_reply_db(resp);
 		} else {
 			league_wrote(c, &a.acc);
+			/* years of history just arrived: plan the pages opened next for it (a
+			 * failure only leaves it to autovacuum) */
+			if (im.imported >= IMPORT_ANALYZE_PLAYS)
+				(void)db_league_analyze(c);
 			json_object *o = jx_obj();
 			jx_set(o, "imported", jx_int(im.imported));
 			jx_set(o, "skipped", jx_int(im.nskips));

@@ -475,3 +475,38 @@ def test_pdfs_draw_the_pictures():
         eve = user(s, "eve@example.org", "Eve")
         st, hd, o = eve.get(url)
         problem(st, hd, o, 403, rule="not-member")
+
+
+def test_a_large_import_refreshes_the_planner_statistics():
+    """Years of history arrive in one import: the league tables' planner statistics are
+    refreshed at once (migrations/0015), so the pages opened next are planned for the league as
+    it is now, not as it was before (a plan for a few rows took seconds at 10,000 plays). The
+    real export's plays, repeated with new uuids, past the threshold of 500."""
+    import subprocess
+    db = make_database("h_stats_analyze")
+    name = db.split("=", 1)[1]
+
+    def last_analyze():
+        return subprocess.run(["psql", "-X", "-At", "-d", name, "-c",
+                               "SELECT coalesce(last_analyze::text, '') FROM pg_stat_user_tables "
+                               "WHERE relname = 'plays'"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    with Server(database=db) as s:
+        c = user(s, "big@example.org", "Big")
+        lid = _league(c, "Big")
+        doc = json.load(open(REAL, encoding="utf-8"))
+        small = dict(doc, plays=doc["plays"][:20])
+        st, _, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
+                          json.dumps(small), raw=True, headers={"Content-Type": "application/json"})
+        assert st == 200 and o["imported"] == 20, o
+        assert last_analyze() == "", "a small import left it to autovacuum"
+        plays = []
+        for k in range(8):
+            for p in doc["plays"]:
+                plays.append(dict(p, uuid=f"{k:08x}{p['uuid'][8:]}"))
+        st, _, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
+                          json.dumps(dict(doc, plays=plays)), raw=True,
+                          headers={"Content-Type": "application/json"})
+        assert st == 200 and o["imported"] >= 500, o
+        assert last_analyze() != "", "the large import did not refresh the statistics"
