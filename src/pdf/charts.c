@@ -512,7 +512,7 @@ void pdf_recap_pages(pdf_doc *doc, const struct json_object *recap, const char *
 	y = fact(doc, pg, m, y, w, rl[PRC_CLOSEST], o ? t : rl[PRC_NONE]);
 	o = get(recap, "streak");
 	if (o)
-		snprintf(t, sizeof t, "%s: %d", str(o, "name"), (int)num(o, "wins"));
+		snprintf(t, sizeof t, "%s (%d)", str(o, "name"), (int)num(o, "wins"));
 	y = fact(doc, pg, m, y, w, rl[PRC_STREAK], o ? t : rl[PRC_NONE]);
 	float avail = ph - m - (y + 14);
 	ratings_chart(doc, pg, m, y + 14, w, avail * 0.58f, stats, labels);
