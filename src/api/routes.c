@@ -20,6 +20,8 @@
 #include "games/dh/pad.h"
 /* the league report PDF (leagues/report.c) */
 #include "leagues/report.h"
+/* the pictures of a league: a player's page, the league's page, a season recap */
+#include "leagues/stats.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */
@@ -82,6 +84,11 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/leagues/{id}/head-to-head", api_league_head_to_head, true, 0, false, false,
      NULL},
     {"GET", "/api/v1/players/{id}/history", api_player_history, true, 0, false, false, NULL},
+    {"GET", "/api/v1/leagues/{id}/stats", api_league_stats, true, 0, false, false, NULL},
+    {"GET", "/api/v1/leagues/{id}/players/{player}/stats", api_league_player_stats, true, 0, false,
+     false, NULL},
+    {"GET", "/api/v1/leagues/{id}/seasons/{season}/recap", api_league_recap, true, 0, false, false,
+     NULL},
     {"GET", "/api/v1/leagues/{id}/export.json", api_league_export_json, true, 0, false, false,
      NULL},
     {"GET", "/api/v1/leagues/{id}/export.csv", api_league_export_csv, true, 0, false, false, NULL},

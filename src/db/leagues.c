@@ -510,6 +510,39 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
 	RETURN_LOADED(c, "league_rows", 3, p, out, read_league_result);
 }
 
+static void read_stat_row(const PGresult *r, int i, void *row)
+{
+	/* league_stat_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,
+	 * 6 cooperative, 7 mu, 8 sigma, 9 local time, 10 local date, 11 game key, 12 game name,
+	 * 13 lowest wins, 14 member index, 15 game index */
+	db_stat_row *x = row;
+	x->play = db_col_text(r, i, 0);
+	x->member = db_col_text(r, i, 1);
+	x->name = db_col_text(r, i, 2);
+	x->rank = db_col_int(r, i, 3);
+	x->has_score = !db_col_null(r, i, 4);
+	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
+	x->winner = db_col_bool(r, i, 5);
+	x->cooperative = db_col_bool(r, i, 6);
+	x->has_rating = !db_col_null(r, i, 7);
+	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+	x->date = db_col_text(r, i, 9);
+	x->local_date = db_col_text(r, i, 10);
+	x->game_key = db_col_text(r, i, 11);
+	x->game = db_col_text(r, i, 12);
+	x->lowest_wins = db_col_bool(r, i, 13);
+	x->m = db_col_int(r, i, 14);
+	x->g = db_col_int(r, i, 15);
+}
+
+db_status db_league_stat_rows(db_conn *c, const char *league, const char *season, const char *game,
+                              db_stat_rows *out)
+{
+	const char *p[3] = {league, season, game};
+	RETURN_LOADED(c, "league_stat_rows", 3, p, out, read_stat_row);
+}
+
 db_status db_ratings_store(db_conn *c, const char *const arrays[4])
 {
 	return db_run_count(c, "ratings_store", 4, arrays, NULL); /* ratings_store */

@@ -263,6 +263,26 @@ typedef struct {
 typedef DB_ROWSET(db_league_result) db_league_results;
 db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
                          db_league_results *out);
+/* league_stat_rows: the rows of league_rows (same filters, same order) with what the league's
+ * pictures need besides: columns play, member, name, rank, score, winner, cooperative, mu,
+ * sigma, the play's local time (RFC 3339) and local date, the game's key and shown name (the
+ * product's name, else its most used spelling), lowest wins (the file's game said so), and
+ * dense indexes from 0 of the member (by id) and of the game (by key). */
+typedef struct {
+	const char *play, *member, *name;
+	int rank;
+	bool has_score;
+	double score;
+	bool winner, cooperative;
+	bool has_rating;
+	double mu, sigma;
+	const char *date, *local_date, *game_key, *game;
+	bool lowest_wins;
+	int m, g;
+} db_stat_row;
+typedef DB_ROWSET(db_stat_row) db_stat_rows;
+db_status db_league_stat_rows(db_conn *c, const char *league, const char *season, const char *game,
+                              db_stat_rows *out);
 /* ratings_store: four Postgres array literals (plays, members, mus, sigmas; NULL entries
  * clear a rating). */
 db_status db_ratings_store(db_conn *c, const char *const arrays[4]);

@@ -63,6 +63,16 @@ bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
  * depends on the session; a client revalidates before every use). */
 void league_tag_reply(http_resp *resp, const char *etag);
 
+/* ---- standings.c: replies kept per (what was asked, the league's version) ---- */
+
+enum { LCACHE_KEY = 400 };
+/* Answers resp from the cache when it holds key at version (its Link header too). */
+bool league_cache_get(const char *key, long long version, http_resp *resp);
+/* Replies o (taking it) with its Link header (NULL: none; borrowed) and keeps both under
+ * (key, version). */
+int league_cache_put(const char *key, long long version, http_resp *resp, json_object *o,
+                     const char *link);
+
 /* ---- ratings.c: the league's result rows (ratings, standings, head-to-head) ---- */
 
 typedef struct {

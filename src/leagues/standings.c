@@ -24,7 +24,7 @@
  * request that finds the league at v (on any server): the per-process cache is keyed by
  * (what was asked, version) and needs no invalidation. The version comes with the access
  * check, so a cached reply costs the same two round trips as any league read. */
-enum { LCACHE_SLOTS = 64, LCACHE_KEY = 400 };
+enum { LCACHE_SLOTS = 64 };
 
 typedef struct {
 	char key[LCACHE_KEY];
@@ -40,7 +40,7 @@ static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long g_lcache_tick;
 
 /* Answers from the cache when it holds key at version (its Link header too). */
-static bool lcache_reply(const char *key, long long version, http_resp *resp)
+bool league_cache_get(const char *key, long long version, http_resp *resp)
 {
 	bool hit = false;
 	char *link = NULL;
@@ -69,8 +69,8 @@ static bool lcache_reply(const char *key, long long version, http_resp *resp)
 
 /* Replies o (taking it) with its Link header (link: NULL for none; borrowed) and keeps both
  * under (key, version). */
-static int lcache_reply_put(const char *key, long long version, http_resp *resp, json_object *o,
-                            const char *link)
+int league_cache_put(const char *key, long long version, http_resp *resp, json_object *o,
+                     const char *link)
 {
 	const char *text = jx_text(o);
 	size_t len = strlen(text);
@@ -238,12 +238,12 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
-	if (!lcache_reply(key, a.version, resp)) {
+	if (!league_cache_get(key, a.version, resp)) {
 		db_status st;
 		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
 		if (o == NULL)
 			return acct_reply_db(resp);
-		lcache_reply_put(key, a.version, resp, o, NULL);
+		league_cache_put(key, a.version, resp, o, NULL);
 	}
 	league_tag_reply(resp, etag);
 	return 0;
@@ -384,7 +384,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
-	if (!lcache_reply(key, a.version, resp)) {
+	if (!league_cache_get(key, a.version, resp)) {
 		db_history_page h = {0};
 		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
 		    DB_OK) {
@@ -393,7 +393,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 		}
 		char *link = league_page_link("players", req->params[0], "history", &pg, h.total,
 		                              NULL, NULL);
-		lcache_reply_put(key, a.version, resp, history_json(req, &ml, &h), link);
+		league_cache_put(key, a.version, resp, history_json(req, &ml, &h), link);
 		db_rowset_clear(&h.items);
 		free(link);
 	}
