@@ -29,13 +29,13 @@ function svg(label, height, ...children) {
 	return s("svg", { class: "ch-svg", viewBox: `0 0 ${W} ${height}`, role: "img", "aria-label": label, preserveAspectRatio: "xMinYMin meet" }, ...children);
 }
 
-/** About n round steps from lo to hi: [values]. */
+/** About n round steps from below lo to above hi: [values]. */
 export function ticks(lo, hi, n = 4) {
 	const span = hi - lo || 1;
 	const raw = span / n, mag = 10 ** Math.floor(Math.log10(raw));
 	const step = [1, 2, 2.5, 5, 10].map((k) => k * mag).find((k) => k >= raw);
 	const out = [];
-	for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.round(v / step) * step);
+	for (let k = Math.floor(lo / step); k <= Math.ceil(hi / step); k++) out.push(k * step || 0);
 	return out;
 }
 
@@ -52,9 +52,10 @@ function marker(kind, x, y, r = 3.5) {
 /** Lines over x: series [{id, name, points: [{x, y, lo, hi, faint, href, text}], shown}]; with
  * one series its band (lo…hi) is drawn and its faint part dashed; with several, a legend of
  * toggle buttons (each line its colour, dash and marker) and the faint parts paler. A tap on
- * the picture picks the nearest point: its text, and a link to href. xfmt, yfmt: axis labels.
+ * the picture picks the nearest point: its text, and a link to href. xfmt, yfmt: axis labels;
+ * more(n): the title of the legend's folded part (the lines not shown at first).
  * Returns the picture, legend and pick line in one <div>. */
-export function lines({ label, series, xfmt, yfmt, legendLabel, open, cls = "" }) {
+export function lines({ label, series, xfmt, yfmt, legendLabel, more, open, cls = "" }) {
 	const H = 190, L = 34, R = 10, T = 10, B = 22;
 	const one = series.length === 1;
 	const shown = new Set(series.filter((x) => x.shown !== false).map((x) => x.id));
@@ -119,27 +120,32 @@ export function lines({ label, series, xfmt, yfmt, legendLabel, open, cls = "" }
 	};
 	pic.addEventListener("click", choose);
 	draw();
+	const key = (x, k) => {
+		const b = h(
+			"button",
+			{ type: "button", class: "ch-key", "aria-pressed": String(shown.has(x.id)), "data-series": x.id },
+			s("svg", { class: `ch-c${k % 8}`, viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" }, s("path", { class: "ch-line", d: "M1,5H27", "stroke-dasharray": DASH[k % DASH.length] || null }), s("g", { class: "ch-mark" }, marker(MARK[k % MARK.length], 14, 5))),
+			x.name,
+		);
+		b.addEventListener("click", () => {
+			if (shown.has(x.id)) shown.delete(x.id);
+			else shown.add(x.id);
+			b.setAttribute("aria-pressed", String(shown.has(x.id)));
+			pick.replaceChildren();
+			draw();
+		});
+		return b;
+	};
+	// the lines shown at first in the legend, the others folded under more (a name and a count)
+	const keys = series.map(key);
+	const rest = keys.filter((b, k) => !shown.has(series[k].id));
 	const legend = one
 		? null
 		: h(
 				"div",
 				{ class: "ch-legend", role: "group", "aria-label": legendLabel },
-				series.map((x, k) => {
-					const b = h(
-						"button",
-						{ type: "button", class: "ch-key", "aria-pressed": String(shown.has(x.id)), "data-series": x.id },
-						s("svg", { class: `ch-c${k % 8}`, viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" }, s("path", { class: "ch-line", d: "M1,5H27", "stroke-dasharray": DASH[k % DASH.length] || null }), s("g", { class: "ch-mark" }, marker(MARK[k % MARK.length], 14, 5))),
-						x.name,
-					);
-					b.addEventListener("click", () => {
-						if (shown.has(x.id)) shown.delete(x.id);
-						else shown.add(x.id);
-						b.setAttribute("aria-pressed", String(shown.has(x.id)));
-						pick.replaceChildren();
-						draw();
-					});
-					return b;
-				}),
+				keys.filter((b) => !rest.includes(b)),
+				rest.length ? h("details", { class: "ch-more ch-keys" }, h("summary", {}, more(rest.length)), h("div", { class: "ch-legend" }, rest)) : null,
 			);
 	return h("div", { class: "ch-lines" }, pic, legend, pick);
 }
@@ -178,8 +184,8 @@ export function boxes({ label, rows, fmt }) {
  * together where the row's player finished above the column's (cell(a, b) → {above, games,
  * share} or null), its count written in it. Wide maps scroll inside their own box. */
 export function heat({ label, players, cell, scrollLabel }) {
-	const C = 40, NL = 78, TH = 74;
-	const short = (n) => (n.length > 11 ? `${n.slice(0, 10)}…` : n);
+	const C = 40, NL = 92, TH = 74;
+	const short = (n) => (n.length > 12 ? `${n.slice(0, 11)}…` : n);
 	const w = NL + C * players.length + 4, ht = TH + C * players.length + 4;
 	const cells = [];
 	players.forEach((a, i) =>
@@ -187,11 +193,13 @@ export function heat({ label, players, cell, scrollLabel }) {
 			const c = i === j ? null : cell(a.id, b.id);
 			const x = NL + j * C, y = TH + i * C;
 			if (!c) return cells.push(s("rect", { class: "ch-none", x: x + 1, y: y + 1, width: C - 2, height: C - 2 }));
+			const box = s("rect", { x: x + 1, y: y + 1, width: C - 2, height: C - 2, rx: 3 });
+			box.style.fill = `color-mix(in srgb, var(--ch-hi) ${Math.round(c.share * 100)}%, var(--ch-lo))`; // CSSOM: the CSP refuses style attributes
 			cells.push(
 				s(
 					"g",
 					{ class: "ch-cell", "data-a": a.id, "data-b": b.id, "data-above": c.above, "data-games": c.games },
-					s("rect", { x: x + 1, y: y + 1, width: C - 2, height: C - 2, rx: 3, style: `fill: color-mix(in srgb, var(--ch-hi) ${Math.round(c.share * 100)}%, var(--ch-lo))` }),
+					box,
 					s("text", { x: x + C / 2, y: y + C / 2 + 4, "text-anchor": "middle" }, `${c.above}/${c.games}`),
 				),
 			);

@@ -362,12 +362,13 @@ async function renderLeague(id) {
 		panel(
 			h("h1", {}, lg.name),
 			h("div", { class: "lg-filters" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
+			// the pictures of these filters: near the top, the standings can be long
+			st.standings.length ? h("a", { class: "button wide", id: "lg-pictures", href: `#pictures=${lid}${qs ? `&${qs}` : ""}` }, t("pics.see")) : null,
 			h("h2", {}, t("league.standings")),
 			standingsView(st.standings, (pid) => `#player=${lid}/${enc(pid)}${qs ? `&${qs}` : ""}`),
 			h(
 				"div",
 				{ class: "lg-actions" },
-				h("a", { class: "button", href: `#pictures=${lid}${qs ? `&${qs}` : ""}` }, t("pics.title")),
 				h("a", { class: "button", href: `#h2h=${lid}${qs ? `&${qs}` : ""}` }, t("league.h2h")),
 				// the league report: the same filters; the session cookie goes with the link
 				h("a", { class: "button", id: "lg-report-pdf", href: `${BASE}/leagues/${lid}/standings.pdf?${qs}${qs ? "&" : ""}lang=${lang() === "fr" ? "fr" : "en"}`, download: "" }, t("league.report_pdf")),
@@ -851,7 +852,7 @@ function linesFigure(lid, players) {
 			head: [t("league.player"), t("league.games"), t("pics.first"), t("league.rating")],
 			rows: withPoints.map((p) => [h("a", { href: `#player=${enc(lid)}/${enc(p.player)}` }, p.name), p.points.length, fmt(p.points[0].ordinal), fmt(p.rating.ordinal)]),
 		},
-		lines({ label: t("pics.lines_label"), series, xfmt: dayText, yfmt: (v) => fmt(v), legendLabel: t("pics.legend"), open: t("pics.open") }),
+		lines({ label: t("pics.lines_label"), series, xfmt: dayText, yfmt: (v) => fmt(v), legendLabel: t("pics.legend"), more: (n) => tn("pics.more_players", n), open: t("pics.open") }),
 	);
 }
 
@@ -964,7 +965,7 @@ async function renderPlayer(value) {
 		),
 		panel(
 			h("h2", {}, t("pics.every_play")),
-			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", { class: "lg-text" }, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", { class: "lg-nowrap" }, h("a", { href: `#play=${enc(hst.league)}/${enc(x.play)}` }, day(x.date))), h("td", { class: "lg-text" }, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal)))))),
+			h("table", { class: "lg-table lg-history" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", { class: "lg-text" }, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", { class: "lg-nowrap" }, h("a", { href: `#play=${enc(hst.league)}/${enc(x.play)}` }, day(x.date))), h("td", { class: "lg-text" }, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal)))))),
 		),
 		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),
 	);
@@ -1012,7 +1013,7 @@ async function renderRecap(value) {
 							c && [t("recap.champion"), playerLink(lidRaw, c), `${t("league.rating")} ${fmt(c.rating.ordinal)}`, "champion"],
 							cl && [t("recap.climb"), playerLink(lidRaw, cl), t("recap.climb_note", { from: fmt(cl.from), to: fmt(cl.to), delta: sign(cl.delta) }), "climb"],
 							mp && [t("recap.most_played"), mp.game, tn("pics.plays_n", mp.plays), "most_played"],
-							cs && [t("recap.closest"), playLink(lidRaw, cs.play, `${cs.game}, ${day(cs.date)}`), t("recap.closest_note", { a: cs.first.name, x: fmt(cs.first.score), b: cs.second.name, y: fmt(cs.second.score) }), "closest"],
+							cs && [t("recap.closest"), playLink(lidRaw, cs.play, `${cs.game}, ${unbroken(day(cs.date))}`), t("recap.closest_note", { a: cs.first.name, x: fmt(cs.first.score), b: cs.second.name, y: fmt(cs.second.score) }), "closest"],
 							sk && [t("recap.streak"), playerLink(lidRaw, sk), tn("pics.wins_row", sk.wins), "streak"],
 						],
 						"recap-facts",
@@ -1024,7 +1025,7 @@ async function renderRecap(value) {
 		h("a", { class: "button wide", href: `#league=${lid}&season=${enc(sid)}` }, t("back")),
 	);
 	function part(title, fig) {
-		return fig && h("section", { class: "lg-pics" }, h("h2", {}, title), fig);
+		return fig && h("section", { class: "lg-pics" }, h("h3", {}, title), fig);
 	}
 }
 
