@@ -20,7 +20,7 @@ export function figure({ kind, summary, head, rows, more }, ...body) {
 		{ class: "ch", "data-chart": kind },
 		...body,
 		h("figcaption", { class: "ch-sum" }, summary),
-		h("details", { class: "ch-more" }, h("summary", {}, more), h("div", { class: "ch-scroll" }, h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, c)))), h("tbody", {}, rows.map((r) => h("tr", {}, r.map(cell("th")))))))),
+		h("details", { class: "ch-more" }, h("summary", {}, more), h("div", { class: "ch-scroll" }, h("table", { class: "ch-table" }, h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, c)))), h("tbody", {}, rows.map((r) => h("tr", {}, r.map(cell("th")))))))),
 	);
 }
 
@@ -91,8 +91,11 @@ export function lines({ label, series, xfmt, yfmt, legendLabel, more, open, cls 
 				const down = [...x.points].reverse().map((p) => `${r1(X(p.x))},${r1(Y(p.lo))}`);
 				parts.push(s("polygon", { class: "ch-band", points: [...up, ...down].join(" ") }));
 			}
-			if (faint.length) parts.push(s("polyline", { class: "ch-line ch-faint", points: path(faint), "stroke-dasharray": one ? "5 4" : DASH[k % DASH.length] || null }));
-			if (firm.length > 1 || !faint.length) parts.push(s("polyline", { class: "ch-line", points: path(firm), "stroke-dasharray": one ? null : DASH[k % DASH.length] || null }));
+			// one <polyline> a line: the firm part's, else the faint part's (a <path> beside a firm part)
+			const hasFirm = firm.length > 1 || !faint.length;
+			const dash = DASH[k % DASH.length] || null;
+			if (faint.length) parts.push(hasFirm ? s("path", { class: "ch-line ch-faint", d: `M${path(faint)}`, "stroke-dasharray": one ? "5 4" : dash }) : s("polyline", { class: "ch-line ch-faint", points: path(faint), "stroke-dasharray": one ? "5 4" : dash }));
+			if (hasFirm) parts.push(s("polyline", { class: "ch-line", points: path(firm), "stroke-dasharray": one ? null : dash }));
 			// markers: a few along the line, and its last point
 			const step = Math.max(1, Math.ceil(x.points.length / 6));
 			const marks = x.points.filter((p, i) => (!one && i % step === 0) || i === x.points.length - 1);

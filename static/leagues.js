@@ -442,7 +442,7 @@ function seasonsPanel(lg, current) {
 						"li",
 						{ class: "lg-season-row" },
 						h("a", { class: "button lg-season", href: `#league=${lid}&season=${enc(x.id)}`, "aria-current": x.id === current ? "true" : null }, h("span", {}, x.name), h("span", { class: "muted" }, `${x.starts} – ${x.ends}`)),
-						h("a", { class: "button lg-recap", href: `#recap=${lid}/${enc(x.id)}` }, t("recap.link"), h("span", { class: "sr-only" }, ` ${x.name}`)),
+						h("a", { class: "button lg-recap", href: `#recap=${lid}/${enc(x.id)}`, "aria-label": `${t("recap.link")} ${x.name}` }, t("recap.link")),
 					),
 				),
 			)
