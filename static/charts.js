@@ -219,7 +219,8 @@ export function heat({ label, players, cell, scrollLabel }) {
 	return h("div", { class: "ch-scroll ch-heatbox", tabindex: "0", role: "region", "aria-label": scrollLabel }, pic);
 }
 
-/** Upright bars: items [{label, value}], labels under the first, the last and every k-th. */
+/** Upright bars: items [{label, value, text}] (text: the label shown, else label), shown under
+ * the first, the last and every k-th. */
 export function bars({ label, items, fmt }) {
 	const H = 150, L = 30, R = 6, T = 8, B = 22;
 	const hi = Math.max(1, ...items.map((x) => x.value));
@@ -234,7 +235,7 @@ export function bars({ label, items, fmt }) {
 		s("title", {}, label),
 		yt.map((v) => s("g", {}, s("line", { class: v ? "ch-grid" : "ch-zero", x1: L, x2: W - R, y1: r1(Y(v)), y2: r1(Y(v)) }), s("text", { class: "ch-tick", x: L - 4, y: r1(Y(v)) + 3, "text-anchor": "end" }, fmt(v)))),
 		items.map((x, i) => s("rect", { class: "ch-bar", "data-label": x.label, "data-value": x.value, x: r1(L + i * bw + bw * 0.12), y: r1(Y(x.value)), width: r1(Math.max(1, bw * 0.76)), height: r1(Y(0) - Y(x.value)) })),
-		items.map((x, i) => (i % every === 0 || i === items.length - 1) && (i === items.length - 1 || items.length - 1 - i >= every / 2) ? s("text", { class: "ch-tick", x: r1(L + i * bw + bw / 2), y: H - 6, "text-anchor": i === items.length - 1 && items.length > 1 ? "end" : i ? "middle" : "start" }, x.label) : null),
+		items.map((x, i) => (i % every === 0 || i === items.length - 1) && (i === items.length - 1 || items.length - 1 - i >= every / 2) ? s("text", { class: "ch-tick", x: r1(Math.min(W - R - 22, Math.max(L + 22, L + i * bw + bw / 2))), y: H - 6, "text-anchor": "middle" }, x.text ?? x.label) : null),
 	);
 }
 
