@@ -4,7 +4,7 @@
 // wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
 // is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
 // a game's sheet draw offline too.
-const CACHE = "dh-shell-v8";
+const CACHE = "dh-shell-v9";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
@@ -12,8 +12,8 @@ const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i1
 	// the Dice Hospital and Clinic screens, loaded on their routes
 	"tabletop.js", "tabletop.css",
 	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business", "refusal"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
-	// the new-game forms' league choice (home.js, tabletop/create.js); the league page
-	"league-picker.js", "leagues.html", "leagues.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json"];
+	// the new-game forms' league choice (home.js, tabletop/create.js); the league page and its charts
+	"league-picker.js", "leagues.html", "leagues.js", "charts.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json"];
 
 self.addEventListener("install", (e) => {
 	e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

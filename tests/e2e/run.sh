@@ -88,7 +88,7 @@ fi
 # the two lanes take about as long as each other; Lighthouse measures speed, so it runs alone
 lane er,tabletop,boxcheck 1 &
 A=$!
-lane leagues,ertable,display,tabletop-words 2 &
+lane leagues,charts,ertable,display,tabletop-words 2 &
 B=$!
 rc=0
 wait $A || rc=1

@@ -1,0 +1,266 @@
+// End-to-end tests of the league pictures (static/charts.js, drawn by static/leagues.js) in
+// headless Debian chromium at 360 × 740: a league imported from a real BG Stats export
+// (tests/api/data/bgstats-real/michaelgao8-2021.json: 79 plays, 16 players) with a season; the
+// player page, the league's pictures and the season recap checked against the API's numbers (a
+// rating line ends at the standings' rating, the heat map's cells are the head-to-head, the bars
+// the months, the recap's champion the season's first), a point tapped opens its play, the
+// legend shows and hides lines, and every screen in English and French, light and dark
+// (screenshots, axe-core, nothing wider than the phone: the heat map scrolls in its own box).
+// Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { readFileSync } from "node:fs";
+import { BASE, ROOT, assert, fill, readJson, suite } from "./lib.mjs";
+
+const EN = readJson("static/i18n/leagues.en.json");
+const FR = readJson("static/i18n/leagues.fr.json");
+const C = suite("charts");
+const { test } = C;
+const origin = new URL(BASE).origin;
+const phone = (o = {}) => C.phone({ dpr: 1, ...o });
+const REAL = readFileSync(new URL("tests/api/data/bgstats-real/michaelgao8-2021.json", ROOT), "utf8");
+
+const page = await phone();
+const ctx = page.context();
+
+/** The API with p's session (cookies of its context) and this site's Origin: the body. */
+async function call(p, method, path, data, headers = {}) {
+	const r = await p.request.fetch(`${BASE}/api/v1${path}`, { method, data, headers: { Origin: origin, ...headers } });
+	assert(r.status() < 300, `${method} ${path}: ${r.status()} ${(await r.text()).slice(0, 300)}`);
+	return r.headers()["content-type"]?.includes("json") ? r.json() : r.body();
+}
+
+/** Opens the league screen of hash and waits for ready (the screen before is cleared first). */
+async function visit(p, hash, ready) {
+	if (p.url().startsWith(`${BASE}/leagues.html`))
+		await p.evaluate((x) => {
+			document.getElementById("app").replaceChildren();
+			if (location.hash.slice(1) === x) window.dispatchEvent(new HashChangeEvent("hashchange"));
+			else location.hash = x;
+		}, hash);
+	else await p.goto(`${BASE}/leagues.html#${hash}`);
+	await p.locator(ready).first().waitFor();
+}
+
+/** At 360 px: nothing wider than the screen but inside a box that scrolls by itself, no two
+ * controls overlapping, tap targets of 44 px (links in text and tables aside). */
+async function layoutCheck(p, name) {
+	const problems = await p.evaluate(() => {
+		const out = [];
+		const W = 360; // not innerWidth: a phone widens its layout to fit what runs off
+		if (document.documentElement.scrollWidth > W || window.innerWidth > W) out.push(`page ${document.documentElement.scrollWidth}px wide, the window ${window.innerWidth}px`);
+		const visible = (el) => {
+			const r = el.getBoundingClientRect();
+			return r.width > 0 && r.height > 0 && !el.closest("[hidden], details:not([open]) > :not(summary)");
+		};
+		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent || "").trim().slice(0, 30)}"`;
+		for (const el of document.querySelectorAll("#app *"))
+			if (visible(el) && el.getBoundingClientRect().right > W + 0.5 && !el.closest(".sr-only, .ch-scroll")) out.push(`${desc(el)} cut at the right`);
+		for (const box of document.querySelectorAll("#app .ch-scroll")) if (box.getBoundingClientRect().right > W + 0.5) out.push(`${desc(box)}: a scroll box wider than the screen`);
+		const controls = [...document.querySelectorAll("#app button, #app a.button, #app select, #app summary")].filter(visible);
+		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect() }));
+		for (const b of boxes) if (b.r.height < 43.5 || (b.r.width < 43.5 && b.el.tagName !== "SUMMARY")) out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
+		for (let i = 0; i < boxes.length; i++)
+			for (let j = i + 1; j < boxes.length; j++) {
+				const a = boxes[i], b = boxes[j];
+				if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
+			}
+		return out;
+	});
+	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
+}
+
+/** French typography in text: a no-break space before ':' ';' '?' '!'. */
+function badFrench(text) {
+	return [...text.matchAll(/[:;?!]/g)].filter((m) => !["\u00a0", "\u202f"].includes(text[m.index - 1])).map((m) => JSON.stringify(text.slice(Math.max(0, m.index - 24), m.index + 2)));
+}
+
+/** Every picture a figure (role="img" with a name, a sentence, the numbers in a <details>),
+ * axe, the layout, no string key on screen, French typography in French, a screenshot. */
+async function screen(p, name, lang = "en") {
+	await p.evaluate(() => window.scrollTo(0, 0));
+	await C.shot(p, name, true);
+	await C.audit(p, name);
+	const figs = await p.evaluate(() =>
+		[...document.querySelectorAll("figure.ch")].map((f) => ({
+			kind: f.dataset.chart,
+			img: [...f.querySelectorAll('[role="img"]')].every((x) => (x.getAttribute("aria-label") || "").length > 5),
+			sum: f.querySelector("figcaption")?.textContent.length || 0,
+			table: !!f.querySelector("details > summary + * table tbody tr"),
+		})),
+	);
+	for (const f of figs) assert(f.img && f.sum > 20 && f.table, `${name}: the ${f.kind} figure lacks its name, sentence or table: ${JSON.stringify(f)}`);
+	const text = await p.locator("#app").innerText();
+	const raw = text.match(/\b(?:pics|recap|league|play|history)\.[a-z][a-z_.-]*\b/);
+	assert(!raw, `${name}: a string key on the screen: ${raw && raw[0]}`);
+	if (lang === "fr") {
+		// the league's data (games named in English, "The Crew: …") is not French text
+		// nor the standings' "?" of a provisional rating (a sign, not a question)
+		const all = await p.evaluate(() => {
+			const app = document.getElementById("app").cloneNode(true);
+			for (const el of app.querySelectorAll(".lg-prov")) el.remove();
+			return app.textContent;
+		});
+		const words = L.games.reduce((x, g) => x.split(g).join(""), all);
+		const bad = badFrench(words);
+		assert(bad.length === 0, `${name}: French without the no-break space: ${bad.slice(0, 5).join(", ")}`);
+	}
+	await layoutCheck(p, name);
+	return figs.map((f) => f.kind);
+}
+
+// the league: an account, the real export imported, a season of its first quarter
+const L = {};
+
+await test("charts-a-real-league", async () => {
+	await call(page, "POST", "/accounts", { email: "charts@example.org", password: "charts password", display_name: "Ann" });
+	await call(page, "POST", "/sessions", { email: "charts@example.org", password: "charts password" });
+	const lg = await call(page, "POST", "/leagues", { name: "Real club" });
+	const imp = await call(page, "POST", `/leagues/${lg.id}/import?format=bgstats`, REAL, { "Content-Type": "application/json" });
+	assert(imp.imported > 60, `imported: ${imp.imported}`);
+	const season = await call(page, "POST", `/leagues/${lg.id}/seasons`, { name: "Winter 2021", starts: "2021-01-01", ends: "2021-03-31" });
+	Object.assign(L, { id: lg.id, lid: encodeURIComponent(lg.id), season: season.id });
+	L.standings = (await call(page, "GET", `/leagues/${L.lid}/standings`)).standings;
+	L.games = (await call(page, "GET", `/leagues/${L.lid}`)).games;
+	assert(L.standings.length >= 10, `players: ${L.standings.length}`);
+});
+
+await test("charts-player-page-matches-the-api", async () => {
+	const first = L.standings[0];
+	const st = await call(page, "GET", `/leagues/${L.lid}/players/${encodeURIComponent(first.player)}/stats`);
+	await visit(page, `player=${L.lid}/${encodeURIComponent(first.player)}`, 'figure[data-chart="rating"]');
+	// the line ends at the standings' rating
+	const last = Number(await page.locator('figure[data-chart="rating"] g.ch-s').getAttribute("data-last"));
+	assert(last === first.rating.ordinal, `the line ends at ${last}, the standings say ${first.rating.ordinal}`);
+	const sum = await page.locator('figure[data-chart="rating"] figcaption').innerText();
+	assert(sum.includes(first.name) && sum.includes(String(Math.round(first.rating.ordinal * 10) / 10)), `the sentence: ${sum}`);
+	// the games' bars: plays and wins of the stats
+	const rows = await page.locator('figure[data-chart="games"] g.ch-hbar').evaluateAll((gs) => gs.map((g) => [g.dataset.label.split(" · ")[0], Number(g.dataset.value), Number(g.dataset.part)]));
+	for (const [game, plays, wins] of rows) {
+		const g = st.games.find((x) => x.game === game);
+		assert(g && g.plays === plays && g.wins === wins, `${game}: ${plays} plays, ${wins} wins; the API: ${JSON.stringify(g)}`);
+	}
+	assert(rows.length === Math.min(10, st.games.length), `bars: ${rows.length} of ${st.games.length} games`);
+	// streaks and rivals as the API says
+	const fact = (k) => page.locator(`[data-fact="${k}"] dd`).innerText();
+	assert((await fact("current")).startsWith(String(st.streaks.current)), `current streak ${await fact("current")}`);
+	assert((await fact("longest")).startsWith(String(st.streaks.longest)), `longest streak ${await fact("longest")}`);
+	if (st.nemesis) assert((await fact("nemesis")).startsWith(st.nemesis.name), `nemesis ${await fact("nemesis")}`);
+	if (st.victim) assert((await fact("victim")).startsWith(st.victim.name), `victim ${await fact("victim")}`);
+	// a tap on the last point shows that play, whose link opens it
+	const mark = page.locator('figure[data-chart="rating"] .ch-mark > *').last();
+	const b = await mark.boundingBox();
+	await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+	const open = page.locator('figure[data-chart="rating"] .ch-pick a');
+	const lastPlay = st.points[st.points.length - 1].play;
+	assert((await open.getAttribute("href")) === `#play=${L.lid}/${encodeURIComponent(lastPlay)}`, `the tapped play: ${await open.getAttribute("href")}`);
+	await open.click();
+	await page.getByRole("heading", { name: st.points[st.points.length - 1].game, exact: true }).waitFor();
+});
+
+await test("charts-league-pictures-match-the-api", async () => {
+	const [stats, hh] = await Promise.all([call(page, "GET", `/leagues/${L.lid}/stats`), call(page, "GET", `/leagues/${L.lid}/head-to-head`)]);
+	await visit(page, `league=${L.lid}`, '[data-testid="standings"]');
+	await page.getByRole("link", { name: EN["pics.see"], exact: true }).click();
+	await page.locator('figure[data-chart="lines"]').waitFor();
+	// the lines: five shown, each ending at its standings rating; the legend shows another
+	const lines = () => page.locator('figure[data-chart="lines"] g.ch-s').evaluateAll((gs) => gs.map((g) => [g.dataset.series, Number(g.dataset.last)]));
+	const shown = await lines();
+	assert(shown.length === Math.min(5, L.standings.length), `lines shown: ${shown.length}`);
+	for (const [pid, y] of shown) {
+		const s = L.standings.find((x) => x.player === pid);
+		assert(s && s.rating.ordinal === y, `${pid}'s line ends at ${y}, the standings: ${s && s.rating.ordinal}`);
+	}
+	assert(JSON.stringify(shown.map(([pid]) => pid)) === JSON.stringify(L.standings.slice(0, 5).map((x) => x.player)), "the top five are shown");
+	const sixth = L.standings[5];
+	const key = page.locator(`.ch-key[data-series="${sixth.player}"]`);
+	assert((await key.getAttribute("aria-pressed")) === "false", "the sixth is hidden");
+	assert(!(await key.isVisible()), "its key folded away");
+	await page.locator(".ch-keys > summary").click();
+	await key.click();
+	assert((await key.getAttribute("aria-pressed")) === "true", "the tap shows it");
+	const six = (await lines()).find(([pid]) => pid === sixth.player);
+	assert(six && six[1] === sixth.rating.ordinal, `the sixth line ends at its rating: ${six}`);
+	await key.click();
+	assert((await lines()).length === 5, "a second tap hides it");
+	// the heat map: every pair of head-to-head, its counts
+	const cells = await page.locator("g.ch-cell").evaluateAll((gs) => gs.map((g) => ({ a: g.dataset.a, b: g.dataset.b, above: Number(g.dataset.above), games: Number(g.dataset.games) })));
+	assert(cells.length === hh.head_to_head.length, `${cells.length} cells, ${hh.head_to_head.length} pairs`);
+	for (const x of hh.head_to_head) {
+		const c = cells.find((y) => y.a === x.player && y.b === x.opponent);
+		assert(c && c.above === x.wins && c.games === x.games, `${x.name} vs ${x.opponent_name}: ${JSON.stringify(c)}, head-to-head ${x.wins}/${x.games}`);
+	}
+	const box = await page.locator(".ch-heatbox").evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, page: document.documentElement.scrollWidth }));
+	assert(box.scroll > box.client && box.page <= 360, `the heat map scrolls in its box, not the page: ${JSON.stringify(box)}`);
+	// the bars: the months
+	const bars = await page.locator('figure[data-chart="months"] rect.ch-bar').evaluateAll((rs) => rs.map((r) => ({ month: r.dataset.label, plays: Number(r.dataset.value) })));
+	assert(JSON.stringify(bars) === JSON.stringify(stats.months), `bars ${JSON.stringify(bars)}, months ${JSON.stringify(stats.months)}`);
+	const total = bars.reduce((n, x) => n + x.plays, 0);
+	assert(total > 60, `plays in the bars: ${total}`);
+	// a box per game with scores, the lowest-wins ones marked
+	const spread = await page.locator("g.ch-box").evaluateAll((gs) => gs.map((g) => [g.dataset.game, g.classList.contains("ch-low")]));
+	assert(spread.length === Math.min(8, stats.scores.length), `boxes: ${spread.length}`);
+	for (const [game, low] of spread) assert(stats.scores.find((x) => x.game === game)?.lowest_wins === low, `${game}: lowest wins ${low}`);
+});
+
+await test("charts-season-recap", async () => {
+	const season = await call(page, "GET", `/leagues/${L.lid}/standings?season=${encodeURIComponent(L.season)}`);
+	await visit(page, `league=${L.lid}`, '[data-testid="seasons"]');
+	await page.locator('[data-testid="seasons"] a.lg-recap').first().click();
+	await page.locator('[data-testid="recap-facts"]').waitFor();
+	const champion = await page.locator('[data-fact="champion"] dd a').innerText();
+	assert(champion === season.standings[0].name, `champion ${champion}, the season's first ${season.standings[0].name}`);
+	for (const k of ["climb", "most_played", "closest", "streak"]) assert(await page.locator(`[data-fact="${k}"]`).isVisible(), `the recap says ${k}`);
+});
+
+await test("charts-recap-pdf-link", async () => {
+	await visit(page, `recap=${L.lid}/${encodeURIComponent(L.season)}`, "#lg-recap-pdf");
+	const pdf = await page.locator("#lg-recap-pdf").getAttribute("href");
+	assert(pdf === `/api/v1/leagues/${L.lid}/seasons/${encodeURIComponent(L.season)}/recap.pdf?lang=en`, `the PDF link: ${pdf}`);
+	const body = await call(page, "GET", pdf.replace("/api/v1", ""));
+	assert(Buffer.from(body).subarray(0, 5).toString() === "%PDF-", "the link gives a PDF");
+});
+
+await test("charts-every-screen-en-fr-light-dark", async () => {
+	const cookies = await ctx.cookies();
+	const player = L.standings[0].player;
+	const screens = [
+		["player", `player=${L.lid}/${encodeURIComponent(player)}`, 'figure[data-chart="rating"]', ["rating", "games"]],
+		["pictures", `pictures=${L.lid}`, 'figure[data-chart="months"]', ["lines", "scores", "heat", "months"]],
+		["recap", `recap=${L.lid}/${encodeURIComponent(L.season)}`, '[data-testid="recap-facts"]', ["lines", "months", "scores"]],
+		["league", `league=${L.lid}`, '[data-testid="seasons"]', []],
+	];
+	for (const [lang, dict] of [["en", EN], ["fr", FR]])
+		for (const scheme of ["light", "dark"]) {
+			const p = await phone({ colorScheme: scheme, locale: lang === "fr" ? "fr-FR" : "en-GB" });
+			await p.context().addCookies(cookies);
+			await p.addInitScript((l) => localStorage.setItem("dh.lang", l), lang);
+			for (const [name, hash, ready, kinds] of screens) {
+				await visit(p, hash, ready);
+				assert((await p.evaluate(() => document.documentElement.dataset.theme)) === scheme, `${name}: the ${scheme} theme`);
+				// French typography on the pictures' screens (the league page's own words are leagues.mjs's)
+				const got = await screen(p, `charts-${name}-${lang}-${scheme}`, name === "league" ? "" : lang);
+				assert(JSON.stringify(got) === JSON.stringify(kinds), `${name}: figures ${got}, expected ${kinds}`);
+				if (name === "pictures") {
+					// the sentence in the language, its numbers written the language's way (a decimal comma in French)
+					const lead = L.standings[0];
+					const rating = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, useGrouping: false }).format(lead.rating.ordinal);
+					const want = fill(dict["pics.lines_sum"], { name: lead.name, rating, top: 5, n: L.standings.length });
+					const sum = await p.locator('figure[data-chart="lines"] figcaption').innerText();
+					assert(sum.startsWith(want), `the lines' sentence: ${sum}; expected ${want}`);
+				}
+			}
+			await p.context().close();
+		}
+});
+
+await test("charts-module-weight", async () => {
+	// one small module for every picture, no library
+	const n = readFileSync(new URL("static/charts.js", ROOT)).length;
+	assert(n <= 15 * 1024, `static/charts.js: ${n} bytes`);
+	return `(charts.js ${n} bytes)`;
+});
+
+await ctx.close();
+await C.finish("charts");
