@@ -15,7 +15,7 @@ const FR = readJson("static/i18n/leagues.fr.json");
 const C = suite("charts");
 const { test } = C;
 const origin = new URL(BASE).origin;
-const phone = (o = {}) => C.phone({ dpr: 1, ...o });
+const phone = (o = {}) => C.phone(o);
 const REAL = readFileSync(new URL("tests/api/data/bgstats-real/michaelgao8-2021.json", ROOT), "utf8");
 
 const page = await phone();
@@ -222,7 +222,7 @@ await test("charts-recap-pdf-link", async () => {
 	assert(Buffer.from(body).subarray(0, 5).toString() === "%PDF-", "the link gives a PDF");
 });
 
-await test("charts-every-screen-en-fr-light-dark", async () => {
+await test("charts-every-screen-en-light-fr-dark", async () => {
 	const cookies = await ctx.cookies();
 	const player = L.standings[0].player;
 	const screens = [
@@ -231,28 +231,29 @@ await test("charts-every-screen-en-fr-light-dark", async () => {
 		["recap", `recap=${L.lid}/${encodeURIComponent(L.season)}`, '[data-testid="recap-facts"]', ["lines", "months", "scores"]],
 		["league", `league=${L.lid}`, '[data-testid="seasons"]', []],
 	];
-	for (const [lang, dict] of [["en", EN], ["fr", FR]])
-		for (const scheme of ["light", "dark"]) {
-			const p = await phone({ colorScheme: scheme, locale: lang === "fr" ? "fr-FR" : "en-GB" });
-			await p.context().addCookies(cookies);
-			await p.addInitScript((l) => localStorage.setItem("dh.lang", l), lang);
-			for (const [name, hash, ready, kinds] of screens) {
-				await visit(p, hash, ready);
-				assert((await p.evaluate(() => document.documentElement.dataset.theme)) === scheme, `${name}: the ${scheme} theme`);
-				// French typography on the pictures' screens (the league page's own words are leagues.mjs's)
-				const got = await screen(p, `charts-${name}-${lang}-${scheme}`, name === "league" ? "" : lang);
-				assert(JSON.stringify(got) === JSON.stringify(kinds), `${name}: figures ${got}, expected ${kinds}`);
-				if (name === "pictures") {
-					// the sentence in the language, its numbers written the language's way (a decimal comma in French)
-					const lead = L.standings[0];
-					const rating = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, useGrouping: false }).format(lead.rating.ordinal);
-					const want = fill(dict["pics.lines_sum"], { name: lead.name, rating, top: 5, n: L.standings.length });
-					const sum = await p.locator('figure[data-chart="lines"] figcaption').innerText();
-					assert(sum.startsWith(want), `the lines' sentence: ${sum}; expected ${want}`);
-				}
+	// English in light, French in dark: each language and each theme once (a theme does not
+	// depend on the language): two passes over every screen instead of four
+	for (const [lang, dict, scheme] of [["en", EN, "light"], ["fr", FR, "dark"]]) {
+		const p = await phone({ colorScheme: scheme, locale: lang === "fr" ? "fr-FR" : "en-GB" });
+		await p.context().addCookies(cookies);
+		await p.addInitScript((l) => localStorage.setItem("dh.lang", l), lang);
+		for (const [name, hash, ready, kinds] of screens) {
+			await visit(p, hash, ready);
+			assert((await p.evaluate(() => document.documentElement.dataset.theme)) === scheme, `${name}: the ${scheme} theme`);
+			// French typography on the pictures' screens (the league page's own words are leagues.mjs's)
+			const got = await screen(p, `charts-${name}-${lang}-${scheme}`, name === "league" ? "" : lang);
+			assert(JSON.stringify(got) === JSON.stringify(kinds), `${name}: figures ${got}, expected ${kinds}`);
+			if (name === "pictures") {
+				// the sentence in the language, its numbers written the language's way (a decimal comma in French)
+				const lead = L.standings[0];
+				const rating = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, useGrouping: false }).format(lead.rating.ordinal);
+				const want = fill(dict["pics.lines_sum"], { name: lead.name, rating, top: 5, n: L.standings.length });
+				const sum = await p.locator('figure[data-chart="lines"] figcaption').innerText();
+				assert(sum.startsWith(want), `the lines' sentence: ${sum}; expected ${want}`);
 			}
-			await p.context().close();
 		}
+		await p.context().close();
+	}
 });
 
 await test("charts-module-weight", async () => {

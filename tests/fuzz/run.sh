@@ -1,12 +1,12 @@
 #!/bin/sh
 # Builds the fuzz targets, then runs each over its corpus tests/fuzz/corpus/<name without fuzz_>/
-# and fuzzes for FUZZ_TIME seconds (default 10). New inputs go to build/fuzz/work/<name>/
+# and fuzzes for FUZZ_TIME seconds (default 5). New inputs go to build/fuzz/work/<name>/
 # (never into the committed corpus); crashes to build/fuzz/artifacts/.
 # Prints "PASS fuzz_x" or "FAIL fuzz_x" per target; exits 1 if any failed.
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/fuzz}
-TIME=${FUZZ_TIME:-10}
+TIME=${FUZZ_TIME:-5}
 if ! sh tests/fuzz/build.sh; then
 	echo "FAIL fuzz-build"
 	exit 1
