@@ -1209,8 +1209,16 @@ for (const ev of ["dragover", "drop"]) window.addEventListener(ev, (e) => e.prev
 const sel = document.getElementById("lang");
 sel.value = lang();
 sel.addEventListener("change", async () => {
+	const shown = document.documentElement.lang;
+	try {
+		await loadLang(sel.value);
+	} catch {
+		// the strings did not arrive (no network, or the page is being left): keep the
+		// language shown rather than fail with half a page
+		sel.value = shown;
+		return;
+	}
 	localStorage.setItem(LANG_STORE, sel.value);
-	await loadLang(sel.value);
 	route();
 });
 await loadLang(lang());

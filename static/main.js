@@ -57,7 +57,8 @@ function route(langChanged = false) {
 }
 
 const langSelect = document.getElementById("lang");
-langSelect.addEventListener("change", () => setLang(langSelect.value));
+// strings that do not arrive (no network, a page being left) keep the language shown
+langSelect.addEventListener("change", () => setLang(langSelect.value).catch(() => (langSelect.value = document.documentElement.lang || "en")));
 onLangChange((l) => {
 	langSelect.value = l;
 	route(true);

@@ -464,6 +464,25 @@ await test("leagues-every-screen-en-light-fr-dark", async () => {
 	assert(audits.length === 0, `${audits.length} axe violation(s):\n${audits.slice(0, 20).join("\n")}`);
 });
 
+await test("leagues-language-that-does-not-load-keeps-the-page", async () => {
+	// the French strings do not arrive (a phone losing its network, a page being left): the
+	// page stays whole in the language it had, the choice goes back to it, no script error.
+	// (No service worker here: it would serve the strings from its cache.)
+	const p = await phone({ serviceWorkers: "block" });
+	await p.context().addCookies(await ctx.cookies());
+	await p.addInitScript(() => localStorage.setItem("dh.lang", "en"));
+	await p.goto(`${BASE}/leagues.html#`);
+	await p.getByRole("heading", { name: EN["leagues.mine"] }).waitFor();
+	await p.route("**/i18n/leagues.fr.json", (r) => r.abort("internetdisconnected"));
+	const errors = L.jsErrors.length;
+	await p.selectOption("#lang", "fr");
+	await p.waitForFunction(() => document.getElementById("lang").value === "en");
+	assert(await p.getByRole("heading", { name: EN["leagues.mine"] }).isVisible(), "the page in English still");
+	assert((await p.evaluate(() => document.documentElement.lang)) === "en", "lang stays en");
+	assert(L.jsErrors.length === errors, `script errors: ${L.jsErrors.slice(errors).join("; ")}`);
+	await p.context().close();
+});
+
 await test("leagues-french", async () => {
 	await page.selectOption("#lang", "fr");
 	await page.goto(`${BASE}/leagues.html#`);

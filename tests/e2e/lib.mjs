@@ -102,15 +102,15 @@ export function suite(file) {
 	}
 
 	/** A new browser context and its page: a 360-wide phone by default (options: width, height,
-	 * dpr, isMobile, locale, colorScheme, timezoneId, acceptDownloads, timeout); pictures at one
+	 * dpr, isMobile, locale, colorScheme, timezoneId, acceptDownloads, serviceWorkers, timeout); pictures at one
 	 * pixel per CSS pixel (dpr 1: layout in CSS pixels is the same at any density, and twice the
 	 * pixels doubles the time of every screenshot). The network is closed:
 	 * anything not served by our server, a page error or an unexpected console error is
 	 * recorded as this file's script error. */
 	async function phone({ width = 360, height = 740, dpr = 1, isMobile = true, locale = "en-GB", colorScheme = "light",
-		timezoneId = undefined, acceptDownloads = true, timeout = 10000 } = {}) {
+		timezoneId = undefined, acceptDownloads = true, serviceWorkers = "allow", timeout = 10000 } = {}) {
 		const ctx = await (await browser()).newContext({ viewport: { width, height }, isMobile, hasTouch: isMobile,
-			deviceScaleFactor: dpr, locale, colorScheme, timezoneId, acceptDownloads });
+			deviceScaleFactor: dpr, locale, colorScheme, timezoneId, acceptDownloads, serviceWorkers });
 		await ctx.route((url) => !url.href.startsWith(BASE), (route) => {
 			jsErrors.push(`external request: ${route.request().url()}`);
 			return route.abort();
