@@ -1221,9 +1221,15 @@ sel.addEventListener("change", async () => {
 	localStorage.setItem(LANG_STORE, sel.value);
 	route();
 });
-await loadLang(lang());
-window.addEventListener("hashchange", route);
-route();
+try {
+	await loadLang(lang());
+	window.addEventListener("hashchange", route);
+	route();
+} catch {
+	// the strings did not arrive: the page is being left, or there is no network and nothing
+	// kept; say so in both languages (the strings are what is missing)
+	show(h("p", { class: "error", role: "alert" }, "The server cannot be reached. Try again. — Le serveur est injoignable. Réessayez."));
+}
 
 // The service worker keeps this page and its files as well (sw.js), so that it opens without a
 // connection; browsers allow it only in a secure context (HTTPS, localhost).

@@ -117,7 +117,7 @@ export function suite(file) {
 		});
 		const page = await ctx.newPage();
 		page.setDefaultTimeout(timeout);
-		page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message}`));
+		page.on("pageerror", (e) => jsErrors.push(`pageerror: ${e.message} at ${page.url()}\n${String(e.stack || "").split("\n").slice(1, 4).join("\n")}`));
 		page.on("console", (m) => {
 			if (m.type() === "error" && !EXPECTED_CONSOLE.test(m.text()))
 				jsErrors.push(`console: ${m.text()} at ${page.url()} ${JSON.stringify(m.location())}`);
