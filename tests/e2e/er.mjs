@@ -257,7 +257,14 @@ const phones = () => [A, B, C];
 const used = [];
 
 async function waitTurn(page, n) {
-	await page.locator("#turn-number", { hasText: `${n}/24` }).waitFor();
+	try {
+		await page.locator("#turn-number", { hasText: `${n}/24` }).waitFor();
+	} catch (e) {
+		// what the phone says and holds, to tell a lost live update from a move never sent
+		const status = await page.locator("#status").innerText().catch(() => "?");
+		const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => /queue|draft/.test(k)).map((k) => `${k}=${localStorage.getItem(k).slice(0, 300)}`).join("\n    ")).catch(() => "?");
+		throw new Error(`${e.message.split("\n")[0]}\n  turn shown: ${await page.locator("#turn-number").innerText().catch(() => "?")}; status: ${status}\n    ${kept}`);
+	}
 }
 
 await test("c-turn-explains-itself", async () => {
