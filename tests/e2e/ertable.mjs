@@ -240,7 +240,9 @@ await test("er-solo-alicat-sheet", async () => {
 	await S.click("#submit");
 	await S.locator("#turn-number", { hasText: "2/24" }).waitFor();
 	await S.locator("#reveal").click();
-	await S.locator("#alicat-move").waitFor();
+	// ALICAT's move of turn 2 (as Chief Physician it moves in the reveal's own write): the box of
+	// turn 1's move is there already, so wait for this turn's
+	await S.locator("#alicat h2", { hasText: "turn 2" }).waitFor();
 	const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
 	// ALICAT's sheet: its difficulty points have their own box, and the boxes add up to the total
 	await S.click("#alicat-sheet");
