@@ -307,15 +307,7 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 	free(rows);
 	free(pl);
 	json_object_put(standings);
-	if (doc == NULL)
-		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
-		                          NULL);
-	unsigned char *bytes;
-	size_t len;
-	if (pdf_doc_finish(doc, &bytes, &len) != 0)
-		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
-	http_resp_header(resp, "Cache-Control", "private, no-store");
-	return pdf_api_reply(resp, bytes, len, "league-standings.pdf");
+	return pdf_api_finish(resp, doc, true, "league-standings.pdf");
 }
 
 int api_league_standings_pdf(const http_req *req, http_resp *resp)
@@ -353,15 +345,7 @@ static int recap_pdf_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (doc)
 		pdf_recap_pages(doc, recap, rl, charts);
 	json_object_put(recap);
-	if (doc == NULL)
-		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
-		                          NULL);
-	unsigned char *bytes;
-	size_t len;
-	if (pdf_doc_finish(doc, &bytes, &len) != 0)
-		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
-	http_resp_header(resp, "Cache-Control", "private, no-store");
-	return pdf_api_reply(resp, bytes, len, "season-recap.pdf");
+	return pdf_api_finish(resp, doc, true, "season-recap.pdf");
 }
 
 int api_league_recap_pdf(const http_req *req, http_resp *resp)

@@ -138,6 +138,20 @@ int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char 
 	return http_resp_header(resp, "Content-Disposition", cd);
 }
 
+int pdf_api_finish(http_resp *resp, pdf_doc *doc, bool private_doc, const char *filename)
+{
+	if (doc == NULL)
+		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
+		                          NULL);
+	unsigned char *bytes;
+	size_t len;
+	if (pdf_doc_finish(doc, &bytes, &len) != 0)
+		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
+	if (private_doc)
+		http_resp_header(resp, "Cache-Control", "private, no-store");
+	return pdf_api_reply(resp, bytes, len, filename);
+}
+
 /* ---- handlers ---- */
 
 /* The link printed as a QR code: the origin other phones open this server at

@@ -20,6 +20,9 @@ const pdf_print *pdf_api_print(void);
 int pdf_api_paper_lang(const http_req *req, http_resp *resp, pdf_paper *paper, pdf_lang *lang);
 /* A 200 application/pdf reply taking ownership of bytes (malloc'ed). */
 int pdf_api_reply(http_resp *resp, unsigned char *bytes, size_t len, const char *filename);
+/* Finishes doc (pdf_doc_finish; NULL: the renderer did not start) and replies with it as
+ * filename, or a 500 problem. private_doc: a game's or a league's, never kept by a cache. */
+int pdf_api_finish(http_resp *resp, pdf_doc *doc, bool private_doc, const char *filename);
 
 /* Sets ETag (from key and the start time) and Cache-Control; true with a 304 filled in when the
  * request's If-None-Match already names it. */

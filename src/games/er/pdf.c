@@ -67,11 +67,7 @@ int api_er_sheets_pdf(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 500, "the PDF renderer could not start", NULL,
 		                          NULL);
 	pdf_er_blank_pages(doc, count);
-	unsigned char *bytes;
-	size_t len;
-	if (pdf_doc_finish(doc, &bytes, &len) != 0)
-		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
-	return pdf_api_reply(resp, bytes, len, "er-sheets.pdf");
+	return pdf_api_finish(resp, doc, false, "er-sheets.pdf");
 }
 
 /* ---- a game's sheets (the table engine loads the game; any token of the game reads) ---- */
@@ -165,12 +161,7 @@ static int game_pdf(const http_req *req, http_resp *resp, int seat)
 	if (seat == 0)
 		ranking_page(doc, &gp);
 	table_game_free(tg);
-	unsigned char *bytes;
-	size_t len;
-	if (pdf_doc_finish(doc, &bytes, &len) != 0)
-		return http_reply_problem(resp, 500, "the PDF could not be drawn", NULL, NULL);
-	http_resp_header(resp, "Cache-Control", "private, no-store");
-	return pdf_api_reply(resp, bytes, len, seat ? "er-sheet.pdf" : "er-game.pdf");
+	return pdf_api_finish(resp, doc, true, seat ? "er-sheet.pdf" : "er-game.pdf");
 }
 
 int api_er_seat_sheet_pdf(const http_req *req, http_resp *resp)
