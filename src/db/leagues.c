@@ -514,6 +514,73 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
 	RETURN_LOADED(c, "league_rows", 3, p, out, read_league_result);
 }
 
+static void read_league_result_keyed(const PGresult *r, int i, void *row)
+{
+	/* league_rows_keyed: the columns of league_rows, 9 game key, 10 local date */
+	read_league_result(r, i, row);
+	db_league_result *x = row;
+	x->game_key = db_col_text(r, i, 9);
+	x->local_date = db_col_text(r, i, 10);
+}
+
+db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_rows_keyed", 1, p, out, read_league_result_keyed);
+}
+
+db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons)
+{
+	const char *p[2] = {league, seasons}; /* league_scopes_clear */
+	return db_run_count(c, "league_scopes_clear", 2, p, NULL);
+}
+
+db_status db_league_scopes_insert(db_conn *c, const char *league, const char *const arrays[11])
+{
+	const char *p[12] = {league}; /* league_scopes_insert */
+	for (int i = 0; i < 11; i++)
+		p[i + 1] = arrays[i];
+	return db_run_count(c, "league_scopes_insert", 12, p, NULL);
+}
+
+static void read_scope_standing(const PGresult *r, int i, void *row)
+{
+	/* league_scope_standings: 0 kept, 1 member_id, 2 name, 3 games, 4 wins, 5 rank_sum,
+	 * 6 scored, 7 score_sum, 8 best, 9 rated, 10 mu, 11 sigma (1..11 NULL: no member) */
+	db_scope_standing *x = row;
+	x->member = db_col_text_or_null(r, i, 1);
+	x->name = db_col_text(r, i, 2);
+	x->games = db_col_int(r, i, 3);
+	x->wins = db_col_int(r, i, 4);
+	x->rank_sum = db_col_int64(r, i, 5);
+	x->scored = db_col_int(r, i, 6);
+	x->score_sum = db_col_null(r, i, 7) ? 0 : db_col_double(r, i, 7);
+	x->has_best = !db_col_null(r, i, 8);
+	x->best = x->has_best ? db_col_double(r, i, 8) : 0;
+	x->rated = db_col_bool(r, i, 9);
+	x->mu = db_col_null(r, i, 10) ? 0 : db_col_double(r, i, 10);
+	x->sigma = db_col_null(r, i, 11) ? 0 : db_col_double(r, i, 11);
+}
+
+db_status db_league_scope_standings(db_conn *c, const char *league, const char *season,
+                                    const char *game, bool *kept, db_scope_standings *out)
+{
+	const char *p[3] = {league, season, game};
+	memset(out, 0, sizeof *out);
+	*kept = false;
+	void *rows;
+	db_status st = db_load(c, "league_scope_standings", 3, p, sizeof *out->rows,
+	                       read_scope_standing, &out->res, &out->n, &rows);
+	out->rows = rows;
+	if (st != DB_OK)
+		return st;
+	*kept = out->n > 0 && db_col_bool(out->res, 0, 0);
+	/* the one row of an empty scope carries no member */
+	if (out->n == 1 && out->rows[0].member == NULL)
+		out->n = 0;
+	return DB_OK;
+}
+
 static void read_stat_row(const PGresult *r, int i, void *row)
 {
 	/* league_stat_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,

@@ -259,10 +259,36 @@ typedef struct {
 	bool winner, cooperative;
 	bool has_rating;
 	double mu, sigma;
+	const char *game_key, *local_date; /* league_rows_keyed only, else NULL */
 } db_league_result;
 typedef DB_ROWSET(db_league_result) db_league_results;
 db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
                          db_league_results *out);
+/* league_rows_keyed: every row of league_rows (no filters), with the game's key of each play
+ * ("" when the spelling has none) and its local date (YYYY-MM-DD). */
+db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out);
+
+/* The kept standings of every scope (migrations/0016_league_scopes.sql).
+ * league_scopes_clear: records the seasons the scopes cover (a Postgres array literal) and
+ * empties the league's scopes; league_scopes_insert: eleven Postgres array literals, one entry
+ * per (scope, member): scope, member, games, wins, rank sum, scored, score sum, best (NULL:
+ * none), rated, mu, sigma. */
+db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons);
+db_status db_league_scopes_insert(db_conn *c, const char *league, const char *const arrays[11]);
+/* league_scope_standings: a scope's kept standings (unordered) for the season and game filters
+ * (NULL: none). *kept is false when the scope is not kept (the league not recomputed since the
+ * scopes were added, a season added since, or a game filter naming several games): the caller
+ * computes them. */
+typedef struct {
+	const char *member, *name;
+	int games, wins, scored;
+	int64_t rank_sum;
+	double score_sum, best, mu, sigma;
+	bool has_best, rated;
+} db_scope_standing;
+typedef DB_ROWSET(db_scope_standing) db_scope_standings;
+db_status db_league_scope_standings(db_conn *c, const char *league, const char *season,
+                                    const char *game, bool *kept, db_scope_standings *out);
 /* league_stat_rows: the rows of league_rows (same filters, same order) with what the league's
  * pictures need besides: columns play, member, name, rank, score, winner, cooperative, mu,
  * sigma, the play's local time (RFC 3339) and local date, the game's key and shown name (the

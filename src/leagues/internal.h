@@ -84,6 +84,7 @@ typedef struct {
 	bool has_stored;
 	rating stored, after;
 	bool rated;
+	const char *key, *date; /* game key and local date (league_rows_load_keyed), else NULL */
 } league_row;
 
 typedef struct {
@@ -95,9 +96,46 @@ typedef struct {
 /* Loads the league's results in play order (season/game filters may be NULL). */
 db_status league_rows_load(db_conn *c, const char *league, const char *season, const char *game,
                            league_rows *s);
-/* Rates the rows in order from the starting ratings cur (one per member), updating cur. */
+/* Every result of the league in play order, each with its game's key and local date (for
+ * the kept scopes: league_recompute). */
+db_status league_rows_load_keyed(db_conn *c, const char *league, league_rows *s);
+/* Rates the rows in order from default ratings: each row's after and rated; cur[m] ends as
+ * each member's final rating (cur has nmembers entries, caller-owned). */
 void league_rows_rate(league_rows *s, rating *cur);
+/* The same over the rows idx[0..n) only (in play order; a play's rows all in or all out). */
+void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur);
 void league_rows_free(league_rows *s);
+
+/* A member's standing over a set of rows: what league_standing_add summed, and the rating. */
+typedef struct {
+	const char *member, *name; /* borrowed */
+	int games, wins, scored;
+	int64_t rank_sum;
+	double score_sum, best;
+	bool has_best;
+	rating r;
+	bool rated; /* played at least one rated play */
+} league_standing;
+/* Adds row x (rated by league_rows_rate*) to its member's standing p. */
+void league_standing_add(league_standing *p, const league_row *x);
+/* The standings reply of league (season, game: the filters or NULL; all borrowed) from
+ * t[0..n), which it sorts (best ordinal first, then wins, then name); members without games
+ * are left out. */
+json_object *league_standings_reply(const char *league, const char *season, const char *game,
+                                    league_standing *t, int n);
+
+/* ---- plays.c ---- */
+
+/* Appends v (NULL: SQL NULL) to a Postgres array literal being built in a: "{" before the
+ * first element, "," before the others; the caller closes it with "}". */
+void league_array_elem(sbuf *a, bool first, const char *v);
+
+/* ---- scopes.c: the kept standings of every scope ---- */
+
+/* Rewrites the kept standings of every scope of the league (the whole league, each season,
+ * each game, each season's game) from its rows s (league_rows_load_keyed; rated again here,
+ * scope by scope). Inside league_recompute's transaction. */
+db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s);
 
 /* ---- io.c: exports and imports ---- */
 

@@ -245,8 +245,7 @@ bool league_play_rank(league_play *p, const char **detail)
 
 /* ---- storing plays ---- */
 
-/* Appends one element to a Postgres array literal being built (NULL: SQL NULL). */
-static void batch_elem(sbuf *a, bool first, const char *v)
+void league_array_elem(sbuf *a, bool first, const char *v)
 {
 	sb_str(a, first ? "{" : ",");
 	sb_elem(a, v);
@@ -275,7 +274,7 @@ static void results_add(sbuf arr[BATCH_RESULT_COLS], int *rows, const char *play
 		                                    x->player_uuid,
 		                                    x->unrated ? "t" : "f"};
 		for (int k = 0; k < BATCH_RESULT_COLS; k++)
-			batch_elem(&arr[k], *rows == 0, r[k]);
+			league_array_elem(&arr[k], *rows == 0, r[k]);
 		(*rows)++;
 	}
 }
@@ -381,7 +380,7 @@ void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]
 	                                  p->bgg_play_id > 0 ? bggplay : NULL,
 	                                  p->extra};
 	for (int k = 0; k < BATCH_PLAY_COLS; k++)
-		batch_elem(&b->play[k], b->nplays == 0, v[k]);
+		league_array_elem(&b->play[k], b->nplays == 0, v[k]);
 	b->nplays++;
 	results_add(b->res, &b->nresults, id, p->results, p->nresults);
 }

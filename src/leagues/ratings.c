@@ -52,14 +52,9 @@ static int member_index(member_map *mm, const char *id)
 	}
 }
 
-/* Loads the league's results in play order (season/game filters may be NULL). */
-db_status league_rows_load(db_conn *c, const char *league, const char *season, const char *game,
-                           league_rows *s)
+/* Builds s->rows from the loaded s->set. */
+static void rows_index(league_rows *s)
 {
-	memset(s, 0, sizeof *s);
-	db_status st = db_league_rows(c, league, season, game, &s->set);
-	if (st != DB_OK)
-		return st;
 	s->nrows = s->set.n;
 	s->rows = xcalloc((size_t)s->nrows, sizeof *s->rows);
 	member_map mm = {.cap = 64};
@@ -82,42 +77,74 @@ db_status league_rows_load(db_conn *c, const char *league, const char *season, c
 		x->has_stored = y->has_rating;
 		if (x->has_stored)
 			x->stored = (rating){y->mu, y->sigma};
+		x->key = y->game_key;
+		x->date = y->local_date;
 	}
 	s->nmembers = mm.n;
 	free(mm.ids);
 	free(mm.idx);
-	return DB_OK;
 }
 
-/* Rates the plays of s in order: each row's rating after its play; cur[m] ends as each
- * member's final rating (cur has nmembers entries, caller-owned). */
-void league_rows_rate(league_rows *s, rating *cur)
+/* Loads the league's results in play order (season/game filters may be NULL). */
+db_status league_rows_load(db_conn *c, const char *league, const char *season, const char *game,
+                           league_rows *s)
+{
+	memset(s, 0, sizeof *s);
+	db_status st = db_league_rows(c, league, season, game, &s->set);
+	if (st == DB_OK)
+		rows_index(s);
+	return st;
+}
+
+db_status league_rows_load_keyed(db_conn *c, const char *league, league_rows *s)
+{
+	memset(s, 0, sizeof *s);
+	db_status st = db_league_rows_keyed(c, league, &s->set);
+	if (st == DB_OK)
+		rows_index(s);
+	return st;
+}
+
+/* Row k of the rows idx[0..n) (idx NULL: all rows in order). */
+static league_row *nth_row(league_rows *s, const int *idx, int k)
+{
+	return &s->rows[idx ? idx[k] : k];
+}
+
+void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
 {
 	for (int m = 0; m < s->nmembers; m++)
 		cur[m] = rating_default();
 	rating g[MAX_RESULTS];
 	int rk[MAX_RESULTS];
-	for (int i = 0; i < s->nrows;) {
+	for (int i = 0; i < n;) {
+		const char *play = nth_row(s, idx, i)->play;
 		int j = i;
-		while (j < s->nrows && strcmp(s->rows[j].play, s->rows[i].play) == 0)
+		while (j < n && strcmp(nth_row(s, idx, j)->play, play) == 0)
 			j++;
-		int n = j - i;
-		bool rated = !s->rows[i].coop && n >= 2 && n <= MAX_RESULTS;
+		int np = j - i;
+		bool rated = !nth_row(s, idx, i)->coop && np >= 2 && np <= MAX_RESULTS;
 		if (rated) {
-			for (int k = 0; k < n; k++) {
-				g[k] = cur[s->rows[i + k].m];
-				rk[k] = s->rows[i + k].rank;
+			for (int k = 0; k < np; k++) {
+				g[k] = cur[nth_row(s, idx, i + k)->m];
+				rk[k] = nth_row(s, idx, i + k)->rank;
 			}
-			rating_rate(g, rk, (size_t)n);
-			for (int k = 0; k < n; k++)
-				cur[s->rows[i + k].m] = g[k];
+			rating_rate(g, rk, (size_t)np);
+			for (int k = 0; k < np; k++)
+				cur[nth_row(s, idx, i + k)->m] = g[k];
 		}
 		for (int k = i; k < j; k++) {
-			s->rows[k].after = cur[s->rows[k].m];
-			s->rows[k].rated = rated;
+			league_row *x = nth_row(s, idx, k);
+			x->after = cur[x->m];
+			x->rated = rated;
 		}
 		i = j;
 	}
+}
+
+void league_rows_rate(league_rows *s, rating *cur)
+{
+	league_rows_rate_some(s, NULL, s->nrows, cur);
 }
 
 db_status league_recompute(db_conn *c, const char *league)
@@ -128,7 +155,7 @@ db_status league_recompute(db_conn *c, const char *league)
 		st = db_league_rekey_games(c, league);
 	if (st != DB_OK)
 		return st;
-	st = league_rows_load(c, league, NULL, NULL, &s);
+	st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
@@ -169,6 +196,8 @@ db_status league_recompute(db_conn *c, const char *league)
 		const char *arrays[4] = {plays.b, members.b, mus.b, sigmas.b};
 		st = db_ratings_store(c, arrays);
 	}
+	if (st == DB_OK) /* after the rows' own ratings are read: it rates them again per scope */
+		st = league_scopes_keep(c, league, &s);
 	free(plays.b);
 	free(members.b);
 	free(mus.b);

@@ -139,18 +139,9 @@ static bool read_filters(const http_req *req, http_resp *resp, db_conn *c, const
 	return found;
 }
 
-typedef struct {
-	const char *member, *name;
-	int games, wins, scored, rank_sum;
-	double score_sum, best;
-	bool has_best;
-	rating r;
-	bool rated; /* played at least one rated play */
-} standing;
-
 static int standing_cmp(const void *a, const void *b)
 {
-	const standing *x = a, *y = b;
+	const league_standing *x = a, *y = b;
 	double ox = rating_ordinal(x->r), oy = rating_ordinal(y->r);
 	if (ox != oy)
 		return ox > oy ? -1 : 1;
@@ -159,38 +150,30 @@ static int standing_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
-                                    const char *game, db_status *st)
+void league_standing_add(league_standing *p, const league_row *x)
 {
-	league_rows s;
-	if ((*st = league_rows_load(c, league, season, game, &s)) != DB_OK)
-		return NULL;
-	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
-	standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
-	league_rows_rate(&s, cur);
-	for (int i = 0; i < s.nrows; i++) {
-		const league_row *x = &s.rows[i];
-		standing *p = &t[x->m];
-		p->member = x->member;
-		p->name = x->name;
-		p->games++;
-		p->wins += x->winner;
-		p->rank_sum += x->rank;
-		p->rated = p->rated || x->rated;
-		if (x->has_score) {
-			p->scored++;
-			p->score_sum += x->score;
-			if (!p->has_best || x->score > p->best)
-				p->best = x->score;
-			p->has_best = true;
-		}
+	p->member = x->member;
+	p->name = x->name;
+	p->games++;
+	p->wins += x->winner;
+	p->rank_sum += x->rank;
+	p->rated = p->rated || x->rated;
+	if (x->has_score) {
+		p->scored++;
+		p->score_sum += x->score;
+		if (!p->has_best || x->score > p->best)
+			p->best = x->score;
+		p->has_best = true;
 	}
-	for (int m = 0; m < s.nmembers; m++)
-		t[m].r = cur[m];
-	qsort(t, (size_t)s.nmembers, sizeof *t, standing_cmp);
+}
+
+json_object *league_standings_reply(const char *league, const char *season, const char *game,
+                                    league_standing *t, int n)
+{
+	qsort(t, (size_t)n, sizeof *t, standing_cmp);
 	json_object *arr = jx_arr();
-	for (int m = 0; m < s.nmembers; m++) {
-		const standing *p = &t[m];
+	for (int m = 0; m < n; m++) {
+		const league_standing *p = &t[m];
 		if (p->games == 0)
 			continue;
 		json_object *o = jx_obj();
@@ -211,9 +194,59 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 	jx_set(o, "season", jx_str_or_null(season));
 	jx_set(o, "game", jx_str_or_null(game));
 	jx_set(o, "standings", arr);
+	return o;
+}
+
+/* Standings computed from the selected plays, rated in order (a scope that is not kept). */
+static json_object *standings_computed(db_conn *c, const char *league, const char *season,
+                                       const char *game, db_status *st)
+{
+	league_rows s;
+	if ((*st = league_rows_load(c, league, season, game, &s)) != DB_OK)
+		return NULL;
+	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
+	league_standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
+	league_rows_rate(&s, cur);
+	for (int i = 0; i < s.nrows; i++)
+		league_standing_add(&t[s.rows[i].m], &s.rows[i]);
+	for (int m = 0; m < s.nmembers; m++)
+		t[m].r = cur[m];
+	json_object *o = league_standings_reply(league, season, game, t, s.nmembers);
 	free(t);
 	free(cur);
 	league_rows_free(&s);
+	return o;
+}
+
+json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
+                                    const char *game, db_status *st)
+{
+	db_scope_standings k;
+	bool kept;
+	if ((*st = db_league_scope_standings(c, league, season, game, &kept, &k)) != DB_OK)
+		return NULL;
+	if (!kept) {
+		db_rowset_clear(&k);
+		return standings_computed(c, league, season, game, st);
+	}
+	league_standing *t = xcalloc((size_t)(k.n ? k.n : 1), sizeof *t);
+	for (int i = 0; i < k.n; i++) {
+		const db_scope_standing *y = &k.rows[i];
+		t[i] = (league_standing){.member = y->member,
+		                         .name = y->name,
+		                         .games = y->games,
+		                         .wins = y->wins,
+		                         .scored = y->scored,
+		                         .rank_sum = y->rank_sum,
+		                         .score_sum = y->score_sum,
+		                         .best = y->best,
+		                         .has_best = y->has_best,
+		                         .r = {y->mu, y->sigma},
+		                         .rated = y->rated};
+	}
+	json_object *o = league_standings_reply(league, season, game, t, k.n);
+	free(t);
+	db_rowset_clear(&k);
 	return o;
 }
 
