@@ -1,7 +1,8 @@
 """Seeds the leagues benchmark: an account, a league of 20 players, 10,000 plays of 2 to 6 of
 them (a BG Stats file, imported in one request), then times: the import, a cold standings and
 history (cache empty), and recomputing every rating (an edit of the first play).
-usage: python3 tests/bench/leagues_seed.py PORT   (last line printed: cookie league player)"""
+usage: python3 tests/bench/leagues_seed.py PORT
+(last line printed: cookie league player cold-standings-ms recompute-ms)"""
 import http.client, json, random, sys, time
 
 PORT = int(sys.argv[1])
@@ -78,4 +79,20 @@ for k in range(3):  # each edit gives the first play another winner: every ratin
 times.sort()
 print(f"recompute all ratings ({NPLAYS} plays, an edit of the first play that changes its winner, "
       f"whole request): median {times[1] * 1000:.0f} ms of 3 ({', '.join(f'{t * 1000:.0f}' for t in times)})")
-print(cookie, lid, member)
+
+
+def cold(path, n=5):
+    """Median time of path with nothing cached: before each, a new guest moves the league's
+    version (no play changes, so nothing is recomputed)."""
+    ts = []
+    for k in range(n):
+        call("POST", f"/api/v1/leagues/{lid}/members", {"name": f"Cold {path[-12:]} {k}"})
+        ts.append(call("GET", path)[1])
+    return sorted(ts)[n // 2]
+
+
+c_all = cold(f"/api/v1/leagues/{lid}/standings")
+c_game = cold(f"/api/v1/leagues/{lid}/standings?game=Azul")
+print(f"cold standings (nothing cached, median of 5): {c_all * 1000:.1f} ms; "
+      f"standings?game=Azul {c_game * 1000:.1f} ms")
+print(cookie, lid, member, f"{max(c_all, c_game) * 1000:.1f}", f"{times[1] * 1000:.0f}")
