@@ -39,23 +39,70 @@ static lcache_slot g_lcache[LCACHE_SLOTS];
 static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long g_lcache_tick;
 
-/* Answers from the cache when it holds key at version (its Link header too). */
-bool league_cache_get(const char *key, long long version, http_resp *resp)
+/* Replies computed right now, one per (key, version): a request that misses while another
+ * computes the same reply waits for it instead of computing it again, so a burst of phones
+ * opening a league just after a change costs one computation, not one each. */
+enum { FLIGHT_SLOTS = 16, FLIGHT_WAIT_S = 10 };
+
+typedef struct {
+	char key[LCACHE_KEY];
+	long long version;
+	bool busy;
+} flight;
+
+static flight g_flight[FLIGHT_SLOTS];
+static pthread_cond_t g_flight_cv = PTHREAD_COND_INITIALIZER;
+
+/* The flight computing (key, version), or NULL (under g_lcache_mu). */
+static flight *flight_find(const char *key, long long version)
 {
-	bool hit = false;
-	char *link = NULL;
-	pthread_mutex_lock(&g_lcache_mu);
-	for (int i = 0; i < LCACHE_SLOTS && !hit; i++) {
+	for (int i = 0; i < FLIGHT_SLOTS; i++)
+		if (g_flight[i].busy && g_flight[i].version == version &&
+		    strcmp(g_flight[i].key, key) == 0)
+			return &g_flight[i];
+	return NULL;
+}
+
+/* Copies the kept reply of (key, version) into resp when there is one (under g_lcache_mu);
+ * *link receives a copy of its Link header (caller frees). */
+static bool cache_copy(const char *key, long long version, http_resp *resp, char **link)
+{
+	for (int i = 0; i < LCACHE_SLOTS; i++) {
 		lcache_slot *e = &g_lcache[i];
 		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
 			resp->body = xmalloc(e->len + 1);
 			memcpy(resp->body, e->text, e->len + 1);
 			resp->body_len = e->len;
-			link = e->link ? xstrdup(e->link) : NULL;
+			*link = e->link ? xstrdup(e->link) : NULL;
 			e->used = ++g_lcache_tick;
-			hit = true;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* Answers from the cache when it holds key at version (its Link header too). On a miss the
+ * caller computes the reply and must end with league_cache_put or league_cache_done; when
+ * another request is computing it already, this waits for that one first. */
+bool league_cache_get(const char *key, long long version, http_resp *resp)
+{
+	bool hit = false;
+	char *link = NULL;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += FLIGHT_WAIT_S;
+	pthread_mutex_lock(&g_lcache_mu);
+	while (!(hit = cache_copy(key, version, resp, &link)) && flight_find(key, version))
+		if (pthread_cond_timedwait(&g_flight_cv, &g_lcache_mu, &until) != 0)
+			break; /* the other one is slow: compute it here too */
+	if (!hit && strlen(key) < LCACHE_KEY && flight_find(key, version) == NULL)
+		for (int i = 0; i < FLIGHT_SLOTS; i++)
+			if (!g_flight[i].busy) { /* no free slot: computed without waiting */
+				snprintf(g_flight[i].key, sizeof g_flight[i].key, "%s", key);
+				g_flight[i].version = version;
+				g_flight[i].busy = true;
+				break;
+			}
 	pthread_mutex_unlock(&g_lcache_mu);
 	if (hit) {
 		resp->status = 200;
@@ -65,6 +112,24 @@ bool league_cache_get(const char *key, long long version, http_resp *resp)
 		http_resp_header(resp, "Link", link);
 	free(link);
 	return hit;
+}
+
+/* Ends the flight of (key, version), waking the requests that wait for it (under
+ * g_lcache_mu). */
+static void flight_end(const char *key, long long version)
+{
+	flight *f = flight_find(key, version);
+	if (f) {
+		f->busy = false;
+		pthread_cond_broadcast(&g_flight_cv);
+	}
+}
+
+void league_cache_done(const char *key, long long version)
+{
+	pthread_mutex_lock(&g_lcache_mu);
+	flight_end(key, version);
+	pthread_mutex_unlock(&g_lcache_mu);
 }
 
 /* Replies o (taking it) with its Link header (link: NULL for none; borrowed) and keeps both
@@ -95,6 +160,7 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 		victim->len = len;
 		victim->link = link ? xstrdup(link) : NULL;
 		victim->used = ++g_lcache_tick;
+		flight_end(key, version);
 		pthread_mutex_unlock(&g_lcache_mu);
 	}
 	http_reply_json(resp, 200, o);
@@ -274,8 +340,10 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (!league_cache_get(key, a.version, resp)) {
 		db_status st;
 		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
-		if (o == NULL)
+		if (o == NULL) {
+			league_cache_done(key, a.version);
 			return acct_reply_db(resp);
+		}
 		league_cache_put(key, a.version, resp, o, NULL);
 	}
 	league_tag_reply(resp, etag);
@@ -422,6 +490,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
 		    DB_OK) {
 			db_rowset_clear(&h.items);
+			league_cache_done(key, a.version);
 			return acct_reply_db(resp);
 		}
 		char *link = league_page_link("players", req->params[0], "history", &pg, h.total,

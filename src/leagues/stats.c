@@ -773,8 +773,10 @@ static int cached_reply(const http_req *req, http_resp *resp, db_conn *c, long l
 	if (!league_cache_get(key, version, resp)) {
 		db_status st;
 		json_object *o = build(c, req, season, game, &st);
-		if (o == NULL)
+		if (o == NULL) {
+			league_cache_done(key, version);
 			return acct_reply_db(resp);
+		}
 		league_cache_put(key, version, resp, o, NULL);
 	}
 	league_tag_reply(resp, etag);

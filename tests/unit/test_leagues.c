@@ -1,8 +1,13 @@
 /* League helpers without a database (src/api/leagues.c): dates a play may carry, and the ranks
  * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
  * ranks come from the scores when omitted). */
+#include "leagues/internal.h"
 #include "leagues/leagues.h"
 #include "test.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
 
 static void dates(void)
 {
@@ -106,6 +111,62 @@ static void ranks_from_winners_and_refusals(void)
 	CHECK(my[0].rank == 1 && my[1].rank == 1 && my[2].rank == 2);
 }
 
+/* ---- the league cache: one computation per (key, version) ---- */
+
+typedef struct {
+	const char *key;
+	long long version;
+	atomic_bool returned, hit;
+} waiter;
+
+static void *wait_for_reply(void *arg)
+{
+	waiter *w = arg;
+	http_resp r = {0};
+	bool hit = league_cache_get(w->key, w->version, &r);
+	atomic_store(&w->hit, hit);
+	atomic_store(&w->returned, true);
+	if (hit)
+		CHECK_STR(r.body, "{\"n\":1}");
+	else
+		league_cache_done(w->key, w->version);
+	http_resp_clear(&r);
+	return NULL;
+}
+
+/* A second request for a reply being computed waits for it, then answers from the cache;
+ * when the computation fails (done without a reply), the waiter computes it itself. */
+static void cache_single_flight(void)
+{
+	http_resp r = {0};
+	CHECK(!league_cache_get("test\nflight", 7, &r)); /* this thread computes (7) */
+	waiter w = {.key = "test\nflight", .version = 7};
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, wait_for_reply, &w) == 0);
+	for (int i = 0; i < 20; i++) /* it must still be waiting, however long we take */
+		usleep(5000);
+	CHECK(!atomic_load(&w.returned));
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "n", json_object_new_int(1));
+	league_cache_put("test\nflight", 7, &r, o, NULL);
+	pthread_join(t, NULL);
+	CHECK(atomic_load(&w.returned) && atomic_load(&w.hit));
+	http_resp_clear(&r);
+
+	http_resp r2 = {0};
+	CHECK(!league_cache_get("test\nflight", 8, &r2)); /* a new version: computed again */
+	waiter w2 = {.key = "test\nflight", .version = 8};
+	CHECK(pthread_create(&t, NULL, wait_for_reply, &w2) == 0);
+	for (int i = 0; i < 20; i++)
+		usleep(5000);
+	CHECK(!atomic_load(&w2.returned));
+	league_cache_done("test\nflight", 8); /* failed: the waiter is woken to compute it */
+	pthread_join(t, NULL);
+	CHECK(atomic_load(&w2.returned) && !atomic_load(&w2.hit));
+	http_resp_clear(&r2);
+	leagues_shutdown();
+}
+
 int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
@@ -113,5 +174,7 @@ int main(void)
 	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
 	TEST("leagues: ranks from winner flags; refusals; cooperative flags stand",
 	     ranks_from_winners_and_refusals);
+	TEST("leagues: a reply being computed is waited for, not computed again",
+	     cache_single_flight);
 	TEST_MAIN_END();
 }
