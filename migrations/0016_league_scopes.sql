@@ -28,6 +28,46 @@ CREATE TABLE league_scope_state (
     seasons   text[] NOT NULL
 );
 
+-- The rating after each row of a scope other than the whole league (whose ratings are
+-- play_results.mu/sigma), for the league's pictures: element k belongs to the scope's k-th
+-- result in play order (league_stat_rows with the scope's filters), NULL for a result of an
+-- unrated play. Written with league_scopes.
+CREATE TABLE league_scope_lines (
+    league_id text NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
+    scope     text NOT NULL,
+    mus       double precision[] NOT NULL,
+    sigmas    double precision[] NOT NULL,
+    PRIMARY KEY (league_id, scope)
+);
+ALTER TABLE league_scope_lines ALTER COLUMN mus SET STORAGE EXTERNAL,
+    ALTER COLUMN sigmas SET STORAGE EXTERNAL;
+
+-- The kept scope a standings-like read with these filters (NULL: none) takes, or NULL when it
+-- is not kept: the league not recomputed since, a season added since, or a game filter that
+-- names several games (their plays are then selected and rated per read). A game filter that
+-- names no game of the league gives 'g:', a scope without rows.
+CREATE FUNCTION league_scope_key(league text, season text, game text) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    -- $1 league, $2 season, $3 game (by number: a column of the same name would win)
+    WITH k AS (
+        SELECT coalesce(array_agg(DISTINCT x.key), '{}') AS keys
+        FROM (SELECT g.key FROM league_game_names g
+              WHERE g.league_id = $1 AND game_norm(g.game) = game_norm($3)
+              UNION
+              SELECT a.key FROM known_game_names a WHERE a.norm = game_norm($3)) x)
+    SELECT CASE
+        WHEN NOT EXISTS (SELECT 1 FROM league_scope_state t
+                         WHERE t.league_id = $1 AND ($2 IS NULL OR $2 = ANY (t.seasons)))
+            THEN NULL
+        WHEN $3 IS NULL THEN coalesce('s:' || $2, '')
+        WHEN cardinality(k.keys) > 1 THEN NULL
+        WHEN cardinality(k.keys) = 0 THEN 'g:'
+        ELSE coalesce('s:' || $2 || '|', '') || 'g:' || k.keys[1]
+    END
+    FROM k
+$$;
+
 -- Every change of the plays rewrites the rating of each result after it (league_recompute):
 -- with room left on each page, PostgreSQL writes the new version beside the old one and no
 -- index changes (a heap-only update), about three times faster for a whole league's ratings.

@@ -5,6 +5,7 @@
 
 #include "base/oom.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -541,6 +542,59 @@ db_status db_league_scopes_insert(db_conn *c, const char *league, const char *co
 	for (int i = 0; i < 11; i++)
 		p[i + 1] = arrays[i];
 	return db_run_count(c, "league_scopes_insert", 12, p, NULL);
+}
+
+db_status db_league_scope_lines_insert(db_conn *c, const char *league, const char *const arrays[3])
+{
+	const char *p[4] = {league, arrays[0], arrays[1],
+	                    arrays[2]}; /* league_scope_lines_insert */
+	return db_run_count(c, "league_scope_lines_insert", 4, p, NULL);
+}
+
+/* The numbers of a float8[] in text ("{1.5,NULL,2}"): a calloc'ed array (NAN for NULL), *n. */
+static double *parse_float_array(const char *t, int *n)
+{
+	int cap = 1;
+	for (const char *p = t; *p; p++)
+		cap += *p == ',';
+	double *v = xcalloc((size_t)cap, sizeof *v);
+	*n = 0;
+	const char *p = t + (*t == '{');
+	while (*p && *p != '}' && *n < cap) {
+		char *end;
+		if (strncmp(p, "NULL", 4) == 0) {
+			v[(*n)++] = NAN;
+			end = (char *)p + 4;
+		} else {
+			v[(*n)++] = strtod(p, &end);
+			if (end == p)
+				break; /* not a number: stop (the caller compares the counts) */
+		}
+		p = end + (*end == ',');
+	}
+	return v;
+}
+
+db_status db_league_scope_line(db_conn *c, const char *league, const char *season, const char *game,
+                               bool *kept, db_scope_line *out)
+{
+	/* league_scope_line: 0 kept, 1 mus, 2 sigmas (NULL: an empty scope) */
+	const char *p[3] = {league, season, game};
+	PGresult *r;
+	memset(out, 0, sizeof *out);
+	*kept = false;
+	db_status st = db_run(c, "league_scope_line", 3, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1 && db_col_bool(r, 0, 0)) {
+		*kept = true;
+		int nm = 0, ns = 0;
+		out->mu = parse_float_array(db_col_text(r, 0, 1), &nm);
+		out->sigma = parse_float_array(db_col_text(r, 0, 2), &ns);
+		out->n = nm < ns ? nm : ns;
+	}
+	PQclear(r);
+	return DB_OK;
 }
 
 static void read_scope_standing(const PGresult *r, int i, void *row)

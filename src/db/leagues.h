@@ -275,6 +275,21 @@ db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results
  * none), rated, mu, sigma. */
 db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons);
 db_status db_league_scopes_insert(db_conn *c, const char *league, const char *const arrays[11]);
+/* league_scope_lines_insert: three Postgres array literals, one entry per scope: the scope, and
+ * its mus and sigmas (each itself an array literal: one number per row, NULL for a row of an
+ * unrated play). */
+db_status db_league_scope_lines_insert(db_conn *c, const char *league, const char *const arrays[3]);
+/* league_scope_line: the ratings after each row of the scope of these filters (season, game:
+ * NULL for none; at least one set), parsed: n rows, mu[i] and sigma[i] (NAN for a row of an
+ * unrated play; both arrays owned, free them). *kept false: the scope is not kept
+ * (league_scope_standings), nothing read. */
+typedef struct {
+	double *mu, *sigma;
+	int n;
+} db_scope_line;
+db_status db_league_scope_line(db_conn *c, const char *league, const char *season, const char *game,
+                               bool *kept, db_scope_line *out);
+
 /* league_scope_standings: a scope's kept standings (unordered) for the season and game filters
  * (NULL: none). *kept is false when the scope is not kept (the league not recomputed since the
  * scopes were added, a season added since, or a game filter naming several games): the caller

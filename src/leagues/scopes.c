@@ -146,6 +146,54 @@ static void scope_rows_add(sbuf arr[SCOPE_COLS], int *rows, const char *name,
 	}
 }
 
+/* Appends the line of scope name (the rating after each of its rows idx[0..n) of s, as
+ * league_rows_rate_some left them) to the arrays of league_scope_lines_insert. */
+static void scope_line_add(sbuf line[3], int *lines, const char *name, const league_rows *s,
+                           const int *idx, int n)
+{
+	sbuf mu = {0}, sigma = {0};
+	sb_str(&mu, "{");
+	sb_str(&sigma, "{");
+	for (int i = 0; i < n; i++) {
+		const league_row *x = &s->rows[idx[i]];
+		char num[40];
+		sb_str(&mu, i ? "," : "");
+		sb_str(&sigma, i ? "," : "");
+		if (!x->rated) {
+			sb_str(&mu, "NULL");
+			sb_str(&sigma, "NULL");
+			continue;
+		}
+		snprintf(num, sizeof num, "%.17g", x->after.mu);
+		sb_str(&mu, num);
+		snprintf(num, sizeof num, "%.17g", x->after.sigma);
+		sb_str(&sigma, num);
+	}
+	sb_str(&mu, "}");
+	sb_str(&sigma, "}");
+	league_array_elem(&line[0], *lines == 0, name);
+	league_array_elem(&line[1], *lines == 0, mu.b);
+	league_array_elem(&line[2], *lines == 0, sigma.b);
+	(*lines)++;
+	free(mu.b);
+	free(sigma.b);
+}
+
+/* Closes the arrays a[0..n) and runs store with them (nothing when rows is 0); frees them. */
+static db_status arrays_store(db_conn *c, const char *league, sbuf *a, int n, int rows,
+                              db_status (*store)(db_conn *, const char *, const char *const *))
+{
+	const char *v[SCOPE_COLS];
+	for (int k = 0; k < n; k++) {
+		sb_str(&a[k], "}");
+		v[k] = a[k].b;
+	}
+	db_status st = rows > 0 ? store(c, league, v) : DB_OK;
+	for (int k = 0; k < n; k++)
+		free(a[k].b);
+	return st;
+}
+
 /* The seasons as a Postgres array literal of their ids. */
 static void seasons_literal(const db_season_rows *seasons, sbuf *out)
 {
@@ -168,8 +216,8 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
 	int nm = s->nmembers ? s->nmembers : 1;
 	rating *cur = xcalloc((size_t)nm, sizeof *cur);
 	league_standing *t = xcalloc((size_t)nm, sizeof *t);
-	sbuf arr[SCOPE_COLS] = {0}, name = {0}, ids = {0};
-	int rows = 0;
+	sbuf arr[SCOPE_COLS] = {0}, line[3] = {0}, name = {0}, ids = {0};
+	int rows = 0, lines = 0;
 	for (int k = 0; k < ss.n; k++) {
 		const scope_rows *sc = &ss.rows[k];
 		if (sc->n == 0)
@@ -182,19 +230,17 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
 			t[m].r = cur[m];
 		scope_name(&ss, &seasons, k, &name);
 		scope_rows_add(arr, &rows, name.b, t, s->nmembers);
+		if (k > 0) /* the whole league's line is play_results' own ratings */
+			scope_line_add(line, &lines, name.b, s, sc->idx, sc->n);
 	}
 	seasons_literal(&seasons, &ids);
 	st = db_league_scopes_clear(c, league, ids.b);
-	if (st == DB_OK && rows > 0) {
-		const char *a[SCOPE_COLS];
-		for (int k = 0; k < SCOPE_COLS; k++) {
-			sb_str(&arr[k], "}");
-			a[k] = arr[k].b;
-		}
-		st = db_league_scopes_insert(c, league, a);
-	}
-	for (int k = 0; k < SCOPE_COLS; k++)
-		free(arr[k].b);
+	db_status st2 = arrays_store(c, league, arr, SCOPE_COLS, st == DB_OK ? rows : 0,
+	                             db_league_scopes_insert);
+	st = st == DB_OK ? st2 : st;
+	st2 =
+	    arrays_store(c, league, line, 3, st == DB_OK ? lines : 0, db_league_scope_lines_insert);
+	st = st == DB_OK ? st2 : st;
 	free(name.b);
 	free(ids.b);
 	free(t);

@@ -2,11 +2,12 @@
  * `stats` (ratings, members in standings order, head-to-head), and the JSON of each route is
  * read off it.
  *
- * Ratings: without filters, each row's rating is the one stored after its play
- * (play_results.mu/sigma, written by league_recompute), so nothing is rated per request. A
- * season or game filter rates only the selected plays, as the standings do (ratings.c
- * league_rows_rate over the same rows): there is no stored rating of a subset, and the player
- * page must show the rating the filtered standings show. */
+ * Ratings: nothing is rated per request. Without filters, each row's rating is the one
+ * stored after its play (play_results.mu/sigma, written by league_recompute); with a season or
+ * game filter, the rating after each row of the filter's scope, kept by league_recompute too
+ * (league_scope_lines, scopes.c), so the player page shows the rating the filtered standings
+ * show. Only a scope that is not kept (a season added since the last change of the plays, a
+ * game filter naming several games) has its plays rated here, as its standings are. */
 #include "leagues/stats.h"
 #include "base/oom.h"
 #include "db/accounts.h"
@@ -72,26 +73,42 @@ static int member_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Each row's rating after its play: the stored one, or (rate) the selected plays rated in
- * order from the starting rating. */
-static void stats_rate(stats *s, bool rate)
+/* Each row's rating after its play, for the rows of a filter (season, game): the kept line of
+ * the filter's scope when it has one rating per row, else the selected plays rated here in
+ * order from the starting rating (a scope that is not kept). */
+static void stats_rate_filtered(stats *s, const db_scope_line *line)
 {
-	if (rate) {
-		league_row *lr = xcalloc((size_t)(s->n ? s->n : 1), sizeof *lr);
-		for (int i = 0; i < s->n; i++)
-			lr[i] = (league_row){.play = s->rows[i].y->play,
-			                     .m = s->rows[i].y->m,
-			                     .rank = s->rows[i].y->rank,
-			                     .coop = s->rows[i].y->cooperative};
-		league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
-		rating *cur = xcalloc((size_t)(s->nm ? s->nm : 1), sizeof *cur);
-		league_rows_rate(&lrs, cur);
+	if (line && line->n == s->n) {
 		for (int i = 0; i < s->n; i++) {
-			s->rows[i].after = lr[i].after;
-			s->rows[i].rated = lr[i].rated;
+			s->rows[i].rated = !isnan(line->mu[i]);
+			s->rows[i].after = s->rows[i].rated ? (rating){line->mu[i], line->sigma[i]}
+			                                    : rating_default();
 		}
-		free(cur);
-		free(lr);
+		return;
+	}
+	league_row *lr = xcalloc((size_t)(s->n > 0 ? s->n : 1), sizeof *lr);
+	for (int i = 0; i < s->n; i++)
+		lr[i] = (league_row){.play = s->rows[i].y->play,
+		                     .m = s->rows[i].y->m,
+		                     .rank = s->rows[i].y->rank,
+		                     .coop = s->rows[i].y->cooperative};
+	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
+	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
+	league_rows_rate(&lrs, cur);
+	for (int i = 0; i < s->n; i++) {
+		s->rows[i].after = lr[i].after;
+		s->rows[i].rated = lr[i].rated;
+	}
+	free(cur);
+	free(lr);
+}
+
+/* Each row's rating after its play: without filters (filtered false) the one stored after
+ * it, else stats_rate_filtered with line (may be NULL). */
+static void stats_rate(stats *s, bool filtered, const db_scope_line *line)
+{
+	if (filtered) {
+		stats_rate_filtered(s, line);
 		return;
 	}
 	rating *cur = xcalloc((size_t)(s->nm ? s->nm : 1), sizeof *cur);
@@ -135,8 +152,9 @@ static void stats_h2h(stats *s)
 }
 
 /* Builds s from rows[0..n) (borrowed; all of one league, in play order, member and game
- * indexes below nm and ng). rate: see stats_rate. */
-static void stats_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng, bool rate)
+ * indexes below nm and ng). filtered, line: see stats_rate. */
+static void stats_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng,
+                        bool filtered, const db_scope_line *line)
 {
 	memset(s, 0, sizeof *s);
 	s->n = n;
@@ -145,7 +163,7 @@ static void stats_build(stats *s, const db_stat_row *const *rows, int n, int nm,
 	s->rows = xcalloc((size_t)(n ? n : 1), sizeof *s->rows);
 	for (int i = 0; i < n; i++)
 		s->rows[i].y = rows[i];
-	stats_rate(s, rate);
+	stats_rate(s, filtered, line);
 	s->mem = xcalloc((size_t)(nm ? nm : 1), sizeof *s->mem);
 	for (int m = 0; m < nm; m++)
 		s->mem[m].r = rating_default();
@@ -394,22 +412,47 @@ static json_object *league_json(const stats *s)
 	return o;
 }
 
+/* The kept line of the scope of these filters, when there are filters (else, or when the
+ * scope is not kept, out stays empty: see stats_rate). */
+static db_status scope_line_get(db_conn *c, const char *league, const char *season,
+                                const char *game, db_scope_line *out)
+{
+	memset(out, 0, sizeof *out);
+	if (season == NULL && game == NULL)
+		return DB_OK;
+	bool kept;
+	return db_league_scope_line(c, league, season, game, &kept, out);
+}
+
+static void scope_line_free(db_scope_line *l)
+{
+	free(l->mu);
+	free(l->sigma);
+	memset(l, 0, sizeof *l);
+}
+
 json_object *league_stats_json(db_conn *c, const char *league, const char *season, const char *game,
                                db_status *st)
 {
 	db_stat_rows set = {0};
+	db_scope_line line;
 	if ((*st = db_league_stat_rows(c, league, season, game, &set)) != DB_OK)
 		return NULL;
+	if ((*st = scope_line_get(c, league, season, game, &line)) != DB_OK) {
+		db_rowset_clear(&set);
+		return NULL;
+	}
 	const db_stat_row **rows = xcalloc((size_t)(set.n ? set.n : 1), sizeof *rows);
 	for (int i = 0; i < set.n; i++)
 		rows[i] = &set.rows[i];
 	int nm, ng;
 	stats_counts(&set, &nm, &ng);
 	stats s;
-	stats_build(&s, rows, set.n, nm, ng, season || game);
+	stats_build(&s, rows, set.n, nm, ng, season || game, &line);
 	json_object *o = league_json(&s);
 	stats_free(&s);
 	free(rows);
+	scope_line_free(&line);
 	db_rowset_clear(&set);
 	return o;
 }
@@ -718,7 +761,13 @@ json_object *league_recap_json(db_conn *c, const char *league, const char *seaso
 	snprintf(from, sizeof from, "%.10s", sr->starts);
 	snprintf(to, sizeof to, "%.10s", sr->ends);
 	db_stat_rows all = {0};
+	db_scope_line line;
 	if ((*st = db_league_stat_rows(c, league, NULL, NULL, &all)) != DB_OK) {
+		db_rowset_clear(&seasons);
+		return NULL;
+	}
+	if ((*st = scope_line_get(c, league, season, NULL, &line)) != DB_OK) {
+		db_rowset_clear(&all);
 		db_rowset_clear(&seasons);
 		return NULL;
 	}
@@ -732,7 +781,7 @@ json_object *league_recap_json(db_conn *c, const char *league, const char *seaso
 	int nm, ng;
 	stats_counts(&all, &nm, &ng);
 	stats s;
-	stats_build(&s, rows, n, nm, ng, true);
+	stats_build(&s, rows, n, nm, ng, true, &line);
 	json_object *o = jx_obj(), *lg = jx_obj(), *so = jx_obj();
 	jx_set(lg, "id", jx_str(league));
 	jx_set(lg, "name", jx_str(lrow.name));
@@ -751,6 +800,7 @@ json_object *league_recap_json(db_conn *c, const char *league, const char *seaso
 	jx_set(o, "stats", league_json(&s));
 	stats_free(&s);
 	free(rows);
+	scope_line_free(&line);
 	db_rowset_clear(&all);
 	db_rowset_clear(&seasons);
 	return o;
@@ -814,8 +864,13 @@ static json_object *build_player(db_conn *c, const http_req *req, const char *se
 	if ((*st = db_member_league_get(c, req->params[1], &ml)) != DB_OK)
 		return NULL;
 	db_stat_rows set = {0};
+	db_scope_line line;
 	if ((*st = db_league_stat_rows(c, req->params[0], season, game, &set)) != DB_OK)
 		return NULL;
+	if ((*st = scope_line_get(c, req->params[0], season, game, &line)) != DB_OK) {
+		db_rowset_clear(&set);
+		return NULL;
+	}
 	const db_stat_row **rows = xcalloc((size_t)(set.n ? set.n : 1), sizeof *rows);
 	int m = -1;
 	for (int i = 0; i < set.n; i++) {
@@ -826,10 +881,11 @@ static json_object *build_player(db_conn *c, const http_req *req, const char *se
 	int nm, ng;
 	stats_counts(&set, &nm, &ng);
 	stats s;
-	stats_build(&s, rows, set.n, nm, ng, season || game);
+	stats_build(&s, rows, set.n, nm, ng, season || game, &line);
 	json_object *o = player_json(&s, req->params[1], ml.name, m);
 	stats_free(&s);
 	free(rows);
+	scope_line_free(&line);
 	db_rowset_clear(&set);
 	return o;
 }

@@ -60,6 +60,23 @@ def _standings(c, lid, qs):
     return out
 
 
+def _pictures(c, lid, qs, seasons, player):
+    """The league's pictures, a player's page and the season recaps for the queries."""
+    out = {}
+    for q in qs:
+        for path in (f"/api/v1/leagues/{lid}/stats?{q}",
+                     f"/api/v1/leagues/{lid}/players/{player}/stats?{q}"):
+            st, hd, o = c.get(path)
+            assert st == 200, (path, o)
+            out[path] = o
+    for sid in seasons:
+        path = f"/api/v1/leagues/{lid}/seasons/{sid}/recap"
+        st, hd, o = c.get(path)
+        assert st == 200, (path, o)
+        out[path] = o
+    return out
+
+
 def _bump(c, lid, n):
     """A change that is not a play (a new guest): the league's version moves, so no reply is
     taken from the per-process cache, and the kept standings stay as they are."""
@@ -95,12 +112,20 @@ def test_kept_standings_equal_standings_computed_from_the_plays():
 
         qs = _queries(c, lid, [s1, s2, s3])
         kept = _standings(c, lid, qs)
-        # the same standings computed from the plays: the kept state removed by hand
+        player = kept[""]["standings"][0]["player"]
+        pq = [q for q in qs if "season=" in q or "game=" in q][::3]
+        pics = _pictures(c, lid, pq, [s1, s2, s3], player)
+        lines = _sql("SELECT count(*) FROM league_scope_lines WHERE league_id = :'a0'", lid)
+        assert int(lines[0][0]) == len(scopes) - 1, (lines, len(scopes))  # all but the league's
+        # the same standings and pictures computed from the plays: the kept state removed
         _sql("DELETE FROM league_scope_state WHERE league_id = :'a0'", lid)
         _bump(c, lid, 1)
         computed = _standings(c, lid, qs)
         for q in qs:
             assert kept[q] == computed[q], (q, kept[q], computed[q])
+        pics_computed = _pictures(c, lid, pq, [s1, s2, s3], player)
+        for path in pics:
+            assert pics[path] == pics_computed[path], path
         assert any(len(kept[q]["standings"]) >= 2 for q in qs if "season=" in q and "game=" in q)
         assert len(kept[""]["standings"]) >= 10
 
