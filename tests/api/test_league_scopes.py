@@ -177,3 +177,39 @@ def test_a_game_filter_naming_no_game_is_empty_and_a_league_without_plays_too():
         assert _sql("SELECT count(*) FROM league_scopes WHERE league_id = :'a0'", lid) == [["0"]]
         st, hd, o = c.get(f"/api/v1/leagues/{lid}/standings")
         assert o["standings"] == [], o
+
+
+def test_phones_opening_the_league_at_once_after_a_play_get_one_answer():
+    """Many requests for the same pictures right after a change: one computes, the others wait
+    for its reply (standings.c, the single computation of a missed reply); all get the same."""
+    import threading
+    with Server(database=make_database(DB)) as s:
+        c = user(s, "burst@example.org", "Burst")
+        lid = _league(c)
+        st, hd, lg = c.get(f"/api/v1/leagues/{lid}")
+        ids = [m["id"] for m in lg["members"][:2]]
+        st, hd, p = c.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2021-04-01",
+            "results": [{"player": ids[0], "score": 50}, {"player": ids[1], "score": 61}]})
+        assert st == 201, p
+        paths = [f"/api/v1/leagues/{lid}/stats", f"/api/v1/leagues/{lid}/standings",
+                 f"/api/v1/leagues/{lid}/stats?game=Azul"]
+        got, errors = {}, []
+
+        def fetch(k):
+            try:
+                path = paths[k % len(paths)]
+                st, hd, o = c.get(path)
+                got.setdefault(path, []).append((st, json.dumps(o, sort_keys=True)))
+            except Exception as e:  # noqa: BLE001 — reported below
+                errors.append(repr(e))
+
+        threads = [threading.Thread(target=fetch, args=(k,)) for k in range(24)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not errors, errors
+        for path, answers in got.items():
+            assert len(answers) == 8 and {a[0] for a in answers} == {200}, (path, answers[:1])
+            assert len({a[1] for a in answers}) == 1, path
