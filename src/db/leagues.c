@@ -597,6 +597,75 @@ db_status db_league_scope_line(db_conn *c, const char *league, const char *seaso
 	return DB_OK;
 }
 
+db_status db_league_game_keys(db_conn *c, const char *league, char **out)
+{
+	const char *p[1] = {league}; /* league_game_keys: 0 the text */
+	PGresult *r;
+	*out = NULL;
+	db_status st = db_run(c, "league_game_keys", 1, p, &r);
+	if (st != DB_OK)
+		return st;
+	*out = xstrdup(db_nrows(r) == 1 ? db_col_text(r, 0, 0) : "");
+	PQclear(r);
+	return DB_OK;
+}
+
+static void read_added_row(const PGresult *r, int i, void *row)
+{
+	/* league_added_rows: 0 last, 1 key, 2 local date, 3 seasons, 4 member, 5 name, 6 rank,
+	 * 7 score, 8 winner, 9 cooperative */
+	db_added_row *x = row;
+	x->last = db_col_bool(r, i, 0);
+	x->key = db_col_text(r, i, 1);
+	x->local_date = db_col_text(r, i, 2);
+	x->seasons = db_col_text(r, i, 3);
+	x->member = db_col_text(r, i, 4);
+	x->name = db_col_text(r, i, 5);
+	x->rank = db_col_int(r, i, 6);
+	x->has_score = !db_col_null(r, i, 7);
+	x->score = x->has_score ? db_col_double(r, i, 7) : 0;
+	x->winner = db_col_bool(r, i, 8);
+	x->cooperative = db_col_bool(r, i, 9);
+}
+
+db_status db_league_added_rows(db_conn *c, const char *league, const char *play, db_added_rows *out)
+{
+	const char *p[2] = {league, play};
+	RETURN_LOADED(c, "league_added_rows", 2, p, out, read_added_row);
+}
+
+static void read_scope_standing(const PGresult *r, int i, void *row);
+
+static void read_scope_row(const PGresult *r, int i, void *row)
+{
+	/* league_scopes_of: 0 scope, then the columns of league_scope_standings from 1 on */
+	db_scope_row *x = row;
+	x->scope = db_col_text(r, i, 0);
+	read_scope_standing(r, i, &x->x);
+}
+
+db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes,
+                              const char *members, db_scope_rows *out)
+{
+	const char *p[3] = {league, scopes, members};
+	RETURN_LOADED(c, "league_scopes_of", 3, p, out, read_scope_row);
+}
+
+db_status db_league_scopes_upsert(db_conn *c, const char *league, const char *const arrays[11])
+{
+	const char *p[12] = {league}; /* league_scopes_upsert */
+	for (int i = 0; i < 11; i++)
+		p[i + 1] = arrays[i];
+	return db_run_count(c, "league_scopes_upsert", 12, p, NULL);
+}
+
+db_status db_league_scope_lines_append(db_conn *c, const char *league, const char *const arrays[3])
+{
+	const char *p[4] = {league, arrays[0], arrays[1],
+	                    arrays[2]}; /* league_scope_lines_append */
+	return db_run_count(c, "league_scope_lines_append", 4, p, NULL);
+}
+
 static void read_scope_standing(const PGresult *r, int i, void *row)
 {
 	/* league_scope_standings: 0 kept, 1 member_id, 2 name, 3 games, 4 wins, 5 rank_sum,

@@ -290,10 +290,7 @@ typedef struct {
 db_status db_league_scope_line(db_conn *c, const char *league, const char *season, const char *game,
                                bool *kept, db_scope_line *out);
 
-/* league_scope_standings: a scope's kept standings (unordered) for the season and game filters
- * (NULL: none). *kept is false when the scope is not kept (the league not recomputed since the
- * scopes were added, a season added since, or a game filter naming several games): the caller
- * computes them. */
+/* A kept standing (league_scopes): see league_scope_standings. */
 typedef struct {
 	const char *member, *name;
 	int games, wins, scored;
@@ -301,6 +298,43 @@ typedef struct {
 	double score_sum, best, mu, sigma;
 	bool has_best, rated;
 } db_scope_standing;
+/* league_game_keys: every spelling of the league's games with its key, as one text (to tell
+ * whether league_rekey_games changed a key); *out owned (free it). */
+db_status db_league_game_keys(db_conn *c, const char *league, char **out);
+/* league_added_rows: the rated rows of a play just added (seat order) when the league's scopes
+ * are kept: columns last (the play is the league's last, counted), game key (NULL: none),
+ * local date, the kept seasons containing it (array literal), member, name, rank, score,
+ * winner, cooperative. No rows: the scopes are not kept or the play has no rated row. */
+typedef struct {
+	bool last;
+	const char *key, *local_date, *seasons, *member, *name;
+	int rank;
+	bool has_score;
+	double score;
+	bool winner, cooperative;
+} db_added_row;
+typedef DB_ROWSET(db_added_row) db_added_rows;
+db_status db_league_added_rows(db_conn *c, const char *league, const char *play,
+                               db_added_rows *out);
+/* league_scopes_of: the kept standings of some scopes (array literal) and members (array
+ * literal); columns as db_scope_standing plus the scope (name unused). */
+typedef struct {
+	const char *scope;
+	db_scope_standing x;
+} db_scope_row;
+typedef DB_ROWSET(db_scope_row) db_scope_rows;
+db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes,
+                              const char *members, db_scope_rows *out);
+/* league_scopes_upsert: the arrays of league_scopes_insert, rows replaced where they exist;
+ * league_scope_lines_append: the arrays of league_scope_lines_insert, appended to each
+ * scope's line (created when new). */
+db_status db_league_scopes_upsert(db_conn *c, const char *league, const char *const arrays[11]);
+db_status db_league_scope_lines_append(db_conn *c, const char *league, const char *const arrays[3]);
+
+/* league_scope_standings: a scope's kept standings (unordered) for the season and game filters
+ * (NULL: none). *kept is false when the scope is not kept (the league not recomputed since the
+ * scopes were added, a season added since, or a game filter naming several games): the caller
+ * computes them. */
 typedef DB_ROWSET(db_scope_standing) db_scope_standings;
 db_status db_league_scope_standings(db_conn *c, const char *league, const char *season,
                                     const char *game, bool *kept, db_scope_standings *out);

@@ -140,6 +140,11 @@ void league_array_elem(sbuf *a, bool first, const char *v);
  * each game, each season's game) from its rows s (league_rows_load_keyed; rated again here,
  * scope by scope). Inside league_recompute's transaction. */
 db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s);
+/* When play (just added) comes after every other play of the league and the league's scopes
+ * are kept: rates it from its players' kept standings in each scope it is in, updates those,
+ * appends to the scopes' lines and stores its results' ratings (*done true). Otherwise
+ * nothing is written (*done false): the caller rates the whole league. */
+db_status league_scopes_append(db_conn *c, const char *league, const char *play, bool *done);
 
 /* ---- io.c: exports and imports ---- */
 

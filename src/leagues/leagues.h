@@ -98,6 +98,9 @@ db_status league_member_by_name(db_conn *c, const char *league, const char *name
 /* Recomputes which game each play is (league_game_names) and every rating of the league in one
  * pass (plays in order), and stores what changed. */
 db_status league_recompute(db_conn *c, const char *league);
+/* league_recompute after adding play: when it is the league's last play and nothing else
+ * changed, only it is rated, from the kept state (scopes.c league_scopes_append). */
+db_status league_recompute_added(db_conn *c, const char *league, const char *play);
 
 /* A local date or time as other apps write it ("YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]", or
  * with "T") → a timestamptz literal of that wall time at offset 0 (BG Stats' playDate is the

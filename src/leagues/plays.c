@@ -599,7 +599,7 @@ static db_status play_add_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = league_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
 	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+		st = league_recompute_added(c, x->league, x->id);
 	if (st != DB_OK)
 		return st;
 	json_object *after = play_json(c, x->league, x->id, &st);

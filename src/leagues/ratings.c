@@ -147,15 +147,12 @@ void league_rows_rate(league_rows *s, rating *cur)
 	league_rows_rate_some(s, NULL, s->nrows, cur);
 }
 
-db_status league_recompute(db_conn *c, const char *league)
+/* Rates every play of the league in order and keeps the results: each result's rating, then
+ * the standings and lines of every scope. */
+static db_status rate_all(db_conn *c, const char *league)
 {
 	league_rows s;
-	db_status st = db_league_bump(c, league); /* invalidates cached standings */
-	if (st == DB_OK)                          /* which game each play is, for the game filter */
-		st = db_league_rekey_games(c, league);
-	if (st != DB_OK)
-		return st;
-	st = league_rows_load_keyed(c, league, &s);
+	db_status st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
@@ -204,6 +201,35 @@ db_status league_recompute(db_conn *c, const char *league)
 	free(sigmas.b);
 	free(cur);
 	league_rows_free(&s);
+	return st;
+}
+
+db_status league_recompute(db_conn *c, const char *league)
+{
+	db_status st = db_league_bump(c, league); /* invalidates cached standings */
+	if (st == DB_OK)                          /* which game each play is, for the game filter */
+		st = db_league_rekey_games(c, league);
+	return st == DB_OK ? rate_all(c, league) : st;
+}
+
+db_status league_recompute_added(db_conn *c, const char *league, const char *play)
+{
+	char *before = NULL, *after = NULL;
+	bool done = false;
+	db_status st = db_league_game_keys(c, league, &before);
+	if (st == DB_OK)
+		st = db_league_bump(c, league);
+	if (st == DB_OK)
+		st = db_league_rekey_games(c, league);
+	if (st == DB_OK)
+		st = db_league_game_keys(c, league, &after);
+	/* a key that changed moves other plays between games: every scope is rated again */
+	if (st == DB_OK && strcmp(before, after) == 0)
+		st = league_scopes_append(c, league, play, &done);
+	if (st == DB_OK && !done)
+		st = rate_all(c, league);
+	free(before);
+	free(after);
 	return st;
 }
 
@@ -309,7 +335,7 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 		if (st == DB_ABORT) /* already recorded */
 			st = DB_OK;
 		else if (st == DB_OK)
-			st = league_recompute(c, league_id);
+			st = league_recompute_added(c, league_id, id);
 	}
 	json_object_put(root);
 	return st;

@@ -249,3 +249,188 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
 	db_rowset_clear(&seasons);
 	return st;
 }
+
+/* ---- a play added after every other: rated from the kept state ---- */
+
+enum { ADDED_SCOPES_MAX = 2 + 2 * 64 }; /* the league, its game, each season and its game */
+
+/* The scopes a play is in: "", each kept season containing it (seasons: an array literal of
+ * their ids), and with a game key the game and each season's game. Names are owned (free
+ * them); returns how many, 0 when the seasons are too many (the caller recomputes). */
+static int added_scopes(const char *key, const char *seasons, char **names)
+{
+	int n = 0;
+	names[n++] = xstrdup("");
+	sbuf b = {0};
+	if (key[0]) {
+		sb_str(&b, "g:");
+		sb_str(&b, key);
+		names[n++] = b.b;
+		b = (sbuf){0};
+	}
+	const char *p = seasons + (*seasons == '{');
+	while (*p && *p != '}') {
+		size_t len = strcspn(p, ",}");
+		if (n + 2 > ADDED_SCOPES_MAX) {
+			for (int i = 0; i < n; i++)
+				free(names[i]);
+			return 0;
+		}
+		sb_str(&b, "s:");
+		sb_add(&b, p, len);
+		names[n++] = b.b;
+		b = (sbuf){0};
+		if (key[0]) {
+			sb_str(&b, "s:");
+			sb_add(&b, p, len);
+			sb_str(&b, "|g:");
+			sb_str(&b, key);
+			names[n++] = b.b;
+			b = (sbuf){0};
+		}
+		p += len + (p[len] == ',');
+	}
+	return n;
+}
+
+/* The kept standing of member in scope among the rows of league_scopes_of, or an empty one. */
+static league_standing standing_of(const db_scope_rows *cur, const char *scope, const char *member,
+                                   const char *name)
+{
+	league_standing t = {.member = member, .name = name, .r = rating_default()};
+	for (int i = 0; i < cur->n; i++) {
+		const db_scope_row *y = &cur->rows[i];
+		if (strcmp(y->scope, scope) != 0 || strcmp(y->x.member, member) != 0)
+			continue;
+		t.games = y->x.games;
+		t.wins = y->x.wins;
+		t.scored = y->x.scored;
+		t.rank_sum = y->x.rank_sum;
+		t.score_sum = y->x.score_sum;
+		t.best = y->x.best;
+		t.has_best = y->x.has_best;
+		t.rated = y->x.rated;
+		t.r = (rating){y->x.mu, y->x.sigma};
+	}
+	return t;
+}
+
+/* The array literal of the added rows' members. */
+static void members_literal(const db_added_rows *a, sbuf *out)
+{
+	for (int i = 0; i < a->n; i++)
+		league_array_elem(out, i == 0, a->rows[i].member);
+	sb_str(out, "}");
+}
+
+/* Rates the added play in one scope from its members' kept standings t (updated), appending
+ * the scope's rows to the upsert arrays and, except for the whole league, its line; the whole
+ * league's ratings go to the play's results (ratings: the arrays of ratings_store). */
+static void added_rate_scope(const db_added_rows *a, const char *play, const char *scope,
+                             league_standing *t, sbuf arr[SCOPE_COLS], int *rows, sbuf line[3],
+                             int *lines, sbuf ratings[4])
+{
+	int n = a->n;
+	bool rated = !a->rows[0].cooperative && n >= 2 && n <= MAX_RESULTS;
+	if (rated) {
+		rating g[MAX_RESULTS];
+		int rk[MAX_RESULTS];
+		for (int i = 0; i < n; i++) {
+			g[i] = t[i].r;
+			rk[i] = a->rows[i].rank;
+		}
+		rating_rate(g, rk, (size_t)n);
+		for (int i = 0; i < n; i++)
+			t[i].r = g[i];
+	}
+	league_rows one = {.rows = xcalloc((size_t)n, sizeof *one.rows), .nrows = n};
+	for (int i = 0; i < n; i++) {
+		const db_added_row *y = &a->rows[i];
+		league_row *x = &one.rows[i];
+		*x = (league_row){.play = play,
+		                  .member = y->member,
+		                  .name = y->name,
+		                  .rank = y->rank,
+		                  .score = y->score,
+		                  .has_score = y->has_score,
+		                  .winner = y->winner,
+		                  .coop = y->cooperative,
+		                  .after = t[i].r,
+		                  .rated = rated};
+		league_standing_add(&t[i], x);
+	}
+	scope_rows_add(arr, rows, scope, t, n);
+	if (scope[0]) {
+		int *idx = xcalloc((size_t)n, sizeof *idx);
+		for (int i = 0; i < n; i++)
+			idx[i] = i;
+		scope_line_add(line, lines, scope, &one, idx, n);
+		free(idx);
+	} else if (rated) {
+		for (int i = 0; i < n; i++) {
+			char mu[40], sigma[40];
+			snprintf(mu, sizeof mu, "%.17g", t[i].r.mu);
+			snprintf(sigma, sizeof sigma, "%.17g", t[i].r.sigma);
+			league_array_elem(&ratings[0], i == 0, play);
+			league_array_elem(&ratings[1], i == 0, a->rows[i].member);
+			league_array_elem(&ratings[2], i == 0, mu);
+			league_array_elem(&ratings[3], i == 0, sigma);
+		}
+	}
+	free(one.rows);
+}
+
+static db_status ratings_store4(db_conn *c, const char *league, const char *const *a)
+{
+	(void)league;
+	return db_ratings_store(c, a);
+}
+
+db_status league_scopes_append(db_conn *c, const char *league, const char *play, bool *done)
+{
+	*done = false;
+	db_added_rows a = {0};
+	db_status st = db_league_added_rows(c, league, play, &a);
+	if (st != DB_OK || a.n == 0 || !a.rows[0].last || a.n > MAX_RESULTS) {
+		db_rowset_clear(&a);
+		return st;
+	}
+	char *names[ADDED_SCOPES_MAX];
+	int nscopes = added_scopes(a.rows[0].key, a.rows[0].seasons, names);
+	if (nscopes == 0) {
+		db_rowset_clear(&a);
+		return DB_OK;
+	}
+	sbuf scopes = {0}, members = {0};
+	for (int k = 0; k < nscopes; k++)
+		league_array_elem(&scopes, k == 0, names[k]);
+	sb_str(&scopes, "}");
+	members_literal(&a, &members);
+	db_scope_rows cur = {0};
+	st = db_league_scopes_of(c, league, scopes.b, members.b, &cur);
+	sbuf arr[SCOPE_COLS] = {0}, line[3] = {0}, ratings[4] = {0};
+	int rows = 0, lines = 0;
+	league_standing t[MAX_RESULTS];
+	for (int k = 0; st == DB_OK && k < nscopes; k++) {
+		for (int i = 0; i < a.n; i++)
+			t[i] = standing_of(&cur, names[k], a.rows[i].member, a.rows[i].name);
+		added_rate_scope(&a, play, names[k], t, arr, &rows, line, &lines, ratings);
+	}
+	bool rated = ratings[0].b != NULL;
+	db_status st2 = arrays_store(c, league, arr, SCOPE_COLS, st == DB_OK ? rows : 0,
+	                             db_league_scopes_upsert);
+	st = st == DB_OK ? st2 : st;
+	st2 =
+	    arrays_store(c, league, line, 3, st == DB_OK ? lines : 0, db_league_scope_lines_append);
+	st = st == DB_OK ? st2 : st;
+	st2 = arrays_store(c, league, ratings, 4, st == DB_OK && rated ? 1 : 0, ratings_store4);
+	st = st == DB_OK ? st2 : st;
+	*done = st == DB_OK;
+	for (int k = 0; k < nscopes; k++)
+		free(names[k]);
+	free(scopes.b);
+	free(members.b);
+	db_rowset_clear(&cur);
+	db_rowset_clear(&a);
+	return st;
+}

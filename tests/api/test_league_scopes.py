@@ -213,3 +213,74 @@ def test_phones_opening_the_league_at_once_after_a_play_get_one_answer():
         for path, answers in got.items():
             assert len(answers) == 8 and {a[0] for a in answers} == {200}, (path, answers[:1])
             assert len({a[1] for a in answers}) == 1, path
+
+
+def test_plays_added_after_the_last_are_rated_from_the_kept_state():
+    """A play recorded after every other (the usual case: the game just played) is rated from
+    its players' kept standings in its scopes only (scopes.c league_scopes_append); the other
+    scopes' rows are left where they are. The result equals rating the whole league again."""
+    with Server(database=make_database(DB)) as s:
+        c = user(s, "append@example.org", "Append")
+        lid = _league(c)
+        s1 = _season(c, lid, "Spring", "2021-03-01", "2021-05-31")
+        s2 = _season(c, lid, "Summer on", "2021-05-01", "2021-12-31")
+        st, hd, lg = c.get(f"/api/v1/leagues/{lid}")
+        ids = [m["id"] for m in lg["members"]]
+        st, hd, g = c.post(f"/api/v1/leagues/{lid}/members", {"name": "Newcomer"})
+        new = g["id"]
+
+        def add(date, game, results, **kw):
+            st, hd, p = c.post(f"/api/v1/leagues/{lid}/plays",
+                               {"game": game, "date": date, "results": results, **kw})
+            assert st == 201, p
+            return p
+
+        # in the middle: the whole league is rated again, and the seasons are kept from now on
+        add("2021-04-01", "Azul", [{"player": ids[0], "score": 50}, {"player": ids[1], "score": 61}])
+
+        def ctids(scope):
+            return _sql("SELECT member_id, ctid FROM league_scopes WHERE league_id = :'a0' "
+                        "AND scope = :'a1' ORDER BY member_id", lid, scope)
+
+        other = [r[0] for r in _sql("SELECT DISTINCT scope FROM league_scopes WHERE league_id = "
+                                    ":'a0' AND scope LIKE 'g:bgg:%' ORDER BY 1", lid)][0]
+        before = ctids(other)
+        add("2021-06-01", "Azul", [{"player": ids[0], "score": 40}, {"player": ids[1], "score": 40},
+                                   {"player": new, "score": 55}])
+        assert ctids(other) == before, "a play of another game left this game's rows alone"
+        add("2021-06-02", "Azul", [{"player": ids[2], "winner": True}, {"player": new}],
+            cooperative=True)
+        add("2021-06-03", "Azul", [{"player": new, "score": 70}])  # solo: not rated
+        add("2021-06-04", "Azul", [{"player": ids[1], "score": 30}, {"player": ids[2], "score": 35},
+                                   {"player": ids[0], "score": 35}, {"player": new, "score": 1}])
+        assert ctids(other) == before
+
+        qs = _queries(c, lid, [s1, s2])
+        kept = _standings(c, lid, qs)
+        pq = [q for q in qs if "Azul" in q or q == f"season={s2}"]
+        pics = _pictures(c, lid, pq, [s1, s2], new)
+        history = c.get(f"/api/v1/players/{new}/history")[2]
+        state = _sql("SELECT seasons FROM league_scope_state WHERE league_id = :'a0'", lid)
+        _sql("DELETE FROM league_scope_state WHERE league_id = :'a0'", lid)
+        _bump(c, lid, 1)
+        assert _standings(c, lid, qs) == kept
+        assert _pictures(c, lid, pq, [s1, s2], new) == pics
+        _sql("INSERT INTO league_scope_state VALUES (:'a0', :'a1')", lid, state[0][0])
+        # a game the league never had: a new key, so every scope is rated again
+        add("2021-06-05", "Brand new game", [{"player": ids[0], "score": 3},
+                                             {"player": new, "score": 4}])
+        assert ctids(other) != before
+        kept = _standings(c, lid, qs)
+        fast = history["history"]
+        history = c.get(f"/api/v1/players/{new}/history")[2]
+        assert history["history"][:len(fast)] == fast, "the ratings stored by the play added last"
+        # the whole league rated again by a change of an old play: nothing moves
+        st, hd, pl = c.get(f"/api/v1/leagues/{lid}/plays?limit=1&offset=2")
+        st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{pl['plays'][0]['id']}")
+        st, hd, o = c.put(f"/api/v1/leagues/{lid}/plays/{full['id']}", {
+            "game": full["game"], "date": full["date"],
+            "results": [{"player": r["player"], "score": r["score"], "winner": r["winner"]}
+                        for r in full["results"]]})
+        assert st == 200, o
+        assert c.get(f"/api/v1/players/{new}/history")[2]["history"] == history["history"]
+        assert _standings(c, lid, qs) == kept
