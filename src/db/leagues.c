@@ -536,21 +536,6 @@ db_status db_league_scopes_clear(db_conn *c, const char *league, const char *sea
 	return db_run_count(c, "league_scopes_clear", 2, p, NULL);
 }
 
-db_status db_league_scopes_insert(db_conn *c, const char *league, const char *const arrays[11])
-{
-	const char *p[12] = {league}; /* league_scopes_insert */
-	for (int i = 0; i < 11; i++)
-		p[i + 1] = arrays[i];
-	return db_run_count(c, "league_scopes_insert", 12, p, NULL);
-}
-
-db_status db_league_scope_lines_insert(db_conn *c, const char *league, const char *const arrays[3])
-{
-	const char *p[4] = {league, arrays[0], arrays[1],
-	                    arrays[2]}; /* league_scope_lines_insert */
-	return db_run_count(c, "league_scope_lines_insert", 4, p, NULL);
-}
-
 /* The numbers of a float8[] in text ("{1.5,NULL,2}"): a calloc'ed array (NAN for NULL), *n. */
 static double *parse_float_array(const char *t, int *n)
 {
@@ -634,6 +619,25 @@ db_status db_league_added_rows(db_conn *c, const char *league, const char *play,
 	RETURN_LOADED(c, "league_added_rows", 2, p, out, read_added_row);
 }
 
+db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
+                                 const char *const arrays[11])
+{
+	const char *p[12] = {league}; /* league_scopes_insert, league_scopes_upsert */
+	for (int i = 0; i < 11; i++)
+		p[i + 1] = arrays[i];
+	return db_run_count(c, added ? "league_scopes_upsert" : "league_scopes_insert", 12, p,
+	                    NULL);
+}
+
+db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
+                                      const char *const arrays[3])
+{
+	/* league_scope_lines_insert, league_scope_lines_append */
+	const char *p[4] = {league, arrays[0], arrays[1], arrays[2]};
+	return db_run_count(c, added ? "league_scope_lines_append" : "league_scope_lines_insert", 4,
+	                    p, NULL);
+}
+
 static void read_scope_standing(const PGresult *r, int i, void *row);
 
 static void read_scope_row(const PGresult *r, int i, void *row)
@@ -649,21 +653,6 @@ db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes
 {
 	const char *p[3] = {league, scopes, members};
 	RETURN_LOADED(c, "league_scopes_of", 3, p, out, read_scope_row);
-}
-
-db_status db_league_scopes_upsert(db_conn *c, const char *league, const char *const arrays[11])
-{
-	const char *p[12] = {league}; /* league_scopes_upsert */
-	for (int i = 0; i < 11; i++)
-		p[i + 1] = arrays[i];
-	return db_run_count(c, "league_scopes_upsert", 12, p, NULL);
-}
-
-db_status db_league_scope_lines_append(db_conn *c, const char *league, const char *const arrays[3])
-{
-	const char *p[4] = {league, arrays[0], arrays[1],
-	                    arrays[2]}; /* league_scope_lines_append */
-	return db_run_count(c, "league_scope_lines_append", 4, p, NULL);
 }
 
 static void read_scope_standing(const PGresult *r, int i, void *row)

@@ -274,11 +274,17 @@ db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results
  * per (scope, member): scope, member, games, wins, rank sum, scored, score sum, best (NULL:
  * none), rated, mu, sigma. */
 db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons);
-db_status db_league_scopes_insert(db_conn *c, const char *league, const char *const arrays[11]);
+/* added false: league_scopes_insert; true: league_scopes_upsert (the same arrays, a row
+ * replaced where it exists). */
+db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
+                                 const char *const arrays[11]);
 /* league_scope_lines_insert: three Postgres array literals, one entry per scope: the scope, and
  * its mus and sigmas (each itself an array literal: one number per row, NULL for a row of an
  * unrated play). */
-db_status db_league_scope_lines_insert(db_conn *c, const char *league, const char *const arrays[3]);
+/* added false: league_scope_lines_insert; true: league_scope_lines_append (the same arrays,
+ * appended to each scope's line, created when new). */
+db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
+                                      const char *const arrays[3]);
 /* league_scope_line: the ratings after each row of the scope of these filters (season, game:
  * NULL for none; at least one set), parsed: n rows, mu[i] and sigma[i] (NAN for a row of an
  * unrated play; both arrays owned, free them). *kept false: the scope is not kept
@@ -325,11 +331,6 @@ typedef struct {
 typedef DB_ROWSET(db_scope_row) db_scope_rows;
 db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes,
                               const char *members, db_scope_rows *out);
-/* league_scopes_upsert: the arrays of league_scopes_insert, rows replaced where they exist;
- * league_scope_lines_append: the arrays of league_scope_lines_insert, appended to each
- * scope's line (created when new). */
-db_status db_league_scopes_upsert(db_conn *c, const char *league, const char *const arrays[11]);
-db_status db_league_scope_lines_append(db_conn *c, const char *league, const char *const arrays[3]);
 
 /* league_scope_standings: a scope's kept standings (unordered) for the season and game filters
  * (NULL: none). *kept is false when the scope is not kept (the league not recomputed since the

@@ -179,18 +179,32 @@ static void scope_line_add(sbuf line[3], int *lines, const char *name, const lea
 	free(sigma.b);
 }
 
-/* Closes the arrays a[0..n) and runs store with them (nothing when rows is 0); frees them. */
-static db_status arrays_store(db_conn *c, const char *league, sbuf *a, int n, int rows,
-                              db_status (*store)(db_conn *, const char *, const char *const *))
+/* Closes the arrays a[0..n) into v (n at most SCOPE_COLS). */
+static void arrays_close(sbuf *a, int n, const char **v)
 {
-	const char *v[SCOPE_COLS];
 	for (int k = 0; k < n; k++) {
 		sb_str(&a[k], "}");
 		v[k] = a[k].b;
 	}
-	db_status st = rows > 0 ? store(c, league, v) : DB_OK;
-	for (int k = 0; k < n; k++)
-		free(a[k].b);
+}
+
+/* Stores the standings rows (arr, rows of them) and lines (line, lines of them) built for the
+ * scopes, inserted after league_scopes_clear or (added) merged into the kept ones; frees the
+ * arrays. Nothing is sent for an empty set, or when st is already a failure. */
+static db_status scopes_store(db_conn *c, const char *league, db_status st, bool added,
+                              sbuf arr[SCOPE_COLS], int rows, sbuf line[3], int lines)
+{
+	const char *v[SCOPE_COLS];
+	arrays_close(arr, SCOPE_COLS, v);
+	if (st == DB_OK && rows > 0)
+		st = db_league_scopes_store(c, league, added, v);
+	arrays_close(line, 3, v);
+	if (st == DB_OK && lines > 0)
+		st = db_league_scope_lines_store(c, league, added, v);
+	for (int k = 0; k < SCOPE_COLS; k++)
+		free(arr[k].b);
+	for (int k = 0; k < 3; k++)
+		free(line[k].b);
 	return st;
 }
 
@@ -235,12 +249,7 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
 	}
 	seasons_literal(&seasons, &ids);
 	st = db_league_scopes_clear(c, league, ids.b);
-	db_status st2 = arrays_store(c, league, arr, SCOPE_COLS, st == DB_OK ? rows : 0,
-	                             db_league_scopes_insert);
-	st = st == DB_OK ? st2 : st;
-	st2 =
-	    arrays_store(c, league, line, 3, st == DB_OK ? lines : 0, db_league_scope_lines_insert);
-	st = st == DB_OK ? st2 : st;
+	st = scopes_store(c, league, st, false, arr, rows, line, lines);
 	free(name.b);
 	free(ids.b);
 	free(t);
@@ -380,12 +389,6 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 	free(one.rows);
 }
 
-static db_status ratings_store4(db_conn *c, const char *league, const char *const *a)
-{
-	(void)league;
-	return db_ratings_store(c, a);
-}
-
 db_status league_scopes_append(db_conn *c, const char *league, const char *play, bool *done)
 {
 	*done = false;
@@ -416,15 +419,14 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 			t[i] = standing_of(&cur, names[k], a.rows[i].member, a.rows[i].name);
 		added_rate_scope(&a, play, names[k], t, arr, &rows, line, &lines, ratings);
 	}
-	bool rated = ratings[0].b != NULL;
-	db_status st2 = arrays_store(c, league, arr, SCOPE_COLS, st == DB_OK ? rows : 0,
-	                             db_league_scopes_upsert);
-	st = st == DB_OK ? st2 : st;
-	st2 =
-	    arrays_store(c, league, line, 3, st == DB_OK ? lines : 0, db_league_scope_lines_append);
-	st = st == DB_OK ? st2 : st;
-	st2 = arrays_store(c, league, ratings, 4, st == DB_OK && rated ? 1 : 0, ratings_store4);
-	st = st == DB_OK ? st2 : st;
+	st = scopes_store(c, league, st, true, arr, rows, line, lines);
+	if (ratings[0].b) { /* the play is rated: its results' ratings */
+		const char *v[4];
+		arrays_close(ratings, 4, v);
+		st = st == DB_OK ? db_ratings_store(c, v) : st;
+	}
+	for (int k = 0; k < 4; k++)
+		free(ratings[k].b);
 	*done = st == DB_OK;
 	for (int k = 0; k < nscopes; k++)
 		free(names[k]);
