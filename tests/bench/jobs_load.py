@@ -222,6 +222,8 @@ def main():
     ratio = pct(loaded, 0.99) / pct(quiet, 0.99)
     print()
     print(f"p99 under load < 2x quiet: {'yes' if ratio < 2 else 'NO'} ({ratio:.2f}x)")
+    print(f"VERDICT | GET /health p99 while heavy routes run < 2 × quiet | {ratio:.2f} × | "
+          f"{'met' if ratio < 2 else 'NOT met'} |")
     return 1 if bad else 0
 
 
