@@ -6,6 +6,9 @@
 #   the same two with Accept-Encoding: gzip (ours: the compressed body it keeps in memory;
 #   nginx: gzip_static, a copy compressed once by this script with gzip -6; target ≥ 95 %)
 # Both sides send the same headers with the file (tests/bench/nginx.conf), keep-alive.
+# Besides requests/s: the CPU time the serving processes spent per request (ours: the server
+# alone, not PostgreSQL; nginx: master and workers), which other work on the machine disturbs
+# far less.
 # Client: wrk -t2 -c32 -d10s --latency (fixed concurrency; BENCH_DURATION overrides -d).
 # Server: SERVER (default build/server) with its default THREADS (4) unless THREADS is set;
 # nginx: worker_processes auto (one per CPU), config tests/bench/nginx.conf.
@@ -21,7 +24,7 @@ DIR=$ROOT/build/bench
 STATIC=$ROOT/static
 FILE=/app.css
 
-for tool in wrk nginx curl python3; do
+for tool in wrk nginx curl python3 pgrep; do
 	command -v "$tool" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin
 	command -v "$tool" >/dev/null 2>&1 || {
 		echo "bench: $tool missing (make deps)" >&2
@@ -105,24 +108,37 @@ echo "compressed $FILE: ours $(wc -c <"$DIR/ours.css.gz") bytes, nginx $(wc -c <
 	"bytes (plain $(wc -c <"$STATIC$FILE")); headers: ours $(wc -c <"$DIR/ours.gz.head")," \
 	"nginx $(wc -c <"$DIR/nginx.gz.head") bytes"
 
-# run NAME URL [wrk options]: wrk's output in $DIR/NAME.txt; prints "req/s p50 p99" (latencies
-# in ms)
+# CPU time (user + system, in clock ticks) the processes $PIDS have used so far
+HZ=$(getconf CLK_TCK)
+cpu_ticks() {
+	for p in $PIDS; do cat "/proc/$p/stat"; done | awk '{ t += $14 + $15 } END { print t + 0 }'
+}
+
+# run NAME URL [wrk options]: wrk's output in $DIR/NAME.txt; prints "req/s p50 p99 cpu" (latencies
+# in ms; cpu: µs of CPU time the serving processes $PIDS spent per request, a figure that the
+# load of other work on the machine disturbs far less than requests/s)
 run() {
 	name=$1 url=$2
 	shift 2
+	t0=$(cpu_ticks)
 	$WRK "$@" "$url" >"$DIR/$name.txt" 2>&1
-	awk '
+	t1=$(cpu_ticks)
+	awk -v ticks=$((t1 - t0)) -v hz="$HZ" '
 	function ms(v) {
 		if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0
 		if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v
 	}
 	$1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
-	$1 == "Requests/sec:" { rps = $2 }
+	$1 == "Requests/sec:" { rps = $2 } $2 == "requests" && $3 == "in" { n = $1 }
 	/Non-2xx|Socket errors/ { bad = bad $0 " " }
-	END { printf "%.0f %.2f %.2f\n", rps, p50, p99; if (bad != "") print bad > "/dev/stderr" }
+	END {
+		printf "%.0f %.2f %.2f %.1f\n", rps, p50, p99, (n > 0 ? ticks * 1e6 / hz / n : 0)
+		if (bad != "") print bad > "/dev/stderr"
+	}
 	' "$DIR/$name.txt"
 }
 
+NGINX_PIDS="$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')" # master and workers
 RUNS=${BENCH_RUNS:-3}
 echo "command: $WRK URL   x$RUNS rounds, medians (server THREADS=${THREADS:-4}, nginx worker_processes auto)"
 # rounds interleave the measurements so that drift of a noisy machine hits them alike; each
@@ -132,10 +148,14 @@ i=0
 while [ $i -lt "$RUNS" ]; do
 	i=$((i + 1))
 	echo "load $(cut -d' ' -f1 /proc/loadavg)" >>"$DIR/results"
+	PIDS=$SERVER_PID
 	echo "health $(run health$i "http://127.0.0.1:$PORT/api/v1/health")" >>"$DIR/results"
 	echo "ours $(run ours$i "http://127.0.0.1:$PORT$FILE")" >>"$DIR/results"
+	PIDS=$NGINX_PIDS
 	echo "nginx $(run nginx$i "http://127.0.0.1:$NGINX_PORT$FILE")" >>"$DIR/results"
+	PIDS=$SERVER_PID
 	echo "ours_gz $(run ours_gz$i "http://127.0.0.1:$PORT$FILE" -H "$GZ")" >>"$DIR/results"
+	PIDS=$NGINX_PIDS
 	echo "nginx_gz $(run nginx_gz$i "http://127.0.0.1:$NGINX_PORT$FILE" -H "$GZ")" >>"$DIR/results"
 done
 # median of column $2 over the rows named $1
@@ -143,8 +163,11 @@ median() {
 	awk -v k="$1" -v c="$2" '$1 == k { print $c }' "$DIR/results" | sort -n |
 		awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
-row() { printf '%-28s %12s %10s %10s\n' "$1" "$(median "$2" 2)" "$(median "$2" 3)" "$(median "$2" 4)"; }
-printf '%-28s %12s %10s %10s\n' "request" "requests/s" "p50 ms" "p99 ms"
+row() {
+	printf '%-28s %12s %10s %10s %12s\n' "$1" "$(median "$2" 2)" "$(median "$2" 3)" \
+		"$(median "$2" 4)" "$(median "$2" 5)"
+}
+printf '%-28s %12s %10s %10s %12s\n' "request" "requests/s" "p50 ms" "p99 ms" "cpu µs/req"
 row "ours  GET /api/v1/health" health
 row "ours  GET $FILE" ours
 row "nginx GET $FILE" nginx
@@ -168,6 +191,9 @@ verdict() { # LABEL OURS NGINX
 		r = n > 0 ? 100 * o / n : 0
 		printf "verdict: %s, ours/nginx of the medians: %.0f %% (target >= 95 %%: %s)\n", l, r,
 			(r >= 95 ? "met" : "NOT met")
+	}'
+	awk -v l="$1" -v o="$(median "$2" 5)" -v n="$(median "$3" 5)" 'BEGIN {
+		printf "%-34s %.0f %% of nginx'"'"'s CPU time per request\n", l " ours:", (n > 0 ? 100 * o / n : 0)
 	}'
 }
 verdict "static file" ours nginx
