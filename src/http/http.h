@@ -195,10 +195,12 @@ struct MHD_Response;
 long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen);
 /* Is this Content-Type application/json (parameters such as ;charset=utf-8 allowed)? */
 bool http_content_type_is_json(const char *content_type);
-/* Serves a file for GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute,
- * resolved directory). Returns the status: 200/304 with *out set (the caller queues and
- * destroys it), or an error status with *out NULL and a problem filled into err. */
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, http_resp *err,
-                struct MHD_Response **out);
+/* Answers GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute, resolved
+ * directory): queues a 200/304 on conn and returns its status (the reply may be one queued on
+ * other connections too: static.c), returns 0 when queueing failed, or returns an error status
+ * with nothing queued and a problem filled into err. close: the reply carries
+ * Connection: close. */
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, bool close,
+                http_resp *err);
 
 #endif

@@ -405,22 +405,18 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 		return reply_too_large(c, conn);
 	if (c->is_static) {
 		http_resp err = {0};
-		struct MHD_Response *r = NULL;
-		int st = srv->root[0]
-		             ? http_static(srv->root, c->raw, conn, &err, &r)
-		             : (http_reply_problem(&err, 404, "No such file.", NULL, NULL), 404);
-		if (!r)
+		int st =
+		    srv->root[0]
+		        ? http_static(srv->root, c->raw, conn, atomic_load(&srv->stopping), &err)
+		        : (http_reply_problem(&err, 404, "No such file.", NULL, NULL), 404);
+		if (st >= 400)
 			return err.body ? queue_resp(c, conn, &err) : MHD_NO;
 		http_resp_clear(&err);
-		if (atomic_load(&srv->stopping))
-			MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-		enum MHD_Result res = MHD_queue_response(conn, (unsigned)st, r);
-		MHD_destroy_response(r);
-		if (res == MHD_YES) {
-			c->status = st;
-			c->replied = true;
-		}
-		return res;
+		if (st == 0)
+			return MHD_NO;
+		c->status = st;
+		c->replied = true;
+		return MHD_YES;
 	}
 
 	if (c->route->heavy && srv->jobs)

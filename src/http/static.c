@@ -3,18 +3,31 @@
  * Safety: the raw path is decoded once; backslashes, NUL, malformed escapes and "."/".."
  * segments are refused (400), hidden files and empty segments are not served (404), and the
  * resolved file (realpath: symlinks followed) must lie inside root, which is itself resolved at
- * start. Each request re-stats the file, so nothing is ever served stale; the body goes out by
- * MHD_create_response_from_fd (sendfile), and the ETag (inode, size, mtime in ns) lets browsers
- * revalidate with If-None-Match → 304.
+ * start. Every file carries a Content-Security-Policy: the app loads nothing from elsewhere,
+ * runs no inline script or style, and cannot be framed.
  *
- * Text files (HTML, CSS, JavaScript, JSON, SVG, the manifest) go out gzip-compressed (zlib) to a
- * client whose Accept-Encoding takes gzip (http_accepts_gzip: a weight of 0 refuses it), with
- * their own ETag ("…-gz") and Vary: Accept-Encoding. A file is compressed once per version:
- * the compressed bytes are kept by path and ETag (inode, size, mtime), so an edited file is
- * compressed again on its first request and no build step is needed; the cache holds at most
- * GZ_CACHE_BYTES, emptied when full (the front end is far smaller). Every file carries a
- * Content-Security-Policy:
- * the app loads nothing from elsewhere, runs no inline script or style, and cannot be framed. */
+ * Replies built once per file version: the first request for a file (up to MEM_MAX bytes)
+ * reads it into memory and builds every reply it can get as libmicrohttpd responses (200, and
+ * for text files worth it 200 gzip-compressed (zlib, level 6), and the 304 of each), kept in a
+ * table by root + decoded path; later requests queue the kept responses on their connection,
+ * with no realpath, stat or open and no copy of the body. A larger file is opened for each
+ * request and sent by sendfile.
+ *
+ * Edits are noticed by inotify, not by a stat per request or a timer: before a file is read, the
+ * directories on its way from root (and those it really lies in, symbolic links followed) are
+ * watched, and every request first reads the inotify descriptor (non-blocking: one read(2) that
+ * usually finds nothing, where a stat per request costs realpath's readlink per path component,
+ * open, fstat and close). Any change in a watched directory empties the table. The kernel
+ * queues the event before the write, rename or unlink returns, so a request that arrives after
+ * an edit is never answered with the old body, nor a removed file with anything but 404. A file
+ * whose directories cannot be watched (no inotify, the watch limit reached) is read for every
+ * request. The table holds at most CACHE_ENTRIES files and CACHE_BYTES of bodies; beyond,
+ * files are read for every request until a change empties it.
+ *
+ * The ETag (inode, size, mtime in ns; "…-gz" for the compressed body) lets browsers revalidate
+ * with If-None-Match → 304. Text files (HTML, CSS, JavaScript, JSON, SVG, the manifest) go out
+ * compressed to a client whose Accept-Encoding takes gzip (http_accepts_gzip: a weight of 0
+ * refuses it), with Vary: Accept-Encoding. */
 #include "http/http.h"
 
 #include <errno.h>
@@ -22,14 +35,17 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/log.h"
 #include "base/oom.h"
 
 /* The app's own files only: no inline script or style, no external origin, no framing.
@@ -39,8 +55,7 @@ static const char CSP[] = "default-src 'self'; script-src 'self'; style-src 'sel
                           "manifest-src 'self'; worker-src 'self'; object-src 'none'; "
                           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/* Files larger than this are sent as they are (the front end's files are far smaller). */
-#define GZIP_MAX_INPUT (2u << 20)
+/* Smaller text files are sent as they are: compression would gain next to nothing. */
 #define GZIP_MIN_INPUT 256u
 
 static const struct {
@@ -136,41 +151,45 @@ bool http_accepts_gzip(const char *ae)
 	return gzip >= 0 ? gzip > 0 : star > 0;
 }
 
-/* Reads fd (size bytes) and gzips it; returns a malloc'd buffer (caller frees) and its length
- * in *out_len, or NULL when reading or compressing fails (the caller sends the file as is). */
-static void *gzip_fd(int fd, size_t size, size_t *out_len)
+/* Gzips in (size bytes); returns a malloc'd buffer (caller frees) and its length in *out_len,
+ * or NULL when compressing fails (the caller sends the file as it is). */
+static void *gzip_buf(const unsigned char *in, size_t size, size_t *out_len)
 {
-	unsigned char *in = xmalloc(size);
-	size_t got = 0;
-	while (got < size) {
-		ssize_t r = pread(fd, in + got, size - got, (off_t)got);
-		if (r <= 0) {
-			free(in);
-			return NULL;
-		}
-		got += (size_t)r;
-	}
 	z_stream z;
 	memset(&z, 0, sizeof z);
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(in);
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return NULL;
-	}
 	size_t cap = deflateBound(&z, (uLong)size);
 	unsigned char *out = xmalloc(cap);
-	z.next_in = in;
+	z.next_in = (unsigned char *)in;
 	z.avail_in = (uInt)size;
 	z.next_out = out;
 	z.avail_out = (uInt)cap;
 	int rc = deflate(&z, Z_FINISH);
 	*out_len = z.total_out;
 	deflateEnd(&z);
-	free(in);
 	if (rc != Z_STREAM_END) {
 		free(out);
 		return NULL;
 	}
 	return out;
+}
+
+/* Reads the whole file open as fd (size bytes) into a malloc'd buffer (caller frees), or NULL
+ * when it cannot (a short file: it shrank while being read). */
+static unsigned char *read_all(int fd, size_t size)
+{
+	unsigned char *buf = xmalloc(size);
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = pread(fd, buf + got, size - got, (off_t)got);
+		if (r <= 0) {
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	return buf;
 }
 
 bool http_etag_matches(const char *inm, const char *etag)
@@ -215,114 +234,325 @@ static int problem(http_resp *err, int status, const char *detail)
 	return status;
 }
 
-static int add_headers(struct MHD_Response *r, const char *ct, const char *etag, const char *cc,
-                       bool text, bool gz)
+/* The headers every reply of a file carries; ct NULL for a 304 (no body to type). A failure
+ * can only be an allocation that failed inside libmicrohttpd: the out-of-memory policy. */
+static void add_headers(struct MHD_Response *r, const char *ct, const char *etag, bool text,
+                        bool gz)
 {
+	/* Every file revalidates (ETag → 304): a phone never runs a new page with old modules
+	 * after an upgrade. */
 	if ((ct && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ct) != MHD_YES) ||
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag) != MHD_YES ||
-	    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cc) != MHD_YES ||
+	    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache") != MHD_YES ||
 	    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") != MHD_YES ||
 	    MHD_add_response_header(r, "Content-Security-Policy", CSP) != MHD_YES ||
 	    MHD_add_response_header(r, "Referrer-Policy", "same-origin") != MHD_YES ||
 	    (text &&
 	     MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding") != MHD_YES) ||
 	    (gz && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip") != MHD_YES))
-		return -1;
+		oom_abort();
+}
+
+/* A response libmicrohttpd could not allocate: the out-of-memory policy. */
+static struct MHD_Response *resp_check(struct MHD_Response *r)
+{
+	if (!r)
+		oom_abort();
+	return r;
+}
+
+static struct MHD_Response *empty_response(void)
+{
+	return resp_check(MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT));
+}
+
+/* ---- the replies of one file version ---- */
+
+/* Files up to this size are held in memory with their replies (and are compressed when they
+ * are text); larger ones are sent from the file (sendfile) by a reply built per request. */
+#define MEM_MAX ((size_t)2 << 20)
+
+/* Every reply a version of a file can get: built once, then queued on any number of
+ * connections at once. libmicrohttpd's responses are reference-counted (MHD_queue_response
+ * takes a reference under the response's own mutex, the end of the transfer drops it) and a
+ * body in memory is only read while it goes out; a queued response is never changed (no
+ * header is added to it). */
+typedef struct entry entry;
+struct entry {
+	entry *next;      /* the bucket's chain (under g_mu) */
+	char *key;        /* root + decoded path as requested (owned) */
+	unsigned hash;    /* of key */
+	atomic_uint refs; /* one for the table while the entry is in it, one per request using it */
+	bool shared;      /* in memory: may be queued on many connections (else one request's) */
+	bool text;
+	size_t bytes; /* bodies held in memory */
+	char etag[80], etag_gz[84];
+	/* owned references; gz and nm_gz are NULL when the file is not sent compressed */
+	struct MHD_Response *body, *gz, *nm, *nm_gz; /* 200 plain, 200 gzip, 304, 304 gzip */
+};
+
+static void entry_release(entry *e)
+{
+	if (atomic_fetch_sub(&e->refs, 1) != 1)
+		return;
+	struct MHD_Response *rs[] = {e->body, e->gz, e->nm, e->nm_gz};
+	for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++)
+		if (rs[i])
+			MHD_destroy_response(rs[i]); /* freed once no connection sends it */
+	free(e->key);
+	free(e);
+}
+
+/* Fills e's replies from the file open as fd (taken: closed or owned by a reply). 0, or 404
+ * when the file shrank while it was read (an edit in progress). */
+static int entry_fill(entry *e, int fd, size_t size, const char *ct)
+{
+	if (size > MEM_MAX) {
+		struct MHD_Response *r = MHD_create_response_from_fd64((uint64_t)size, fd);
+		if (!r)
+			close(fd);
+		e->body = resp_check(r); /* owns fd */
+	} else {
+		unsigned char *buf = size ? read_all(fd, size) : NULL;
+		close(fd);
+		if (size && !buf)
+			return 404;
+		size_t zlen = 0;
+		unsigned char *z =
+		    e->text && size >= GZIP_MIN_INPUT ? gzip_buf(buf, size, &zlen) : NULL;
+		e->shared = true;
+		e->bytes = size + zlen;
+		e->body = size ? resp_check(MHD_create_response_from_buffer(size, buf,
+		                                                            MHD_RESPMEM_MUST_FREE))
+		               : empty_response();
+		if (z)
+			e->gz = resp_check(
+			    MHD_create_response_from_buffer(zlen, z, MHD_RESPMEM_MUST_FREE));
+	}
+	add_headers(e->body, ct, e->etag, e->text, false);
+	e->nm = empty_response();
+	add_headers(e->nm, NULL, e->etag, e->text, false);
+	if (e->gz) {
+		add_headers(e->gz, ct, e->etag_gz, e->text, true);
+		e->nm_gz = empty_response();
+		add_headers(e->nm_gz, NULL, e->etag_gz, e->text, false);
+	}
 	return 0;
 }
 
-/* ---- compressed bodies, once per file version ---- */
+/* ---- noticing edits: inotify ---- */
 
-enum { GZ_CACHE_SLOTS = 128, GZ_CACHE_BYTES = 8u << 20 };
+/* Every change to a directory entry or a file's contents or attributes; reading a file (ours
+ * or anyone's) raises none of them. */
+#define WATCH_MASK                                                                                 \
+	(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |          \
+	 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
 
-typedef struct {
-	char *key; /* real path + '\n' + ETag; NULL: free slot */
-	unsigned char *gz;
-	size_t len;
-} gz_slot;
+static int g_ino = -1; /* the inotify descriptor (non-blocking); -1: nothing is kept */
+static pthread_once_t g_ino_once = PTHREAD_ONCE_INIT;
 
-static pthread_mutex_t g_gz_mu = PTHREAD_MUTEX_INITIALIZER;
-static gz_slot g_gz[GZ_CACHE_SLOTS];
-static size_t g_gz_bytes;
-
-static void gz_clear_locked(void)
+static void ino_open(void)
 {
-	for (int i = 0; i < GZ_CACHE_SLOTS; i++) {
-		free(g_gz[i].key);
-		free(g_gz[i].gz);
-		g_gz[i] = (gz_slot){0};
+	g_ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (g_ino < 0)
+		log_warn("http: no inotify (%s): static files are read for every request",
+		         strerror(errno));
+}
+
+/* Watches root (the first root_len bytes of path) and every directory below it on the way to
+ * path. False when one cannot be watched (the caller keeps nothing of the file). */
+static bool watch_dirs(const char *path, size_t root_len)
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(path);
+	if (n >= sizeof dir)
+		return false;
+	memcpy(dir, path, n + 1);
+	for (size_t i = root_len; i < n; i++) {
+		if (dir[i] != '/')
+			continue;
+		dir[i] = '\0';
+		int wd = inotify_add_watch(g_ino, dir, WATCH_MASK);
+		dir[i] = '/';
+		if (wd < 0)
+			return false;
 	}
-	g_gz_bytes = 0;
+	return true;
 }
 
-/* A response with a copy of the cached compressed body of key, or NULL when there is none. */
-static struct MHD_Response *gz_cached(const char *key)
+/* ---- the table: path → entry ---- */
+
+enum { CACHE_BUCKETS = 256, CACHE_ENTRIES = 4096 };
+#define CACHE_BYTES ((size_t)32 << 20)
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER; /* guards everything below */
+static entry *g_table[CACHE_BUCKETS];
+static size_t g_entries, g_bytes;
+static unsigned long g_gen; /* counts the times a change was noticed */
+
+static unsigned hash_key(const char *s)
 {
-	struct MHD_Response *r = NULL;
-	pthread_mutex_lock(&g_gz_mu);
-	for (int i = 0; i < GZ_CACHE_SLOTS && !r; i++)
-		if (g_gz[i].key && strcmp(g_gz[i].key, key) == 0)
-			r = MHD_create_response_from_buffer(g_gz[i].len, g_gz[i].gz,
-			                                    MHD_RESPMEM_MUST_COPY);
-	pthread_mutex_unlock(&g_gz_mu);
-	return r;
+	unsigned h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
 }
 
-/* Keeps a copy of gz (len bytes) as the compressed body of key; an older version of the same
- * path gives its slot up. */
-static void gz_keep(const char *key, const unsigned char *gz, size_t len)
+static void clear_locked(void)
 {
-	size_t path_len = strcspn(key, "\n");
-	pthread_mutex_lock(&g_gz_mu);
-	if (g_gz_bytes + len > GZ_CACHE_BYTES)
-		gz_clear_locked();
-	gz_slot *free_slot = NULL;
-	for (int i = 0; i < GZ_CACHE_SLOTS; i++) {
-		gz_slot *s = &g_gz[i];
-		if (s->key && strncmp(s->key, key, path_len + 1) == 0) { /* same path */
-			g_gz_bytes -= s->len;
-			free(s->key);
-			free(s->gz);
-			*s = (gz_slot){0};
+	for (int i = 0; i < CACHE_BUCKETS; i++)
+		while (g_table[i]) {
+			entry *e = g_table[i];
+			g_table[i] = e->next;
+			entry_release(e);
 		}
-		if (!s->key && !free_slot)
-			free_slot = s;
-	}
-	if (!free_slot) {
-		gz_clear_locked();
-		free_slot = &g_gz[0];
-	}
-	free_slot->key = xstrdup(key);
-	free_slot->gz = xmalloc(len);
-	memcpy(free_slot->gz, gz, len);
-	free_slot->len = len;
-	g_gz_bytes += len;
-	pthread_mutex_unlock(&g_gz_mu);
+	g_entries = g_bytes = 0;
 }
 
-/* The compressed response for the file open as fd (size bytes), under key: from the cache, or
- * compressed now and kept. NULL when it cannot be compressed (fd is left open either way). */
-static struct MHD_Response *gz_response(const char *key, int fd, size_t size)
+/* Reads what inotify has queued; any change at all empties the table (edits are rare: a
+ * deployment). The kernel queues an event before the write, rename or unlink that raised it
+ * returns, so a request that arrives after an edit always finds it here. */
+static void drain_locked(void)
 {
-	struct MHD_Response *r = gz_cached(key);
-	if (r)
-		return r;
-	size_t len = 0;
-	unsigned char *body = gzip_fd(fd, size, &len);
-	if (!body)
-		return NULL;
-	gz_keep(key, body, len);
-	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE); /* owns body */
-	if (!r)
-		free(body);
-	return r;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool changed = false;
+	while (read(g_ino, buf, sizeof buf) > 0)
+		changed = true;
+	if (changed) {
+		clear_locked();
+		g_gen++;
+	}
 }
 
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, http_resp *err,
-                struct MHD_Response **out)
+/* The entry of key with a reference taken for the caller, or NULL. */
+static entry *lookup_locked(const char *key, unsigned h)
 {
-	char path[HTTP_MAX_URL + 16], full[PATH_MAX], real[PATH_MAX];
-	*out = NULL;
+	for (entry *e = g_table[h % CACHE_BUCKETS]; e; e = e->next)
+		if (e->hash == h && strcmp(e->key, key) == 0) {
+			atomic_fetch_add(&e->refs, 1);
+			return e;
+		}
+	return NULL;
+}
+
+/* Keeps e (the table takes a reference) unless a change was noticed since generation gen
+ * (what e was built from may be old), it is not held in memory, the table is full, or another
+ * request kept the same file meanwhile. */
+static void insert_locked(entry *e, unsigned long gen)
+{
+	if (gen != g_gen || !e->shared || g_entries >= CACHE_ENTRIES ||
+	    g_bytes + e->bytes > CACHE_BYTES)
+		return;
+	entry **b = &g_table[e->hash % CACHE_BUCKETS];
+	for (entry *o = *b; o; o = o->next)
+		if (o->hash == e->hash && strcmp(o->key, e->key) == 0)
+			return;
+	atomic_fetch_add(&e->refs, 1);
+	e->next = *b;
+	*b = e;
+	g_entries++;
+	g_bytes += e->bytes;
+}
+
+/* ---- a request ---- */
+
+/* Builds the replies of the file at full (root + decoded path): 0 with *out set (one
+ * reference: the caller's), or an error status with err filled. *watched is cleared when the
+ * directories the file really lies in (symbolic links followed) cannot all be watched. */
+static int entry_build(const char *root, const char *full, unsigned h, bool *watched,
+                       http_resp *err, entry **out)
+{
+	char real[PATH_MAX];
+	if (!realpath(full, real))
+		return problem(err, 404, "No such file.");
+	size_t rl = strlen(root);
+	if (strncmp(real, root, rl) != 0 || real[rl] != '/')
+		return problem(err, 404, "No such file.");
+	if (*watched && strcmp(real, full) != 0)
+		*watched = watch_dirs(real, rl);
+	int fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return problem(err, errno == EACCES ? 403 : 404, "No such file.");
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return problem(err, 404, "No such file.");
+	}
+	entry *e = xcalloc(1, sizeof *e);
+	atomic_init(&e->refs, 1);
+	e->key = xstrdup(full);
+	e->hash = h;
+	const char *ct = content_type(real, &e->text);
+	snprintf(e->etag, sizeof e->etag, "\"%jx-%jx-%jx\"", (uintmax_t)sb.st_ino,
+	         (uintmax_t)sb.st_size,
+	         (uintmax_t)sb.st_mtim.tv_sec * 1000000000u + (uintmax_t)sb.st_mtim.tv_nsec);
+	snprintf(e->etag_gz, sizeof e->etag_gz, "%.*s-gz\"", (int)strlen(e->etag) - 1, e->etag);
+	if (entry_fill(e, fd, (size_t)sb.st_size, ct) != 0) {
+		entry_release(e);
+		return problem(err, 404, "No such file.");
+	}
+	*out = e;
+	return 0;
+}
+
+/* The replies of the file at full with a reference for the caller: the kept ones, or built
+ * now (and kept when every directory on the way is watched and nothing changed meanwhile).
+ * private_copy: built for this request alone (its reply may be changed). 0 or an error status
+ * with err filled. */
+static int entry_get(const char *root, const char *full, bool private_copy, http_resp *err,
+                     entry **out)
+{
+	pthread_once(&g_ino_once, ino_open);
+	unsigned h = hash_key(full);
+	bool keep = !private_copy && g_ino >= 0;
+	unsigned long gen = 0;
+	if (keep) {
+		pthread_mutex_lock(&g_mu);
+		drain_locked();
+		*out = lookup_locked(full, h);
+		pthread_mutex_unlock(&g_mu);
+		if (*out)
+			return 0;
+		/* the watches first, then the generation, then the file: an edit after the
+		 * generation was read is either seen by the reads below or stops the keeping */
+		keep = watch_dirs(full, strlen(root));
+		pthread_mutex_lock(&g_mu);
+		drain_locked();
+		gen = g_gen;
+		pthread_mutex_unlock(&g_mu);
+	}
+	int st = entry_build(root, full, h, &keep, err, out);
+	if (st || !keep)
+		return st;
+	pthread_mutex_lock(&g_mu);
+	drain_locked();
+	insert_locked(*out, gen);
+	pthread_mutex_unlock(&g_mu);
+	return 0;
+}
+
+/* Queues the reply e has for this request: 304 when If-None-Match names the ETag of the
+ * variant the client takes, else 200 with the compressed body when it takes gzip. close: e is
+ * private and its reply gets Connection: close. The status, or 0 when queueing failed. */
+static int queue_reply(struct MHD_Connection *conn, const entry *e, bool close)
+{
+	const char *ae =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	bool gz = e->gz && ae && http_accepts_gzip(ae);
+	const char *inm =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+	bool nm = http_etag_matches(inm, gz ? e->etag_gz : e->etag);
+	struct MHD_Response *r = nm ? (gz ? e->nm_gz : e->nm) : (gz ? e->gz : e->body);
+	if (close && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
+		oom_abort();
+	unsigned status = nm ? 304 : 200;
+	return MHD_queue_response(conn, status, r) == MHD_YES ? (int)status : 0;
+}
+
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, bool close,
+                http_resp *err)
+{
+	char path[HTTP_MAX_URL + 16], full[PATH_MAX];
 	if (!root || !raw_path || raw_path[0] != '/')
 		return problem(err, 400, "The path must start with '/'.");
 	if (strchr(raw_path, '\\') || strcasestr(raw_path, "%5c"))
@@ -341,71 +571,11 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	int n = snprintf(full, sizeof full, "%s%s", root, path);
 	if (n < 0 || (size_t)n >= sizeof full)
 		return problem(err, 404, "No such file.");
-	if (!realpath(full, real))
-		return problem(err, 404, "No such file.");
-	size_t rl = strlen(root);
-	if (strncmp(real, root, rl) != 0 || real[rl] != '/')
-		return problem(err, 404, "No such file.");
-
-	int fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return problem(err, errno == EACCES ? 403 : 404, "No such file.");
-	struct stat sb;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return problem(err, 404, "No such file.");
-	}
-	bool text;
-	const char *ct = content_type(real, &text);
-	const char *ae = conn ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-	                                                    MHD_HTTP_HEADER_ACCEPT_ENCODING)
-	                      : NULL;
-	bool gz = text && ae && http_accepts_gzip(ae) && sb.st_size >= GZIP_MIN_INPUT &&
-	          (uintmax_t)sb.st_size <= GZIP_MAX_INPUT;
-	char etag[80];
-	snprintf(etag, sizeof etag, "\"%jx-%jx-%jx%s\"", (uintmax_t)sb.st_ino,
-	         (uintmax_t)sb.st_size,
-	         (uintmax_t)sb.st_mtim.tv_sec * 1000000000u + (uintmax_t)sb.st_mtim.tv_nsec,
-	         gz ? "-gz" : "");
-	/* Every file revalidates (ETag → 304): a phone never runs a new page with old modules
-	 * after an upgrade. */
-	const char *cc = "no-cache";
-
-	const char *inm =
-	    conn ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH)
-	         : NULL;
-	struct MHD_Response *r;
-	int status;
-	char key[PATH_MAX + 96];
-	snprintf(key, sizeof key, "%s\n%s", real, etag);
-	if (http_etag_matches(inm, etag)) {
-		close(fd);
-		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-		status = 304;
-		ct = NULL;
-	} else if (sb.st_size == 0) {
-		close(fd);
-		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-		status = 200;
-		gz = false;
-	} else if (gz && (r = gz_response(key, fd, (size_t)sb.st_size)) != NULL) {
-		close(fd);
-		status = 200;
-	} else {
-		if (gz) /* could not compress: send the file as it is, under its plain ETag */
-			memcpy(etag + strlen(etag) - 4, "\"", 2);
-		gz = false;
-		r = MHD_create_response_from_fd64((uint64_t)sb.st_size, fd); /* owns fd */
-		if (!r)
-			close(fd);
-		status = 200;
-	}
-	if (!r)
-		return problem(err, 500, "Out of memory.");
-	if (add_headers(r, ct, etag, cc, text, gz && status == 200) != 0) {
-		MHD_destroy_response(r);
-		return problem(err, 500, "Out of memory.");
-	}
-	*out = r;
-	return status;
+	entry *e;
+	st = entry_get(root, full, close, err, &e);
+	if (st)
+		return st;
+	st = queue_reply(conn, e, close);
+	entry_release(e);
+	return st;
 }

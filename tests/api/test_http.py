@@ -267,9 +267,9 @@ def test_static_gzip_when_accepted_and_csp():
 
 
 def test_static_gzip_follows_an_edited_file():
-    """A file is compressed once per version (its compressed body is kept by path and ETag):
-    the same bytes answer every request, and a file edited while the server runs is served new
-    at once, compressed and plain, never the old compressed body."""
+    """A file is compressed once per version (its replies are kept until inotify reports a
+    change): the same bytes answer every request, and a file edited while the server runs is
+    served new at once, compressed and plain, never the old compressed body."""
     import gzip, shutil, tempfile
     d = tempfile.mkdtemp(prefix="dh-static-")
     try:
