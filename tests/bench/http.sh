@@ -191,6 +191,8 @@ verdict() { # LABEL OURS NGINX
 		r = n > 0 ? 100 * o / n : 0
 		printf "verdict: %s, ours/nginx of the medians: %.0f %% (target >= 95 %%: %s)\n", l, r,
 			(r >= 95 ? "met" : "NOT met")
+		printf "VERDICT | %s requests/s, ours ≥ 95 %% of nginx'"'"'s | %.0f %% | %s |\n", l, r,
+			(r >= 95 ? "met" : "NOT met")
 	}'
 	awk -v l="$1" -v o="$(median "$2" 5)" -v n="$(median "$3" 5)" 'BEGIN {
 		printf "%-34s %.0f %% of nginx'"'"'s CPU time per request\n", l " ours:", (n > 0 ? 100 * o / n : 0)
