@@ -38,80 +38,6 @@ jw *jw_thread(void)
 	return w;
 }
 
-static void sep(jw *w)
-{
-	if (w->comma)
-		sb_add(&w->s, ",", 1);
-}
-
-void jw_obj(jw *w)
-{
-	sep(w);
-	sb_add(&w->s, "{", 1);
-	w->comma = false;
-}
-
-void jw_obj_end(jw *w)
-{
-	sb_add(&w->s, "}", 1);
-	w->comma = true;
-}
-
-void jw_arr(jw *w)
-{
-	sep(w);
-	sb_add(&w->s, "[", 1);
-	w->comma = false;
-}
-
-void jw_arr_end(jw *w)
-{
-	sb_add(&w->s, "]", 1);
-	w->comma = true;
-}
-
-void jw_key(jw *w, const char *key)
-{
-	sep(w);
-	size_t n = strlen(key);
-	sb_add(&w->s, "\"", 1);
-	sb_add(&w->s, key, n);
-	sb_add(&w->s, "\":", 2);
-	w->comma = false;
-}
-
-void jw_int(jw *w, int64_t v)
-{
-	char buf[24], *p = buf + sizeof buf;
-	/* through the unsigned magnitude: -INT64_MIN does not fit an int64_t */
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--p = '-';
-	sep(w);
-	sb_add(&w->s, p, (size_t)(buf + sizeof buf - p));
-	w->comma = true;
-}
-
-void jw_bool(jw *w, bool v)
-{
-	sep(w);
-	if (v)
-		sb_add(&w->s, "true", 4);
-	else
-		sb_add(&w->s, "false", 5);
-	w->comma = true;
-}
-
-void jw_null(jw *w)
-{
-	sep(w);
-	sb_add(&w->s, "null", 4);
-	w->comma = true;
-}
-
 /* The escape of byte c as json-c writes it, or NULL when c stands as it is. u is a buffer of 7
  * bytes for \u00xx. */
 static const char *escape_of(unsigned char c, char u[7])
@@ -145,7 +71,7 @@ static const char *escape_of(unsigned char c, char u[7])
 
 void jw_str(jw *w, const char *s)
 {
-	sep(w);
+	jw_sep(w);
 	sb_add(&w->s, "\"", 1);
 	const char *run = s; /* bytes that stand as they are, not yet written */
 	for (const char *p = s; *p; p++) {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct jw {
 	sbuf s;
@@ -32,15 +33,74 @@ typedef struct jw {
  * until the thread's next jw_thread(). */
 jw *jw_thread(void);
 
-void jw_obj(jw *w);     /* { */
-void jw_obj_end(jw *w); /* } */
-void jw_arr(jw *w);     /* [ */
-void jw_arr_end(jw *w); /* ] */
-void jw_key(jw *w, const char *key);
-void jw_int(jw *w, int64_t v);
-void jw_bool(jw *w, bool v);
-void jw_null(jw *w);
 void jw_str(jw *w, const char *s); /* escaped */
+
+/* The small writers are inline: with a literal key its length is known when compiling, and a
+ * reply is hundreds of them. */
+static inline void jw_sep(jw *w)
+{
+	if (w->comma)
+		sb_add(&w->s, ",", 1);
+}
+static inline void jw_obj(jw *w) /* { */
+{
+	jw_sep(w);
+	sb_add(&w->s, "{", 1);
+	w->comma = false;
+}
+static inline void jw_obj_end(jw *w) /* } */
+{
+	sb_add(&w->s, "}", 1);
+	w->comma = true;
+}
+static inline void jw_arr(jw *w) /* [ */
+{
+	jw_sep(w);
+	sb_add(&w->s, "[", 1);
+	w->comma = false;
+}
+static inline void jw_arr_end(jw *w) /* ] */
+{
+	sb_add(&w->s, "]", 1);
+	w->comma = true;
+}
+static inline void jw_key(jw *w, const char *key)
+{
+	jw_sep(w);
+	sb_add(&w->s, "\"", 1);
+	sb_add(&w->s, key, strlen(key));
+	sb_add(&w->s, "\":", 2);
+	w->comma = false;
+}
+static inline void jw_int(jw *w, int64_t v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	/* through the unsigned magnitude: -INT64_MIN does not fit an int64_t */
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	jw_sep(w);
+	sb_add(&w->s, p, (size_t)(buf + sizeof buf - p));
+	w->comma = true;
+}
+static inline void jw_bool(jw *w, bool v)
+{
+	jw_sep(w);
+	if (v)
+		sb_add(&w->s, "true", 4);
+	else
+		sb_add(&w->s, "false", 5);
+	w->comma = true;
+}
+static inline void jw_null(jw *w)
+{
+	jw_sep(w);
+	sb_add(&w->s, "null", 4);
+	w->comma = true;
+}
 
 /* A member: the key, then the value. */
 static inline void jw_kint(jw *w, const char *key, int64_t v)
