@@ -17,7 +17,7 @@
 # round. Next to each open loop the script records what PostgreSQL did meanwhile (checkpoints
 # begun, autovacuum and autoanalyze runs on the server's tables), and pgbench runs the same open
 # loop (-R RATE, latency from the scheduled instant: its own time plus schedule lag), so a tail
-# shows whether the database had it too.
+# shows whether the database had it too; "load" is the load average when the open loop began.
 # Environment: ROUNDS (3), RATE (500), TABLES (48), CLOSED_TABLES (32), DURATION (10),
 # WARMUP (1), PGBENCH_T (10), FSYNC (on), BEFORE_REF (186c5fd; empty: skip the old server);
 # THREADS (the server's default when unset) goes to both servers.
@@ -110,6 +110,7 @@ while [ $r -le "$ROUNDS" ]; do
 		start_server "$s"
 		TEMPLATES_DIR=templates/er $CLOSED --port "$PORT" >"$OUT/closed-$s-$r.json" || rc=1
 		pg_events "bench_$s" >"$OUT/events0-$s-$r"
+		cut -d' ' -f1 /proc/loadavg >"$OUT/load-$s-$r"
 		TEMPLATES_DIR=templates/er $OPEN --port "$PORT" >"$OUT/open-$s-$r.json" || rc=1
 		pg_events "bench_$s" >"$OUT/events1-$s-$r"
 		stop_server
@@ -149,7 +150,7 @@ def pgbench_open_p99(r):  # ms from the scheduled instant: transaction time + sc
 pgb_p99 = [pgbench_open_p99(r) for r in range(1, rounds + 1)]
 print(f"{'round':<6} {'server':<7} {'closed moves/s':>14} {'pgbench TPS':>11} {'ratio':>6} "
       f"{'open p50 ms':>11} {'open p99 ms':>11} {'p99 < 10':>8} {'open moves/s':>12} "
-      f"{'errors':>6} {'ckpt':>4} {'autovac':>7} {'pgbench open p99 ms':>19}")
+      f"{'errors':>6} {'ckpt':>4} {'autovac':>7} {'pgbench open p99 ms':>19} {'load':>5}")
 med, every = {}, {}
 for s in servers:
     ratios, p99s, mps = [], [], []
@@ -161,7 +162,7 @@ for s in servers:
         print(f"{r:<6} {s:<7} {c['moves_per_s']:>14} {tps[r - 1]:>11.1f} {ratio:>6.2f} "
               f"{o['p50_ms']:>11} {o['p99_ms']:>11} {'met' if o['p99_ms'] < 10 else 'MISSED':>8} "
               f"{o['moves_per_s']:>12} {c['errors'] + o['errors']:>6} {ck:>4} {av:>7} "
-              f"{pgb_p99[r - 1]:>19.2f}")
+              f"{pgb_p99[r - 1]:>19.2f} {open(os.path.join(out, f'load-{s}-{r}')).read().strip():>5}")
     med[s] = (statistics.median(ratios), statistics.median(p99s), statistics.median(mps))
     every[s] = sum(p < 10 for p in p99s)
 for r in range(1, rounds + 1):
