@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/games.h"
+#include "json/jw.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
@@ -113,6 +114,11 @@ int eng_reply_db(http_resp *resp, db_status st);
 int eng_request_token(const http_req *req, bool query_allowed, char hash[TOKEN_HASH_HEX + 1],
                       http_resp *resp);
 json_object *eng_state_reply(const table_game *g);
+/* The same document as text into w (json/jw.h), when the kind has state_text: byte for byte
+ * what eng_state_reply serialises to (tests/unit/test_api_state_text.c). */
+void eng_state_text(const table_game *g, struct jw *w);
+/* Replies 200 with the game's state: as text when the kind writes it so, else from the objects. */
+int eng_reply_state(http_resp *resp, const table_game *g);
 /* The stripe of game `id` (FNV-1a of the id). */
 stripe *eng_stripe_of(const char *id);
 void eng_turn_give(stripe *s, turn *t);

@@ -142,7 +142,7 @@ static db_status mutate_tx(db_conn *c, void *arg)
 		table_reply_refusal(a->resp, &why);
 		break;
 	case STEP_REPEAT: /* an identical resubmission of what stands is answered as before */
-		http_reply_json(a->resp, 200, eng_state_reply(a->g));
+		eng_reply_state(a->resp, a->g);
 		break;
 	case STEP_BUG:
 		eng_reply_bug(a->resp, "a bot could not play");
@@ -244,7 +244,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	}
 	eng_turn_give(s, &t);
 	if (st == DB_OK)
-		http_reply_json(resp, 200, eng_state_reply(g));
+		eng_reply_state(resp, g);
 	else if (st != DB_ABORT)
 		eng_reply_db(resp, st);
 	free(g);

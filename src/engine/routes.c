@@ -20,7 +20,7 @@ int table_api_get(const http_req *req, http_resp *resp)
 	table_game *g = table_load_for_read(req, resp, kind, req->params[0]);
 	if (g == NULL)
 		return 0;
-	http_reply_json(resp, 200, eng_state_reply(g));
+	eng_reply_state(resp, g);
 	free(g);
 	return 0;
 }

@@ -256,6 +256,34 @@ json_object *eng_state_reply(const table_game *g)
 	return o;
 }
 
+void eng_state_text(const table_game *g, jw *w)
+{
+	table_view v;
+	eng_view_of(g, &v);
+	jw_obj(w);
+	jw_kstr(w, "id", g->id);
+	jw_kstr(w, "kind", g->kind->name);
+	if (!g->display)
+		jw_kstr(w, "code", g->code);
+	jw_kstr(w, "status", g->kind->finished(g->state) ? "finished" : "playing");
+	jw_kint(w, "version", g->version);
+	if (g->league[0])
+		jw_kstr(w, "league", g->league);
+	g->kind->state_text(g->state, &v, w);
+	if (g->you)
+		jw_kint(w, "you", g->you);
+	jw_obj_end(w);
+}
+
+int eng_reply_state(http_resp *resp, const table_game *g)
+{
+	if (g->kind->state_text == NULL)
+		return http_reply_json(resp, 200, eng_state_reply(g));
+	jw *w = jw_thread(); /* this thread's buffer: the reply below takes a copy */
+	eng_state_text(g, w);
+	return http_reply_json_text(resp, 200, w->s.b, w->s.len);
+}
+
 /* ---- loading ---- */
 
 typedef struct {

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct jw;
 
 enum {
 	TABLE_MAX_SEATS = 6,
@@ -109,6 +110,10 @@ typedef struct table_kind {
 	/* Adds the kind's members to the state reply o (which has id, kind, code, status,
 	 * version, league). */
 	void (*state_json)(const void *state, const table_view *v, struct json_object *o);
+	/* The same members, in the same order, written as text (json/jw.h) after the engine's:
+	 * the reply to every write and read of the game's state, without building a tree of
+	 * objects. Optional (state_json serves when it is NULL). */
+	void (*state_text)(const void *state, const table_view *v, struct jw *w);
 	/* The finished result kept in games.result for the league history:
 	 * {"standings": [{"seat","name","bot","score","rank","breakdown"…}]} (caller owns). */
 	struct json_object *(*result_json)(const void *state, const table_view *v);

@@ -78,6 +78,8 @@ typedef struct {
 /* ---- replies (response.c) ---- */
 /* Serialises obj (takes ownership, frees it) as application/json. */
 int http_reply_json(http_resp *resp, int status, struct json_object *obj);
+/* application/json from text already written (len bytes, a copy is taken). */
+int http_reply_json_text(http_resp *resp, int status, const char *text, size_t len);
 /* application/problem+json {"type","title","status","detail"} plus "rule" / "field" when not
  * NULL. type is derived from status (or rule). */
 int http_reply_problem(http_resp *resp, int status, const char *detail, const char *rule,

@@ -54,6 +54,19 @@ int http_reply_json(http_resp *resp, int status, struct json_object *obj)
 	return set_json_body(resp, status, obj, CT_JSON);
 }
 
+int http_reply_json_text(http_resp *resp, int status, const char *text, size_t len)
+{
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	free(resp->body);
+	resp->body = copy;
+	resp->body_len = len;
+	resp->status = status;
+	resp->content_type = CT_JSON;
+	return 0;
+}
+
 static bool has_header(const http_resp *resp, const char *name)
 {
 	for (int i = 0; i < resp->nheaders && i < HTTP_MAX_HEADERS; i++)

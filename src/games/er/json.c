@@ -1,5 +1,6 @@
 /* JSON ↔ ER rules structs. See json.h for the return conventions and ownership. */
 #include "games/er/json.h"
+#include "json/jw.h"
 #include "json/jx.h"
 
 #include <json-c/json.h>
@@ -236,6 +237,50 @@ json_object *er_json_sheet(const er_data *d, const er_sheet *s)
 	return o;
 }
 
+void er_json_sheet_text(jw *w, const er_sheet *s)
+{
+	jw_obj(w);
+	jw_key(w, "wards");
+	jw_arr(w);
+	for (int ward = 0; ward < ER_WARDS; ward++) {
+		jw_arr(w);
+		for (int i = 0; i < s->count[ward]; i++) {
+			const er_patient *p = &s->ward[ward][i];
+			jw_obj(w);
+			jw_kint(w, "value", p->value);
+			jw_kbool(w, "critical", p->critical);
+			jw_kbool(w, "screen", p->screen);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+	jw_key(w, "nurses_crossed");
+	jw_arr(w);
+	for (int ward = 0; ward < ER_WARDS; ward++)
+		if (s->nurse_crossed[ward])
+			jw_int(w, ward + 1);
+	jw_arr_end(w);
+	jw_kint(w, "nurse_track", s->nurse_track);
+	jw_key(w, "stethoscopes");
+	jw_obj(w);
+	jw_kint(w, "circled", s->steth_circled);
+	jw_kint(w, "used", s->steth_used);
+	jw_obj_end(w);
+	jw_key(w, "blood_bags");
+	jw_obj(w);
+	jw_kint(w, "circled", s->blood_circled);
+	jw_kint(w, "used", s->blood_used);
+	jw_obj_end(w);
+	jw_kint(w, "morgue", s->morgue);
+	jw_key(w, "cardiologists");
+	jw_arr(w);
+	jw_int(w, s->cardiologists[0]);
+	jw_int(w, s->cardiologists[1]);
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
 static int parse_dice(json_object *obj, const char *at, er_turn *out, js_error *err)
 {
 	int64_t v[ER_DICE] = {0, 0, 0};
@@ -434,6 +479,29 @@ json_object *er_json_breakdown(const er_breakdown *b)
 	jx_set(o, "morgue", jx_int(b->morgue));
 	jx_set(o, "modifiers", jx_int(b->modifiers));
 	return o;
+}
+
+void er_json_modifiers_text(jw *w, unsigned mods)
+{
+	jw_arr(w);
+	for (int i = 0; modifier_names[i]; i++)
+		if (mods & (1u << i))
+			jw_str(w, modifier_names[i]);
+	jw_arr_end(w);
+}
+
+void er_json_breakdown_text(jw *w, const er_breakdown *b)
+{
+	jw_obj(w);
+	jw_kint(w, "filled_wards", b->filled_wards);
+	jw_kint(w, "critical", b->critical);
+	jw_kint(w, "nurses", b->nurses);
+	jw_kint(w, "cardiologists", b->cardiologists);
+	jw_kint(w, "radiologist", b->radiologist);
+	jw_kint(w, "epidemiologist", b->epidemiologist);
+	jw_kint(w, "morgue", b->morgue);
+	jw_kint(w, "modifiers", b->modifiers);
+	jw_obj_end(w);
 }
 
 static json_object *bed_list(const er_data *d, uint32_t mask)

@@ -11,6 +11,7 @@
 #include "rules/er.h"
 
 struct json_object;
+struct jw;
 
 int er_json_sheet_parse(const er_data *d, struct json_object *obj, const char *at, bool alicat,
                         unsigned modifiers, er_sheet *out, const char **rule, js_error *err);
@@ -34,6 +35,13 @@ struct json_object *er_json_details(const er_data *d, const er_details *det);
 char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
                          size_t *len);
 struct json_object *er_json_option(const er_option *o);
+
+/* The same documents as er_json_sheet, er_json_breakdown and er_json_modifiers, written as
+ * text into w (json/jw.h) as a value: byte for byte what json-c writes for the objects
+ * (tests/unit/test_api_state_text.c). */
+void er_json_sheet_text(struct jw *w, const er_sheet *s);
+void er_json_breakdown_text(struct jw *w, const er_breakdown *b);
+void er_json_modifiers_text(struct jw *w, unsigned mods);
 
 /* Specialist id string → enum of the wanted kind; ER_SPEC_NONE and a 400 error otherwise. */
 int er_json_specialist(const er_data *d, struct json_object *v, const char *at, er_spec_kind kind,

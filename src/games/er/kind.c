@@ -11,6 +11,7 @@
 #include "engine/tokens.h"
 #include "base/log.h"
 #include "base/oom.h"
+#include "json/jw.h"
 #include "json/jx.h"
 #include "rules/er_game.h"
 #include "engine/table.h"
@@ -512,6 +513,123 @@ static void er_state_json(const void *state, const table_view *v, json_object *o
 	jx_set(o, "seats", seats);
 }
 
+/* The state as text (state_text): the members of er_state_json, in its order, written without
+ * building objects (a reply to every move). */
+static void specialists_text(jw *w, const er_data *d, const er_game *g)
+{
+	jw_obj(w);
+	jw_key(w, "cardiologists");
+	jw_arr(w);
+	for (int k = 0; k < 2; k++) {
+		int offer = g->cardio_state[k];
+		jw_obj(w);
+		jw_kstr(w, "id", d->specialists[g->cfg.cardio[k]].code);
+		jw_kint(w, "offer", offer);
+		if (offer > 0)
+			jw_kint(w, "side", offer);
+		else
+			jw_kstr(w, "side", "discarded");
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_kstr(w, "radiologist", d->specialists[g->cfg.radiologist].code);
+	jw_kstr(w, "epidemiologist", d->specialists[g->cfg.epidemiologist].code);
+	jw_obj_end(w);
+}
+
+static void turn_text(jw *w, const er_game *g)
+{
+	if (g->turn == 0) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_kint(w, "number", g->turn);
+	jw_kint(w, "card", g->card);
+	jw_key(w, "dice");
+	jw_obj(w);
+	for (int c = 0; c < ER_DICE; c++)
+		jw_kint(w, colour_names[c], g->dice[c]);
+	jw_obj_end(w);
+	jw_kint(w, "chief_seat", (g->turn - 1) % g->cfg.nseats + 1); /* as in turn_json */
+	jw_key(w, "chief_die");
+	if (g->chief_die == ER_NO_COLOUR)
+		jw_null(w);
+	else
+		jw_str(w, colour_names[g->chief_die]);
+	jw_key(w, "moved");
+	jw_arr(w);
+	for (int s = 0; s < g->cfg.nseats; s++)
+		if (g->moved[s])
+			jw_int(w, s + 1);
+	jw_arr_end(w);
+	jw_kbool(w, "closed", turn_closed(g));
+	jw_obj_end(w);
+}
+
+static void next_text(jw *w, const er_game *g)
+{
+	jw_obj(w);
+	if (g->finished) {
+		jw_kstr(w, "action", "finished");
+	} else if (g->turn == 0 || turn_closed(g)) {
+		jw_kstr(w, "action", "reveal");
+		jw_kint(w, "turn", g->turn + 1);
+		jw_kint(w, "chief_seat", g->chief_seat);
+	} else {
+		bool chief_moved = g->moved[g->chief_seat - 1];
+		jw_kstr(w, "action", "move");
+		jw_kint(w, "turn", g->turn);
+		jw_key(w, "seats");
+		jw_arr(w);
+		for (int s = 0; s < g->cfg.nseats; s++)
+			if (!g->moved[s] && (chief_moved || s + 1 == g->chief_seat))
+				jw_int(w, s + 1);
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
+static void er_state_text(const void *state, const table_view *v, jw *w)
+{
+	const er_data *d = er_api_data();
+	const er_game *g = &((const er_table *)state)->g;
+	er_breakdown scores[ER_MAX_SEATS];
+	int ranks[ER_MAX_SEATS];
+	er_game_scores(g, d, scores, ranks);
+	jw_kstr(w, "deck", deck_names[g->cfg.app_deck]);
+	jw_kbool(w, "solo", g->cfg.solo);
+	jw_key(w, "alicat_modifiers");
+	er_json_modifiers_text(w, g->cfg.modifiers);
+	jw_kint(w, "turns", g->cfg.nturns);
+	jw_key(w, "specialists");
+	specialists_text(w, d, g);
+	jw_key(w, "turn");
+	turn_text(w, g);
+	jw_key(w, "next");
+	next_text(w, g);
+	jw_key(w, "seats");
+	jw_arr(w);
+	for (int s = 0; s < g->cfg.nseats; s++) {
+		jw_obj(w);
+		jw_kint(w, "seat", s + 1);
+		jw_kstr(w, "name", v->names[s]);
+		jw_kbool(w, "bot", v->bot[s]);
+		jw_key(w, "sheet");
+		er_json_sheet_text(w, &g->sheets[s]);
+		jw_key(w, "score");
+		jw_obj(w);
+		jw_kint(w, "total", scores[s].total);
+		jw_key(w, "breakdown");
+		er_json_breakdown_text(w, &scores[s]);
+		jw_obj_end(w);
+		if (g->finished)
+			jw_kint(w, "rank", ranks[s]);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 /* Final standings stored in games.result when a game ends (for leagues). */
 static json_object *er_result_json(const void *state, const table_view *v)
 {
@@ -603,6 +721,7 @@ const table_kind er_table_kind = {
     .finished = er_finished,
     .bot_step = er_bot_step,
     .state_json = er_state_json,
+    .state_text = er_state_text,
     .result_json = er_result_json,
     .log_step = er_log_step,
 };
