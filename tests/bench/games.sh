@@ -175,6 +175,13 @@ for s, (ratio, p99, mps) in med.items():
           f"(target >= 1.0: {'met' if ok_ratio else 'MISSED'}); open loop at {rate}/s, p99 < 10 ms "
           f"in {every[s]} of {rounds} rounds (target: every round: {'met' if ok_p99 else 'MISSED'}; "
           f"median p99 {p99} ms)")
+if "after" in med:
+    ratio, p99, mps = med["after"]
+    print(f"VERDICT | closed-loop ER moves/s ≥ 1.0 × pgbench simple-update TPS (median of {rounds}) "
+          f"| {ratio:.2f} × | {'met' if ratio >= 1.0 else 'NOT met'} |")
+    print(f"VERDICT | open-loop move p99 at {rate} moves/s < 10 ms in every round | "
+          f"{every['after']} of {rounds} rounds (median {p99} ms) | "
+          f"{'met' if every['after'] == rounds else 'NOT met'} |")
 if "before" in med:
     print(f"engine / before: closed-loop moves/s x{med['after'][2] / med['before'][2]:.2f}, "
           f"p99 {med['after'][1]} vs {med['before'][1]} ms")
