@@ -37,24 +37,27 @@ class Source:
             return f"127.0.{(self.n // 250) % 250}.{self.n % 250 + 2}"
 
 
-def _req(s, method, path, body=None, headers=None, source=None, timeout=30):
-    """One request on a new connection (from source when given): status, headers, body."""
+def _req(s, method, path, body=None, headers=None, source=None, timeout=30, sent=None):
+    """One request on a new connection (from source when given): status, headers, body.
+    sent (optional) is called once the request is written, before the answer is read."""
     c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=timeout,
                                    source_address=(source, 0) if source else None)
     try:
         c.request(method, path, body=body, headers=headers or {})
+        if sent:
+            sent()
         r = c.getresponse()
         return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
     finally:
         c.close()
 
 
-def _bad_login(s, src, n):
+def _bad_login(s, src, n, sent=None):
     """A log-in of an unknown e-mail: a full Argon2id verification, answered 401."""
     body = json.dumps({"email": f"nobody{n}@example.org", "password": "wrong password!"})
     return _req(s, "POST", LOGIN, body, {"Content-Type": "application/json",
                                          "Origin": f"http://127.0.0.1:{s.port}"},
-                source=src.next())
+                source=src.next(), sent=sent)
 
 
 def _timed(s, path):
@@ -170,17 +173,21 @@ def test_graceful_stop_answers_the_jobs_in_flight():
     s = Server(database=_db(), env=env).start()
     try:
         src = Source(2000)
-        answers = []
+        answers, sent = [], threading.Semaphore(0)
 
         def one(i):
             try:
-                answers.append(_bad_login(s, src, f"stop-{i}")[0])
+                answers.append(_bad_login(s, src, f"stop-{i}", sent=sent.release)[0])
             except Exception as e:
                 answers.append(repr(e))
 
         threads = [threading.Thread(target=one, args=(i,)) for i in range(6)]
         for t in threads:
             t.start()
+        # every log-in is on its way before the stop (a thread that had not connected yet
+        # would meet a closed port: not what this test is about), and one has been answered
+        for _ in threads:
+            assert sent.acquire(timeout=20), "a log-in was not sent"
         deadline = time.monotonic() + 20
         while not answers and time.monotonic() < deadline:
             time.sleep(0.005)
