@@ -96,6 +96,9 @@ const char *http_query(const http_req *req, const char *name);
 /* Does an If-None-Match value (a list, or "*"; NULL: none) name etag? Weak comparison (RFC 9110
  * §13.1.2). Static files and PDFs answer 304 with it. */
 bool http_etag_matches(const char *if_none_match, const char *etag);
+/* in (size bytes) gzip-compressed (zlib, level 6): a malloc'd buffer (caller frees) and its
+ * length in *out_len, or NULL when compressing fails (the caller sends it as it is). */
+void *http_gzip(const void *in, size_t size, size_t *out_len);
 /* Does an Accept-Encoding value (NULL: none) take gzip? RFC 9110 §12.5.3: gzip (or x-gzip)
  * listed with a weight above 0, or, when it is not listed, "*" with a weight above 0; q=0,
  * q=0.0 and q=0.000 refuse, and a malformed weight counts as 0. */

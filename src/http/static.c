@@ -151,9 +151,7 @@ bool http_accepts_gzip(const char *ae)
 	return gzip >= 0 ? gzip > 0 : star > 0;
 }
 
-/* Gzips in (size bytes); returns a malloc'd buffer (caller frees) and its length in *out_len,
- * or NULL when compressing fails (the caller sends the file as it is). */
-static void *gzip_buf(const unsigned char *in, size_t size, size_t *out_len)
+void *http_gzip(const void *in, size_t size, size_t *out_len)
 {
 	z_stream z;
 	memset(&z, 0, sizeof z);
@@ -319,7 +317,7 @@ static int entry_fill(entry *e, int fd, size_t size, const char *ct)
 			return 404;
 		size_t zlen = 0;
 		unsigned char *z =
-		    e->text && size >= GZIP_MIN_INPUT ? gzip_buf(buf, size, &zlen) : NULL;
+		    e->text && size >= GZIP_MIN_INPUT ? http_gzip(buf, size, &zlen) : NULL;
 		e->shared = true;
 		e->bytes = size + zlen;
 		e->body = size ? resp_check(MHD_create_response_from_buffer(size, buf,

@@ -66,11 +66,12 @@ void league_tag_reply(http_resp *resp, const char *etag);
 /* ---- standings.c: replies kept per (what was asked, the league's version) ---- */
 
 enum { LCACHE_KEY = 400 };
-/* Answers resp from the cache when it holds key at version (its Link header too). A miss
+/* Answers resp from the cache when it holds key at version (its Link header too), gzip-
+ * compressed when req's Accept-Encoding takes it and the reply is long enough. A miss
  * makes the caller the one computing (key, version): other requests for it wait (at most
  * 10 s) instead of computing it too, until the caller ends with league_cache_put, or with
  * league_cache_done when it could not compute it. */
-bool league_cache_get(const char *key, long long version, http_resp *resp);
+bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp);
 void league_cache_done(const char *key, long long version);
 /* Replies o (taking it) with its Link header (NULL: none; borrowed) and keeps both under
  * (key, version). */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* ---- small helpers ---- */
@@ -173,19 +174,44 @@ void league_etag(char out[LEAGUE_ETAG_LEN], long long version, const char *key)
 	snprintf(out, LEAGUE_ETAG_LEN, "\"%llx-%016llx\"", version, h);
 }
 
+/* The ETag of the gzip-compressed form of the reply tagged etag: "…-gz". */
+static void etag_gz(char out[LEAGUE_ETAG_LEN + 3], const char *etag)
+{
+	size_t n = strlen(etag);
+	snprintf(out, LEAGUE_ETAG_LEN + 3, "%.*s-gz\"", (int)(n > 0 ? n - 1 : 0), etag);
+}
+
+/* Is resp's body gzip-compressed (a Content-Encoding header set)? */
+static bool resp_gzip(const http_resp *resp)
+{
+	for (int i = 0; i < resp->nheaders; i++)
+		if (strcasecmp(resp->headers[i][0], "Content-Encoding") == 0)
+			return true;
+	return false;
+}
+
 void league_tag_reply(http_resp *resp, const char *etag)
 {
-	http_resp_header(resp, "ETag", etag);
+	char gz[LEAGUE_ETAG_LEN + 3];
+	etag_gz(gz, etag);
+	http_resp_header(resp, "ETag", resp_gzip(resp) ? gz : etag);
 	http_resp_header(resp, "Cache-Control", "private, no-cache");
+	http_resp_header(resp, "Vary", "Accept-Encoding");
 }
 
 bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
 {
-	if (!http_etag_matches(http_header(req, "If-None-Match"), etag))
+	const char *inm = http_header(req, "If-None-Match");
+	char gz[LEAGUE_ETAG_LEN + 3];
+	etag_gz(gz, etag);
+	bool plain = http_etag_matches(inm, etag);
+	if (!plain && !http_etag_matches(inm, gz))
 		return false;
 	http_resp_clear(resp);
 	resp->status = 304;
-	league_tag_reply(resp, etag);
+	http_resp_header(resp, "ETag", plain ? etag : gz);
+	http_resp_header(resp, "Cache-Control", "private, no-cache");
+	http_resp_header(resp, "Vary", "Accept-Encoding");
 	return true;
 }
 

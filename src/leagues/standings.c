@@ -24,13 +24,18 @@
  * request that finds the league at v (on any server): the per-process cache is keyed by
  * (what was asked, version) and needs no invalidation. The version comes with the access
  * check, so a cached reply costs the same two round trips as any league read. */
-enum { LCACHE_SLOTS = 64 };
+enum {
+	LCACHE_SLOTS = 64,
+	LCACHE_GZIP_MIN = 1024, /* shorter replies are sent as they are */
+};
 
 typedef struct {
 	char key[LCACHE_KEY];
 	long long version;
 	char *text; /* owned */
 	size_t len;
+	char *gz; /* owned: text gzip-compressed, or NULL (short, or compression failed) */
+	size_t gz_len;
 	char *link; /* owned: the reply's Link header, or NULL */
 	unsigned long long used;
 } lcache_slot;
@@ -63,16 +68,22 @@ static flight *flight_find(const char *key, long long version)
 	return NULL;
 }
 
-/* Copies the kept reply of (key, version) into resp when there is one (under g_lcache_mu);
- * *link receives a copy of its Link header (caller frees). */
-static bool cache_copy(const char *key, long long version, http_resp *resp, char **link)
+/* Copies the kept reply of (key, version) into resp when there is one (under g_lcache_mu):
+ * gzip-compressed when gz (the client takes it) and kept so, *gzipped then true; *link
+ * receives a copy of its Link header (caller frees). */
+static bool cache_copy(const char *key, long long version, bool gz, http_resp *resp, char **link,
+                       bool *gzipped)
 {
 	for (int i = 0; i < LCACHE_SLOTS; i++) {
 		lcache_slot *e = &g_lcache[i];
 		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
-			resp->body = xmalloc(e->len + 1);
-			memcpy(resp->body, e->text, e->len + 1);
-			resp->body_len = e->len;
+			*gzipped = gz && e->gz;
+			const char *b = *gzipped ? e->gz : e->text;
+			size_t n = *gzipped ? e->gz_len : e->len;
+			resp->body = xmalloc(n + 1);
+			memcpy(resp->body, b, n);
+			resp->body[n] = '\0';
+			resp->body_len = n;
 			*link = e->link ? xstrdup(e->link) : NULL;
 			e->used = ++g_lcache_tick;
 			return true;
@@ -84,15 +95,17 @@ static bool cache_copy(const char *key, long long version, http_resp *resp, char
 /* Answers from the cache when it holds key at version (its Link header too). On a miss the
  * caller computes the reply and must end with league_cache_put or league_cache_done; when
  * another request is computing it already, this waits for that one first. */
-bool league_cache_get(const char *key, long long version, http_resp *resp)
+bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp)
 {
-	bool hit = false;
+	bool hit = false, gz = http_accepts_gzip(http_header(req, "Accept-Encoding")),
+	     gzipped = false;
 	char *link = NULL;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += FLIGHT_WAIT_S;
 	pthread_mutex_lock(&g_lcache_mu);
-	while (!(hit = cache_copy(key, version, resp, &link)) && flight_find(key, version))
+	while (!(hit = cache_copy(key, version, gz, resp, &link, &gzipped)) &&
+	       flight_find(key, version))
 		if (pthread_cond_timedwait(&g_flight_cv, &g_lcache_mu, &until) != 0)
 			break; /* the other one is slow: compute it here too */
 	if (!hit && strlen(key) < LCACHE_KEY && flight_find(key, version) == NULL)
@@ -108,6 +121,8 @@ bool league_cache_get(const char *key, long long version, http_resp *resp)
 		resp->status = 200;
 		resp->content_type = "application/json";
 	}
+	if (gzipped)
+		http_resp_header(resp, "Content-Encoding", "gzip");
 	if (link)
 		http_resp_header(resp, "Link", link);
 	free(link);
@@ -138,8 +153,10 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
                      const char *link)
 {
 	const char *text = jx_text(o);
-	size_t len = strlen(text);
+	size_t len = strlen(text), gz_len = 0;
 	if (strlen(key) < LCACHE_KEY) {
+		/* compressed once per version, outside the lock: phones take gzip */
+		char *gz = len >= LCACHE_GZIP_MIN ? http_gzip(text, len, &gz_len) : NULL;
 		pthread_mutex_lock(&g_lcache_mu);
 		lcache_slot *victim = &g_lcache[0];
 		for (int i = 0; i < LCACHE_SLOTS; i++) {
@@ -152,12 +169,15 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 				victim = e;
 		}
 		free(victim->text);
+		free(victim->gz);
 		free(victim->link);
 		snprintf(victim->key, sizeof victim->key, "%s", key);
 		victim->version = version;
 		victim->text = xmalloc(len + 1);
 		memcpy(victim->text, text, len + 1);
 		victim->len = len;
+		victim->gz = gz;
+		victim->gz_len = gz_len;
 		victim->link = link ? xstrdup(link) : NULL;
 		victim->used = ++g_lcache_tick;
 		flight_end(key, version);
@@ -174,6 +194,7 @@ void leagues_shutdown(void)
 	pthread_mutex_lock(&g_lcache_mu);
 	for (int i = 0; i < LCACHE_SLOTS; i++) {
 		free(g_lcache[i].text);
+		free(g_lcache[i].gz);
 		free(g_lcache[i].link);
 		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
 	}
@@ -337,7 +358,7 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(key, a.version, resp)) {
+	if (!league_cache_get(req, key, a.version, resp)) {
 		db_status st;
 		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
 		if (o == NULL) {
@@ -485,7 +506,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(key, a.version, resp)) {
+	if (!league_cache_get(req, key, a.version, resp)) {
 		db_history_page h = {0};
 		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
 		    DB_OK) {

@@ -820,7 +820,7 @@ static int cached_reply(const http_req *req, http_resp *resp, db_conn *c, long l
 	league_etag(etag, version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(key, version, resp)) {
+	if (!league_cache_get(req, key, version, resp)) {
 		db_status st;
 		json_object *o = build(c, req, season, game, &st);
 		if (o == NULL) {

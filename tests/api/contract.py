@@ -13,7 +13,7 @@ check_request(...) holds the document to the other side: a JSON request body the
 (2xx) validates against the operation's request schema, so the document takes what the server
 takes.
 Raises AssertionError naming the operation, the status and what does not match."""
-import json, os, re, sys
+import gzip, json, os, re, sys
 
 try:
     import jsonschema
@@ -135,6 +135,8 @@ def check_response(method, path, status, headers, body, undocumented_ok=False):
         return  # event streams, static files, PDFs: the content type only
     schema = content[ct].get("schema")
     assert schema, f"{what}: no schema for {ct} in static/openapi.json"
+    if headers.get("content-encoding") == "gzip":  # a client that takes gzip
+        body = gzip.decompress(body)
     try:
         value = json.loads(body)
     except ValueError as e:

@@ -284,3 +284,33 @@ def test_plays_added_after_the_last_are_rated_from_the_kept_state():
         assert st == 200, o
         assert c.get(f"/api/v1/players/{new}/history")[2]["history"] == history["history"]
         assert _standings(c, lid, qs) == kept
+
+
+def test_league_reads_come_gzip_compressed_to_phones_that_take_it():
+    """A league read kept in the cache goes compressed to a client whose Accept-Encoding takes
+    gzip (every phone's browser): the same JSON, its own ETag, Vary: Accept-Encoding, and a 304
+    for either tag."""
+    import gzip
+    with Server(database=make_database(DB)) as s:
+        c = user(s, "gzip@example.org", "Gzip")
+        lid = _league(c)
+        for path in (f"/api/v1/leagues/{lid}/stats", f"/api/v1/leagues/{lid}/standings"):
+            st, hd, plain = c.get(path)  # computes it (and keeps both forms)
+            assert st == 200 and "content-encoding" not in hd, hd
+            assert hd["vary"] == "Accept-Encoding", hd
+            st, hz, body = s.request("GET", path, headers={
+                "Cookie": f"dh_session={c.cookie}", "Accept-Encoding": "br, gzip;q=0.8"})
+            assert st == 200 and hz["content-encoding"] == "gzip", hz
+            assert hz["vary"] == "Accept-Encoding"
+            assert json.loads(gzip.decompress(body)) == plain
+            assert len(body) < len(json.dumps(plain)) / 3, (len(body), path)
+            assert hz["etag"] == hd["etag"][:-1] + '-gz"', (hz["etag"], hd["etag"])
+            for tag, enc in ((hd["etag"], None), (hz["etag"], "gzip")):
+                st, h3, _ = s.request("GET", path, headers={
+                    "Cookie": f"dh_session={c.cookie}", "If-None-Match": tag,
+                    "Accept-Encoding": enc or "identity"})
+                assert st == 304 and h3["etag"] == tag, (st, h3)
+            # gzip refused (q=0): the plain form
+            st, hp, body = s.request("GET", path, headers={
+                "Cookie": f"dh_session={c.cookie}", "Accept-Encoding": "gzip;q=0"})
+            assert st == 200 and "content-encoding" not in hp and json.loads(body) == plain

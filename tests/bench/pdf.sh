@@ -50,6 +50,6 @@ awk -v sps="$(val sheets_per_second)" -v ms1="$(val ms_per_sheet_document)" \
 }'
 awk -v ms100="$(val ms_pad_100)" -v c100="$c100" -v b1="$(val bytes_sheet_1)" 'BEGIN {
 	r = c100 / ms100
-	printf "VERDICT | a PDF page ≥ 50 × faster than headless Chromium | %.0f × | %s |\n", r, r >= 50 ? "met" : "NOT met"
-	printf "VERDICT | a blank sheet ≤ 60 KB | %.1f KB | %s |\n", b1 / 1024, b1 <= 60 * 1024 ? "met" : "NOT met"
+	printf "VERDICT | a PDF page ≥ 50 × faster than headless Chromium | %.0f × | %s |\n", r, (r >= 50 ? "met" : "NOT met")
+	printf "VERDICT | a blank sheet ≤ 60 KB | %.1f KB | %s |\n", b1 / 1024, (b1 <= 60 * 1024 ? "met" : "NOT met")
 }'

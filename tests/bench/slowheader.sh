@@ -108,7 +108,7 @@ if [ "$ROUNDS" -gt 0 ]; then
 	mq=$(median $QUIET)
 	ma=$(median $ATTACK)
 	echo "health p99: quiet $mq ms, under attack $ma ms; attack/quiet: $(awk -v a="$ma" -v q="$mq" 'BEGIN { printf "%.2f", a / q }')"
-	awk -v a="$ma" 'BEGIN { printf "VERDICT | GET /health p99 under 1,000 slow heads from one address < 50 ms | %s ms | %s |\n", a, a < 50 ? "met" : "NOT met" }'
+	awk -v a="$ma" 'BEGIN { printf "VERDICT | GET /health p99 under 1,000 slow heads from one address < 50 ms | %s ms | %s |\n", a, (a < 50 ? "met" : "NOT met") }'
 fi
 
 echo
@@ -125,6 +125,6 @@ tail -n 1 "$DIR/many.log"
 echo "health on a fresh connection under $MANY_N slow heads from $MANY_ADDRS addresses: $tries tries, p50 $p50 ms, p99 $p99 ms, $bad non-200"
 awk -v p="$p99" -v b="$bad" 'BEGIN { v = (p < 50 && b == 0) ? "PASS" : "FAIL";
 	printf "verdict: %s (target: p99 < 50 ms, 0 non-200; measured p99 %s ms, %d non-200)\n", v, p, b
-	printf "VERDICT | GET /health p99 on a fresh connection under 1,100 slow heads from 20 addresses < 50 ms, 0 non-200 | %s ms, %d non-200 | %s |\n", p, b, v == "PASS" ? "met" : "NOT met" }'
+	printf "VERDICT | GET /health p99 on a fresh connection under 1,100 slow heads from 20 addresses < 50 ms, 0 non-200 | %s ms, %d non-200 | %s |\n", p, b, (v == "PASS" ? "met" : "NOT met") }'
 grep -c "refusing connections" "$DIR/server.log" | sed 's/^/server log lines "refusing connections": /'
 grep -c "closing those that waited longest" "$DIR/server.log" | sed 's/^/server log lines "closing those that waited longest": /'

@@ -123,7 +123,7 @@ static void *wait_for_reply(void *arg)
 {
 	waiter *w = arg;
 	http_resp r = {0};
-	bool hit = league_cache_get(w->key, w->version, &r);
+	bool hit = league_cache_get(NULL, w->key, w->version, &r);
 	atomic_store(&w->hit, hit);
 	atomic_store(&w->returned, true);
 	if (hit)
@@ -139,7 +139,7 @@ static void *wait_for_reply(void *arg)
 static void cache_single_flight(void)
 {
 	http_resp r = {0};
-	CHECK(!league_cache_get("test\nflight", 7, &r)); /* this thread computes (7) */
+	CHECK(!league_cache_get(NULL, "test\nflight", 7, &r)); /* this thread computes (7) */
 	waiter w = {.key = "test\nflight", .version = 7};
 	pthread_t t;
 	CHECK(pthread_create(&t, NULL, wait_for_reply, &w) == 0);
@@ -154,7 +154,7 @@ static void cache_single_flight(void)
 	http_resp_clear(&r);
 
 	http_resp r2 = {0};
-	CHECK(!league_cache_get("test\nflight", 8, &r2)); /* a new version: computed again */
+	CHECK(!league_cache_get(NULL, "test\nflight", 8, &r2)); /* a new version: computed again */
 	waiter w2 = {.key = "test\nflight", .version = 8};
 	CHECK(pthread_create(&t, NULL, wait_for_reply, &w2) == 0);
 	for (int i = 0; i < 20; i++)
