@@ -4,6 +4,7 @@
 #include "db/rows.h"
 
 #include <stdio.h>
+#include <string.h>
 
 db_status db_account_insert(db_conn *c, const char *id, const char *email, const char *name,
                             const char *password_hash, bool *inserted)
@@ -47,6 +48,34 @@ db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_A
 	if (db_nrows(r) == 1) {
 		*found = true;
 		db_col_copy(r, 0, 0, id, DB_ACCT_ID_MAX + 1);
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *idle, const char *max,
+                                const char *touch, const char *league, db_session_row *out,
+                                db_league_access *access)
+{
+	/* session_get_access: 0 valid, 1 a.id, 2 a.email, 3 a.display_name, 4 league found,
+	 * 5 owner, 6 member id or '', 7 version */
+	const char *p[5] = {hash_hex, idle, max, touch, league};
+	PGresult *r;
+	out->found = out->valid = false;
+	memset(access, 0, sizeof *access);
+	db_status st = db_run(c, "session_get_access", 5, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1) {
+		out->found = true;
+		out->valid = db_col_bool(r, 0, 0);
+		db_col_copy(r, 0, 1, out->id, sizeof out->id);
+		db_col_copy(r, 0, 2, out->email, sizeof out->email);
+		db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
+		access->found = db_col_bool(r, 0, 4);
+		access->owner = db_col_bool(r, 0, 5);
+		db_col_copy(r, 0, 6, access->member, sizeof access->member);
+		access->version = db_col_int64(r, 0, 7);
 	}
 	PQclear(r);
 	return DB_OK;

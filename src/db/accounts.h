@@ -10,6 +10,7 @@
 #define DB_ACCOUNTS_H
 
 #include "db/db.h"
+#include "db/leagues.h"
 
 #include <stdbool.h>
 
@@ -46,6 +47,13 @@ typedef struct {
 } db_session_row;
 db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, const char *max,
                          const char *touch, db_session_row *out);
+
+/* session_get_access: session_get and, in the same statement (one round trip for a league
+ * read), the account's access to league: columns of session_get, then those of league_access
+ * (found, owner, member, version). */
+db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *idle, const char *max,
+                                const char *touch, const char *league, db_session_row *out,
+                                db_league_access *access);
 
 /* session_insert / session_delete / session_purge (no rows read). */
 db_status db_session_insert(db_conn *c, const char *hash_hex, const char *account);

@@ -136,8 +136,12 @@ static const char *session_token(const http_req *req)
 	return t;
 }
 
-bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc)
+/* The session's account into acc (with league: the account's access to it too, read in the
+ * same statement); false after a reply. */
+static bool session_read(const http_req *req, http_resp *resp, db_conn *c, account *acc,
+                         const char *league)
 {
+	memset(acc, 0, sizeof *acc);
 	const char *token = session_token(req);
 	if (token == NULL) {
 		http_reply_problem(resp, 401, "log in first", "no-session", NULL);
@@ -154,7 +158,10 @@ bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc
 	/* the idle clock is written at most every idle/20 (≤ 60 s), not on every request */
 	seconds_param(touch, sizeof touch, g_idle_s / 20 < 60 ? g_idle_s / 20 : 60);
 	db_session_row row;
-	if (db_session_get(c, hash, idle, max, touch, &row) != DB_OK) {
+	db_status st =
+	    league ? db_session_get_access(c, hash, idle, max, touch, league, &row, &acc->pre)
+	           : db_session_get(c, hash, idle, max, touch, &row);
+	if (st != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}
@@ -173,7 +180,22 @@ bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc
 	snprintf(acc->email, sizeof acc->email, "%s", row.email);
 	snprintf(acc->display_name, sizeof acc->display_name, "%s", row.display_name);
 	snprintf(acc->session, sizeof acc->session, "%s", hash);
+	if (league && strlen(league) < sizeof acc->pre_league) {
+		acc->pre_conn = c;
+		snprintf(acc->pre_league, sizeof acc->pre_league, "%s", league);
+	}
 	return true;
+}
+
+bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc)
+{
+	return session_read(req, resp, c, acc, NULL);
+}
+
+bool acct_session_league(const http_req *req, http_resp *resp, db_conn *c, account *acc,
+                         const char *league)
+{
+	return session_read(req, resp, c, acc, league);
 }
 
 static json_object *account_json(const account *a)

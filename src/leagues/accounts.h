@@ -11,6 +11,7 @@
 
 #include "engine/tokens.h"
 #include "db/db.h"
+#include "db/leagues.h"
 #include "http/http.h"
 
 #include <stdbool.h>
@@ -22,6 +23,11 @@ typedef struct {
 	char email[ACCT_EMAIL_MAX];
 	char display_name[ACCT_NAME_MAX];
 	char session[TOKEN_HASH_HEX + 1]; /* the session's key (its token's hash), "" for none */
+	/* The account's access to one league, read with the session (acct_session_league) on
+	 * the connection conn (NULL: none read): league_access_as takes it there. */
+	const db_conn *pre_conn;
+	char pre_league[ID_LEN + 1];
+	db_league_access pre;
 } account;
 
 int accounts_init(void);
@@ -35,6 +41,10 @@ bool acct_csrf_reply(const http_req *req, http_resp *resp, bool json);
 /* The request's session: true with *acc filled, or false after replying 401 ("no-session" /
  * "session-expired") or 503. Refreshes the idle clock. */
 bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc);
+/* acct_session, reading in the same round trip the account's access to league (the league
+ * reads: their access check then costs nothing on c). */
+bool acct_session_league(const http_req *req, http_resp *resp, db_conn *c, account *acc,
+                         const char *league);
 
 /* 503 + Retry-After when the database is away, else 500. Returns 0. */
 int acct_reply_db(http_resp *resp);

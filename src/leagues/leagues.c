@@ -72,7 +72,7 @@ int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
 {
 	account acc;
 	db_conn *c = db_thread_conn();
-	if (!acct_session(req, resp, c, &acc))
+	if (!acct_session_league(req, resp, c, &acc, req->params[0]))
 		return 0;
 	db_conn *r = db_read_conn(acc.session);
 	if (r) {
@@ -232,7 +232,9 @@ bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const cha
 	memset(a, 0, sizeof *a);
 	a->acc = *acc;
 	db_league_access row;
-	if (db_league_access_get(c, league, a->acc.id, &row) != DB_OK) {
+	if (acc->pre_conn && acc->pre_conn == c && strcmp(acc->pre_league, league) == 0) {
+		row = acc->pre; /* read with the session, on this connection */
+	} else if (db_league_access_get(c, league, a->acc.id, &row) != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}
