@@ -14,7 +14,7 @@ class Client:
         self.origin = f"http://127.0.0.1:{server.port}"
         self.last_set_cookie = None
 
-    def call(self, method, path, body=None, headers=None, origin=True, raw=False):
+    def call(self, method, path, body=None, headers=None, origin=True, raw=False, timeout=10):
         h = {}
         if origin and method != "GET":
             h["Origin"] = self.origin
@@ -24,7 +24,7 @@ class Client:
             body = json.dumps(body)
             h["Content-Type"] = "application/json"
         h.update(headers or {})
-        st, hd, data = self.s.request(method, path, body, h)
+        st, hd, data = self.s.request(method, path, body, h, timeout=timeout)
         sc = hd.get("set-cookie")
         if sc:
             self.last_set_cookie = sc
