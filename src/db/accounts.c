@@ -53,6 +53,19 @@ db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_A
 	return DB_OK;
 }
 
+/* The session columns 0–3 of session_get and session_get_access (valid, a.id, a.email,
+ * a.display_name) of r's one row into out (found false without one). */
+static void read_session(const PGresult *r, db_session_row *out)
+{
+	out->found = db_nrows(r) == 1;
+	out->valid = out->found && db_col_bool(r, 0, 0);
+	if (!out->found)
+		return;
+	db_col_copy(r, 0, 1, out->id, sizeof out->id);
+	db_col_copy(r, 0, 2, out->email, sizeof out->email);
+	db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
+}
+
 db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *idle, const char *max,
                                 const char *touch, const char *league, db_session_row *out,
                                 db_league_access *access)
@@ -66,12 +79,8 @@ db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *id
 	db_status st = db_run(c, "session_get_access", 5, p, &r);
 	if (st != DB_OK)
 		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		out->valid = db_col_bool(r, 0, 0);
-		db_col_copy(r, 0, 1, out->id, sizeof out->id);
-		db_col_copy(r, 0, 2, out->email, sizeof out->email);
-		db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
+	read_session(r, out);
+	if (out->found) {
 		access->found = db_col_bool(r, 0, 4);
 		access->owner = db_col_bool(r, 0, 5);
 		db_col_copy(r, 0, 6, access->member, sizeof access->member);
@@ -91,13 +100,7 @@ db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, con
 	db_status st = db_run(c, "session_get", 4, p, &r);
 	if (st != DB_OK)
 		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		out->valid = db_col_bool(r, 0, 0);
-		db_col_copy(r, 0, 1, out->id, sizeof out->id);
-		db_col_copy(r, 0, 2, out->email, sizeof out->email);
-		db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
-	}
+	read_session(r, out);
 	PQclear(r);
 	return DB_OK;
 }

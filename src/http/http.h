@@ -88,6 +88,8 @@ int http_reply_problem(http_resp *resp, int status, const char *detail, const ch
 int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const char *rule,
                           const char *field, struct json_object *extra);
 int http_resp_header(http_resp *resp, const char *name, const char *value);
+/* Has resp a header of this name (any case)? */
+bool http_resp_has_header(const http_resp *resp, const char *name);
 void http_resp_clear(http_resp *resp);
 
 /* Request helpers */

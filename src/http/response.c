@@ -18,6 +18,16 @@
 static const char CT_JSON[] = "application/json";
 static const char CT_PROBLEM[] = "application/problem+json";
 
+/* Replaces resp's body with body (malloc'ed, len bytes and a NUL; taken) as a status reply. */
+static void set_body(http_resp *resp, int status, char *body, size_t len, const char *ct)
+{
+	free(resp->body);
+	resp->body = body;
+	resp->body_len = len;
+	resp->status = status;
+	resp->content_type = ct;
+}
+
 /* Replaces resp's body with a copy of obj's serialisation. Frees obj. */
 static int set_json_body(http_resp *resp, int status, struct json_object *obj, const char *ct)
 {
@@ -31,11 +41,7 @@ static int set_json_body(http_resp *resp, int status, struct json_object *obj, c
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, s, len + 1);
 	json_object_put(obj); /* s belonged to obj */
-	free(resp->body);
-	resp->body = copy;
-	resp->body_len = len;
-	resp->status = status;
-	resp->content_type = ct;
+	set_body(resp, status, copy, len, ct);
 	return 0;
 }
 
@@ -44,11 +50,7 @@ int http_reply_json(http_resp *resp, int status, struct json_object *obj)
 	if (!obj) { /* a json_object NULL is JSON null */
 		if (!resp)
 			return -1;
-		free(resp->body);
-		resp->body = xstrdup("null");
-		resp->body_len = 4;
-		resp->status = status;
-		resp->content_type = CT_JSON;
+		set_body(resp, status, xstrdup("null"), 4, CT_JSON);
 		return 0;
 	}
 	return set_json_body(resp, status, obj, CT_JSON);
@@ -59,15 +61,11 @@ int http_reply_json_text(http_resp *resp, int status, const char *text, size_t l
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	free(resp->body);
-	resp->body = copy;
-	resp->body_len = len;
-	resp->status = status;
-	resp->content_type = CT_JSON;
+	set_body(resp, status, copy, len, CT_JSON);
 	return 0;
 }
 
-static bool has_header(const http_resp *resp, const char *name)
+bool http_resp_has_header(const http_resp *resp, const char *name)
 {
 	for (int i = 0; i < resp->nheaders && i < HTTP_MAX_HEADERS; i++)
 		if (strcasecmp(resp->headers[i][0], name) == 0)
@@ -105,7 +103,7 @@ int http_reply_problem_ex(http_resp *resp, int status, const char *detail, const
 	if (set_json_body(resp, status, o, CT_PROBLEM) != 0)
 		return -1;
 	/* Every 401 names the scheme to use (RFC 9110 §11.6.1; Bearer tokens: RFC 6750). */
-	if (status == 401 && !has_header(resp, "WWW-Authenticate") &&
+	if (status == 401 && !http_resp_has_header(resp, "WWW-Authenticate") &&
 	    http_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"dice-hospital\"") != 0)
 		return -1;
 	return 0;

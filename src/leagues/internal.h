@@ -138,9 +138,10 @@ void league_array_elem(sbuf *a, bool first, const char *v);
 /* ---- scopes.c: the kept standings of every scope ---- */
 
 /* Rewrites the kept standings of every scope of the league (the whole league, each season,
- * each game, each season's game) from its rows s (league_rows_load_keyed; rated again here,
- * scope by scope). Inside league_recompute's transaction. */
-db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s);
+ * each game, each season's game) from its rows s (league_rows_load_keyed), rated in order by
+ * league_rows_rate with all (nmembers) the final ratings; each other scope's rows are rated
+ * again here, scope by scope. Inside league_recompute's transaction. */
+db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all);
 /* When play (just added) comes after every other play of the league and the league's scopes
  * are kept: rates it from its players' kept standings in each scope it is in, updates those,
  * appends to the scopes' lines and stores its results' ratings (*done true). Otherwise

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 /* ---- small helpers ---- */
@@ -181,20 +180,11 @@ static void etag_gz(char out[LEAGUE_ETAG_LEN + 3], const char *etag)
 	snprintf(out, LEAGUE_ETAG_LEN + 3, "%.*s-gz\"", (int)(n > 0 ? n - 1 : 0), etag);
 }
 
-/* Is resp's body gzip-compressed (a Content-Encoding header set)? */
-static bool resp_gzip(const http_resp *resp)
-{
-	for (int i = 0; i < resp->nheaders; i++)
-		if (strcasecmp(resp->headers[i][0], "Content-Encoding") == 0)
-			return true;
-	return false;
-}
-
 void league_tag_reply(http_resp *resp, const char *etag)
 {
 	char gz[LEAGUE_ETAG_LEN + 3];
 	etag_gz(gz, etag);
-	http_resp_header(resp, "ETag", resp_gzip(resp) ? gz : etag);
+	http_resp_header(resp, "ETag", http_resp_has_header(resp, "Content-Encoding") ? gz : etag);
 	http_resp_header(resp, "Cache-Control", "private, no-cache");
 	http_resp_header(resp, "Vary", "Accept-Encoding");
 }

@@ -194,7 +194,7 @@ static db_status rate_all(db_conn *c, const char *league)
 		st = db_ratings_store(c, arrays);
 	}
 	if (st == DB_OK) /* after the rows' own ratings are read: it rates them again per scope */
-		st = league_scopes_keep(c, league, &s);
+		st = league_scopes_keep(c, league, &s, cur);
 	free(plays.b);
 	free(members.b);
 	free(mus.b);

@@ -219,7 +219,7 @@ static void seasons_literal(const db_season_rows *seasons, sbuf *out)
 	sb_str(out, "}");
 }
 
-db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
+db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all)
 {
 	db_season_rows seasons = {0};
 	db_status st = db_league_seasons(c, league, &seasons);
@@ -236,7 +236,10 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s)
 		const scope_rows *sc = &ss.rows[k];
 		if (sc->n == 0)
 			continue;
-		league_rows_rate_some(s, sc->idx, sc->n, cur);
+		if (k == 0) /* the whole league, rated already: the rows' own ratings */
+			memcpy(cur, all, (size_t)s->nmembers * sizeof *cur);
+		else
+			league_rows_rate_some(s, sc->idx, sc->n, cur);
 		memset(t, 0, (size_t)nm * sizeof *t);
 		for (int i = 0; i < sc->n; i++)
 			league_standing_add(&t[s->rows[sc->idx[i]].m], &s->rows[sc->idx[i]]);
