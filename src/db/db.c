@@ -524,14 +524,14 @@ db_status db_result_status(db_conn *c, const PGresult *r)
  * marked broken (db_tx then retries on a fresh connection, and the next request gets one), so
  * no later statement meets a connection still in pipeline mode. */
 static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
-                                 const char *const *params)
+                                 const char *const *params, const int *lengths, const int *formats)
 {
 	const char *begin = c->begin_pending;
 	PGresult *r_begin = NULL, *r = NULL, *x;
 	c->begin_pending = NULL;
 	if (PQenterPipelineMode(c->pg) != 1 ||
 	    PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) != 1 ||
-	    PQsendQueryPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0) != 1 ||
+	    PQsendQueryPrepared(c->pg, stmt, nparams, params, lengths, formats, 0) != 1 ||
 	    PQpipelineSync(c->pg) != 1) {
 		/* what was queued may never be flushed: reading it back could wait forever */
 		c->broken = true;
@@ -571,6 +571,12 @@ static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
 
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params)
 {
+	return db_exec_bin(c, stmt, nparams, params, NULL, NULL);
+}
+
+PGresult *db_exec_bin(db_conn *c, const char *stmt, int nparams, const char *const *params,
+                      const int *lengths, const int *formats)
+{
 	if (!c || !c->pg || c->broken)
 		return NULL;
 	c->busy = false;
@@ -586,8 +592,8 @@ PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *
 		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
 	}
 	PGresult *r = c->begin_pending
-	                  ? exec_with_begin(c, stmt, nparams, params)
-	                  : PQexecPrepared(c->pg, stmt, nparams, params, NULL, NULL, 0);
+	                  ? exec_with_begin(c, stmt, nparams, params, lengths, formats)
+	                  : PQexecPrepared(c->pg, stmt, nparams, params, lengths, formats, 0);
 	switch (db_result_status(c, r)) {
 	case DB_UNAVAILABLE:
 		PQclear(r);

@@ -79,6 +79,10 @@ unsigned db_server_epoch(void);
 /* Runs a prepared statement by name (statements.c). Caller PQclear()s the result.
  * NULL on a connection failure (the connection is marked broken). */
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params);
+/* db_exec with each parameter's length and format (1: binary, as db/f8array.h builds; 0:
+ * text, whose length is not read); lengths and formats may be NULL (all text). */
+PGresult *db_exec_bin(db_conn *c, const char *stmt, int nparams, const char *const *params,
+                      const int *lengths, const int *formats);
 
 /* DB_BUSY: the server cancelled the statement on one of our timeouts (statement_timeout 57014,
  * lock_timeout 55P03, idle_in_transaction_session_timeout 25P03): nothing was written, the

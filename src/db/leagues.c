@@ -630,12 +630,15 @@ db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
 }
 
 db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
-                                      const char *const arrays[3])
+                                      const char *scopes, const char *counts, db_f8array *mus,
+                                      db_f8array *sigmas)
 {
 	/* league_scope_lines_insert, league_scope_lines_append */
-	const char *p[4] = {league, arrays[0], arrays[1], arrays[2]};
-	return db_run_count(c, added ? "league_scope_lines_append" : "league_scope_lines_insert", 4,
-	                    p, NULL);
+	int len[5] = {0}, fmt[5] = {0, 0, 0, 1, 1};
+	const char *p[5] = {league, scopes, counts, db_f8array_done(mus, &len[3]),
+	                    db_f8array_done(sigmas, &len[4])};
+	return db_run_bin(c, added ? "league_scope_lines_append" : "league_scope_lines_insert", 5,
+	                  p, len, fmt);
 }
 
 static void read_scope_standing(const PGresult *r, int i, void *row);
@@ -766,9 +769,18 @@ db_status db_league_analyze(db_conn *c)
 	return db_run_count(c, "analyze_league_tables", 0, NULL, NULL); /* analyze_league_tables */
 }
 
-db_status db_ratings_store(db_conn *c, const char *const arrays[4])
+db_status db_recompute_work_mem(db_conn *c)
 {
-	return db_run_count(c, "ratings_store", 4, arrays, NULL); /* ratings_store */
+	return db_run_count(c, "recompute_work_mem", 0, NULL, NULL); /* recompute_work_mem */
+}
+
+db_status db_ratings_store(db_conn *c, const char *plays, const char *members, db_f8array *mus,
+                           db_f8array *sigmas)
+{
+	int len[4] = {0}, fmt[4] = {0, 0, 1, 1}; /* ratings_store */
+	const char *p[4] = {plays, members, db_f8array_done(mus, &len[2]),
+	                    db_f8array_done(sigmas, &len[3])};
+	return db_run_bin(c, "ratings_store", 4, p, len, fmt);
 }
 
 static void read_history(const PGresult *r, int i, void *row)

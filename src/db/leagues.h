@@ -16,6 +16,7 @@
 #define DB_LEAGUES_H
 
 #include "db/db.h"
+#include "db/f8array.h"
 #include "db/rows.h"
 
 #include <stdbool.h>
@@ -278,13 +279,14 @@ db_status db_league_scopes_clear(db_conn *c, const char *league, const char *sea
  * replaced where it exists). */
 db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
                                  const char *const arrays[11]);
-/* league_scope_lines_insert: three Postgres array literals, one entry per scope: the scope, and
- * its mus and sigmas (each itself an array literal: one number per row, NULL for a row of an
- * unrated play). */
-/* added false: league_scope_lines_insert; true: league_scope_lines_append (the same arrays,
- * appended to each scope's line, created when new). */
+/* league_scope_lines_insert: the scopes (an array literal of their names), the number of
+ * elements of each line (an array literal of integers), and every line's mus and sigmas one
+ * scope after another (binary arrays: one number per row of the scope, NULL for a row of an
+ * unrated play). added false: league_scope_lines_insert; true: league_scope_lines_append (the
+ * same, appended to each scope's line, created when new). */
 db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
-                                      const char *const arrays[3]);
+                                      const char *scopes, const char *counts, db_f8array *mus,
+                                      db_f8array *sigmas);
 /* league_scope_line: the ratings after each row of the scope of these filters (season, game:
  * NULL for none; at least one set), parsed: n rows, mu[i] and sigma[i] (NAN for a row of an
  * unrated play; both arrays owned, free them). *kept false: the scope is not kept
@@ -362,9 +364,13 @@ typedef DB_ROWSET(db_stat_row) db_stat_rows;
 db_status db_league_analyze(db_conn *c);
 db_status db_league_stat_rows(db_conn *c, const char *league, const char *season, const char *game,
                               db_stat_rows *out);
-/* ratings_store: four Postgres array literals (plays, members, mus, sigmas; NULL entries
- * clear a rating). */
-db_status db_ratings_store(db_conn *c, const char *const arrays[4]);
+/* Gives the rest of the transaction enough sort memory for a whole league's results in play
+ * order (about 9 MB at 40,000 results; the default 4 MB spills to disk). */
+db_status db_recompute_work_mem(db_conn *c);
+/* ratings_store: the results (array literals of plays and members) and their ratings (binary
+ * arrays, in the same order; NULL entries clear a rating). */
+db_status db_ratings_store(db_conn *c, const char *plays, const char *members, db_f8array *mus,
+                           db_f8array *sigmas);
 
 /* player_history: a page (limit, offset: text of whole numbers) of member's results in play
  * order, each with the rating after it (an unrated play keeps the one before: has_rating false

@@ -25,6 +25,15 @@ db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGre
 	return DB_OK;
 }
 
+db_status db_run_bin(db_conn *c, const char *stmt, int n, const char *const *p, const int *lengths,
+                     const int *formats)
+{
+	PGresult *r = db_exec_bin(c, stmt, n, p, lengths, formats);
+	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE; /* no result: no connection */
+	PQclear(r);
+	return st;
+}
+
 db_status db_run_count(db_conn *c, const char *stmt, int n, const char *const *p, int *rows)
 {
 	PGresult *r;

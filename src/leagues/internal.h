@@ -135,6 +135,22 @@ json_object *league_standings_reply(const char *league, const char *season, cons
  * first element, "," before the others; the caller closes it with "}". */
 void league_array_elem(sbuf *a, bool first, const char *v);
 
+/* ---- ratings.c: results' ratings written in one statement ---- */
+
+/* The ratings of results to store (ratings_store): plays and members as array literals, the
+ * ratings as binary arrays in the same order. A zeroed batch is empty. */
+typedef struct {
+	sbuf plays, members;
+	db_f8array mus, sigmas;
+	int n;
+} league_rating_batch;
+/* Adds the rating of play's result of member: r when rated, else none (NULL). */
+void league_rating_batch_add(league_rating_batch *b, const char *play, const char *member,
+                             bool rated, rating r);
+/* Stores the batch when st is DB_OK and it holds a result (one statement), frees it; returns
+ * the statement's status, or st. */
+db_status league_rating_batch_store(db_conn *c, league_rating_batch *b, db_status st);
+
 /* ---- scopes.c: the kept standings of every scope ---- */
 
 /* Rewrites the kept standings of every scope of the league (the whole league, each season,

@@ -147,58 +147,61 @@ void league_rows_rate(league_rows *s, rating *cur)
 	league_rows_rate_some(s, NULL, s->nrows, cur);
 }
 
+void league_rating_batch_add(league_rating_batch *b, const char *play, const char *member,
+                             bool rated, rating r)
+{
+	league_array_elem(&b->plays, b->n == 0, play);
+	league_array_elem(&b->members, b->n == 0, member);
+	if (rated) {
+		db_f8array_add(&b->mus, r.mu);
+		db_f8array_add(&b->sigmas, r.sigma);
+	} else {
+		db_f8array_null(&b->mus);
+		db_f8array_null(&b->sigmas);
+	}
+	b->n++;
+}
+
+db_status league_rating_batch_store(db_conn *c, league_rating_batch *b, db_status st)
+{
+	if (st == DB_OK && b->n > 0) {
+		sb_str(&b->plays, "}");
+		sb_str(&b->members, "}");
+		st = db_ratings_store(c, b->plays.b, b->members.b, &b->mus, &b->sigmas);
+	}
+	free(b->plays.b);
+	free(b->members.b);
+	db_f8array_free(&b->mus);
+	db_f8array_free(&b->sigmas);
+	memset(b, 0, sizeof *b);
+	return st;
+}
+
 /* Rates every play of the league in order and keeps the results: each result's rating, then
  * the standings and lines of every scope. */
 static db_status rate_all(db_conn *c, const char *league)
 {
 	league_rows s;
-	db_status st = league_rows_load_keyed(c, league, &s);
+	db_status st = db_recompute_work_mem(c);
+	if (st == DB_OK)
+		st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
 	league_rows_rate(&s, cur);
-	/* only the rows whose stored rating differs are written: one statement, four arrays */
-	sbuf plays = {0}, members = {0}, mus = {0}, sigmas = {0};
-	int changed = 0;
+	/* only the rows whose stored rating differs are written, in one statement */
+	league_rating_batch b = {0};
 	for (int i = 0; i < s.nrows; i++) {
 		const league_row *x = &s.rows[i];
 		bool same = x->rated ? x->has_stored && x->stored.mu == x->after.mu &&
 		                           x->stored.sigma == x->after.sigma
 		                     : !x->has_stored;
-		if (same)
-			continue;
-		char num[40];
-		sb_str(&plays, changed ? "," : "{");
-		sb_str(&plays, x->play);
-		sb_str(&members, changed ? "," : "{");
-		sb_str(&members, x->member);
-		sb_str(&mus, changed ? "," : "{");
-		sb_str(&sigmas, changed ? "," : "{");
-		if (x->rated) {
-			snprintf(num, sizeof num, "%.17g", x->after.mu);
-			sb_str(&mus, num);
-			snprintf(num, sizeof num, "%.17g", x->after.sigma);
-			sb_str(&sigmas, num);
-		} else {
-			sb_str(&mus, "NULL");
-			sb_str(&sigmas, "NULL");
-		}
-		changed++;
+		if (!same)
+			league_rating_batch_add(&b, x->play, x->member, x->rated, x->after);
 	}
-	if (changed) {
-		sb_str(&plays, "}");
-		sb_str(&members, "}");
-		sb_str(&mus, "}");
-		sb_str(&sigmas, "}");
-		const char *arrays[4] = {plays.b, members.b, mus.b, sigmas.b};
-		st = db_ratings_store(c, arrays);
-	}
+	st = league_rating_batch_store(c, &b, st);
 	if (st == DB_OK) /* after the rows' own ratings are read: it rates them again per scope */
 		st = league_scopes_keep(c, league, &s, cur);
-	free(plays.b);
-	free(members.b);
-	free(mus.b);
-	free(sigmas.b);
 	free(cur);
 	league_rows_free(&s);
 	return st;

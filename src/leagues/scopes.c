@@ -146,37 +146,34 @@ static void scope_rows_add(sbuf arr[SCOPE_COLS], int *rows, const char *name,
 	}
 }
 
+/* The lines of scopes to store (league_scope_lines_insert/_append): the scopes' names and
+ * element counts as array literals, their elements one scope after another. Zeroed: none. */
+typedef struct {
+	sbuf names, counts;
+	db_f8array mus, sigmas;
+	int n;
+} scope_lines;
+
 /* Appends the line of scope name (the rating after each of its rows idx[0..n) of s, as
- * league_rows_rate_some left them) to the arrays of league_scope_lines_insert. */
-static void scope_line_add(sbuf line[3], int *lines, const char *name, const league_rows *s,
-                           const int *idx, int n)
+ * league_rows_rate_some left them) to l. */
+static void scope_line_add(scope_lines *l, const char *name, const league_rows *s, const int *idx,
+                           int n)
 {
-	sbuf mu = {0}, sigma = {0};
-	sb_str(&mu, "{");
-	sb_str(&sigma, "{");
+	char count[16];
+	snprintf(count, sizeof count, "%d", n);
+	league_array_elem(&l->names, l->n == 0, name);
+	league_array_elem(&l->counts, l->n == 0, count);
 	for (int i = 0; i < n; i++) {
 		const league_row *x = &s->rows[idx[i]];
-		char num[40];
-		sb_str(&mu, i ? "," : "");
-		sb_str(&sigma, i ? "," : "");
-		if (!x->rated) {
-			sb_str(&mu, "NULL");
-			sb_str(&sigma, "NULL");
-			continue;
+		if (x->rated) {
+			db_f8array_add(&l->mus, x->after.mu);
+			db_f8array_add(&l->sigmas, x->after.sigma);
+		} else {
+			db_f8array_null(&l->mus);
+			db_f8array_null(&l->sigmas);
 		}
-		snprintf(num, sizeof num, "%.17g", x->after.mu);
-		sb_str(&mu, num);
-		snprintf(num, sizeof num, "%.17g", x->after.sigma);
-		sb_str(&sigma, num);
 	}
-	sb_str(&mu, "}");
-	sb_str(&sigma, "}");
-	league_array_elem(&line[0], *lines == 0, name);
-	league_array_elem(&line[1], *lines == 0, mu.b);
-	league_array_elem(&line[2], *lines == 0, sigma.b);
-	(*lines)++;
-	free(mu.b);
-	free(sigma.b);
+	l->n++;
 }
 
 /* Closes the arrays a[0..n) into v (n at most SCOPE_COLS). */
@@ -189,22 +186,27 @@ static void arrays_close(sbuf *a, int n, const char **v)
 }
 
 /* Stores the standings rows (arr, rows of them) and lines (line, lines of them) built for the
- * scopes, inserted after league_scopes_clear or (added) merged into the kept ones; frees the
- * arrays. Nothing is sent for an empty set, or when st is already a failure. */
+ * scopes, inserted after league_scopes_clear or (added) merged into the kept ones; frees them.
+ * Nothing is sent for an empty set, or when st is already a failure. */
 static db_status scopes_store(db_conn *c, const char *league, db_status st, bool added,
-                              sbuf arr[SCOPE_COLS], int rows, sbuf line[3], int lines)
+                              sbuf arr[SCOPE_COLS], int rows, scope_lines *l)
 {
 	const char *v[SCOPE_COLS];
 	arrays_close(arr, SCOPE_COLS, v);
 	if (st == DB_OK && rows > 0)
 		st = db_league_scopes_store(c, league, added, v);
-	arrays_close(line, 3, v);
-	if (st == DB_OK && lines > 0)
-		st = db_league_scope_lines_store(c, league, added, v);
+	if (st == DB_OK && l->n > 0) {
+		sb_str(&l->names, "}");
+		sb_str(&l->counts, "}");
+		st = db_league_scope_lines_store(c, league, added, l->names.b, l->counts.b, &l->mus,
+		                                 &l->sigmas);
+	}
 	for (int k = 0; k < SCOPE_COLS; k++)
 		free(arr[k].b);
-	for (int k = 0; k < 3; k++)
-		free(line[k].b);
+	free(l->names.b);
+	free(l->counts.b);
+	db_f8array_free(&l->mus);
+	db_f8array_free(&l->sigmas);
 	return st;
 }
 
@@ -230,8 +232,9 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 	int nm = s->nmembers ? s->nmembers : 1;
 	rating *cur = xcalloc((size_t)nm, sizeof *cur);
 	league_standing *t = xcalloc((size_t)nm, sizeof *t);
-	sbuf arr[SCOPE_COLS] = {0}, line[3] = {0}, name = {0}, ids = {0};
-	int rows = 0, lines = 0;
+	sbuf arr[SCOPE_COLS] = {0}, name = {0}, ids = {0};
+	scope_lines lines = {0};
+	int rows = 0;
 	for (int k = 0; k < ss.n; k++) {
 		const scope_rows *sc = &ss.rows[k];
 		if (sc->n == 0)
@@ -248,11 +251,11 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 		scope_name(&ss, &seasons, k, &name);
 		scope_rows_add(arr, &rows, name.b, t, s->nmembers);
 		if (k > 0) /* the whole league's line is play_results' own ratings */
-			scope_line_add(line, &lines, name.b, s, sc->idx, sc->n);
+			scope_line_add(&lines, name.b, s, sc->idx, sc->n);
 	}
 	seasons_literal(&seasons, &ids);
 	st = db_league_scopes_clear(c, league, ids.b);
-	st = scopes_store(c, league, st, false, arr, rows, line, lines);
+	st = scopes_store(c, league, st, false, arr, rows, &lines);
 	free(name.b);
 	free(ids.b);
 	free(t);
@@ -339,8 +342,8 @@ static void members_literal(const db_added_rows *a, sbuf *out)
  * the scope's rows to the upsert arrays and, except for the whole league, its line; the whole
  * league's ratings go to the play's results (ratings: the arrays of ratings_store). */
 static void added_rate_scope(const db_added_rows *a, const char *play, const char *scope,
-                             league_standing *t, sbuf arr[SCOPE_COLS], int *rows, sbuf line[3],
-                             int *lines, sbuf ratings[4])
+                             league_standing *t, sbuf arr[SCOPE_COLS], int *rows,
+                             scope_lines *lines, league_rating_batch *ratings)
 {
 	int n = a->n;
 	bool rated = !a->rows[0].cooperative && n >= 2 && n <= MAX_RESULTS;
@@ -376,18 +379,11 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 		int *idx = xcalloc((size_t)n, sizeof *idx);
 		for (int i = 0; i < n; i++)
 			idx[i] = i;
-		scope_line_add(line, lines, scope, &one, idx, n);
+		scope_line_add(lines, scope, &one, idx, n);
 		free(idx);
 	} else if (rated) {
-		for (int i = 0; i < n; i++) {
-			char mu[40], sigma[40];
-			snprintf(mu, sizeof mu, "%.17g", t[i].r.mu);
-			snprintf(sigma, sizeof sigma, "%.17g", t[i].r.sigma);
-			league_array_elem(&ratings[0], i == 0, play);
-			league_array_elem(&ratings[1], i == 0, a->rows[i].member);
-			league_array_elem(&ratings[2], i == 0, mu);
-			league_array_elem(&ratings[3], i == 0, sigma);
-		}
+		for (int i = 0; i < n; i++)
+			league_rating_batch_add(ratings, play, a->rows[i].member, true, t[i].r);
 	}
 	free(one.rows);
 }
@@ -414,22 +410,18 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 	members_literal(&a, &members);
 	db_scope_rows cur = {0};
 	st = db_league_scopes_of(c, league, scopes.b, members.b, &cur);
-	sbuf arr[SCOPE_COLS] = {0}, line[3] = {0}, ratings[4] = {0};
-	int rows = 0, lines = 0;
+	sbuf arr[SCOPE_COLS] = {0};
+	scope_lines lines = {0};
+	league_rating_batch ratings = {0};
+	int rows = 0;
 	league_standing t[MAX_RESULTS];
 	for (int k = 0; st == DB_OK && k < nscopes; k++) {
 		for (int i = 0; i < a.n; i++)
 			t[i] = standing_of(&cur, names[k], a.rows[i].member, a.rows[i].name);
-		added_rate_scope(&a, play, names[k], t, arr, &rows, line, &lines, ratings);
+		added_rate_scope(&a, play, names[k], t, arr, &rows, &lines, &ratings);
 	}
-	st = scopes_store(c, league, st, true, arr, rows, line, lines);
-	if (ratings[0].b) { /* the play is rated: its results' ratings */
-		const char *v[4];
-		arrays_close(ratings, 4, v);
-		st = st == DB_OK ? db_ratings_store(c, v) : st;
-	}
-	for (int k = 0; k < 4; k++)
-		free(ratings[k].b);
+	st = scopes_store(c, league, st, true, arr, rows, &lines);
+	st = league_rating_batch_store(c, &ratings, st); /* a rated play: its results' ratings */
 	*done = st == DB_OK;
 	for (int k = 0; k < nscopes; k++)
 		free(names[k]);

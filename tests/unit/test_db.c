@@ -4,6 +4,7 @@
  * throwaway database of the API tests), also what needs a real server: connections left in
  * pipeline mode. Other tests that need PostgreSQL are in tests/api/. */
 #include "db/db.h"
+#include "db/f8array.h"
 #include "db/listen.h"
 #include "db/notify.h"
 #include "test.h"
@@ -205,12 +206,76 @@ static void listen_odd_channel(void)
 	db_listen_stop();
 }
 
+/* The bytes of a binary float8[] parameter: what PostgreSQL's array_recv reads. */
+static void f8array_bytes(void)
+{
+	db_f8array a = {0};
+	int len = 0;
+	const unsigned char *b = (const unsigned char *)db_f8array_done(&a, &len);
+	const unsigned char empty[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 189};
+	CHECK_EQ_INT(len, 12);
+	CHECK(memcmp(b, empty, sizeof empty) == 0);
+	db_f8array_free(&a);
+	db_f8array_add(&a, 1.5);
+	db_f8array_null(&a);
+	db_f8array_add(&a, -2.0);
+	b = (const unsigned char *)db_f8array_done(&a, &len);
+	const unsigned char want[] = {
+	    0,    0,    0,    1,    0,    0,    0, 1,
+	    0,    0,    2,    189,                    /* one dimension, NULLs, float8 (701) */
+	    0,    0,    0,    3,    0,    0,    0, 1, /* three elements from 1 */
+	    0,    0,    0,    8,    0x3f, 0xf8, 0, 0,
+	    0,    0,    0,    0,    /* 1.5 */
+	    0xff, 0xff, 0xff, 0xff, /* NULL */
+	    0,    0,    0,    8,    0xc0, 0,    0, 0,
+	    0,    0,    0,    0}; /* -2 */
+	CHECK_EQ_INT(len, (int)sizeof want);
+	CHECK(memcmp(b, want, sizeof want) == 0);
+	db_f8array_free(&a);
+	CHECK(a.b == NULL && a.n == 0 && !a.hasnull);
+}
+
+/* A binary float8[] parameter reaches PostgreSQL with every double exact and its NULLs. */
+static void f8array_server(void)
+{
+	PGconn *pg = PQconnectdb(getenv("TEST_DB_CONNINFO"));
+	CHECK_EQ_INT(PQstatus(pg), CONNECTION_OK);
+	db_f8array a = {0};
+	for (int i = 0; i < 3000; i++) /* past the first growth of the buffer */
+		if (i % 7 == 3)
+			db_f8array_null(&a);
+		else
+			db_f8array_add(&a, 25.0 / (i + 3) - i * 0.1);
+	int len = 0;
+	const char *v[1] = {db_f8array_done(&a, &len)};
+	int fmt[1] = {1};
+	PGresult *r =
+	    PQexecParams(pg,
+	                 "SELECT count(*), count(x), sum(x), bool_and(x IS NULL = (k % 7 = 4)),"
+	                 " bool_and(x IS NULL OR x = 25::float8 / (k + 2) - (k - 1) * 0.1::float8)"
+	                 " FROM unnest($1::float8[]) WITH ORDINALITY AS u(x, k)",
+	                 1, NULL, v, &len, fmt, 0);
+	CHECK_EQ_INT(PQresultStatus(r), PGRES_TUPLES_OK);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+		CHECK_STR(PQgetvalue(r, 0, 0), "3000");
+		CHECK_STR(PQgetvalue(r, 0, 1), "2571");
+		CHECK_STR(PQgetvalue(r, 0, 3), "t");
+		CHECK_STR(PQgetvalue(r, 0, 4), "t");
+	}
+	PQclear(r);
+	db_f8array_free(&a);
+	PQfinish(pg);
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
 	TEST("db without a connection", no_connection);
 	TEST("db unreachable", unreachable);
 	TEST("db notifier queue", notifier_queue);
+	TEST("db binary float8[] parameter bytes", f8array_bytes);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db binary float8[] parameter read by PostgreSQL", f8array_server);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db connection left in pipeline mode", pipeline_left_open);
 	if (getenv("TEST_DB_CONNINFO"))

@@ -1,0 +1,79 @@
+/* Binary float8[] parameters (f8array.h). The format (PostgreSQL's array_recv):
+ * int32 number of dimensions (1, or 0 for an empty array), int32 flags (1: has NULLs),
+ * uint32 element type (float8: 701), per dimension int32 length and int32 lower bound (1),
+ * then per element int32 byte count (-1: NULL) and the value (float8send: the IEEE 754 bits,
+ * big-endian). */
+#include "db/f8array.h"
+
+#include "base/oom.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { HEAD = 20, FLOAT8_OID = 701 };
+
+static void put32(char *p, uint32_t v)
+{
+	p[0] = (char)(v >> 24);
+	p[1] = (char)(v >> 16);
+	p[2] = (char)(v >> 8);
+	p[3] = (char)v;
+}
+
+/* Room for n more bytes after the header. */
+static char *reserve(db_f8array *a, size_t n)
+{
+	if (a->len + n > a->cap) {
+		size_t cap = a->cap ? a->cap : 1024;
+		while (cap < a->len + n)
+			cap *= 2;
+		a->b = xrealloc(a->b, HEAD + cap);
+		a->cap = cap;
+	}
+	char *p = a->b + HEAD + a->len;
+	a->len += n;
+	return p;
+}
+
+void db_f8array_add(db_f8array *a, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	char *p = reserve(a, 12);
+	put32(p, 8);
+	put32(p + 4, (uint32_t)(bits >> 32));
+	put32(p + 8, (uint32_t)bits);
+	a->n++;
+}
+
+void db_f8array_null(db_f8array *a)
+{
+	put32(reserve(a, 4), UINT32_MAX); /* -1 */
+	a->n++;
+	a->hasnull = true;
+}
+
+const char *db_f8array_done(db_f8array *a, int *len)
+{
+	if (a->b == NULL) /* nothing added: the buffer for the header alone */
+		a->b = xcalloc(1, HEAD);
+	char *h = a->b;
+	put32(h, a->n ? 1 : 0);
+	put32(h + 4, a->hasnull ? 1 : 0);
+	put32(h + 8, FLOAT8_OID);
+	if (a->n == 0) { /* no dimensions: the 12 bytes of an empty array */
+		*len = 12;
+		return h;
+	}
+	put32(h + 12, (uint32_t)a->n);
+	put32(h + 16, 1);
+	*len = (int)(HEAD + a->len);
+	return h;
+}
+
+void db_f8array_free(db_f8array *a)
+{
+	free(a->b);
+	memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,32 @@
+/* A float8[] statement parameter in PostgreSQL's binary array format (the format array_send
+ * writes and array_recv reads), built one element at a time and sent with format 1
+ * (db_exec_bin): no number is printed as text by us or parsed back by the server, and every
+ * double arrives exactly as it was.
+ *
+ * Ownership: the buffer belongs to the array until db_f8array_free; the pointer
+ * db_f8array_done returns borrows it. A zeroed db_f8array is an empty array. */
+#ifndef DB_F8ARRAY_H
+#define DB_F8ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+	char *b;      /* owned: DB_F8ARRAY_HEAD bytes kept for the header, then the elements */
+	size_t len;   /* bytes written after the header */
+	size_t cap;   /* bytes allocated after the header */
+	int n;        /* elements */
+	bool hasnull; /* an element is NULL */
+} db_f8array;
+
+/* Appends v. */
+void db_f8array_add(db_f8array *a, double v);
+/* Appends a NULL element. */
+void db_f8array_null(db_f8array *a);
+/* Writes the header and returns the parameter's bytes (borrowed from a) with their count in
+ * *len; more elements may not be added after it. */
+const char *db_f8array_done(db_f8array *a, int *len);
+/* Frees the buffer and empties the array. */
+void db_f8array_free(db_f8array *a);
+
+#endif
