@@ -24,6 +24,7 @@
 #include "api/api.h"
 #include "engine/live.h"
 #include "engine/table.h"
+#include "leagues/accounts.h"
 #include "db/db.h"
 #include "http/http.h"
 
@@ -268,6 +269,7 @@ int main(int argc, char **argv)
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
+	    .on_write = acct_forget_passes,
 	    /* hostile and broken clients */
 	    .listen = c.listen,
 	    .per_addr = c.per_addr,

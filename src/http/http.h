@@ -31,10 +31,17 @@ typedef struct http_req {
 	struct MHD_Connection *conn; /* for headers / query arguments */
 } http_req;
 
+/* An immutable body many replies share (a cached reply): reference-counted, freed by the last
+ * http_blob_unref; the references may be dropped on any thread. */
+typedef struct http_blob http_blob;
+
 typedef struct http_resp {
 	int status;
 	char *body; /* malloc'ed, owned by the response */
 	size_t body_len;
+	/* Or a shared body (http_reply_blob), when set: the response holds one reference,
+	 * dropped once the reply is sent or cleared; body is then NULL and body_len its size. */
+	http_blob *blob;
 	const char *content_type; /* static string */
 	int nheaders;
 	char *headers[HTTP_MAX_HEADERS][2]; /* malloc'ed name/value pairs */
@@ -91,6 +98,15 @@ int http_resp_header(http_resp *resp, const char *name, const char *value);
 /* Has resp a header of this name (any case)? */
 bool http_resp_has_header(const http_resp *resp, const char *name);
 void http_resp_clear(http_resp *resp);
+/* A blob of data (len bytes, malloc'ed; taken), with one reference. */
+http_blob *http_blob_take(char *data, size_t len);
+/* Another reference to b (returned). */
+http_blob *http_blob_ref(http_blob *b);
+void http_blob_unref(http_blob *b);
+size_t http_blob_len(const http_blob *b);
+const char *http_blob_data(const http_blob *b);
+/* Replaces resp's body with b (a reference taken) as a 200 reply of type ct (static). */
+void http_reply_blob(http_resp *resp, http_blob *b, const char *ct);
 
 /* Request helpers */
 const char *http_header(const http_req *req, const char *name);
@@ -178,6 +194,10 @@ typedef struct {
 	 * for in-flight requests, to end long-lived responses (server-sent events) so the drain
 	 * can finish. Suspended connections must be resumed here (libmicrohttpd requires it). */
 	void (*on_quiesce)(void);
+	/* Optional: called for every request to a route whose method is not GET or HEAD once its
+	 * head is in, and again right before its reply is queued (after whatever it wrote is
+	 * committed): what this process keeps of the database's state drops its copies there. */
+	void (*on_write)(void);
 	/* the job pool of heavy routes: threads (0: 2) and waiting jobs (0: 64) */
 	unsigned job_threads, job_queue;
 } http_config;

@@ -5,11 +5,13 @@
  * hands it to libmicrohttpd (or http_resp_clear frees it). */
 #include "http/http.h"
 
+#include "base/oom.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
 #include <json-c/json.h>
 #include <microhttpd.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +20,50 @@
 static const char CT_JSON[] = "application/json";
 static const char CT_PROBLEM[] = "application/problem+json";
 
+struct http_blob {
+	atomic_int refs;
+	size_t len;
+	char *data; /* owned */
+};
+
+http_blob *http_blob_take(char *data, size_t len)
+{
+	http_blob *b = xmalloc(sizeof *b);
+	atomic_init(&b->refs, 1);
+	b->len = len;
+	b->data = data;
+	return b;
+}
+
+http_blob *http_blob_ref(http_blob *b)
+{
+	atomic_fetch_add(&b->refs, 1);
+	return b;
+}
+
+void http_blob_unref(http_blob *b)
+{
+	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
+		free(b->data);
+		free(b);
+	}
+}
+
+size_t http_blob_len(const http_blob *b)
+{
+	return b->len;
+}
+
+const char *http_blob_data(const http_blob *b)
+{
+	return b->data;
+}
+
 /* Replaces resp's body with body (malloc'ed, len bytes and a NUL; taken) as a status reply. */
 static void set_body(http_resp *resp, int status, char *body, size_t len, const char *ct)
 {
+	http_blob_unref(resp->blob);
+	resp->blob = NULL;
 	free(resp->body);
 	resp->body = body;
 	resp->body_len = len;
@@ -136,11 +179,18 @@ int http_resp_header(http_resp *resp, const char *name, const char *value)
 	return 0;
 }
 
+void http_reply_blob(http_resp *resp, http_blob *b, const char *ct)
+{
+	set_body(resp, 200, NULL, b->len, ct);
+	resp->blob = http_blob_ref(b);
+}
+
 void http_resp_clear(http_resp *resp)
 {
 	if (!resp)
 		return;
 	free(resp->body);
+	http_blob_unref(resp->blob);
 	for (int i = 0; i < resp->nheaders && i < HTTP_MAX_HEADERS; i++) {
 		free(resp->headers[i][0]);
 		free(resp->headers[i][1]);

@@ -80,6 +80,12 @@ static void remember_problem(req_ctx *c, const http_resp *resp)
 	json_object_put(o);
 }
 
+/* The MHD_Response of a shared body is gone: its reference goes. */
+static void blob_release(void *cls)
+{
+	http_blob_unref(cls);
+}
+
 /* Hands resp to MHD (its body, headers and stream move into the MHD_Response) and clears it. */
 static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_resp *resp)
 {
@@ -91,6 +97,11 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 		                                      resp->stream_cls, resp->stream_free);
 		if (r)
 			resp->stream = NULL; /* MHD calls stream_free now */
+	} else if (resp->blob) {
+		r = MHD_create_response_from_buffer_with_free_callback_cls(
+		    resp->body_len, (void *)http_blob_data(resp->blob), blob_release, resp->blob);
+		if (r)
+			resp->blob = NULL; /* MHD drops the reference */
 	} else if (resp->body && resp->body_len) {
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 		                                    MHD_RESPMEM_MUST_FREE);
@@ -114,6 +125,8 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
 	int status = resp->status;
 	http_resp_clear(resp);
+	if (c->writes) /* before the client can see the reply and read again */
+		c->srv->cfg.on_write();
 	enum MHD_Result res = ok ? MHD_queue_response(conn, (unsigned)status, r) : MHD_NO;
 	MHD_destroy_response(r);
 	if (res == MHD_YES) {
@@ -301,6 +314,10 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 	}
 
 	bool reads = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	if (!reads && srv->cfg.on_write) {
+		c->writes = true;
+		srv->cfg.on_write();
+	}
 	if (!reads && srv->cfg.write_guard) {
 		enum MHD_Result r = check_pre_body(c, conn, method, srv->cfg.write_guard);
 		if (r != MHD_YES || c->replied)

@@ -97,6 +97,7 @@ typedef struct {
 	char *raw;      /* target, credentials redacted (capture_target), cut at '?' once parsed */
 	size_t raw_len; /* its full length */
 	bool started, replied, too_large, is_static;
+	bool writes; /* a routed request whose method is not GET or HEAD (cfg.on_write) */
 	const http_route *route;
 	const char *params[HTTP_MAX_PARAMS];
 	int nparams;

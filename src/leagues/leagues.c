@@ -67,11 +67,13 @@ void league_wrote(db_conn *c, const account *writer)
 		db_read_wrote(writer->session, lsn);
 }
 
-int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
+/* league_read for league (the session's league check), on c (the thread's primary
+ * connection, NULL when the database is away). */
+static int league_read_in(const http_req *req, http_resp *resp, db_conn *c, const char *league,
+                          league_read_fn fn)
 {
 	account acc;
-	db_conn *c = db_thread_conn();
-	if (!acct_session_league(req, resp, c, &acc, req->params[0]))
+	if (!acct_session_league(req, resp, c, &acc, league))
 		return 0;
 	db_conn *r = db_read_conn(acc.session);
 	if (r) {
@@ -84,6 +86,33 @@ int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
 	}
 	fn(req, resp, c, &acc);
 	return http_resp_header(resp, "X-Read-From", db_read_source(c));
+}
+
+int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
+{
+	return league_read_in(req, resp, db_thread_conn(), req->params[0], fn);
+}
+
+int league_read_player(const http_req *req, http_resp *resp, league_read_fn fn)
+{
+	db_conn *c = db_thread_conn();
+	db_member_league ml;
+	/* an unknown player: the session is checked against no league, fn answers 404 */
+	const char *league = req->params[0];
+	if (c && league_member_at(c, req->params[0], -1, &ml) == DB_OK && ml.found)
+		league = ml.league;
+	return league_read_in(req, resp, c, league, fn);
+}
+
+db_status league_member_at(db_conn *c, const char *member, int64_t version, db_member_league *out)
+{
+	if (acct_member_get(member, version, out))
+		return DB_OK;
+	unsigned epoch = db_server_epoch();
+	db_status st = db_member_league_get(c, member, out);
+	if (st == DB_OK && out->found)
+		acct_member_put(member, version, epoch, out);
+	return st;
 }
 
 /* ---- pages and conditional reads (internal.h) ---- */

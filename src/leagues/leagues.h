@@ -73,6 +73,13 @@ typedef int (*league_read_fn)(const http_req *req, http_resp *resp, db_conn *c, 
  * from the standby is forgotten and fn runs again on the primary. The reply's X-Read-From says
  * which answered ("replica" or "primary"). */
 int league_read(const http_req *req, http_resp *resp, league_read_fn fn);
+/* league_read for a player's read (params[0] a member id): the session is checked against the
+ * player's league. */
+int league_read_player(const http_req *req, http_resp *resp, league_read_fn fn);
+/* The league and name of member as of league version (version < 0: whatever is kept, for its
+ * league alone, which never changes): kept by this process (acct_member_get), else read on c
+ * and kept. DB_OK with out->found false when there is no such member. */
+db_status league_member_at(db_conn *c, const char *member, int64_t version, db_member_league *out);
 /* league_access_check for a session already checked (acc, copied into *a). */
 bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const char *league,
                       bool owner, league_access *a);

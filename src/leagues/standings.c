@@ -32,11 +32,9 @@ enum {
 typedef struct {
 	char key[LCACHE_KEY];
 	long long version;
-	char *text; /* owned */
-	size_t len;
-	char *gz; /* owned: text gzip-compressed, or NULL (short, or compression failed) */
-	size_t gz_len;
-	char *link; /* owned: the reply's Link header, or NULL */
+	http_blob *text; /* a reference */
+	http_blob *gz;   /* a reference: text gzip-compressed, or NULL (short, or it failed) */
+	char *link;      /* owned: the reply's Link header, or NULL */
 	unsigned long long used;
 } lcache_slot;
 
@@ -69,8 +67,8 @@ static flight *flight_find(const char *key, long long version)
 }
 
 /* Copies the kept reply of (key, version) into resp when there is one (under g_lcache_mu):
- * gzip-compressed when gz (the client takes it) and kept so, *gzipped then true; *link
- * receives a copy of its Link header (caller frees). */
+ * (the body is shared, not copied) gzip-compressed when gz (the client takes it) and kept so,
+ * *gzipped then true; *link receives a copy of its Link header (caller frees). */
 static bool cache_copy(const char *key, long long version, bool gz, http_resp *resp, char **link,
                        bool *gzipped)
 {
@@ -78,12 +76,7 @@ static bool cache_copy(const char *key, long long version, bool gz, http_resp *r
 		lcache_slot *e = &g_lcache[i];
 		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
 			*gzipped = gz && e->gz;
-			const char *b = *gzipped ? e->gz : e->text;
-			size_t n = *gzipped ? e->gz_len : e->len;
-			resp->body = xmalloc(n + 1);
-			memcpy(resp->body, b, n);
-			resp->body[n] = '\0';
-			resp->body_len = n;
+			http_reply_blob(resp, *gzipped ? e->gz : e->text, "application/json");
 			*link = e->link ? xstrdup(e->link) : NULL;
 			e->used = ++g_lcache_tick;
 			return true;
@@ -117,10 +110,6 @@ bool league_cache_get(const http_req *req, const char *key, long long version, h
 				break;
 			}
 	pthread_mutex_unlock(&g_lcache_mu);
-	if (hit) {
-		resp->status = 200;
-		resp->content_type = "application/json";
-	}
 	if (gzipped)
 		http_resp_header(resp, "Content-Encoding", "gzip");
 	if (link)
@@ -157,6 +146,8 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 	if (strlen(key) < LCACHE_KEY) {
 		/* compressed once per version, outside the lock: phones take gzip */
 		char *gz = len >= LCACHE_GZIP_MIN ? http_gzip(text, len, &gz_len) : NULL;
+		char *copy = xmalloc(len + 1);
+		memcpy(copy, text, len + 1);
 		pthread_mutex_lock(&g_lcache_mu);
 		lcache_slot *victim = &g_lcache[0];
 		for (int i = 0; i < LCACHE_SLOTS; i++) {
@@ -168,16 +159,13 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 			if (e->used < victim->used)
 				victim = e;
 		}
-		free(victim->text);
-		free(victim->gz);
+		http_blob_unref(victim->text);
+		http_blob_unref(victim->gz);
 		free(victim->link);
 		snprintf(victim->key, sizeof victim->key, "%s", key);
 		victim->version = version;
-		victim->text = xmalloc(len + 1);
-		memcpy(victim->text, text, len + 1);
-		victim->len = len;
-		victim->gz = gz;
-		victim->gz_len = gz_len;
+		victim->text = http_blob_take(copy, len);
+		victim->gz = gz ? http_blob_take(gz, gz_len) : NULL;
 		victim->link = link ? xstrdup(link) : NULL;
 		victim->used = ++g_lcache_tick;
 		flight_end(key, version);
@@ -193,8 +181,8 @@ void leagues_shutdown(void)
 {
 	pthread_mutex_lock(&g_lcache_mu);
 	for (int i = 0; i < LCACHE_SLOTS; i++) {
-		free(g_lcache[i].text);
-		free(g_lcache[i].gz);
+		http_blob_unref(g_lcache[i].text);
+		http_blob_unref(g_lcache[i].gz);
 		free(g_lcache[i].link);
 		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
 	}
@@ -491,7 +479,7 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 static int history_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	db_member_league ml;
-	if (db_member_league_get(c, req->params[0], &ml) != DB_OK)
+	if (league_member_at(c, req->params[0], -1, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
@@ -500,6 +488,11 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 	if (!league_access_as(resp, c, acc, ml.league, false, &a) ||
 	    !league_page_read(req, resp, &pg))
 		return 0;
+	/* the name, and that the player is still there, as of this version */
+	if (league_member_at(c, req->params[0], a.version, &ml) != DB_OK)
+		return acct_reply_db(resp);
+	if (!ml.found)
+		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
 	snprintf(key, sizeof key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text,
 	         pg.offset_text);
@@ -526,7 +519,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 
 int api_player_history(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, history_read);
+	return league_read_player(req, resp, history_read);
 }
 
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,

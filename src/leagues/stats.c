@@ -897,7 +897,7 @@ static int player_stats_read(const http_req *req, http_resp *resp, db_conn *c, c
 	if (!league_access_as(resp, c, acc, req->params[0], false, &a))
 		return 0;
 	db_member_league ml;
-	if (db_member_league_get(c, req->params[1], &ml) != DB_OK)
+	if (league_member_at(c, req->params[1], a.version, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found || strcmp(ml.league, req->params[0]) != 0)
 		return http_reply_problem(resp, 404, "no such player in this league", NULL, NULL);

@@ -126,9 +126,12 @@ static void *wait_for_reply(void *arg)
 	bool hit = league_cache_get(NULL, w->key, w->version, &r);
 	atomic_store(&w->hit, hit);
 	atomic_store(&w->returned, true);
-	if (hit)
-		CHECK_STR(r.body, "{\"n\":1}");
-	else
+	if (hit) { /* the kept reply itself, shared */
+		CHECK(r.blob != NULL && r.body == NULL);
+		if (r.blob)
+			CHECK(http_blob_len(r.blob) == 7 &&
+			      memcmp(http_blob_data(r.blob), "{\"n\":1}", 7) == 0);
+	} else
 		league_cache_done(w->key, w->version);
 	http_resp_clear(&r);
 	return NULL;
@@ -167,6 +170,69 @@ static void cache_single_flight(void)
 	leagues_shutdown();
 }
 
+static account pass_account(const char *session, const char *member, int64_t version)
+{
+	account a;
+	memset(&a, 0, sizeof a);
+	snprintf(a.id, sizeof a.id, "acc1");
+	snprintf(a.session, sizeof a.session, "%s", session);
+	a.pre.found = true;
+	snprintf(a.pre.member, sizeof a.pre.member, "%s", member);
+	a.pre.version = version;
+	return a;
+}
+
+/* A league read's session check is kept per session and league, and any write request drops
+ * it, even one that began while the check was being made (its pass would be older than the
+ * write). */
+static void passes(void)
+{
+	account a = pass_account("s1", "m1", 7), got;
+	acct_pass_mark m;
+	acct_pass_begin(&m);
+	acct_pass_put(&m, "L1", &a);
+	CHECK(acct_pass_get("s1", "L1", &got));
+	CHECK_STR(got.pre.member, "m1");
+	CHECK(got.pre.version == 7 && got.pre_conn == NULL);
+	CHECK(!acct_pass_get("s2", "L1", &got)); /* another session */
+	CHECK(!acct_pass_get("s1", "L2", &got)); /* another league */
+	acct_forget_passes();                    /* a write request */
+	CHECK(!acct_pass_get("s1", "L1", &got));
+	/* a check begun before a write is not kept past it */
+	acct_pass_begin(&m);
+	acct_forget_passes();
+	acct_pass_put(&m, "L1", &a);
+	CHECK(!acct_pass_get("s1", "L1", &got));
+	/* nor is a session that was never checked */
+	account none = pass_account("", "m1", 7);
+	acct_pass_begin(&m);
+	acct_pass_put(&m, "L1", &none);
+	CHECK(!acct_pass_get("", "L1", &got));
+	/* and it ages out */
+	acct_pass_begin(&m);
+	m.at.tv_sec -= 2;
+	acct_pass_put(&m, "L1", &a);
+	CHECK(!acct_pass_get("s1", "L1", &got));
+}
+
+/* A player's league is kept for good; the name only for the league version it was read at. */
+static void member_leagues(void)
+{
+	db_member_league ml = {.found = true}, got;
+	snprintf(ml.league, sizeof ml.league, "L1");
+	snprintf(ml.name, sizeof ml.name, "Ana");
+	acct_member_put("m1", 4, db_server_epoch(), &ml);
+	CHECK(acct_member_get("m1", 4, &got));
+	CHECK_STR(got.name, "Ana");
+	CHECK(acct_member_get("m1", -1, &got));
+	CHECK_STR(got.league, "L1");
+	CHECK(!acct_member_get("m1", 5, &got)); /* a newer version: read again */
+	CHECK(!acct_member_get("m2", -1, &got));
+	db_member_league gone = {.found = false};
+	acct_member_put("m3", 4, db_server_epoch(), &gone); /* no such member: nothing kept */
+	CHECK(!acct_member_get("m3", -1, &got));
+}
+
 int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
@@ -176,5 +242,7 @@ int main(void)
 	     ranks_from_winners_and_refusals);
 	TEST("leagues: a reply being computed is waited for, not computed again",
 	     cache_single_flight);
+	TEST("leagues: session checks kept until a write request or a second", passes);
+	TEST("leagues: a player's league kept, the name per version", member_leagues);
 	TEST_MAIN_END();
 }
