@@ -23,7 +23,8 @@
  * leagues.version in the same transaction. So a reply computed at version v is valid for any
  * request that finds the league at v (on any server): the per-process cache is keyed by
  * (what was asked, version) and needs no invalidation. The version comes with the access
- * check, so a cached reply costs the same two round trips as any league read. */
+ * check, which passes.c keeps for a second: a hit usually asks the database nothing, and its
+ * bytes are the kept ones (an http_blob reference), not a copy. */
 enum {
 	LCACHE_SLOTS = 64,
 	LCACHE_GZIP_MIN = 1024, /* shorter replies are sent as they are */
@@ -66,9 +67,9 @@ static flight *flight_find(const char *key, long long version)
 	return NULL;
 }
 
-/* Copies the kept reply of (key, version) into resp when there is one (under g_lcache_mu):
- * (the body is shared, not copied) gzip-compressed when gz (the client takes it) and kept so,
- * *gzipped then true; *link receives a copy of its Link header (caller frees). */
+/* Puts the kept reply of (key, version) in resp when there is one (under g_lcache_mu): its
+ * body shared, gzip-compressed when gz (the client takes it) and kept so, *gzipped then true;
+ * *link receives a copy of its Link header (caller frees). */
 static bool cache_copy(const char *key, long long version, bool gz, http_resp *resp, char **link,
                        bool *gzipped)
 {
