@@ -53,54 +53,32 @@ db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_A
 	return DB_OK;
 }
 
-/* The session columns 0–3 of session_get and session_get_access (valid, a.id, a.email,
- * a.display_name) of r's one row into out (found false without one). */
-static void read_session(const PGresult *r, db_session_row *out)
+db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, const char *max,
+                         const char *touch, const char *league, db_session_row *out,
+                         db_league_access *access)
 {
-	out->found = db_nrows(r) == 1;
-	out->valid = out->found && db_col_bool(r, 0, 0);
-	if (!out->found)
-		return;
-	db_col_copy(r, 0, 1, out->id, sizeof out->id);
-	db_col_copy(r, 0, 2, out->email, sizeof out->email);
-	db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
-}
-
-db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *idle, const char *max,
-                                const char *touch, const char *league, db_session_row *out,
-                                db_league_access *access)
-{
-	/* session_get_access: 0 valid, 1 a.id, 2 a.email, 3 a.display_name, 4 league found,
+	/* session_get: 0 valid, 1 a.id, 2 a.email, 3 a.display_name, 4 league found,
 	 * 5 owner, 6 member id or '', 7 version */
 	const char *p[5] = {hash_hex, idle, max, touch, league};
 	PGresult *r;
-	out->found = out->valid = false;
+	memset(out, 0, sizeof *out);
 	memset(access, 0, sizeof *access);
-	db_status st = db_run(c, "session_get_access", 5, p, &r);
+	db_status st = db_run(c, "session_get", 5, p, &r);
 	if (st != DB_OK)
 		return st;
-	read_session(r, out);
+	out->found = db_nrows(r) == 1;
 	if (out->found) {
+		out->valid = db_col_bool(r, 0, 0);
+		db_col_copy(r, 0, 1, out->id, sizeof out->id);
+		db_col_copy(r, 0, 2, out->email, sizeof out->email);
+		db_col_copy(r, 0, 3, out->display_name, sizeof out->display_name);
 		access->found = db_col_bool(r, 0, 4);
+	}
+	if (access->found) {
 		access->owner = db_col_bool(r, 0, 5);
 		db_col_copy(r, 0, 6, access->member, sizeof access->member);
 		access->version = db_col_int64(r, 0, 7);
 	}
-	PQclear(r);
-	return DB_OK;
-}
-
-db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, const char *max,
-                         const char *touch, db_session_row *out)
-{
-	/* session_get: 0 valid, 1 a.id, 2 a.email, 3 a.display_name */
-	const char *p[4] = {hash_hex, idle, max, touch};
-	PGresult *r;
-	out->found = out->valid = false;
-	db_status st = db_run(c, "session_get", 4, p, &r);
-	if (st != DB_OK)
-		return st;
-	read_session(r, out);
 	PQclear(r);
 	return DB_OK;
 }

@@ -38,7 +38,9 @@ db_status db_account_by_email(db_conn *c, const char *email, db_account_login *o
 db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_ACCT_ID_MAX + 1]);
 
 /* session_get: columns valid, id, email, display_name of the session with token hash hash_hex
- * (idle/max/touch are seconds as text; refreshes last_seen at most every touch seconds). */
+ * (idle/max/touch are seconds as text; refreshes last_seen at most every touch seconds) and, in
+ * the same statement (one round trip for a league read), the account's access to league
+ * (found, owner, member, version; league NULL: none, access->found false). */
 typedef struct {
 	bool found, valid;
 	char id[DB_ACCT_ID_MAX + 1];
@@ -46,14 +48,8 @@ typedef struct {
 	char display_name[DB_ACCT_NAME_MAX];
 } db_session_row;
 db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, const char *max,
-                         const char *touch, db_session_row *out);
-
-/* session_get_access: session_get and, in the same statement (one round trip for a league
- * read), the account's access to league: columns of session_get, then those of league_access
- * (found, owner, member, version). */
-db_status db_session_get_access(db_conn *c, const char *hash_hex, const char *idle, const char *max,
-                                const char *touch, const char *league, db_session_row *out,
-                                db_league_access *access);
+                         const char *touch, const char *league, db_session_row *out,
+                         db_league_access *access);
 
 /* session_insert / session_delete / session_purge (no rows read). */
 db_status db_session_insert(db_conn *c, const char *hash_hex, const char *account);

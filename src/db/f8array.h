@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 typedef struct {
-	char *b;      /* owned: DB_F8ARRAY_HEAD bytes kept for the header, then the elements */
+	char *b;      /* owned: room for the header (20 bytes), then the elements */
 	size_t len;   /* bytes written after the header */
 	size_t cap;   /* bytes allocated after the header */
 	int n;        /* elements */

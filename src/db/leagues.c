@@ -629,16 +629,13 @@ db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
 	                    NULL);
 }
 
-db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
-                                      const char *scopes, const char *counts, db_f8array *mus,
-                                      db_f8array *sigmas)
+db_status db_league_scope_lines_store(db_conn *c, const char *league, const char *scopes,
+                                      const char *counts, db_f8array *mus, db_f8array *sigmas)
 {
-	/* league_scope_lines_insert, league_scope_lines_append */
-	int len[5] = {0}, fmt[5] = {0, 0, 0, 1, 1};
+	int len[5] = {0}, fmt[5] = {0, 0, 0, 1, 1}; /* league_scope_lines_store */
 	const char *p[5] = {league, scopes, counts, db_f8array_done(mus, &len[3]),
 	                    db_f8array_done(sigmas, &len[4])};
-	return db_run_bin(c, added ? "league_scope_lines_append" : "league_scope_lines_insert", 5,
-	                  p, len, fmt);
+	return db_run_bin(c, "league_scope_lines_store", 5, p, len, fmt, NULL);
 }
 
 static void read_scope_standing(const PGresult *r, int i, void *row);
@@ -780,7 +777,7 @@ db_status db_ratings_store(db_conn *c, const char *plays, const char *members, d
 	int len[4] = {0}, fmt[4] = {0, 0, 1, 1}; /* ratings_store */
 	const char *p[4] = {plays, members, db_f8array_done(mus, &len[2]),
 	                    db_f8array_done(sigmas, &len[3])};
-	return db_run_bin(c, "ratings_store", 4, p, len, fmt);
+	return db_run_bin(c, "ratings_store", 4, p, len, fmt, NULL);
 }
 
 static void read_history(const PGresult *r, int i, void *row)

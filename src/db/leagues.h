@@ -279,14 +279,13 @@ db_status db_league_scopes_clear(db_conn *c, const char *league, const char *sea
  * replaced where it exists). */
 db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
                                  const char *const arrays[11]);
-/* league_scope_lines_insert: the scopes (an array literal of their names), the number of
+/* league_scope_lines_store: the scopes (an array literal of their names), the number of
  * elements of each line (an array literal of integers), and every line's mus and sigmas one
  * scope after another (binary arrays: one number per row of the scope, NULL for a row of an
- * unrated play). added false: league_scope_lines_insert; true: league_scope_lines_append (the
- * same, appended to each scope's line, created when new). */
-db_status db_league_scope_lines_store(db_conn *c, const char *league, bool added,
-                                      const char *scopes, const char *counts, db_f8array *mus,
-                                      db_f8array *sigmas);
+ * unrated play), each appended to its scope's line (created when new: after
+ * league_scopes_clear, every line). */
+db_status db_league_scope_lines_store(db_conn *c, const char *league, const char *scopes,
+                                      const char *counts, db_f8array *mus, db_f8array *sigmas);
 /* league_scope_line: the ratings after each row of the scope of these filters (season, game:
  * NULL for none; at least one set), parsed: n rows, mu[i] and sigma[i] (NAN for a row of an
  * unrated play; both arrays owned, free them). *kept false: the scope is not kept

@@ -14,23 +14,22 @@ void db_rows_free(PGresult *res, void *rows)
 
 db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out)
 {
-	PGresult *r = db_exec(c, stmt, n, p);
-	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE; /* no result: no connection */
-	if (st != DB_OK) {
-		PQclear(r);
-		*out = NULL;
-		return st;
-	}
-	*out = r;
-	return DB_OK;
+	return db_run_bin(c, stmt, n, p, NULL, NULL, out);
 }
 
 db_status db_run_bin(db_conn *c, const char *stmt, int n, const char *const *p, const int *lengths,
-                     const int *formats)
+                     const int *formats, PGresult **out)
 {
 	PGresult *r = db_exec_bin(c, stmt, n, p, lengths, formats);
 	db_status st = r ? db_result_status(c, r) : DB_UNAVAILABLE; /* no result: no connection */
-	PQclear(r);
+	if (st != DB_OK) {
+		PQclear(r);
+		r = NULL;
+	}
+	if (out)
+		*out = r;
+	else
+		PQclear(r);
 	return st;
 }
 

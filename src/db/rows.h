@@ -30,9 +30,9 @@ void db_rows_free(PGresult *res, void *rows);
 /* Runs a prepared statement: DB_OK with *out the result (caller PQclear()s), else the status
  * (a lost or broken connection is DB_UNAVAILABLE, as db_exec reports it) and *out NULL. */
 db_status db_run(db_conn *c, const char *stmt, int n, const char *const *p, PGresult **out);
-/* db_run with parameters' lengths and formats (db_exec_bin); the rows are not read. */
+/* db_run with parameters' lengths and formats (db_exec_bin); out NULL: the rows are not read. */
 db_status db_run_bin(db_conn *c, const char *stmt, int n, const char *const *p, const int *lengths,
-                     const int *formats);
+                     const int *formats, PGresult **out);
 /* Runs a statement whose rows are not read; *rows (may be NULL) receives how many it returned
  * (RETURNING / SELECT), 0 on failure. */
 db_status db_run_count(db_conn *c, const char *stmt, int n, const char *const *p, int *rows);

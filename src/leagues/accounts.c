@@ -164,10 +164,7 @@ static bool session_read(const http_req *req, http_resp *resp, db_conn *c, accou
 	/* the idle clock is written at most every idle/20 (≤ 60 s), not on every request */
 	seconds_param(touch, sizeof touch, g_idle_s / 20 < 60 ? g_idle_s / 20 : 60);
 	db_session_row row;
-	db_status st =
-	    league ? db_session_get_access(c, hash, idle, max, touch, league, &row, &acc->pre)
-	           : db_session_get(c, hash, idle, max, touch, &row);
-	if (st != DB_OK) {
+	if (db_session_get(c, hash, idle, max, touch, league, &row, &acc->pre) != DB_OK) {
 		acct_reply_db(resp);
 		return false;
 	}

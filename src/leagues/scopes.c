@@ -146,7 +146,7 @@ static void scope_rows_add(sbuf arr[SCOPE_COLS], int *rows, const char *name,
 	}
 }
 
-/* The lines of scopes to store (league_scope_lines_insert/_append): the scopes' names and
+/* The lines of scopes to store (league_scope_lines_store): the scopes' names and
  * element counts as array literals, their elements one scope after another. Zeroed: none. */
 typedef struct {
 	sbuf names, counts;
@@ -198,7 +198,7 @@ static db_status scopes_store(db_conn *c, const char *league, db_status st, bool
 	if (st == DB_OK && l->n > 0) {
 		sb_str(&l->names, "}");
 		sb_str(&l->counts, "}");
-		st = db_league_scope_lines_store(c, league, added, l->names.b, l->counts.b, &l->mus,
+		st = db_league_scope_lines_store(c, league, l->names.b, l->counts.b, &l->mus,
 		                                 &l->sigmas);
 	}
 	for (int k = 0; k < SCOPE_COLS; k++)
