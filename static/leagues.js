@@ -265,6 +265,8 @@ async function renderHome() {
 }
 
 async function logout() {
+	// a screen still being drawn is drawn first, so it cannot replace what log-out says
+	await routing;
 	try {
 		await api("DELETE", "/sessions/current");
 	} catch (e) {
@@ -1210,6 +1212,9 @@ const sel = document.getElementById("lang");
 sel.value = lang();
 sel.addEventListener("change", async () => {
 	const shown = document.documentElement.lang;
+	// the language already shown: nothing to draw again (a redraw would also replace what an
+	// action has just said on this screen)
+	if (sel.value === shown) return;
 	try {
 		await loadLang(sel.value);
 	} catch {
