@@ -2,7 +2,7 @@
  * route table or to static files, problem+json errors, access log, graceful stop.
  *
  * Request life cycle (the standard MHD pattern):
- *   uri_log()      request line parsed: allocate the context (raw target, start time), count
+ *   uri_log()      request line parsed: take a context (raw target, start time), count
  *                  the request as in flight;
  *   on_request #1  headers parsed: 414 / 413 by Content-Length / 404 / 405 / 415 / 503, and
  *                  what the route's pre-body check refuses (401, 403, …), are answered at once
@@ -164,11 +164,46 @@ static enum MHD_Result reply_too_large(req_ctx *c, struct MHD_Connection *conn)
 
 /* ---- the request ---- */
 
+/* One spare request context per connection thread: the next request on the thread takes the
+ * block the last one gave back instead of allocating 2.3 KB, and only the fields before its
+ * buffers are cleared. A thread's spare is freed when the thread ends (the key's destructor). */
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+static bool spare_ok;
+
+static void spare_key_make(void)
+{
+	spare_ok = pthread_key_create(&spare_key, free) == 0;
+}
+
+/* A cleared context; the caller owns it until ctx_give. */
+static req_ctx *ctx_take(void)
+{
+	pthread_once(&spare_once, spare_key_make);
+	req_ctx *c = spare_ok ? pthread_getspecific(spare_key) : NULL;
+	if (c)
+		pthread_setspecific(spare_key, NULL);
+	else
+		c = xmalloc(sizeof *c);
+	memset(c, 0, offsetof(req_ctx, pbuf));
+	c->note[0] = '\0';
+	c->pending_value[0] = '\0';
+	return c;
+}
+
+/* Gives back a context whose own allocations are freed: kept as the thread's spare, or freed. */
+static void ctx_give(req_ctx *c)
+{
+	if (spare_ok && !pthread_getspecific(spare_key) && pthread_setspecific(spare_key, c) == 0)
+		return;
+	free(c);
+}
+
 static void *uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	http_server *srv = cls;
 	(void)conn;
-	req_ctx *c = xcalloc(1, sizeof *c);
+	req_ctx *c = ctx_take();
 	c->srv = srv;
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->raw_len = strlen(uri);
@@ -505,7 +540,7 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	free(c->hj);
 	free(c->body);
 	free(c->raw);
-	free(c);
+	ctx_give(c);
 	conn_next_request(srv, conn);
 	pthread_mutex_lock(&srv->mu);
 	if (srv->active)

@@ -101,21 +101,23 @@ typedef struct {
 	const http_route *route;
 	const char *params[HTTP_MAX_PARAMS];
 	int nparams;
-	char pbuf[HTTP_MAX_URL]; /* decoded parameters */
-	char *body;              /* accumulated body, NUL-terminated */
+	char *body; /* accumulated body, NUL-terminated */
 	size_t len, cap, discarded;
 	size_t max_body; /* the route's cap (HTTP_MAX_BODY unless the route says otherwise) */
 	int status;
 	char method[16];
-	char note[NOTE_LEN]; /* detail of an error reply, for the log */
 	/* An error decided before the body (414, 404, 405, …) on a request without a body is
 	 * answered on the final call instead of at once: MHD closes the connection after an
 	 * early reply, and a client that sent nothing more deserves its keep-alive. */
 	int pending;
 	const char *pending_detail, *pending_header;
-	char pending_value[64];
 	bool close;           /* answer with Connection: close (a refused connection) */
 	struct heavy_job *hj; /* a heavy route's job (see run_heavy), freed in completed() */
+	/* Buffers, from pbuf on not cleared per request (ctx_take): each is written before it
+	 * is read. */
+	char pbuf[HTTP_MAX_URL]; /* decoded parameters */
+	char note[NOTE_LEN];     /* detail of an error reply, for the log ("" when none) */
+	char pending_value[64];
 } req_ctx;
 
 /* ---- conns.c ---- */
