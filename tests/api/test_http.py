@@ -453,3 +453,41 @@ def test_access_log_lines():
                for l in lines), lines
     # the query string is not logged
     assert any(re.fullmatch(r"access GET /app.css 200 \d+us", l) for l in lines), lines
+
+
+def test_a_request_starts_clean_after_an_error_on_its_thread():
+    # One connection thread (THREADS=1): every request takes the context the one before gave
+    # back; what an earlier request left in it (a 405's Allow value, a 404's log note, path
+    # parameters) must not reach the next one's reply or access line.
+    with Server(database=db(), env={"THREADS": "1"}) as s:
+        seq = [("PUT", "/api/v1/health", 405), ("GET", "/api/v1/health", 200),
+               ("GET", "/api/v1/join/ABC123", None), ("GET", "/api/v1/nope", 404),
+               ("GET", "/api/v1/health", 200)]
+        sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        replies = []
+        try:
+            for method, path, _ in seq:
+                sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+                             .encode())
+                buf = b""
+                while b"\r\n\r\n" not in buf:
+                    buf += sock.recv(65536)
+                st, hd, body = parse_reply(buf)
+                while len(body) < int(hd.get("content-length", "0")):
+                    body += sock.recv(65536)
+                replies.append((st, hd, body))
+        finally:
+            sock.close()
+        for (method, path, want), (st, hd, body) in zip(seq, replies):
+            if want:
+                assert st == want, (method, path, st, body)
+            if want == 200:
+                assert "allow" not in hd and json.loads(body)["status"] == "ok", (path, hd, body)
+        _wait_until(lambda: sum(l.startswith("access ") for l in s.output().splitlines()) >= 5,
+                    10, "five access lines")
+        lines = [l for l in s.output().splitlines() if l.startswith("access ")]
+    assert re.fullmatch(r"access PUT /api/v1/health 405 \d+us client-error .+", lines[0]), lines
+    # a 200 after an error: no note of the error before it
+    assert re.fullmatch(r"access GET /api/v1/health 200 \d+us", lines[1]), lines
+    assert re.fullmatch(r"access GET /api/v1/nope 404 \d+us client-error .+", lines[3]), lines
+    assert re.fullmatch(r"access GET /api/v1/health 200 \d+us", lines[4]), lines
