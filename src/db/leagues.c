@@ -62,10 +62,15 @@ db_status db_league_owner_insert(db_conn *c, const char *league, const char *acc
 	return db_run_count(c, "league_owner_insert", 2, p, NULL);
 }
 
-db_status db_league_bump(db_conn *c, const char *league)
+db_status db_league_bump(db_conn *c, const char *league, long long *version)
 {
 	const char *p[1] = {league}; /* league_bump */
-	return db_run_count(c, "league_bump", 1, p, NULL);
+	PGresult *r;
+	db_status st = db_run(c, "league_bump", 1, p, &r);
+	if (version)
+		*version = st == DB_OK && db_nrows(r) == 1 ? db_col_int64(r, 0, 0) : -1;
+	PQclear(r);
+	return st;
 }
 
 db_status db_league_rekey_games(db_conn *c, const char *league)
@@ -493,7 +498,7 @@ db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out)
 static void read_league_result(const PGresult *r, int i, void *row)
 {
 	/* league_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,
-	 * 6 cooperative, 7 mu, 8 sigma */
+	 * 6 cooperative, 7 seq */
 	db_league_result *x = row;
 	x->play = db_col_text(r, i, 0);
 	x->member = db_col_text(r, i, 1);
@@ -503,9 +508,7 @@ static void read_league_result(const PGresult *r, int i, void *row)
 	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
 	x->winner = db_col_bool(r, i, 5);
 	x->cooperative = db_col_bool(r, i, 6);
-	x->has_rating = !db_col_null(r, i, 7);
-	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
-	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
+	x->seq = db_col_int64(r, i, 7);
 }
 
 db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
@@ -517,17 +520,26 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
 
 static void read_league_result_keyed(const PGresult *r, int i, void *row)
 {
-	/* league_rows_keyed: the columns of league_rows, 9 game key, 10 local date */
+	/* league_rows_keyed: the columns of league_rows, 8 game key, 9 local date, 10 played_at
+	 * (microseconds since 1970) */
 	read_league_result(r, i, row);
 	db_league_result *x = row;
-	x->game_key = db_col_text(r, i, 9);
-	x->local_date = db_col_text(r, i, 10);
+	x->game_key = db_col_text(r, i, 8);
+	x->local_date = db_col_text(r, i, 9);
+	x->at_us = db_col_int64(r, i, 10);
 }
 
 db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out)
 {
 	const char *p[1] = {league};
 	RETURN_LOADED(c, "league_rows_keyed", 1, p, out, read_league_result_keyed);
+}
+
+db_status db_league_play_rows_keyed(db_conn *c, const char *league, const char *play,
+                                    db_league_results *out)
+{
+	const char *p[2] = {league, play};
+	RETURN_LOADED(c, "league_play_rows_keyed", 2, p, out, read_league_result_keyed);
 }
 
 db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons)
@@ -771,13 +783,27 @@ db_status db_recompute_work_mem(db_conn *c)
 	return db_run_count(c, "recompute_work_mem", 0, NULL, NULL); /* recompute_work_mem */
 }
 
-db_status db_ratings_store(db_conn *c, const char *plays, const char *members, db_f8array *mus,
-                           db_f8array *sigmas)
+db_status db_member_lines_store(db_conn *c, const char *league, const char *members,
+                                const char *counts, const char *seqs, db_f8array *mus,
+                                db_f8array *sigmas)
 {
-	int len[4] = {0}, fmt[4] = {0, 0, 1, 1}; /* ratings_store */
-	const char *p[4] = {plays, members, db_f8array_done(mus, &len[2]),
-	                    db_f8array_done(sigmas, &len[3])};
-	return db_run_bin(c, "ratings_store", 4, p, len, fmt, NULL);
+	int len[6] = {0}, fmt[6] = {0, 0, 0, 0, 1, 1}; /* member_lines_store */
+	const char *p[6] = {league,
+	                    members,
+	                    counts,
+	                    seqs,
+	                    db_f8array_done(mus, &len[4]),
+	                    db_f8array_done(sigmas, &len[5])};
+	return db_run_bin(c, "member_lines_store", 6, p, len, fmt, NULL);
+}
+
+db_status db_member_lines_append(db_conn *c, const char *league, const char *play,
+                                 const char *members, db_f8array *mus, db_f8array *sigmas)
+{
+	int len[5] = {0}, fmt[5] = {0, 0, 0, 1, 1}; /* member_lines_append */
+	const char *p[5] = {league, play, members, db_f8array_done(mus, &len[3]),
+	                    db_f8array_done(sigmas, &len[4])};
+	return db_run_bin(c, "member_lines_append", 5, p, len, fmt, NULL);
 }
 
 static void read_history(const PGresult *r, int i, void *row)

@@ -36,7 +36,8 @@ enum {
  * the version is the league's ETag (src/leagues/README.md). */
 db_status db_league_insert(db_conn *c, const char *id, const char *name);
 db_status db_league_owner_insert(db_conn *c, const char *league, const char *account);
-db_status db_league_bump(db_conn *c, const char *league);
+/* db_league_bump: *version (may be NULL) receives the league's new version, -1 on failure. */
+db_status db_league_bump(db_conn *c, const char *league, long long *version);
 /* league_rekey_games: which game each spelling of the league's plays is (league_game_names),
  * written where it changed (migrations/0013_game_keys.sql). */
 db_status db_league_rekey_games(db_conn *c, const char *league);
@@ -250,24 +251,28 @@ db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out);
 
 /* ---- ratings and standings ---- */
 
-/* league_rows: columns play, member, name, rank, score, winner, cooperative, mu, sigma — the
- * league's results in play order (season, game: filters or NULL). */
+/* league_rows: columns play, member, name, rank, score, winner, cooperative, the play's seq —
+ * the league's results in play order (season, game: filters or NULL). */
 typedef struct {
 	const char *play, *member, *name;
 	int rank;
 	bool has_score;
 	double score;
 	bool winner, cooperative;
-	bool has_rating;
-	double mu, sigma;
+	int64_t seq;
 	const char *game_key, *local_date; /* league_rows_keyed only, else NULL */
+	int64_t at_us;                     /* league_rows_keyed only: played_at, µs since 1970 */
 } db_league_result;
 typedef DB_ROWSET(db_league_result) db_league_results;
 db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
                          db_league_results *out);
 /* league_rows_keyed: every row of league_rows (no filters), with the game's key of each play
- * ("" when the spelling has none) and its local date (YYYY-MM-DD). */
+ * ("" when the spelling has none), its local date (YYYY-MM-DD) and when it was played. */
 db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out);
+/* league_play_rows_keyed: the rows of league_rows_keyed of one play (seat order; none when the
+ * play is gone, ignored or incomplete). */
+db_status db_league_play_rows_keyed(db_conn *c, const char *league, const char *play,
+                                    db_league_results *out);
 
 /* The kept standings of every scope (migrations/0016_league_scopes.sql).
  * league_scopes_clear: records the seasons the scopes cover (a Postgres array literal) and
@@ -366,10 +371,17 @@ db_status db_league_stat_rows(db_conn *c, const char *league, const char *season
 /* Gives the rest of the transaction enough sort memory for a whole league's results in play
  * order (about 9 MB at 40,000 results; the default 4 MB spills to disk). */
 db_status db_recompute_work_mem(db_conn *c);
-/* ratings_store: the results (array literals of plays and members) and their ratings (binary
- * arrays, in the same order; NULL entries clear a rating). */
-db_status db_ratings_store(db_conn *c, const char *plays, const char *members, db_f8array *mus,
-                           db_f8array *sigmas);
+/* member_lines_store: every rated member's line of the league (every other line is deleted).
+ * members: an array literal; counts: an array literal of each member's number of rated results;
+ * seqs: an array literal of the plays' seqs, member after member, each in play order; mus and
+ * sigmas: binary arrays in the same order. */
+db_status db_member_lines_store(db_conn *c, const char *league, const char *members,
+                                const char *counts, const char *seqs, db_f8array *mus,
+                                db_f8array *sigmas);
+/* member_lines_append: the ratings after play (of league, after every other of its rated
+ * plays) of its members (an array literal), appended to their lines. */
+db_status db_member_lines_append(db_conn *c, const char *league, const char *play,
+                                 const char *members, db_f8array *mus, db_f8array *sigmas);
 
 /* player_history: a page (limit, offset: text of whole numbers) of member's results in play
  * order, each with the rating after it (an unrated play keeps the one before: has_rating false

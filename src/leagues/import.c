@@ -400,7 +400,7 @@ int api_league_import(const http_req *req, http_resp *resp)
 		http_reply_problem(resp, 400, im.detail, "malformed-file",
 		                   im.field[0] ? im.field : NULL);
 	} else {
-		db_status st = c ? db_tx(c, false, import_tx, &im) : DB_UNAVAILABLE;
+		db_status st = league_tx(c, import_tx, &im);
 		if (st != DB_OK) {
 			acct_reply_db(resp);
 		} else {

@@ -19,6 +19,9 @@ enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_M
 
 /* ---- leagues.c ---- */
 
+/* Runs fn in a transaction (db_tx; c NULL: DB_UNAVAILABLE) and, once it committed, keeps the
+ * league rows its recompute used (kept.c). Every league write's transaction runs here. */
+db_status league_tx(db_conn *c, db_tx_fn fn, void *arg);
 /* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT); once
  * it committed, league_wrote(c, writer). */
 void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp);
@@ -82,12 +85,14 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 
 typedef struct {
 	const char *play, *member, *name;
-	int m; /* member index 0..nmembers-1 */
+	int m;       /* member index 0..nmembers-1 */
+	int p;       /* play index: the rows of one play share it, the next play's is another */
+	int64_t seq; /* the play's seq (plays.seq) */
+	int64_t at;  /* the play's played_at, µs since 1970 (league_rows_load_keyed), else 0 */
 	int rank;
 	double score;
 	bool has_score, winner, coop;
-	bool has_stored;
-	rating stored, after;
+	rating after;
 	bool rated;
 	const char *key, *date; /* game key and local date (league_rows_load_keyed), else NULL */
 } league_row;
@@ -135,21 +140,47 @@ json_object *league_standings_reply(const char *league, const char *season, cons
  * first element, "," before the others; the caller closes it with "}". */
 void league_array_elem(sbuf *a, bool first, const char *v);
 
-/* ---- ratings.c: results' ratings written in one statement ---- */
+/* ---- kept.c: a league's rating input kept between its changes ---- */
 
-/* The ratings of results to store (ratings_store): plays and members as array literals, the
- * ratings as binary arrays in the same order. A zeroed batch is empty. */
+typedef struct kept_league kept_league;
+/* A kept entry of league (borrowed) made of s (league_rows_load_keyed; taken, s is emptied). */
+kept_league *kept_from_rows(const char *league, league_rows *s);
+/* Its rows (rated in place by the caller). */
+league_rows *kept_rows(kept_league *k);
+/* Replaces play's rows in k by rows (league_play_rows_keyed of it; taken; none: the play is
+ * gone or no longer rated), placed in play order. False (rows freed, k as it was but to be
+ * dropped) when k has taken too many plays already: read the league again. */
+bool kept_splice(kept_league *k, const char *play, db_league_results *rows);
+/* The entry of league kept at version under this database server, taken out of the table (the
+ * caller owns it), or NULL. A stale entry of league is dropped. */
+kept_league *kept_take(const char *league, long long version);
+void kept_free(kept_league *k);
+/* The thread's pending entry, for version (the league's version the transaction wrote; k
+ * taken, replaces any). Only between kept_pending_begin and kept_pending_end (league_tx): an
+ * entry set elsewhere is dropped at once. kept_pending_end keeps it when the transaction
+ * committed, else drops it. */
+void kept_pending_set(kept_league *k, long long version);
+void kept_pending_begin(void);
+void kept_pending_end(bool committed);
+/* Drops every kept entry. */
+void kept_clear_all(void);
+
+/* ---- ratings.c: the ratings after a play added after every other ---- */
+
+/* The ratings after one play of its rated results, to append to their members' lines
+ * (member_lines_append): members as an array literal, the ratings as binary arrays in the same
+ * order. A zeroed batch is empty. */
 typedef struct {
-	sbuf plays, members;
+	sbuf members;
 	db_f8array mus, sigmas;
 	int n;
 } league_rating_batch;
-/* Adds the rating of play's result of member: r when rated, else none (NULL). */
-void league_rating_batch_add(league_rating_batch *b, const char *play, const char *member,
-                             bool rated, rating r);
-/* Stores the batch when st is DB_OK and it holds a result (one statement), frees it; returns
- * the statement's status, or st. */
-db_status league_rating_batch_store(db_conn *c, league_rating_batch *b, db_status st);
+/* Adds member's rating r after the play. */
+void league_rating_batch_add(league_rating_batch *b, const char *member, rating r);
+/* Appends the batch to the lines when st is DB_OK and it holds a rating (one statement), frees
+ * it; returns the statement's status, or st. */
+db_status league_rating_batch_append(db_conn *c, const char *league, const char *play,
+                                     league_rating_batch *b, db_status st);
 
 /* ---- scopes.c: the kept standings of every scope ---- */
 

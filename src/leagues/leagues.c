@@ -47,9 +47,17 @@ int league_reply_status(http_resp *resp, db_status st)
 	return acct_reply_db(resp);
 }
 
+db_status league_tx(db_conn *c, db_tx_fn fn, void *arg)
+{
+	kept_pending_begin();
+	db_status st = c ? db_tx(c, false, fn, arg) : DB_UNAVAILABLE;
+	kept_pending_end(st == DB_OK); /* the rows a recompute used, for the version it wrote */
+	return st;
+}
+
 void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp)
 {
-	db_status st = c ? db_tx(c, false, fn, arg) : DB_UNAVAILABLE;
+	db_status st = league_tx(c, fn, arg);
 	if (st == DB_OK)
 		league_wrote(c, writer);
 	else if (st != DB_ABORT)
@@ -693,7 +701,7 @@ static db_status member_update_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = db_member_unclash(c, x->league);
 	if (st == DB_OK)
-		st = db_league_bump(c, x->league);
+		st = db_league_bump(c, x->league, NULL);
 	if (st == DB_OK)
 		st = member_reply(c, x, x->member);
 	return st;

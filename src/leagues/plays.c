@@ -821,7 +821,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		st = results_store(c, x->play, p->results, p->nresults);
 	}
 	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+		st = league_recompute_play(c, x->league, x->play);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
 		st = DB_FAIL;
 	if (st == DB_OK)
@@ -851,7 +851,7 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = db_play_delete(c, x->play, x->league);
 	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+		st = league_recompute_play(c, x->league, x->play);
 	if (st == DB_OK)
 		st = log_play(c, x->league, x->play, x->a.acc.id, "delete", before, NULL);
 	json_object_put(before);

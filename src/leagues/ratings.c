@@ -62,9 +62,15 @@ static void rows_index(league_rows *s)
 		mm.cap *= 2;
 	mm.ids = xcalloc(mm.cap, sizeof *mm.ids);
 	mm.idx = xcalloc(mm.cap, sizeof *mm.idx);
+	int play = -1;
 	for (int i = 0; i < s->nrows; i++) {
 		league_row *x = &s->rows[i];
 		const db_league_result *y = &s->set.rows[i];
+		if (i == 0 || strcmp(y->play, s->set.rows[i - 1].play) != 0)
+			play++;
+		x->p = play;
+		x->seq = y->seq;
+		x->at = y->at_us;
 		x->play = y->play;
 		x->member = y->member;
 		x->name = y->name;
@@ -74,9 +80,6 @@ static void rows_index(league_rows *s)
 		x->winner = y->winner;
 		x->coop = y->cooperative;
 		x->m = member_index(&mm, x->member);
-		x->has_stored = y->has_rating;
-		if (x->has_stored)
-			x->stored = (rating){y->mu, y->sigma};
 		x->key = y->game_key;
 		x->date = y->local_date;
 	}
@@ -118,9 +121,9 @@ void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
 	rating g[MAX_RESULTS];
 	int rk[MAX_RESULTS];
 	for (int i = 0; i < n;) {
-		const char *play = nth_row(s, idx, i)->play;
+		int play = nth_row(s, idx, i)->p;
 		int j = i;
-		while (j < n && strcmp(nth_row(s, idx, j)->play, play) == 0)
+		while (j < n && nth_row(s, idx, j)->p == play)
 			j++;
 		int np = j - i;
 		bool rated = !nth_row(s, idx, i)->coop && np >= 2 && np <= MAX_RESULTS;
@@ -147,29 +150,21 @@ void league_rows_rate(league_rows *s, rating *cur)
 	league_rows_rate_some(s, NULL, s->nrows, cur);
 }
 
-void league_rating_batch_add(league_rating_batch *b, const char *play, const char *member,
-                             bool rated, rating r)
+void league_rating_batch_add(league_rating_batch *b, const char *member, rating r)
 {
-	league_array_elem(&b->plays, b->n == 0, play);
 	league_array_elem(&b->members, b->n == 0, member);
-	if (rated) {
-		db_f8array_add(&b->mus, r.mu);
-		db_f8array_add(&b->sigmas, r.sigma);
-	} else {
-		db_f8array_null(&b->mus);
-		db_f8array_null(&b->sigmas);
-	}
+	db_f8array_add(&b->mus, r.mu);
+	db_f8array_add(&b->sigmas, r.sigma);
 	b->n++;
 }
 
-db_status league_rating_batch_store(db_conn *c, league_rating_batch *b, db_status st)
+db_status league_rating_batch_append(db_conn *c, const char *league, const char *play,
+                                     league_rating_batch *b, db_status st)
 {
 	if (st == DB_OK && b->n > 0) {
-		sb_str(&b->plays, "}");
 		sb_str(&b->members, "}");
-		st = db_ratings_store(c, b->plays.b, b->members.b, &b->mus, &b->sigmas);
+		st = db_member_lines_append(c, league, play, b->members.b, &b->mus, &b->sigmas);
 	}
-	free(b->plays.b);
 	free(b->members.b);
 	db_f8array_free(&b->mus);
 	db_f8array_free(&b->sigmas);
@@ -177,9 +172,84 @@ db_status league_rating_batch_store(db_conn *c, league_rating_batch *b, db_statu
 	return st;
 }
 
-/* Rates every play of the league in order and keeps the results: each result's rating, then
- * the standings and lines of every scope. */
-static db_status rate_all(db_conn *c, const char *league)
+/* Stores every member's line from the rated rows of s (league_rows_rate): the members with a
+ * rated result, how many each has, then their plays' seqs and ratings member after member,
+ * each member's in play order (member_lines_store; the other lines of the league go). */
+static db_status lines_store(db_conn *c, const char *league, const league_rows *s)
+{
+	int nm = s->nmembers;
+	int *count = xcalloc((size_t)nm + 1, sizeof *count);
+	int *at = xcalloc((size_t)nm + 1, sizeof *at);
+	const char **id = xcalloc((size_t)nm + 1, sizeof *id);
+	int nrated = 0;
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].rated) {
+			count[s->rows[i].m]++;
+			id[s->rows[i].m] = s->rows[i].member;
+			nrated++;
+		}
+	for (int m = 1; m < nm; m++)
+		at[m] = at[m - 1] + count[m - 1];
+	/* each rated row's place in the member-major order */
+	int *order = xcalloc((size_t)nrated + 1, sizeof *order);
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].rated)
+			order[at[s->rows[i].m]++] = i;
+	sbuf members = {0}, counts = {0}, seqs = {0};
+	db_f8array mus = {0}, sigmas = {0};
+	char num[32];
+	bool first = true;
+	for (int m = 0; m < nm; m++)
+		if (count[m]) {
+			league_array_elem(&members, first, id[m]);
+			snprintf(num, sizeof num, "%s%d", first ? "{" : ",", count[m]);
+			sb_str(&counts, num);
+			first = false;
+		}
+	if (first) { /* no rated result: every line of the league goes */
+		sb_str(&members, "{");
+		sb_str(&counts, "{");
+	}
+	sb_str(&members, "}");
+	sb_str(&counts, "}");
+	sb_str(&seqs, "{");
+	for (int k = 0; k < nrated; k++) {
+		const league_row *x = &s->rows[order[k]];
+		snprintf(num, sizeof num, "%s%" PRId64, k ? "," : "", x->seq);
+		sb_str(&seqs, num);
+		db_f8array_add(&mus, x->after.mu);
+		db_f8array_add(&sigmas, x->after.sigma);
+	}
+	sb_str(&seqs, "}");
+	db_status st = db_member_lines_store(c, league, members.b, counts.b, seqs.b, &mus, &sigmas);
+	free(members.b);
+	free(counts.b);
+	free(seqs.b);
+	db_f8array_free(&mus);
+	db_f8array_free(&sigmas);
+	free(order);
+	free(id);
+	free(at);
+	free(count);
+	return st;
+}
+
+/* Rates s (the league's rows in play order, its members' ratings in cur) and keeps the result:
+ * each member's line, then the standings and lines of every scope. */
+static db_status rate_rows(db_conn *c, const char *league, league_rows *s)
+{
+	rating *cur = xcalloc((size_t)s->nmembers + 1, sizeof *cur);
+	league_rows_rate(s, cur);
+	db_status st = lines_store(c, league, s);
+	if (st == DB_OK)
+		st = league_scopes_keep(c, league, s, cur);
+	free(cur);
+	return st;
+}
+
+/* Rates every play of the league in order and keeps the results; the rows are kept for the
+ * league's next change (version: the one this transaction wrote). */
+static db_status rate_all(db_conn *c, const char *league, long long version)
 {
 	league_rows s;
 	db_status st = db_recompute_work_mem(c);
@@ -187,52 +257,93 @@ static db_status rate_all(db_conn *c, const char *league)
 		st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
-	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
-	league_rows_rate(&s, cur);
-	/* only the rows whose stored rating differs are written, in one statement */
-	league_rating_batch b = {0};
-	for (int i = 0; i < s.nrows; i++) {
-		const league_row *x = &s.rows[i];
-		bool same = x->rated ? x->has_stored && x->stored.mu == x->after.mu &&
-		                           x->stored.sigma == x->after.sigma
-		                     : !x->has_stored;
-		if (!same)
-			league_rating_batch_add(&b, x->play, x->member, x->rated, x->after);
-	}
-	st = league_rating_batch_store(c, &b, st);
-	if (st == DB_OK) /* after the rows' own ratings are read: it rates them again per scope */
-		st = league_scopes_keep(c, league, &s, cur);
-	free(cur);
+	st = rate_rows(c, league, &s);
+	if (st == DB_OK)
+		kept_pending_set(kept_from_rows(league, &s), version);
 	league_rows_free(&s);
 	return st;
 }
 
 db_status league_recompute(db_conn *c, const char *league)
 {
-	db_status st = db_league_bump(c, league); /* invalidates cached standings */
-	if (st == DB_OK)                          /* which game each play is, for the game filter */
+	long long v;
+	db_status st = db_league_bump(c, league, &v); /* invalidates cached standings */
+	if (st == DB_OK) /* which game each play is, for the game filter */
 		st = db_league_rekey_games(c, league);
-	return st == DB_OK ? rate_all(c, league) : st;
+	return st == DB_OK ? rate_all(c, league, v) : st;
 }
 
-db_status league_recompute_added(db_conn *c, const char *league, const char *play)
+/* Bumps the league's version (*version: the new one) and rekeys its games; *same: no game's
+ * key changed (a key that changes moves other plays between games). */
+static db_status bump_rekey(db_conn *c, const char *league, long long *version, bool *same)
 {
 	char *before = NULL, *after = NULL;
-	bool done = false;
 	db_status st = db_league_game_keys(c, league, &before);
 	if (st == DB_OK)
-		st = db_league_bump(c, league);
+		st = db_league_bump(c, league, version);
 	if (st == DB_OK)
 		st = db_league_rekey_games(c, league);
 	if (st == DB_OK)
 		st = db_league_game_keys(c, league, &after);
-	/* a key that changed moves other plays between games: every scope is rated again */
-	if (st == DB_OK && strcmp(before, after) == 0)
-		st = league_scopes_append(c, league, play, &done);
-	if (st == DB_OK && !done)
-		st = rate_all(c, league);
+	*same = st == DB_OK && strcmp(before, after) == 0;
 	free(before);
 	free(after);
+	return st;
+}
+
+/* The league's rows kept at version with play's rows read again in their place (*out; NULL
+ * when none are kept at version, or too many plays were spliced in already). */
+static db_status kept_spliced(db_conn *c, const char *league, const char *play, long long version,
+                              kept_league **out)
+{
+	*out = NULL;
+	kept_league *k = kept_take(league, version);
+	if (!k)
+		return DB_OK;
+	db_league_results rows;
+	db_status st = db_league_play_rows_keyed(c, league, play, &rows);
+	if (st == DB_OK && kept_splice(k, play, &rows)) {
+		*out = k;
+		return DB_OK;
+	}
+	kept_free(k);
+	return st;
+}
+
+db_status league_recompute_play(db_conn *c, const char *league, const char *play)
+{
+	long long v;
+	bool same;
+	db_status st = bump_rekey(c, league, &v, &same);
+	if (st != DB_OK)
+		return st;
+	kept_league *k = NULL;
+	st = same ? kept_spliced(c, league, play, v - 1, &k) : DB_OK;
+	if (st != DB_OK || !k)
+		return st == DB_OK ? rate_all(c, league, v) : st;
+	st = rate_rows(c, league, kept_rows(k));
+	if (st == DB_OK)
+		kept_pending_set(k, v);
+	else
+		kept_free(k);
+	return st;
+}
+
+db_status league_recompute_added(db_conn *c, const char *league, const char *play)
+{
+	long long v;
+	bool same, done = false;
+	db_status st = bump_rekey(c, league, &v, &same);
+	if (st == DB_OK && same)
+		st = league_scopes_append(c, league, play, &done);
+	if (st == DB_OK && !done)
+		return rate_all(c, league, v);
+	/* rated from the kept standings: the kept rows take the play too, for the next change */
+	kept_league *k = NULL;
+	if (st == DB_OK)
+		st = kept_spliced(c, league, play, v - 1, &k);
+	if (k)
+		kept_pending_set(k, v);
 	return st;
 }
 

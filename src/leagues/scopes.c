@@ -250,7 +250,7 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 			t[m].r = cur[m];
 		scope_name(&ss, &seasons, k, &name);
 		scope_rows_add(arr, &rows, name.b, t, s->nmembers);
-		if (k > 0) /* the whole league's line is play_results' own ratings */
+		if (k > 0) /* the whole league's line is the members' own lines (member_lines) */
 			scope_line_add(&lines, name.b, s, sc->idx, sc->n);
 	}
 	seasons_literal(&seasons, &ids);
@@ -340,7 +340,7 @@ static void members_literal(const db_added_rows *a, sbuf *out)
 
 /* Rates the added play in one scope from its members' kept standings t (updated), appending
  * the scope's rows to the upsert arrays and, except for the whole league, its line; the whole
- * league's ratings go to the play's results (ratings: the arrays of ratings_store). */
+ * league's ratings go to the members' lines (ratings: the arrays of member_lines_append). */
 static void added_rate_scope(const db_added_rows *a, const char *play, const char *scope,
                              league_standing *t, sbuf arr[SCOPE_COLS], int *rows,
                              scope_lines *lines, league_rating_batch *ratings)
@@ -383,7 +383,7 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 		free(idx);
 	} else if (rated) {
 		for (int i = 0; i < n; i++)
-			league_rating_batch_add(ratings, play, a->rows[i].member, true, t[i].r);
+			league_rating_batch_add(ratings, a->rows[i].member, t[i].r);
 	}
 	free(one.rows);
 }
@@ -421,7 +421,8 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 		added_rate_scope(&a, play, names[k], t, arr, &rows, &lines, &ratings);
 	}
 	st = scopes_store(c, league, st, true, arr, rows, &lines);
-	st = league_rating_batch_store(c, &ratings, st); /* a rated play: its results' ratings */
+	/* a rated play: its results' ratings, at the end of their members' lines */
+	st = league_rating_batch_append(c, league, play, &ratings, st);
 	*done = st == DB_OK;
 	for (int k = 0; k < nscopes; k++)
 		free(names[k]);

@@ -3,9 +3,9 @@
  * read off it.
  *
  * Ratings: nothing is rated per request. Without filters, each row's rating is the one
- * stored after its play (play_results.mu/sigma, written by league_recompute); with a season or
- * game filter, the rating after each row of the filter's scope, kept by league_recompute too
- * (league_scope_lines, scopes.c), so the player page shows the rating the filtered standings
+ * stored after its play (the member's line, member_lines, written by league_recompute); with a
+ * season or game filter, the rating after each row of the filter's scope, kept by league_recompute
+ * too (league_scope_lines, scopes.c), so the player page shows the rating the filtered standings
  * show. Only a scope that is not kept (a season added since the last change of the plays, a
  * game filter naming several games) has its plays rated here, as its standings are. */
 #include "leagues/stats.h"
@@ -87,11 +87,17 @@ static void stats_rate_filtered(stats *s, const db_scope_line *line)
 		return;
 	}
 	league_row *lr = xcalloc((size_t)(s->n > 0 ? s->n : 1), sizeof *lr);
-	for (int i = 0; i < s->n; i++)
-		lr[i] = (league_row){.play = s->rows[i].y->play,
+	int play = -1;
+	for (int i = 0; i < s->n; i++) {
+		const char *id = s->rows[i].y->play;
+		if (i == 0 || strcmp(id, s->rows[i - 1].y->play) != 0)
+			play++;
+		lr[i] = (league_row){.play = id,
+		                     .p = play,
 		                     .m = s->rows[i].y->m,
 		                     .rank = s->rows[i].y->rank,
 		                     .coop = s->rows[i].y->cooperative};
+	}
 	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
 	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
 	league_rows_rate(&lrs, cur);

@@ -88,7 +88,7 @@ def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
         lid = lg["id"]
         st, hd, bea = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
         # a play after every play of the file, by two players of the file: importing the
-        # file changes the ratings after it, so the import's last step updates its rows
+        # file changes the ratings after it, so the import's last step rewrites their lines
         me = lg["members"][0]["id"]
         st, hd, hand = ann.post(f"/api/v1/leagues/{lid}/plays", {
             "game": "Azul", "date": "2099-01-01",
@@ -96,14 +96,14 @@ def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
         assert st == 201, hand
         holder = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", DB], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        holder.stdin.write("BEGIN;\nSELECT 1 FROM play_results WHERE play_id = '%s' FOR UPDATE;\n"
-                           "\\echo locked\n" % hand["id"])
+        holder.stdin.write("BEGIN;\nSELECT 1 FROM member_lines WHERE member_id IN ('%s', '%s') "
+                           "FOR UPDATE;\n\\echo locked\n" % (me, bea["id"]))
         holder.stdin.flush()
         lines = [holder.stdout.readline().strip() for _ in range(3)]
-        assert lines == ["1", "1", "locked"], lines  # both results of the play locked
+        assert lines == ["1", "1", "locked"], lines  # both players' lines locked
         t, res = _import_in_background(s, ann.cookie, lid, body)
         _wait(lambda: _sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE 'UPDATE play_results%'") == "1",
+                           "AND query LIKE '%INSERT INTO member_lines%'") == "1",
               "the import to wait for the held lock after inserting its plays")
         s.proc.send_signal(signal.SIGKILL)
         s.proc.wait()

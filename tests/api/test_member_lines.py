@@ -1,0 +1,211 @@
+"""Each member's ratings kept as one line (migrations/0017_member_lines.sql): a recompute writes
+one row per member, a play added after every other appends to its players' lines, and every
+read that shows a stored rating (a play, a player's history, the league's pictures, the CSV
+export) takes it from the line. Checked on the real BG Stats export in tests/api/data/bgstats-real/
+(michaelgao8-2021.json, a BG Stats user's own export, published in a public repository)."""
+import csv, io, json, os, subprocess
+from collections import Counter
+
+from harness import ROOT, SERVER_BIN, Server, make_database
+from league_util import user
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REAL = os.path.join(HERE, "data", "bgstats-real", "michaelgao8-2021.json")
+DB = "h_member_lines"
+
+
+def _sql(db, query, *args):
+    """Runs query on db (psql variables :'a0', :'a1'…): its rows."""
+    cmd = ["psql", "-XAtq", "-F", "\x1f", "-v", "ON_ERROR_STOP=1", "-d", db]
+    for i, a in enumerate(args):
+        cmd += ["-v", f"a{i}={a}"]
+    out = subprocess.run(cmd, input=query, check=True, capture_output=True, text=True).stdout
+    return [line.split("\x1f") for line in out.split("\n")[:-1]]
+
+
+def _league(c):
+    st, hd, lg = c.post("/api/v1/leagues", {"name": "Real"})
+    assert st == 201, lg
+    doc = json.load(open(REAL, encoding="utf-8"))
+    st, hd, o = c.call("POST", f"/api/v1/leagues/{lg['id']}/import?format=bgstats",
+                       json.dumps(doc), raw=True, headers={"Content-Type": "application/json"})
+    assert st == 200 and o["imported"] == len(doc["plays"]), (st, o)
+    return lg["id"]
+
+
+def _history(c, member):
+    st, hd, h = c.get(f"/api/v1/players/{member}/history?limit=500")
+    assert st == 200, h
+    assert h["total"] <= 500, h["total"]
+    return h
+
+
+def _reads(c, lid):
+    """Every read of the league that shows a stored rating, by what was asked."""
+    st, hd, lg = c.get(f"/api/v1/leagues/{lid}")
+    out = {"standings": c.get(f"/api/v1/leagues/{lid}/standings")[2],
+           "stats": c.get(f"/api/v1/leagues/{lid}/stats")[2],
+           "csv": c.get(f"/api/v1/leagues/{lid}/export.csv")[2]}
+    for m in lg["members"]:
+        out["history " + m["id"]] = _history(c, m["id"])
+        out["stats " + m["id"]] = c.get(f"/api/v1/leagues/{lid}/players/{m['id']}/stats")[2]
+    st, hd, pl = c.get(f"/api/v1/leagues/{lid}/plays?limit=500")
+    for p in pl["plays"]:
+        out["play " + p["id"]] = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")[2]
+    return out
+
+
+def test_every_read_shows_the_rating_of_the_members_line():
+    db = make_database(DB)
+    with Server(database=db) as s:
+        c = user(s, "lines@example.org", "Lines")
+        lid = _league(c)
+        st, hd, lg = c.get(f"/api/v1/leagues/{lid}")
+        standings = {r["player"]: r
+                     for r in c.get(f"/api/v1/leagues/{lid}/standings")[2]["standings"]}
+        from_history = Counter()
+        checked = 0
+        for m in lg["members"]:
+            h = _history(c, m["id"])
+            line = _sql(db, "SELECT cardinality(seqs), mus[cardinality(mus)], "
+                            "sigmas[cardinality(sigmas)] FROM member_lines WHERE member_id = :'a0'",
+                        m["id"])
+            rated = [x for x in h["history"] if x["rated"]]
+            from_history.update((m["name"], x["rating"]["mu"]) for x in rated)
+            if not rated:
+                assert line == [], (m, line)
+                continue
+            # one element per rated result, the last one the member's rating now
+            assert int(line[0][0]) == len(rated), (m["name"], line, len(rated))
+            assert float(line[0][1]) == standings[m["id"]]["rating"]["mu"]
+            assert float(line[0][2]) == standings[m["id"]]["rating"]["sigma"]
+            for x in rated[:15]:
+                st, hd, play = c.get(f"/api/v1/leagues/{lid}/plays/{x['play']}")
+                mine = [r for r in play["results"] if r["player"] == m["id"]]
+                assert mine and mine[0]["rating_after"] == x["rating"], (x, mine)
+                checked += 1
+        assert checked >= 40, checked
+        # the CSV export: one rating per rated result, the same as the histories'
+        text = c.get(f"/api/v1/leagues/{lid}/export.csv")[2].decode("utf-8-sig")
+        from_csv = Counter((r["player"], float(r["rating_mu"]))
+                           for r in csv.DictReader(io.StringIO(text)) if r["rating_mu"])
+        assert from_csv == from_history and len(from_csv) > 100
+
+
+def test_the_move_to_lines_keeps_every_rating():
+    """A database from before the lines: its ratings stored on each result. The migration
+    moves them into the lines and every read answers as before."""
+    db = make_database(DB + "_move")
+    with Server(database=db) as s:
+        c = user(s, "move@example.org", "Move")
+        lid = _league(c)
+        before = _reads(c, lid)
+        assert any(x["rated"] for k, v in before.items() if k.startswith("history ")
+                   for x in v["history"])
+    # the schema as it was: ratings on the results, no lines, migration 17 not applied
+    _sql(db, """
+        ALTER TABLE play_results ADD COLUMN mu double precision, ADD COLUMN sigma double precision;
+        UPDATE play_results r SET mu = t.mu, sigma = t.sigma
+          FROM plays p, league_ratings(p.league_id) t
+         WHERE p.id = r.play_id AND t.member_id = r.member_id AND t.seq = p.seq;
+        DROP FUNCTION league_ratings(text);
+        DROP TABLE member_lines;
+        DELETE FROM schema_migrations WHERE version = 17;""")
+    assert int(_sql(db, "SELECT count(*) FROM play_results WHERE mu IS NOT NULL")[0][0]) > 100
+    env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
+    p = subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert _sql(db, "SELECT count(*) FROM member_lines")[0][0] != "0"
+    with Server(database=db) as s:
+        c = user(s, "move2@example.org", "Move 2")
+        owner = _sql(db, "SELECT account_id FROM league_owners WHERE league_id = :'a0'", lid)[0][0]
+        _sql(db, "INSERT INTO league_owners VALUES (:'a0', :'a1')", lid, c.account["id"])
+        after = _reads(c, lid)
+        assert owner
+    assert after.keys() == before.keys()
+    for k in before:
+        assert after[k] == before[k], k
+
+
+def _snapshot(db, lid):
+    """What a recompute wrote for the league: the members' lines, every scope's standings and
+    lines."""
+    return _sql(db, """
+        SELECT (SELECT string_agg(member_id || seqs::text || mus::text || sigmas::text, ';'
+                                  ORDER BY member_id) FROM member_lines WHERE league_id = :'a0'),
+               (SELECT string_agg(scope || member_id || games || wins || rank_sum || mu || sigma,
+                                  ';' ORDER BY scope, member_id)
+                  FROM league_scopes WHERE league_id = :'a0'),
+               (SELECT string_agg(scope || mus::text || sigmas::text, ';' ORDER BY scope)
+                  FROM league_scope_lines WHERE league_id = :'a0')""", lid)[0]
+
+
+def _body(play, **change):
+    b = {"game": play["game"], "date": play["date"], "cooperative": play["cooperative"],
+         "results": [{"player": r["player"], "score": r["score"], "winner": r["winner"]}
+                     for r in play["results"]]}
+    b.update(change)
+    return b
+
+
+def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
+    """After a change of the league's plays the server keeps the rows it rated (kept.c); a
+    change of one play (an edit, a deletion, a play added last) reads only that play again. A
+    series of such changes through one server writes exactly what a second server, which keeps
+    nothing and reads the whole league, writes for the same plays. A change made by hand,
+    without the league's version, is not seen by the kept rows: that shows they were used."""
+    db = make_database(DB + "_kept")
+    with Server(database=db) as a:
+        c = user(a, "kept@example.org", "Kept")
+        lid = _league(c)
+
+        def play_at(offset):
+            st, hd, pl = c.get(f"/api/v1/leagues/{lid}/plays?limit=1&offset={offset}")
+            return c.get(f"/api/v1/leagues/{lid}/plays/{pl['plays'][0]['id']}")[2]
+
+        def put(play, **change):
+            st, hd, o = c.put(f"/api/v1/leagues/{lid}/plays/{play['id']}", _body(play, **change))
+            assert st == 200, o
+            return o
+
+        first = play_at(int(c.get(f"/api/v1/leagues/{lid}/plays?limit=1")[2]["total"]) - 1)
+        # the first play's winner changes
+        res = _body(first)["results"]
+        res[0]["winner"], res[-1]["winner"] = res[-1]["winner"], res[0]["winner"]
+        res[0]["score"], res[-1]["score"] = res[-1]["score"], res[0]["score"]
+        put(first, results=res)
+        # a play moves to the end of the year, another one takes a newcomer
+        put(play_at(20), date="2021-12-30")
+        st, hd, g = c.post(f"/api/v1/leagues/{lid}/members", {"name": "Newcomer"})
+        third = play_at(30)
+        res = _body(third)["results"]
+        res[0]["player"] = g["id"]
+        put(third, results=res)
+        # one becomes cooperative, one is deleted, one is added after every other
+        put(play_at(40), cooperative=True)
+        gone = play_at(50)
+        st, hd, o = c.delete(f"/api/v1/leagues/{lid}/plays/{gone['id']}")
+        assert st == 204, o
+        st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": first["game"], "date": "2021-12-31",
+            "results": [{"player": g["id"], "score": 9}, {"player": res[1]["player"], "score": 4}]})
+        assert st == 201, o
+        last = put(play_at(10), results=[dict(r, score=(r["score"] or 0) + 1)
+                                         for r in _body(play_at(10))["results"]])
+        kept = _snapshot(db, lid)
+        # by hand, without a new version: another play's order of finish turned round
+        other = next(p for p in map(play_at, range(60, 120))
+                     if not p["cooperative"] and len({r["rank"] for r in p["results"]}) > 1)
+        _sql(db, "UPDATE play_results SET rank = 1 + (SELECT max(rank) FROM play_results "
+                 "WHERE play_id = :'a0') - rank WHERE play_id = :'a0'", other["id"])
+        put(last)  # the same play again: rated from the kept rows
+        assert _snapshot(db, lid) == kept, "the kept rows do not see a change made by hand"
+        _sql(db, "UPDATE play_results SET rank = 1 + (SELECT max(rank) FROM play_results "
+                 "WHERE play_id = :'a0') - rank WHERE play_id = :'a0'", other["id"])
+    with Server(database=db) as b:
+        c.s = b
+        c.origin = f"http://127.0.0.1:{b.port}"
+        st, hd, o = c.put(f"/api/v1/leagues/{lid}/plays/{last['id']}", _body(last))
+        assert st == 200, o
+        assert _snapshot(db, lid) == kept, "a whole read rates the plays as the kept rows did"
