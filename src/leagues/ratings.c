@@ -310,23 +310,29 @@ static db_status kept_spliced(db_conn *c, const char *league, const char *play, 
 	return st;
 }
 
+/* Rates the league from the rows kept at version - 1 with play's rows read again, when they
+ * are kept and every game kept its key (same); else from the whole league read. */
+static db_status rate_changed(db_conn *c, const char *league, const char *play, long long version,
+                              bool same)
+{
+	kept_league *k = NULL;
+	db_status st = same ? kept_spliced(c, league, play, version - 1, &k) : DB_OK;
+	if (st != DB_OK || !k)
+		return st == DB_OK ? rate_all(c, league, version) : st;
+	st = rate_rows(c, league, kept_rows(k));
+	if (st == DB_OK)
+		kept_pending_set(k, version);
+	else
+		kept_free(k);
+	return st;
+}
+
 db_status league_recompute_play(db_conn *c, const char *league, const char *play)
 {
 	long long v;
 	bool same;
 	db_status st = bump_rekey(c, league, &v, &same);
-	if (st != DB_OK)
-		return st;
-	kept_league *k = NULL;
-	st = same ? kept_spliced(c, league, play, v - 1, &k) : DB_OK;
-	if (st != DB_OK || !k)
-		return st == DB_OK ? rate_all(c, league, v) : st;
-	st = rate_rows(c, league, kept_rows(k));
-	if (st == DB_OK)
-		kept_pending_set(k, v);
-	else
-		kept_free(k);
-	return st;
+	return st == DB_OK ? rate_changed(c, league, play, v, same) : st;
 }
 
 db_status league_recompute_added(db_conn *c, const char *league, const char *play)
@@ -336,8 +342,8 @@ db_status league_recompute_added(db_conn *c, const char *league, const char *pla
 	db_status st = bump_rekey(c, league, &v, &same);
 	if (st == DB_OK && same)
 		st = league_scopes_append(c, league, play, &done);
-	if (st == DB_OK && !done)
-		return rate_all(c, league, v);
+	if (st == DB_OK && !done) /* a play dated before others: every play after it moves */
+		return rate_changed(c, league, play, v, same);
 	/* rated from the kept standings: the kept rows take the play too, for the next change */
 	kept_league *k = NULL;
 	if (st == DB_OK)

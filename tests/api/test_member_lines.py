@@ -182,7 +182,7 @@ def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
         res = _body(third)["results"]
         res[0]["player"] = g["id"]
         put(third, results=res)
-        # one becomes cooperative, one is deleted, one is added after every other
+        # one becomes cooperative, one is deleted, one is added after every other, one before
         put(play_at(40), cooperative=True)
         gone = play_at(50)
         st, hd, o = c.delete(f"/api/v1/leagues/{lid}/plays/{gone['id']}")
@@ -190,6 +190,10 @@ def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
         st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {
             "game": first["game"], "date": "2021-12-31",
             "results": [{"player": g["id"], "score": 9}, {"player": res[1]["player"], "score": 4}]})
+        assert st == 201, o
+        st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {  # and one in the middle of the year
+            "game": first["game"], "date": "2021-06-15",
+            "results": [{"player": g["id"], "score": 2}, {"player": res[1]["player"], "score": 7}]})
         assert st == 201, o
         last = put(play_at(10), results=[dict(r, score=(r["score"] or 0) + 1)
                                          for r in _body(play_at(10))["results"]])
