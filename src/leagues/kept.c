@@ -15,7 +15,9 @@
  * table by the transaction that uses it: no two threads share one, and a transaction that rolls
  * back just leaves the league to be read again.
  *
- * The table holds KEPT_SLOTS leagues under one mutex (the least recently kept one gives way). */
+ * The table holds KEPT_SLOTS leagues under one mutex (the least recently kept one gives way):
+ * about 20 MB for a league of 10,000 plays (40,000 results), a few hundred kilobytes for a usual
+ * one. */
 #include "base/oom.h"
 #include "leagues/internal.h"
 
@@ -23,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KEPT_SLOTS = 8, KEPT_MAX_SETS = 64 };
+enum { KEPT_SLOTS = 4, KEPT_MAX_SETS = 64 };
 
 struct kept_league {
 	char league[ID_LEN + 1];

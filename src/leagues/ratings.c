@@ -234,8 +234,8 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 	return st;
 }
 
-/* Rates s (the league's rows in play order, its members' ratings in cur) and keeps the result:
- * each member's line, then the standings and lines of every scope. */
+/* Rates s (the league's rows in play order) from the start and keeps the result: each
+ * member's line, then the standings and lines of every scope. */
 static db_status rate_rows(db_conn *c, const char *league, league_rows *s)
 {
 	rating *cur = xcalloc((size_t)s->nmembers + 1, sizeof *cur);
