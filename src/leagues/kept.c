@@ -11,9 +11,9 @@
  * A recompute hands its rows over as the thread's pending entry (kept_pending_set); the
  * league's transaction runner (league_tx) keeps it once the transaction committed
  * (kept_pending_end) and drops it otherwise, so only committed versions are ever kept; outside
- * that runner nothing is kept. An entry is taken out of the
- * table by the transaction that uses it: no two threads share one, and a transaction that rolls
- * back just leaves the league to be read again.
+ * that runner nothing is kept. An entry is taken out of the table by the transaction that uses
+ * it: no two threads share one, and a transaction that rolls back just leaves the league to be
+ * read again.
  *
  * The table holds KEPT_SLOTS leagues under one mutex (the least recently kept one gives way):
  * about 20 MB for a league of 10,000 plays (40,000 results), a few hundred kilobytes for a usual
