@@ -4,6 +4,10 @@
 -- per result (play_results.mu/sigma, dropped below): at 40,000 results, a few milliseconds
 -- instead of a hundred. A result with no element is not rated (a solo or cooperative play,
 -- an ignored or incomplete play, an unrated seat, an anonymous player).
+
+-- A play's seq names it in the lines: one play each (bigserial, never set by hand).
+CREATE UNIQUE INDEX plays_seq ON plays (seq);
+
 CREATE TABLE member_lines (
     member_id text PRIMARY KEY REFERENCES league_members (id) ON DELETE CASCADE,
     league_id text NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
