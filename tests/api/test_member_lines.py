@@ -110,6 +110,7 @@ def test_the_move_to_lines_keeps_every_rating():
          WHERE p.id = r.play_id AND t.member_id = r.member_id AND t.seq = p.seq;
         DROP FUNCTION league_ratings(text);
         DROP TABLE member_lines;
+        DROP INDEX plays_seq;
         DELETE FROM schema_migrations WHERE version = 17;""")
     assert int(_sql(db, "SELECT count(*) FROM play_results WHERE mu IS NOT NULL")[0][0]) > 100
     env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
