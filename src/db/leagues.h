@@ -346,16 +346,19 @@ typedef DB_ROWSET(db_scope_standing) db_scope_standings;
 db_status db_league_scope_standings(db_conn *c, const char *league, const char *season,
                                     const char *game, bool *kept, db_scope_standings *out);
 /* league_stat_rows: the rows of league_rows (same filters, same order) with what the league's
- * pictures need besides: columns play, member, name, rank, score, winner, cooperative, mu,
- * sigma, the play's local time (RFC 3339) and local date, the game's key and shown name (the
- * product's name, else its most used spelling), lowest wins (the file's game said so); and
- * dense indexes from 0 of the member (m, by id) and of the game (g, by key), set after loading. */
+ * pictures need besides: columns play, member, name, rank, score, winner, cooperative, the
+ * play's seq, its local time (RFC 3339) and local date, the game's key and shown name (the
+ * product's name, else its most used spelling), lowest wins (the file's game said so); set
+ * after loading: the rating after each row from its member's line (member_lines_of: a second
+ * statement; has_rating false for a row not rated), and dense indexes from 0 of the member
+ * (m, by id) and of the game (g, by key). */
 typedef struct {
 	const char *play, *member, *name;
 	int rank;
 	bool has_score;
 	double score;
 	bool winner, cooperative;
+	int64_t seq;
 	bool has_rating;
 	double mu, sigma;
 	const char *date, *local_date, *game_key, *game;
