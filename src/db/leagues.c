@@ -756,25 +756,6 @@ static void dense_index(db_stat_rows *set, bool by_member)
 	free(k);
 }
 
-/* The whole numbers of an array's text ("{1,2,3}") into a calloc'ed array, *n of them. */
-static int64_t *parse_int_array(const char *t, int *n)
-{
-	int cap = 1;
-	for (const char *p = t; *p; p++)
-		cap += *p == ',';
-	int64_t *v = xcalloc((size_t)cap, sizeof *v);
-	*n = 0;
-	const char *p = t + (*t == '{');
-	while (*p && *p != '}' && *n < cap) {
-		char *end;
-		v[(*n)++] = strtoll(p, &end, 10);
-		if (end == p)
-			break;
-		p = end + (*end == ',');
-	}
-	return v;
-}
-
 /* One element of a member's line, for stat_rows_rate's table. */
 typedef struct {
 	const char *member; /* borrowed from the lines' result */
@@ -799,13 +780,14 @@ static db_status stat_rows_rate(db_conn *c, const char *league, db_stat_rows *se
 	if (st != DB_OK)
 		return st;
 	int nl = db_nrows(r), total = 0;
-	int64_t **seqs = xcalloc((size_t)nl + 1, sizeof *seqs);
+	/* seqs are read as doubles too: a bigserial's values stay far below 2^53, exact there */
+	double **seqs = xcalloc((size_t)nl + 1, sizeof *seqs);
 	double **mus = xcalloc((size_t)nl + 1, sizeof *mus),
 	       **sigmas = xcalloc((size_t)nl + 1, sizeof *sigmas);
 	int *len = xcalloc((size_t)nl + 1, sizeof *len);
 	for (int i = 0; i < nl; i++) {
 		int a, b, d;
-		seqs[i] = parse_int_array(db_col_text(r, i, 1), &a);
+		seqs[i] = parse_float_array(db_col_text(r, i, 1), &a);
 		mus[i] = parse_float_array(db_col_text(r, i, 2), &b);
 		sigmas[i] = parse_float_array(db_col_text(r, i, 3), &d);
 		len[i] = a < b ? (a < d ? a : d) : (b < d ? b : d);
@@ -817,11 +799,11 @@ static db_status stat_rows_rate(db_conn *c, const char *league, db_stat_rows *se
 	line_elem *slot = xcalloc(cap, sizeof *slot);
 	for (int i = 0; i < nl; i++)
 		for (int k = 0; k < len[i]; k++) {
-			size_t h = seq_hash(seqs[i][k]) & (cap - 1);
+			int64_t seq = (int64_t)seqs[i][k];
+			size_t h = seq_hash(seq) & (cap - 1);
 			while (slot[h].member)
 				h = (h + 1) & (cap - 1);
-			slot[h] =
-			    (line_elem){db_col_text(r, i, 0), seqs[i][k], mus[i][k], sigmas[i][k]};
+			slot[h] = (line_elem){db_col_text(r, i, 0), seq, mus[i][k], sigmas[i][k]};
 		}
 	for (int j = 0; j < set->n; j++) {
 		db_stat_row *x = &set->rows[j];
@@ -860,7 +842,8 @@ db_status db_league_stat_rows(db_conn *c, const char *league, const char *season
 	if (st == DB_OK) {
 		dense_index(out, true);
 		dense_index(out, false);
-		st = stat_rows_rate(c, league, out);
+		if (!season && !game) /* a filter's ratings are its scope's line (stats.c) */
+			st = stat_rows_rate(c, league, out);
 	}
 	if (st != DB_OK)
 		db_rowset_clear(out);

@@ -349,9 +349,10 @@ db_status db_league_scope_standings(db_conn *c, const char *league, const char *
  * pictures need besides: columns play, member, name, rank, score, winner, cooperative, the
  * play's seq, its local time (RFC 3339) and local date, the game's key and shown name (the
  * product's name, else its most used spelling), lowest wins (the file's game said so); set
- * after loading: the rating after each row from its member's line (member_lines_of: a second
- * statement; has_rating false for a row not rated), and dense indexes from 0 of the member
- * (m, by id) and of the game (g, by key). */
+ * after loading: without filters, the rating after each row from its member's line
+ * (member_lines_of: a second statement; has_rating false for a row not rated; with a filter
+ * has_rating is always false), and dense indexes from 0 of the member (m, by id) and of the
+ * game (g, by key). */
 typedef struct {
 	const char *play, *member, *name;
 	int rank;

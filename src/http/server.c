@@ -165,7 +165,7 @@ static enum MHD_Result reply_too_large(req_ctx *c, struct MHD_Connection *conn)
 /* ---- the request ---- */
 
 /* One spare request context per connection thread: the next request on the thread takes the
- * block the last one gave back instead of allocating 2.3 KB, and only the fields before its
+ * block the last one gave back instead of allocating 2.6 KB, and only the fields before its
  * buffers are cleared. A thread's spare is freed when the thread ends (the key's destructor). */
 static pthread_key_t spare_key;
 static pthread_once_t spare_once = PTHREAD_ONCE_INIT;

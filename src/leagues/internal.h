@@ -86,8 +86,7 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 typedef struct {
 	const char *play, *member, *name;
 	int m;       /* member index 0..nmembers-1 */
-	int p;       /* play index: the rows of one play share it, the next play's is another */
-	int64_t seq; /* the play's seq (plays.seq) */
+	int64_t seq; /* the play's seq (plays.seq): a play's rows share it, each play its own */
 	int64_t at;  /* the play's played_at, µs since 1970 (league_rows_load_keyed), else 0 */
 	int rank;
 	double score;
@@ -162,8 +161,6 @@ void kept_free(kept_league *k);
 void kept_pending_set(kept_league *k, long long version);
 void kept_pending_begin(void);
 void kept_pending_end(bool committed);
-/* Drops every kept entry. */
-void kept_clear_all(void);
 
 /* ---- ratings.c: the ratings after a play added after every other ---- */
 

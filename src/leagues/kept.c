@@ -150,13 +150,6 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 		                                 .date = y->local_date};
 	}
 	k->s.nrows = n + add;
-	/* play indexes again: a play's rows share one, each play its own */
-	int p = -1;
-	for (int i = 0; i < k->s.nrows; i++) {
-		if (i == 0 || k->s.rows[i].seq != k->s.rows[i - 1].seq)
-			p++;
-		k->s.rows[i].p = p;
-	}
 	return true;
 }
 
@@ -235,15 +228,4 @@ void kept_pending_end(bool committed)
 		kept_free(t_pending);
 	t_pending = NULL;
 	t_in_tx = false;
-}
-
-void kept_clear_all(void)
-{
-	pthread_mutex_lock(&g_mu);
-	kept_league *all[KEPT_SLOTS];
-	memcpy(all, g_slots, sizeof all);
-	memset(g_slots, 0, sizeof g_slots);
-	pthread_mutex_unlock(&g_mu);
-	for (int i = 0; i < KEPT_SLOTS; i++)
-		kept_free(all[i]);
 }

@@ -62,13 +62,9 @@ static void rows_index(league_rows *s)
 		mm.cap *= 2;
 	mm.ids = xcalloc(mm.cap, sizeof *mm.ids);
 	mm.idx = xcalloc(mm.cap, sizeof *mm.idx);
-	int play = -1;
 	for (int i = 0; i < s->nrows; i++) {
 		league_row *x = &s->rows[i];
 		const db_league_result *y = &s->set.rows[i];
-		if (i == 0 || strcmp(y->play, s->set.rows[i - 1].play) != 0)
-			play++;
-		x->p = play;
 		x->seq = y->seq;
 		x->at = y->at_us;
 		x->play = y->play;
@@ -121,9 +117,9 @@ void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
 	rating g[MAX_RESULTS];
 	int rk[MAX_RESULTS];
 	for (int i = 0; i < n;) {
-		int play = nth_row(s, idx, i)->p;
+		int64_t play = nth_row(s, idx, i)->seq;
 		int j = i;
-		while (j < n && nth_row(s, idx, j)->p == play)
+		while (j < n && nth_row(s, idx, j)->seq == play)
 			j++;
 		int np = j - i;
 		bool rated = !nth_row(s, idx, i)->coop && np >= 2 && np <= MAX_RESULTS;

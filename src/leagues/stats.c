@@ -87,17 +87,12 @@ static void stats_rate_filtered(stats *s, const db_scope_line *line)
 		return;
 	}
 	league_row *lr = xcalloc((size_t)(s->n > 0 ? s->n : 1), sizeof *lr);
-	int play = -1;
-	for (int i = 0; i < s->n; i++) {
-		const char *id = s->rows[i].y->play;
-		if (i == 0 || strcmp(id, s->rows[i - 1].y->play) != 0)
-			play++;
-		lr[i] = (league_row){.play = id,
-		                     .p = play,
+	for (int i = 0; i < s->n; i++)
+		lr[i] = (league_row){.play = s->rows[i].y->play,
+		                     .seq = s->rows[i].y->seq,
 		                     .m = s->rows[i].y->m,
 		                     .rank = s->rows[i].y->rank,
 		                     .coop = s->rows[i].y->cooperative};
-	}
 	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
 	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
 	league_rows_rate(&lrs, cur);
