@@ -23,31 +23,9 @@ if [ -z "${ALLOCS_BENCH_INNER:-}" ]; then
 	ALLOCS_BENCH_INNER=1 exec pg_virtualenv -t sh "$0" "$@"
 fi
 BEFORE_REF=${BEFORE_REF-be9feef}
-OUT=$(mktemp -d)
-SERVER_PID=
-WT=
-cleanup() {
-	[ -z "$SERVER_PID" ] || { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; }
-	[ -z "$WT" ] || git worktree remove --force "$WT" >/dev/null 2>&1 || true
-	rm -rf "$OUT"
-}
-trap cleanup EXIT INT TERM
-
-make -s BUILD=build build/server build/librules.a
-mkdir -p build/bench
+. tests/bench/before.sub
 ${CC:-cc} -std=c17 -O2 -Wall -Wextra -Werror -shared -fPIC -o build/bench/malloc_count.so \
 	tests/bench/malloc_count.c
-${CC:-cc} -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc -Itests/unit \
-	-o build/bench/games_load tests/bench/games_load.c build/librules.a -ljson-c -lm
-BUILDS="after"
-if [ -n "$BEFORE_REF" ]; then
-	WT=$(mktemp -d)/before
-	git worktree add --detach "$WT" "$BEFORE_REF" >/dev/null 2>&1
-	make -s -C "$WT" BUILD=build build/server >/dev/null
-	BUILDS="before after"
-fi
-bin_of() { [ "$1" = after ] && echo build/server || echo "$WT/build/server"; }
-mig_of() { [ "$1" = after ] && echo migrations || echo "$WT/migrations"; }
 
 # reading NAME: asks the server for its counters and waits until the line is in the log
 reading() {
@@ -72,7 +50,7 @@ for _ in range(n):
 PY
 }
 
-for b in $BUILDS; do
+for b in $SERVERS; do
 	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS allocs_$b" \
 		-c "CREATE DATABASE allocs_$b"
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -98,7 +76,7 @@ for b in $BUILDS; do
 	SERVER_PID=
 done
 
-python3 - "$OUT" "$BUILDS" <<'PY'
+python3 - "$OUT" "$SERVERS" <<'PY'
 import os, re, sys
 out, builds = sys.argv[1], sys.argv[2].split()
 kinds = ["GET /api/v1/health", "GET /app.css", "ER games (closed loop)"]

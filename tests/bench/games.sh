@@ -36,29 +36,7 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-1}
 PGBENCH_T=${PGBENCH_T:-10}
 BEFORE_REF=${BEFORE_REF-186c5fd}
-OUT=$(mktemp -d)
-SERVER_PID=
-WT=
-cleanup() {
-	[ -z "$SERVER_PID" ] || { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; }
-	[ -z "$WT" ] || git worktree remove --force "$WT" >/dev/null 2>&1 || true
-	rm -rf "$OUT"
-}
-trap cleanup EXIT INT TERM
-
-make -s BUILD=build build/server build/librules.a
-mkdir -p build/bench
-${CC:-cc} -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc -Itests/unit \
-	-o build/bench/games_load tests/bench/games_load.c build/librules.a -ljson-c -lm
-SERVERS="after"
-if [ -n "$BEFORE_REF" ]; then
-	WT=$(mktemp -d)/before
-	git worktree add --detach "$WT" "$BEFORE_REF" >/dev/null 2>&1
-	make -s -C "$WT" BUILD=build build/server >/dev/null
-	SERVERS="before after"
-fi
-bin_of() { [ "$1" = after ] && echo build/server || echo "$WT/build/server"; }
-mig_of() { [ "$1" = after ] && echo migrations || echo "$WT/migrations"; }
+. tests/bench/before.sub
 
 for s in $SERVERS pgb; do
 	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS bench_$s" \
