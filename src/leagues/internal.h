@@ -91,7 +91,8 @@ typedef struct {
 	int rank;
 	double score;
 	bool has_score, winner, coop;
-	rating after;
+	rating after; /* after this row, in the set last rated (a scope's rating overwrites it) */
+	rating line; /* after this row in the whole league (league_rows_rate*): its member's line */
 	bool rated;
 	const char *key, *date; /* game key and local date (league_rows_load_keyed), else NULL */
 } league_row;
@@ -108,9 +109,13 @@ db_status league_rows_load(db_conn *c, const char *league, const char *season, c
 /* Every result of the league in play order, each with its game's key and local date (for
  * the kept scopes: league_recompute). */
 db_status league_rows_load_keyed(db_conn *c, const char *league, league_rows *s);
-/* Rates the rows in order from default ratings: each row's after and rated; cur[m] ends as
- * each member's final rating (cur has nmembers entries, caller-owned). */
+/* Rates the rows in order from default ratings: each row's after, line and rated; cur[m] ends
+ * as each member's final rating (cur has nmembers entries, caller-owned). */
 void league_rows_rate(league_rows *s, rating *cur);
+/* The same from row from on (the first row of a play): rows [0, from) were rated by an earlier
+ * league_rows_rate* of the same rows and have not changed since, so each member's rating before
+ * row from is the line of the member's last row before it; only rows [from, nrows) are rated. */
+void league_rows_rate_from(league_rows *s, int from, rating *cur);
 /* The same over the rows idx[0..n) only (in play order; a play's rows all in or all out). */
 void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur);
 void league_rows_free(league_rows *s);
@@ -142,10 +147,16 @@ void league_array_elem(sbuf *a, bool first, const char *v);
 /* ---- kept.c: a league's rating input kept between its changes ---- */
 
 typedef struct kept_league kept_league;
-/* A kept entry of league (borrowed) made of s (league_rows_load_keyed; taken, s is emptied). */
+/* A kept entry of league (borrowed) made of s (league_rows_load_keyed, then rated by
+ * league_rows_rate; taken, s is emptied). */
 kept_league *kept_from_rows(const char *league, league_rows *s);
 /* Its rows (rated in place by the caller). */
 league_rows *kept_rows(kept_league *k);
+/* How many of its first rows are as the last rating left them (none changed, moved or added
+ * since): a rating may start there (league_rows_rate_from). */
+int kept_rated(const kept_league *k);
+/* Its rows were all rated again (league_rows_rate_from). */
+void kept_rated_all(kept_league *k);
 /* Replaces play's rows in k by rows (league_play_rows_keyed of it; taken; none: the play is
  * gone or no longer rated), placed in play order. False (rows freed, k as it was but to be
  * dropped) when k has taken too many plays already: read the league again. */

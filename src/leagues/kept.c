@@ -4,7 +4,9 @@
  * play order; at 40,000 results reading them is most of the time (src/leagues/README.md). The
  * rows a recompute used are kept here, per league, for the league version its transaction
  * wrote: the next change of one play, when the league is still at that version, takes them,
- * reads only that play's rows again and puts them in place (kept_splice). Everything else — a
+ * reads only that play's rows again and puts them in place (kept_splice); the rows before the
+ * first one the change moved keep their ratings, and the league is rated from there on
+ * (kept_rated, league_rows_rate_from). Everything else — a
  * version that moved on (a change by another process, of members or seasons, a restore), a
  * change of database server (db_server_epoch), too many spliced plays — reads the whole league.
  *
@@ -33,6 +35,7 @@ struct kept_league {
 	unsigned epoch;
 	unsigned long long stamp; /* when it was kept (a counter): the oldest gives way */
 	league_rows s;            /* s.set: the whole league's read; s.rows point into the sets */
+	int rated;                /* s.rows[0, rated) are as the last rating left them */
 	db_league_results *more;  /* the rows of spliced plays, owned */
 	int nmore;
 	const char **members; /* member ids by index (borrowed from the sets) */
@@ -71,6 +74,7 @@ kept_league *kept_from_rows(const char *league, league_rows *s)
 	kept_league *k = xcalloc(1, sizeof *k);
 	snprintf(k->league, sizeof k->league, "%s", league);
 	k->s = *s;
+	k->rated = s->nrows;
 	memset(s, 0, sizeof *s);
 	members_of(k);
 	return k;
@@ -79,6 +83,16 @@ kept_league *kept_from_rows(const char *league, league_rows *s)
 league_rows *kept_rows(kept_league *k)
 {
 	return &k->s;
+}
+
+int kept_rated(const kept_league *k)
+{
+	return k->rated;
+}
+
+void kept_rated_all(kept_league *k)
+{
+	k->rated = k->s.nrows;
 }
 
 /* The index of member id in k, added when new. */
@@ -112,10 +126,14 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 	*set = *rows;
 	memset(rows, 0, sizeof *rows);
 	/* the play's old rows out (they are next to each other) */
-	int n = 0;
+	int n = 0, first = -1;
 	for (int i = 0; i < k->s.nrows; i++)
 		if (strcmp(k->s.rows[i].play, play) != 0)
 			k->s.rows[n++] = k->s.rows[i];
+		else if (first < 0)
+			first = i;
+	if (first >= 0 && first < k->rated)
+		k->rated = first;
 	int add = set->n;
 	k->s.rows = xrealloc(k->s.rows, (size_t)(n + add + 1) * sizeof *k->s.rows);
 	/* its new rows where the play now falls */
@@ -150,6 +168,8 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 		                                 .date = y->local_date};
 	}
 	k->s.nrows = n + add;
+	if (at < k->rated)
+		k->rated = at;
 	return true;
 }
 

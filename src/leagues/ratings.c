@@ -110,10 +110,10 @@ static league_row *nth_row(league_rows *s, const int *idx, int k)
 	return &s->rows[idx ? idx[k] : k];
 }
 
-void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
+/* Rates the rows idx[0..n) (NULL: all rows) in order from the ratings in cur (updated): each
+ * row's after and rated. */
+static void rate_span(league_rows *s, const int *idx, int n, rating *cur)
 {
-	for (int m = 0; m < s->nmembers; m++)
-		cur[m] = rating_default();
 	rating g[MAX_RESULTS];
 	int rk[MAX_RESULTS];
 	for (int i = 0; i < n;) {
@@ -141,9 +141,29 @@ void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
 	}
 }
 
+void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
+{
+	for (int m = 0; m < s->nmembers; m++)
+		cur[m] = rating_default();
+	rate_span(s, idx, n, cur);
+}
+
+void league_rows_rate_from(league_rows *s, int from, rating *cur)
+{
+	for (int m = 0; m < s->nmembers; m++)
+		cur[m] = rating_default();
+	for (int i = 0; i < from; i++)
+		cur[s->rows[i].m] = s->rows[i].line;
+	league_row *tail = s->rows + from;
+	league_rows t = {.rows = tail, .nrows = s->nrows - from, .nmembers = s->nmembers};
+	rate_span(&t, NULL, t.nrows, cur);
+	for (int i = 0; i < t.nrows; i++)
+		tail[i].line = tail[i].after;
+}
+
 void league_rows_rate(league_rows *s, rating *cur)
 {
-	league_rows_rate_some(s, NULL, s->nrows, cur);
+	league_rows_rate_from(s, 0, cur);
 }
 
 void league_rating_batch_add(league_rating_batch *b, const char *member, rating r)
@@ -213,8 +233,8 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 		const league_row *x = &s->rows[order[k]];
 		snprintf(num, sizeof num, "%s%" PRId64, k ? "," : "", x->seq);
 		sb_str(&seqs, num);
-		db_f8array_add(&mus, x->after.mu);
-		db_f8array_add(&sigmas, x->after.sigma);
+		db_f8array_add(&mus, x->line.mu);
+		db_f8array_add(&sigmas, x->line.sigma);
 	}
 	sb_str(&seqs, "}");
 	db_status st = db_member_lines_store(c, league, members.b, counts.b, seqs.b, &mus, &sigmas);
@@ -230,12 +250,13 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 	return st;
 }
 
-/* Rates s (the league's rows in play order) from the start and keeps the result: each
- * member's line, then the standings and lines of every scope. */
-static db_status rate_rows(db_conn *c, const char *league, league_rows *s)
+/* Rates s (the league's rows in play order) from row from on (league_rows_rate_from: rows
+ * before it are as the last rating left them) and keeps the result: each member's line, then
+ * the standings and lines of every scope. */
+static db_status rate_rows(db_conn *c, const char *league, league_rows *s, int from)
 {
 	rating *cur = xcalloc((size_t)s->nmembers + 1, sizeof *cur);
-	league_rows_rate(s, cur);
+	league_rows_rate_from(s, from, cur);
 	db_status st = lines_store(c, league, s);
 	if (st == DB_OK)
 		st = league_scopes_keep(c, league, s, cur);
@@ -253,7 +274,7 @@ static db_status rate_all(db_conn *c, const char *league, long long version)
 		st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
-	st = rate_rows(c, league, &s);
+	st = rate_rows(c, league, &s, 0);
 	if (st == DB_OK)
 		kept_pending_set(kept_from_rows(league, &s), version);
 	league_rows_free(&s);
@@ -307,7 +328,8 @@ static db_status kept_spliced(db_conn *c, const char *league, const char *play, 
 }
 
 /* Rates the league from the rows kept at version - 1 with play's rows read again, when they
- * are kept and every game kept its key (same); else from the whole league read. */
+ * are kept and every game kept its key (same): from the first row the change moved on, the
+ * rows before it keeping their ratings; else the whole league read and rated. */
 static db_status rate_changed(db_conn *c, const char *league, const char *play, long long version,
                               bool same)
 {
@@ -315,10 +337,11 @@ static db_status rate_changed(db_conn *c, const char *league, const char *play, 
 	db_status st = same ? kept_spliced(c, league, play, version - 1, &k) : DB_OK;
 	if (st != DB_OK || !k)
 		return st == DB_OK ? rate_all(c, league, version) : st;
-	st = rate_rows(c, league, kept_rows(k));
-	if (st == DB_OK)
+	st = rate_rows(c, league, kept_rows(k), kept_rated(k));
+	if (st == DB_OK) {
+		kept_rated_all(k);
 		kept_pending_set(k, version);
-	else
+	} else
 		kept_free(k);
 	return st;
 }

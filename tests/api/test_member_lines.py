@@ -152,10 +152,12 @@ def _body(play, **change):
 
 def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
     """After a change of the league's plays the server keeps the rows it rated (kept.c); a
-    change of one play (an edit, a deletion, a play added last) reads only that play again. A
-    series of such changes through one server writes exactly what a second server, which keeps
-    nothing and reads the whole league, writes for the same plays. A change made by hand,
-    without the league's version, is not seen by the kept rows: that shows they were used."""
+    change of one play (an edit, a deletion, a play added last) reads only that play again and
+    rates the league from the first row the change moved (the rows before it keep their
+    ratings). After each change of a series, what it wrote is what the same server writes when
+    it has to read and rate the whole league (its version moved by hand); at the end, what a
+    second server, which keeps nothing, writes. A change made by hand, without the league's
+    version, is not seen by the kept rows: that shows they were used."""
     db = make_database(DB + "_kept")
     with Server(database=db) as a:
         c = user(a, "kept@example.org", "Kept")
@@ -170,32 +172,59 @@ def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
             assert st == 200, o
             return o
 
+        anchor = play_at(0)
+
+        def as_whole_read(step):
+            """What the kept rows gave equals a whole read's rating: the league's version
+            moved by hand, the anchor play written again as it is."""
+            kept = _snapshot(db, lid)
+            _sql(db, "UPDATE leagues SET version = version + 1 WHERE id = :'a0'", lid)
+            put(anchor)
+            assert _snapshot(db, lid) == kept, step
+
         first = play_at(int(c.get(f"/api/v1/leagues/{lid}/plays?limit=1")[2]["total"]) - 1)
         # the first play's winner changes
         res = _body(first)["results"]
         res[0]["winner"], res[-1]["winner"] = res[-1]["winner"], res[0]["winner"]
         res[0]["score"], res[-1]["score"] = res[-1]["score"], res[0]["score"]
         put(first, results=res)
-        # a play moves to the end of the year, another one takes a newcomer
+        as_whole_read("the first play's winner changed")
+        # a play moves to the end of the year, another one to the start; one takes a newcomer
         put(play_at(20), date="2021-12-30")
+        as_whole_read("a play moved later")
+        put(play_at(25), date="2021-01-01")
+        as_whole_read("a play moved earlier")
         st, hd, g = c.post(f"/api/v1/leagues/{lid}/members", {"name": "Newcomer"})
         third = play_at(30)
         res = _body(third)["results"]
         res[0]["player"] = g["id"]
         put(third, results=res)
+        as_whole_read("a newcomer")
         # one becomes cooperative, one is deleted, one is added after every other, one before
         put(play_at(40), cooperative=True)
+        as_whole_read("cooperative")
         gone = play_at(50)
         st, hd, o = c.delete(f"/api/v1/leagues/{lid}/plays/{gone['id']}")
         assert st == 204, o
+        as_whole_read("a deletion")
         st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {
             "game": first["game"], "date": "2021-12-31",
             "results": [{"player": g["id"], "score": 9}, {"player": res[1]["player"], "score": 4}]})
         assert st == 201, o
+        # two plays added last (their rows kept, not rated with the league's), the second
+        # edited: rated from the first
+        st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": first["game"], "date": "2021-12-31",
+            "results": [{"player": g["id"], "score": 3}, {"player": res[1]["player"], "score": 5}]})
+        assert st == 201, o
+        put(play_at(0), results=[dict(r, score=(r["score"] or 0) * 2 + 1)
+                                 for r in _body(play_at(0))["results"]])
+        as_whole_read("an edit of the second of two plays added last")
         st, hd, o = c.post(f"/api/v1/leagues/{lid}/plays", {  # and one in the middle of the year
             "game": first["game"], "date": "2021-06-15",
             "results": [{"player": g["id"], "score": 2}, {"player": res[1]["player"], "score": 7}]})
         assert st == 201, o
+        as_whole_read("a play added in the middle")
         last = put(play_at(10), results=[dict(r, score=(r["score"] or 0) + 1)
                                          for r in _body(play_at(10))["results"]])
         kept = _snapshot(db, lid)

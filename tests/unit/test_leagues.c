@@ -1,6 +1,7 @@
 /* League helpers without a database (src/api/leagues.c): dates a play may carry, and the ranks
  * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
  * ranks come from the scores when omitted). */
+#include "base/oom.h"
 #include "leagues/internal.h"
 #include "leagues/leagues.h"
 #include "test.h"
@@ -233,6 +234,83 @@ static void member_leagues(void)
 	CHECK(!acct_member_get("m3", -1, &got));
 }
 
+/* A league of plays (nplays, members ids m0..m4) as rows in play order, ranks from a fixed
+ * sequence, every seventh play cooperative; rows (caller frees) of s. */
+enum { RF_PLAYS = 60, RF_MEMBERS = 5 };
+static const char *rf_ids[RF_MEMBERS] = {"m0", "m1", "m2", "m3", "m4"};
+static void rf_league(league_rows *s)
+{
+	unsigned x = 12345;
+	memset(s, 0, sizeof *s);
+	s->rows = xcalloc(RF_PLAYS * 4, sizeof *s->rows);
+	s->nmembers = RF_MEMBERS;
+	for (int p = 0; p < RF_PLAYS; p++) {
+		int np = 2 + p % 3;
+		for (int k = 0; k < np; k++) {
+			x = x * 1103515245u + 12345u;
+			league_row *r = &s->rows[s->nrows++];
+			r->m = (p + k) % RF_MEMBERS;
+			r->member = rf_ids[r->m];
+			r->seq = p + 1;
+			r->rank = 1 + (int)((x >> 16) % (unsigned)np);
+			r->coop = p % 7 == 6;
+		}
+	}
+}
+
+static int rf_first_row(const league_rows *s, int64_t seq)
+{
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].seq == seq)
+			return i;
+	return -1;
+}
+
+static bool same_rating(rating a, rating b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* An edit of one play rates the league from that play on (league_rows_rate_from): what it
+ * gives is bit for bit what rating every play again gives, and the plays before it are not
+ * rated again (a change made to one of them, unseen, changes nothing). */
+static void rate_from_a_play(void)
+{
+	league_rows a, b;
+	rf_league(&a);
+	rf_league(&b);
+	rating ca[RF_MEMBERS], cb[RF_MEMBERS];
+	league_rows_rate(&a, ca); /* what was kept */
+	/* play 40's order of finish turned round, in both */
+	int from = rf_first_row(&a, 40), to = rf_first_row(&a, 41);
+	CHECK(from > 0 && to > from + 1);
+	for (int i = from; i < to; i++) {
+		a.rows[i].rank = to - i;
+		b.rows[i].rank = to - i;
+	}
+	league_rows_rate(&b, cb); /* every play again */
+	/* a play before it changed behind the kept ratings' back */
+	int early = rf_first_row(&a, 10);
+	a.rows[early].rank = a.rows[early].rank == 1 ? 2 : 1;
+	league_rows_rate_from(&a, from, ca);
+	bool same = true;
+	for (int i = 0; i < a.nrows; i++)
+		same = same && same_rating(a.rows[i].line, b.rows[i].line) &&
+		       (i < from || same_rating(a.rows[i].after, b.rows[i].after)) &&
+		       a.rows[i].rated == b.rows[i].rated;
+	for (int m = 0; m < RF_MEMBERS; m++)
+		same = same && same_rating(ca[m], cb[m]);
+	CHECK(same);
+	/* the change behind its back does matter when every play is rated again */
+	league_rows_rate(&a, ca);
+	bool differs = false;
+	for (int m = 0; m < RF_MEMBERS; m++)
+		differs = differs || !same_rating(ca[m], cb[m]);
+	CHECK(differs);
+	free(a.rows);
+	free(b.rows);
+}
+
 int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
@@ -244,5 +322,7 @@ int main(void)
 	     cache_single_flight);
 	TEST("leagues: session checks kept until a write request or a second", passes);
 	TEST("leagues: a player's league kept, the name per version", member_leagues);
+	TEST("leagues: an edit rates from its play on, as rating every play would",
+	     rate_from_a_play);
 	TEST_MAIN_END();
 }
