@@ -18,6 +18,12 @@
 # begun, autovacuum and autoanalyze runs on the server's tables), and pgbench runs the same open
 # loop (-R RATE, latency from the scheduled instant: its own time plus schedule lag), so a tail
 # shows whether the database had it too; "load" is the load average when the open loop began.
+# Where a move's CPU goes: during each closed loop the CPU time of the server, of PostgreSQL (the
+# cluster's processes, those that exited included) and of the load generator, and how busy both
+# CPUs were; the same for pgbench's round. And the database's own pace for a move: the move's
+# statement (events_append_if's shape: the game row's UPDATE with its seat's token check and the
+# INSERT of a real move event), sent by pgbench itself (-M prepared, same clients) on a copy of
+# the first round's games, next to simple-update.
 # Environment: ROUNDS (3), RATE (500), TABLES (48), CLOSED_TABLES (32), DURATION (10),
 # WARMUP (1), PGBENCH_T (10), FSYNC (on), BEFORE_REF (186c5fd; empty: skip the old server);
 # THREADS (the server's default when unset) goes to both servers.
@@ -57,9 +63,19 @@ start_server() { # start_server NAME → SERVER_PID, PORT
 		i=$((i + 1)); [ $i -lt 200 ] || { cat "$OUT/server-$1.log"; exit 1; }; sleep 0.05
 	done
 }
+# Until every client's backend has gone (what a backend used is counted once it exits and the
+# postmaster reaps it: CPU windows end, and begin, after that).
+settle() {
+	i=0
+	while [ "$(psql -X -At -d postgres -c "SELECT count(*) FROM pg_stat_activity
+		WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")" != 0 ] && [ $i -lt 100 ]; do
+		i=$((i + 1)); sleep 0.05
+	done
+}
 stop_server() {
 	kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 	SERVER_PID=
+	settle
 }
 
 # PostgreSQL's own events in a window: checkpoints begun (timed + requested) in the cluster, and
@@ -81,29 +97,77 @@ echo "  $CLOSED --port PORT"
 echo "  $PGB bench_pgb"
 echo "  $PGB_OPEN -l bench_pgb (its p99 from the scheduled instant)"
 echo "  server THREADS: ${THREADS:-default}"
+# CPU ticks (1/100 s) so far: the cluster's processes with what its exited children used
+# (pg_ticks), this shell's waited-for children (kid_ticks), the machine's busy and idle.
+PGDATA_DIR=$(psql -X -At -d postgres -c "SHOW data_directory")
+pg_ticks() {
+	pm=$(head -n 1 "$PGDATA_DIR/postmaster.pid")
+	{ awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat"
+	  for p in $(ps -o pid= --ppid "$pm"); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done
+	} | awk '{t += $1} END {print t + 0}'
+}
+kid_ticks() { awk '{print $16 + $17}' /proc/$$/stat; }
+cpu_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $5 + $6}' /proc/stat; }
+stamp() { echo "$(pg_ticks) $(kid_ticks) $(cpu_ticks)"; }
+
+# The move's statement alone, one pgbench script per game of a copy of bench_after (its games
+# put back in play: the statement checks the status), each with a real move event.
+stmt_scripts() {
+	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE bench_stmt TEMPLATE bench_after"
+	psql -q -X -v ON_ERROR_STOP=1 -d bench_stmt -c "UPDATE games SET status = 'playing', result = NULL"
+	ev=$(psql -X -At -d bench_stmt -c "SELECT json_build_object('version', 1, 'kind', kind,
+		'seat', seat, 'turn', turn, 'payload', payload) FROM events WHERE kind = 'move' LIMIT 1" |
+		sed "s/'/''/g")
+	mkdir -p "$OUT/stmt"
+	psql -X -At -F ' ' -d bench_stmt -c "SELECT g.id, s.seat, encode(s.token_hash, 'hex') FROM games g
+		JOIN seats s ON s.game_id = g.id AND s.claimed AND s.token_hash IS NOT NULL
+		WHERE s.seat = 1 ORDER BY g.id LIMIT 64" |
+	while read -r id seat hash; do
+		cat >"$OUT/stmt/$id.sql" <<SQL
+WITH u AS (UPDATE games g SET version = g.version + 1, status = 'playing', result = NULL::jsonb, updated_at = now() WHERE g.id = '$id' AND g.status = 'playing' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = $seat AND s.claimed AND s.token_hash = decode('$hash', 'hex')) RETURNING g.id, g.version), e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT u.id, u.version, x.kind, x.seat, x.turn, x.payload FROM u, jsonb_to_recordset('[$ev]'::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1) SELECT (SELECT count(*) FROM e) FROM u;
+SQL
+	done
+	STMT_FILES=$(for f in "$OUT"/stmt/*.sql; do printf -- '-f %s ' "$f"; done)
+}
+PGB_STMT="pgbench -n -M prepared -c 8 -j 2 -T $PGBENCH_T"
+echo "  $PGB_STMT -f GAME.sql … bench_stmt (the move's statement, one script per game)"
+
 rc=0
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for s in $SERVERS; do
 		start_server "$s"
+		t0=$(stamp); sv0=$(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat")
 		TEMPLATES_DIR=templates/er $CLOSED --port "$PORT" >"$OUT/closed-$s-$r.json" || rc=1
+		echo "$t0 $(stamp) $sv0 $(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat")" >"$OUT/cpu-$s-$r"
 		pg_events "bench_$s" >"$OUT/events0-$s-$r"
 		cut -d' ' -f1 /proc/loadavg >"$OUT/load-$s-$r"
 		TEMPLATES_DIR=templates/er $OPEN --port "$PORT" >"$OUT/open-$s-$r.json" || rc=1
 		pg_events "bench_$s" >"$OUT/events1-$s-$r"
 		stop_server
 	done
+	t0=$(stamp)
 	$PGB bench_pgb >"$OUT/pgbench-$r.log" 2>&1
+	settle
+	echo "$t0 $(stamp)" >"$OUT/cpu-pgb-$r"
 	sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/pgbench-$r.log" | head -n 1 >"$OUT/tps-$r"
+	[ $r -gt 1 ] || { stmt_scripts; settle; }
+	t0=$(stamp)
+	# shellcheck disable=SC2086 # one -f per script
+	$PGB_STMT $STMT_FILES bench_stmt >"$OUT/stmt-$r.log" 2>&1 || rc=1
+	settle
+	echo "$t0 $(stamp)" >"$OUT/cpu-stmt-$r"
+	sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/stmt-$r.log" | head -n 1 >"$OUT/stmt-tps-$r"
 	pg_events bench_pgb >"$OUT/events0-pgb-$r"
 	(cd "$OUT" && $PGB_OPEN -l --log-prefix="pgl-$r" bench_pgb >"pgbench-open-$r.log" 2>&1)
 	pg_events bench_pgb >"$OUT/events1-pgb-$r"
 	r=$((r + 1))
 done
 
-python3 - "$OUT" "$ROUNDS" "$SERVERS" "$RATE" <<'PY' || rc=1
+python3 - "$OUT" "$ROUNDS" "$SERVERS" "$RATE" "$PGBENCH_T" <<'PY' || rc=1
 import glob, json, os, statistics, sys
 out, rounds, servers, rate = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4]
+pgbench_t = sys.argv[5]
 load = lambda p: json.load(open(os.path.join(out, p)))
 tps = [float(open(os.path.join(out, f"tps-{r}")).read() or "nan") for r in range(1, rounds + 1)]
 
@@ -160,6 +224,43 @@ if "after" in med:
     print(f"VERDICT | open-loop move p99 at {rate} moves/s < 10 ms in every round | "
           f"{every['after']} of {rounds} rounds (median {p99} ms) | "
           f"{'met' if every['after'] == rounds else 'NOT met'} |")
+
+def cpu(name, r):  # seconds: PostgreSQL, this shell's reaped children, machine busy, idle
+    v = [float(x) / 100 for x in open(os.path.join(out, f"cpu-{name}-{r}")).read().split()]
+    d = {"pg": v[4] - v[0], "kids": v[5] - v[1], "busy": v[6] - v[2], "idle": v[7] - v[3]}
+    if len(v) > 8:
+        d["server"] = v[9] - v[8]
+    return d
+
+
+print("\nwhere the CPU goes, ms per operation (a move with its share of the game's reveals,"
+      " creation and joins; a pgbench transaction), and how busy both CPUs were:")
+print(f"{'round':<6} {'what':<22} {'ops/s':>8} {'PostgreSQL':>10} {'server':>7} {'client':>7} "
+      f"{'machine':>8} {'busy':>5}")
+stmt_ratio = []
+for r in range(1, rounds + 1):
+    c = load(f"closed-after-{r}.json") if "after" in servers else None
+    if c:
+        u, n = cpu("after", r), c["moves_total"]
+        print(f"{r:<6} {'closed loop (after)':<22} {c['moves_per_s']:>8.0f} {u['pg'] / n * 1e3:>10.3f} "
+              f"{u['server'] / n * 1e3:>7.3f} {c['client_cpu_s'] / n * 1e3:>7.3f} "
+              f"{u['busy'] / n * 1e3:>8.3f} {u['busy'] / (u['busy'] + u['idle']):>5.0%}")
+    u = cpu("pgb", r)
+    n = tps[r - 1] * float(pgbench_t)
+    print(f"{r:<6} {'pgbench simple-update':<22} {tps[r - 1]:>8.0f} {u['pg'] / n * 1e3:>10.3f} "
+          f"{'':>7} {u['kids'] / n * 1e3:>7.3f} {u['busy'] / n * 1e3:>8.3f} "
+          f"{u['busy'] / (u['busy'] + u['idle']):>5.0%}")
+    st = open(os.path.join(out, f"stmt-tps-{r}")).read().strip()
+    if st:
+        stmt_ratio.append(float(st) / tps[r - 1])
+        u, n = cpu("stmt", r), float(st) * float(pgbench_t)
+        print(f"{r:<6} {'the move statement':<22} {float(st):>8.0f} {u['pg'] / n * 1e3:>10.3f} "
+              f"{'':>7} {u['kids'] / n * 1e3:>7.3f} {u['busy'] / n * 1e3:>8.3f} "
+              f"{u['busy'] / (u['busy'] + u['idle']):>5.0%}  ({float(st) / tps[r - 1]:.2f} x "
+              f"simple-update TPS)")
+if stmt_ratio:
+    print(f"the move's statement alone, sent by pgbench: median {statistics.median(stmt_ratio):.2f} x "
+          f"simple-update TPS (the database's own pace for a move, no HTTP and no server)")
 if "before" in med:
     print(f"engine / before: closed-loop moves/s x{med['after'][2] / med['before'][2]:.2f}, "
           f"p99 {med['after'][1]} vs {med['before'][1]} ms")
