@@ -3,6 +3,54 @@
  * hook; the events appended and NOTIFYed after the commit. */
 #include "engine/internal.h"
 
+#include <pthread.h>
+
+/* ---- the thread's game buffer ---- */
+
+/* The optimistic write works on a copy of the cached state (several kilobytes): each thread
+ * keeps one buffer for it, grown to the largest kind it met and freed with the thread, instead
+ * of allocating it per move. */
+typedef struct {
+	table_game *g;
+	size_t cap;
+} game_buf;
+
+static pthread_key_t g_buf_key;
+static pthread_once_t g_buf_once = PTHREAD_ONCE_INIT;
+static bool g_buf_key_ok;
+static _Thread_local game_buf *t_buf;
+
+static void game_buf_free(void *p)
+{
+	game_buf *b = p;
+	free(b->g);
+	free(b);
+}
+
+static void game_buf_key(void)
+{
+	g_buf_key_ok = pthread_key_create(&g_buf_key, game_buf_free) == 0;
+}
+
+/* This thread's buffer of at least size bytes (its contents undefined); it stays the thread's. */
+static table_game *thread_game(size_t size)
+{
+	game_buf *b = t_buf;
+	if (b == NULL) {
+		pthread_once(&g_buf_once, game_buf_key);
+		b = xcalloc(1, sizeof *b);
+		if (g_buf_key_ok)
+			pthread_setspecific(g_buf_key, b); /* freed with the thread */
+		t_buf = b;
+	}
+	if (b->cap < size) {
+		free(b->g);
+		b->g = xmalloc(size);
+		b->cap = size;
+	}
+	return b->g;
+}
+
 /* ---- mutations ---- */
 
 typedef struct {
@@ -154,7 +202,8 @@ static db_status mutate_tx(db_conn *c, void *arg)
 
 /* The optimistic write (one round trip): ev applied to the cached state, written by one
  * statement that checks the game is still at that version and the token still its own.
- * Returns 1 when it committed (*out: the game at its new version, caller frees), 0 when
+ * Returns 1 when it committed (*out: the game at its new version, in the thread's game buffer:
+ * not to be freed, valid until the thread's next optimistic write), 0 when
  * nothing was written and the locking write must decide (no cached state, unknown token, a
  * refusal or a resubmission, a finish that records a league play, a version or token that no
  * longer holds), -1 when the connection failed with the statement sent (outcome unknown), -2
@@ -164,13 +213,11 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
                        const table_event *ev, table_game **out)
 {
 	size_t size = eng_game_size(kind);
-	table_game *g = xmalloc(size);
+	table_game *g = thread_game(size);
 	int cached = game_cache_get(id, g, size);
 	int seat = cached >= 0 && g->kind == kind ? eng_known_seat(g, hash) : -1;
-	if (seat < 0) {
-		free(g);
+	if (seat < 0)
 		return 0;
-	}
 	g->host = seat == 0;
 	g->you = seat;
 	g->display = false;
@@ -196,13 +243,11 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	} else if (st == DB_OK && applied) {
 		rc = 1;
 		*out = g;
-		g = NULL;
 	}
 done:
 	json_object_put(result);
 	json_object_put(batch);
 	free(e.body);
-	free(g);
 	return rc;
 }
 
@@ -218,7 +263,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		return 0;
 	}
 	unsigned epoch = db_server_epoch(); /* the server what follows reads from (game_cache.h) */
-	table_game *g = NULL;
+	table_game *g = NULL; /* owned, unless it is the thread's buffer (fast == 1) */
 	db_status st = DB_OK;
 	stripe *s = eng_stripe_of(id);
 	turn t;
@@ -247,6 +292,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		eng_reply_state(resp, g);
 	else if (st != DB_ABORT)
 		eng_reply_db(resp, st);
-	free(g);
+	if (fast != 1)
+		free(g);
 	return 0;
 }

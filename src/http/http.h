@@ -85,8 +85,11 @@ typedef struct {
 /* ---- replies (response.c) ---- */
 /* Serialises obj (takes ownership, frees it) as application/json. */
 int http_reply_json(http_resp *resp, int status, struct json_object *obj);
-/* application/json from text already written (len bytes, a copy is taken). */
+/* application/json from text already written (len bytes, a copy is taken: a success reply of
+ * up to about 32 KB in a block reused from reply to reply, as a blob). */
 int http_reply_json_text(http_resp *resp, int status, const char *text, size_t len);
+/* resp's body (NUL-terminated, body_len bytes) whether it is its own or a blob; NULL: none. */
+const char *http_resp_body(const http_resp *resp);
 /* application/problem+json {"type","title","status","detail"} plus "rule" / "field" when not
  * NULL. type is derived from status (or rule). */
 int http_reply_problem(http_resp *resp, int status, const char *detail, const char *rule,

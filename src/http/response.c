@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +23,60 @@ static const char CT_PROBLEM[] = "application/problem+json";
 
 struct http_blob {
 	atomic_int refs;
+	bool pooled; /* one block from the pool below: data follows the header */
 	size_t len;
-	char *data; /* owned */
+	char *data;             /* owned (pooled: part of the blob's own block) */
+	struct http_blob *next; /* in the pool */
 };
+
+/* Bodies of up to POOL_BODY bytes (a game's state reply) go in blocks kept for reuse: a reply
+ * sent gives its block back (http_blob_unref, on whichever thread libmicrohttpd drops it) and
+ * the next reply takes it, instead of a fresh allocation of several kilobytes per request. At
+ * most POOL_KEEP blocks (about 2 MB) wait in the pool; more are freed. */
+enum { POOL_BLOCK = 32 * 1024, POOL_KEEP = 64 };
+#define POOL_BODY (POOL_BLOCK - sizeof(http_blob) - 1)
+
+static pthread_mutex_t g_pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static http_blob *g_pool;
+static int g_pool_n;
+
+static http_blob *pool_take(void)
+{
+	pthread_mutex_lock(&g_pool_mu);
+	http_blob *b = g_pool;
+	if (b) {
+		g_pool = b->next;
+		g_pool_n--;
+	}
+	pthread_mutex_unlock(&g_pool_mu);
+	if (!b) {
+		b = xmalloc(POOL_BLOCK);
+		b->pooled = true;
+		b->data = (char *)(b + 1);
+	}
+	atomic_init(&b->refs, 1);
+	return b;
+}
+
+static void pool_give(http_blob *b)
+{
+	pthread_mutex_lock(&g_pool_mu);
+	bool keep = g_pool_n < POOL_KEEP;
+	if (keep) {
+		b->next = g_pool;
+		g_pool = b;
+		g_pool_n++;
+	}
+	pthread_mutex_unlock(&g_pool_mu);
+	if (!keep)
+		free(b);
+}
 
 http_blob *http_blob_take(char *data, size_t len)
 {
 	http_blob *b = xmalloc(sizeof *b);
 	atomic_init(&b->refs, 1);
+	b->pooled = false;
 	b->len = len;
 	b->data = data;
 	return b;
@@ -44,6 +91,10 @@ http_blob *http_blob_ref(http_blob *b)
 void http_blob_unref(http_blob *b)
 {
 	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
+		if (b->pooled) {
+			pool_give(b);
+			return;
+		}
 		free(b->data);
 		free(b);
 	}
@@ -101,11 +152,25 @@ int http_reply_json(http_resp *resp, int status, struct json_object *obj)
 
 int http_reply_json_text(http_resp *resp, int status, const char *text, size_t len)
 {
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	set_body(resp, status, copy, len, CT_JSON);
+	if (len > POOL_BODY || status >= 400) { /* a problem's body is read back (server.c) */
+		char *copy = xmalloc(len + 1);
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		set_body(resp, status, copy, len, CT_JSON);
+		return 0;
+	}
+	http_blob *b = pool_take();
+	memcpy(b->data, text, len);
+	b->data[len] = '\0';
+	b->len = len;
+	set_body(resp, status, NULL, len, CT_JSON);
+	resp->blob = b;
 	return 0;
+}
+
+const char *http_resp_body(const http_resp *resp)
+{
+	return resp->blob ? resp->blob->data : resp->body;
 }
 
 bool http_resp_has_header(const http_resp *resp, const char *name)
