@@ -860,18 +860,19 @@ db_status db_recompute_work_mem(db_conn *c)
 	return db_run_count(c, "recompute_work_mem", 0, NULL, NULL); /* recompute_work_mem */
 }
 
-db_status db_member_lines_store(db_conn *c, const char *league, const char *members,
-                                const char *counts, const char *seqs, db_f8array *mus,
-                                db_f8array *sigmas)
+db_status db_member_lines_store(db_conn *c, const char *league, const db_member_lines *l)
 {
-	int len[6] = {0}, fmt[6] = {0, 0, 0, 0, 1, 1}; /* member_lines_store */
-	const char *p[6] = {league,
-	                    members,
-	                    counts,
-	                    seqs,
-	                    db_f8array_done(mus, &len[4]),
-	                    db_f8array_done(sigmas, &len[5])};
-	return db_run_bin(c, "member_lines_store", 6, p, len, fmt, NULL);
+	int len[9] = {0}, fmt[9] = {0, 0, 0, 0, 1, 1, 0, 0, 0}; /* member_lines_store */
+	const char *p[9] = {league,
+	                    l->members,
+	                    l->counts,
+	                    l->seqs,
+	                    db_f8array_done(l->mus, &len[4]),
+	                    db_f8array_done(l->sigmas, &len[5]),
+	                    l->counts_all,
+	                    l->all_seqs,
+	                    l->rated_upto};
+	return db_run_bin(c, "member_lines_store", 9, p, len, fmt, NULL);
 }
 
 db_status db_member_lines_append(db_conn *c, const char *league, const char *play,
@@ -881,6 +882,21 @@ db_status db_member_lines_append(db_conn *c, const char *league, const char *pla
 	const char *p[5] = {league, play, members, db_f8array_done(mus, &len[3]),
 	                    db_f8array_done(sigmas, &len[4])};
 	return db_run_bin(c, "member_lines_append", 5, p, len, fmt, NULL);
+}
+
+static void read_out_row(const PGresult *r, int i, void *row)
+{
+	/* league_rows_out: 0 member, 1 seq, 2 played_at µs */
+	db_out_row *x = row;
+	x->member = db_col_text(r, i, 0);
+	x->seq = db_col_int64(r, i, 1);
+	x->at_us = db_col_int64(r, i, 2);
+}
+
+db_status db_league_rows_out(db_conn *c, const char *league, db_out_rows *out)
+{
+	const char *p[1] = {league};
+	RETURN_LOADED(c, "league_rows_out", 1, p, out, read_out_row);
 }
 
 static void read_history(const PGresult *r, int i, void *row)

@@ -269,6 +269,15 @@ db_status db_league_rows(db_conn *c, const char *league, const char *season, con
 /* league_rows_keyed: every row of league_rows (no filters), with the game's key of each play
  * ("" when the spelling has none), its local date (YYYY-MM-DD) and when it was played. */
 db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out);
+/* league_rows_out: the league's results that league_rows_keyed leaves out (of ignored or
+ * incomplete plays, of anonymous members, unrated seats): their member, play seq and when it
+ * was played (µs since 1970), in play order. */
+typedef struct {
+	const char *member;
+	int64_t seq, at_us;
+} db_out_row;
+typedef DB_ROWSET(db_out_row) db_out_rows;
+db_status db_league_rows_out(db_conn *c, const char *league, db_out_rows *out);
 /* league_play_rows_keyed: the rows of league_rows_keyed of one play (seat order; none when the
  * play is gone, ignored or incomplete). */
 db_status db_league_play_rows_keyed(db_conn *c, const char *league, const char *play,
@@ -375,21 +384,29 @@ db_status db_league_stat_rows(db_conn *c, const char *league, const char *season
 /* Gives the rest of the transaction enough sort memory for a whole league's results in play
  * order (about 9 MB at 40,000 results; the default 4 MB spills to disk). */
 db_status db_recompute_work_mem(db_conn *c);
-/* member_lines_store: every rated member's line of the league (every other line is deleted).
- * members: an array literal; counts: an array literal of each member's number of rated results;
- * seqs: an array literal of the plays' seqs, member after member, each in play order; mus and
- * sigmas: binary arrays in the same order. */
-db_status db_member_lines_store(db_conn *c, const char *league, const char *members,
-                                const char *counts, const char *seqs, db_f8array *mus,
-                                db_f8array *sigmas);
-/* member_lines_append: the ratings after play (of league, after every other of its rated
- * plays) of its members (an array literal), appended to their lines. */
+/* member_lines_store: the line of every member of the league with a result (every other line
+ * is deleted), members in one order throughout. members: an array literal; counts and
+ * counts_all: array literals of each member's number of rated results and of results; seqs:
+ * an array literal of the rated plays' seqs, member after member, each in play order, mus and
+ * sigmas the ratings after them (binary arrays in the same order); all_seqs and rated_upto:
+ * array literals of every result's play seq, member after member, each in play order, and how
+ * many of the member's rated results are at or before it. All borrowed. */
+typedef struct {
+	const char *members, *counts, *seqs, *counts_all, *all_seqs, *rated_upto;
+	db_f8array *mus, *sigmas;
+} db_member_lines;
+db_status db_member_lines_store(db_conn *c, const char *league, const db_member_lines *l);
+/* member_lines_append: play (of league, after every other result of its players) at the end
+ * of its players' lines, with the ratings after it of those rated (members: an array literal;
+ * mus and sigmas in its order; none for a play not rated). */
 db_status db_member_lines_append(db_conn *c, const char *league, const char *play,
                                  const char *members, db_f8array *mus, db_f8array *sigmas);
 
 /* player_history: a page (limit, offset: text of whole numbers) of member's results in play
  * order, each with the rating after it (an unrated play keeps the one before: has_rating false
  * until the first rated play); total counts all of them, current is the rating after the last.
+ * The page is a slice of the member's line (all_seqs, rated_upto: member_lines), each play
+ * found by its seq.
  * Columns total, current mu and sigma, play, game, date, cooperative, score, rank, winner,
  * rated, mu, sigma, number of players. */
 typedef struct {

@@ -185,8 +185,8 @@ typedef struct {
 } league_rating_batch;
 /* Adds member's rating r after the play. */
 void league_rating_batch_add(league_rating_batch *b, const char *member, rating r);
-/* Appends the batch to the lines when st is DB_OK and it holds a rating (one statement), frees
- * it; returns the statement's status, or st. */
+/* Appends play to the lines of its players with the batch's ratings when st is DB_OK (one
+ * statement), frees the batch; returns the statement's status, or st. */
 db_status league_rating_batch_append(db_conn *c, const char *league, const char *play,
                                      league_rating_batch *b, db_status st);
 

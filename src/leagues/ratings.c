@@ -177,8 +177,8 @@ void league_rating_batch_add(league_rating_batch *b, const char *member, rating 
 db_status league_rating_batch_append(db_conn *c, const char *league, const char *play,
                                      league_rating_batch *b, db_status st)
 {
-	if (st == DB_OK && b->n > 0) {
-		sb_str(&b->members, "}");
+	if (st == DB_OK) {
+		sb_str(&b->members, b->n ? "}" : "{}");
 		st = db_member_lines_append(c, league, play, b->members.b, &b->mus, &b->sigmas);
 	}
 	free(b->members.b);
@@ -188,65 +188,144 @@ db_status league_rating_batch_append(db_conn *c, const char *league, const char 
 	return st;
 }
 
-/* Stores every member's line from the rated rows of s (league_rows_rate): the members with a
- * rated result, how many each has, then their plays' seqs and ratings member after member,
- * each member's in play order (member_lines_store; the other lines of the league go). */
+/* One member's results in play order for its line: the rows of s the member has (rows[]),
+ * merged with the member's results the rows leave out (out: league_rows_out). */
+typedef struct {
+	sbuf members, counts, counts_all, seqs, all_seqs, upto;
+	db_f8array mus, sigmas;
+	bool first, first_rated, first_any;
+} line_arrays;
+
+static void add_int(sbuf *a, bool first, int64_t v)
+{
+	char num[32];
+	snprintf(num, sizeof num, "%s%" PRId64, first ? "" : ",", v);
+	sb_str(a, num);
+}
+
+/* Appends member id's line: its rows (n of them, rows indices of s in play order) and its out
+ * rows (nout, indices into out, in play order) merged in play order. */
+static void line_add(line_arrays *a, const char *id, const league_rows *s, const int *rows, int n,
+                     const db_out_rows *out, const int *outs, int nout)
+{
+	league_array_elem(&a->members, a->first, id);
+	int nrated = 0;
+	for (int i = 0; i < n; i++)
+		nrated += s->rows[rows[i]].rated;
+	add_int(&a->counts, a->first, nrated);
+	add_int(&a->counts_all, a->first, n + nout);
+	a->first = false;
+	int so_far = 0;
+	for (int i = 0, j = 0; i < n || j < nout;) {
+		const league_row *x = i < n ? &s->rows[rows[i]] : NULL;
+		const db_out_row *o = j < nout ? &out->rows[outs[j]] : NULL;
+		int64_t seq;
+		if (x && (!o || x->at < o->at_us || (x->at == o->at_us && x->seq < o->seq))) {
+			seq = x->seq;
+			if (x->rated) {
+				add_int(&a->seqs, a->first_rated, seq);
+				db_f8array_add(&a->mus, x->line.mu);
+				db_f8array_add(&a->sigmas, x->line.sigma);
+				a->first_rated = false;
+				so_far++;
+			}
+			i++;
+		} else {
+			seq = o->seq;
+			j++;
+		}
+		add_int(&a->all_seqs, a->first_any, seq);
+		add_int(&a->upto, a->first_any, so_far);
+		a->first_any = false;
+	}
+}
+
+/* Stores every member's line (member_lines_store; the other lines of the league go): the rows
+ * of s, rated by league_rows_rate*, and the league's results they leave out (read here), each
+ * member's in play order. */
 static db_status lines_store(db_conn *c, const char *league, const league_rows *s)
 {
-	int nm = s->nmembers;
-	int *count = xcalloc((size_t)nm + 1, sizeof *count);
-	int *at = xcalloc((size_t)nm + 1, sizeof *at);
-	const char **id = xcalloc((size_t)nm + 1, sizeof *id);
-	int nrated = 0;
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].rated) {
-			count[s->rows[i].m]++;
-			id[s->rows[i].m] = s->rows[i].member;
-			nrated++;
-		}
-	for (int m = 1; m < nm; m++)
-		at[m] = at[m - 1] + count[m - 1];
-	/* each rated row's place in the member-major order */
-	int *order = xcalloc((size_t)nrated + 1, sizeof *order);
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].rated)
-			order[at[s->rows[i].m]++] = i;
-	sbuf members = {0}, counts = {0}, seqs = {0};
-	db_f8array mus = {0}, sigmas = {0};
-	char num[32];
-	bool first = true;
-	for (int m = 0; m < nm; m++)
-		if (count[m]) {
-			league_array_elem(&members, first, id[m]);
-			snprintf(num, sizeof num, "%s%d", first ? "{" : ",", count[m]);
-			sb_str(&counts, num);
-			first = false;
-		}
-	if (first) { /* no rated result: every line of the league goes */
-		sb_str(&members, "{");
-		sb_str(&counts, "{");
+	db_out_rows out = {0};
+	db_status st = db_league_rows_out(c, league, &out);
+	if (st != DB_OK)
+		return st;
+	int nm = s->nmembers, cap = nm + out.n + 1;
+	const char **id = xcalloc((size_t)cap, sizeof *id);
+	int *nrows = xcalloc((size_t)cap, sizeof *nrows),
+	    *nouts = xcalloc((size_t)cap, sizeof *nouts);
+	int *of_out = xcalloc((size_t)out.n + 1, sizeof *of_out); /* each out row's member */
+	for (int i = 0; i < s->nrows; i++) {
+		nrows[s->rows[i].m]++;
+		id[s->rows[i].m] = s->rows[i].member;
 	}
-	sb_str(&members, "}");
-	sb_str(&counts, "}");
-	sb_str(&seqs, "{");
-	for (int k = 0; k < nrated; k++) {
-		const league_row *x = &s->rows[order[k]];
-		snprintf(num, sizeof num, "%s%" PRId64, k ? "," : "", x->seq);
-		sb_str(&seqs, num);
-		db_f8array_add(&mus, x->line.mu);
-		db_f8array_add(&sigmas, x->line.sigma);
+	int total = nm;
+	for (int j = 0; j < out.n; j++) {
+		int m = 0;
+		while (m < total && !(id[m] && strcmp(id[m], out.rows[j].member) == 0))
+			m++;
+		if (m == total)
+			id[total++] = out.rows[j].member;
+		of_out[j] = m;
+		nouts[m]++;
 	}
-	sb_str(&seqs, "}");
-	db_status st = db_member_lines_store(c, league, members.b, counts.b, seqs.b, &mus, &sigmas);
-	free(members.b);
-	free(counts.b);
-	free(seqs.b);
-	db_f8array_free(&mus);
-	db_f8array_free(&sigmas);
-	free(order);
+	/* each member's rows and out rows, member after member, each in play order */
+	int *at_rows = xcalloc((size_t)cap, sizeof *at_rows),
+	    *at_outs = xcalloc((size_t)cap, sizeof *at_outs);
+	for (int m = 1; m < total; m++) {
+		at_rows[m] = at_rows[m - 1] + nrows[m - 1];
+		at_outs[m] = at_outs[m - 1] + nouts[m - 1];
+	}
+	int *rows = xcalloc((size_t)s->nrows + 1, sizeof *rows);
+	int *outs = xcalloc((size_t)out.n + 1, sizeof *outs);
+	int *fill_rows = xcalloc((size_t)cap, sizeof *fill_rows),
+	    *fill_outs = xcalloc((size_t)cap, sizeof *fill_outs);
+	for (int i = 0; i < s->nrows; i++)
+		rows[at_rows[s->rows[i].m] + fill_rows[s->rows[i].m]++] = i;
+	for (int j = 0; j < out.n; j++)
+		outs[at_outs[of_out[j]] + fill_outs[of_out[j]]++] = j;
+	line_arrays a = {.first = true, .first_rated = true, .first_any = true};
+	sb_str(&a.counts, "{");
+	sb_str(&a.counts_all, "{");
+	sb_str(&a.seqs, "{");
+	sb_str(&a.all_seqs, "{");
+	sb_str(&a.upto, "{");
+	for (int m = 0; m < total; m++)
+		if (nrows[m] + nouts[m] > 0)
+			line_add(&a, id[m], s, rows + at_rows[m], nrows[m], &out, outs + at_outs[m],
+			         nouts[m]);
+	if (a.first) /* no result: every line of the league goes */
+		sb_str(&a.members, "{");
+	sb_str(&a.members, "}");
+	sb_str(&a.counts, "}");
+	sb_str(&a.counts_all, "}");
+	sb_str(&a.seqs, "}");
+	sb_str(&a.all_seqs, "}");
+	sb_str(&a.upto, "}");
+	db_member_lines l = {.members = a.members.b,
+	                     .counts = a.counts.b,
+	                     .seqs = a.seqs.b,
+	                     .counts_all = a.counts_all.b,
+	                     .all_seqs = a.all_seqs.b,
+	                     .rated_upto = a.upto.b,
+	                     .mus = &a.mus,
+	                     .sigmas = &a.sigmas};
+	st = db_member_lines_store(c, league, &l);
+	sbuf *bufs[] = {&a.members, &a.counts, &a.counts_all, &a.seqs, &a.all_seqs, &a.upto};
+	for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
+		free(bufs[k]->b);
+	db_f8array_free(&a.mus);
+	db_f8array_free(&a.sigmas);
+	free(fill_rows);
+	free(fill_outs);
+	free(rows);
+	free(outs);
+	free(at_rows);
+	free(at_outs);
+	free(of_out);
+	free(nrows);
+	free(nouts);
 	free(id);
-	free(at);
-	free(count);
+	db_rowset_clear(&out);
 	return st;
 }
 

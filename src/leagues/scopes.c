@@ -421,7 +421,7 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 		added_rate_scope(&a, play, names[k], t, arr, &rows, &lines, &ratings);
 	}
 	st = scopes_store(c, league, st, true, arr, rows, &lines);
-	/* a rated play: its results' ratings, at the end of their members' lines */
+	/* the play at the end of its players' lines, with their ratings when it is rated */
 	st = league_rating_batch_append(c, league, play, &ratings, st);
 	*done = st == DB_OK;
 	for (int k = 0; k < nscopes; k++)
