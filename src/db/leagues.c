@@ -548,6 +548,12 @@ db_status db_league_scopes_clear(db_conn *c, const char *league, const char *sea
 	return db_run_count(c, "league_scopes_clear", 2, p, NULL);
 }
 
+db_status db_league_scopes_drop(db_conn *c, const char *league, const char *scopes)
+{
+	const char *p[2] = {league, scopes}; /* league_scopes_drop */
+	return db_run_count(c, "league_scopes_drop", 2, p, NULL);
+}
+
 /* The numbers of a float8[] in text ("{1.5,NULL,2}"): a calloc'ed array (NAN for NULL), *n. */
 static double *parse_float_array(const char *t, int *n)
 {

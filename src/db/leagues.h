@@ -289,6 +289,8 @@ db_status db_league_play_rows_keyed(db_conn *c, const char *league, const char *
  * per (scope, member): scope, member, games, wins, rank sum, scored, score sum, best (NULL:
  * none), rated, mu, sigma. */
 db_status db_league_scopes_clear(db_conn *c, const char *league, const char *seasons);
+/* league_scopes_drop: the standings and lines of the league's scopes named (an array literal). */
+db_status db_league_scopes_drop(db_conn *c, const char *league, const char *scopes);
 /* added false: league_scopes_insert; true: league_scopes_upsert (the same arrays, a row
  * replaced where it exists). */
 db_status db_league_scopes_store(db_conn *c, const char *league, bool added,

@@ -146,6 +146,13 @@ void league_array_elem(sbuf *a, bool first, const char *v);
 
 /* ---- kept.c: a league's rating input kept between its changes ---- */
 
+/* Where a change of one play fell: its game key and local date before (if it was rated) and
+ * after (if it is), borrowed from the rows. Only the scopes holding one of them changed. */
+typedef struct {
+	const char *key[2], *date[2];
+	int n;
+} league_touch;
+
 typedef struct kept_league kept_league;
 /* A kept entry of league (borrowed) made of s (league_rows_load_keyed, then rated by
  * league_rows_rate; taken, s is emptied). */
@@ -157,6 +164,8 @@ league_rows *kept_rows(kept_league *k);
 int kept_rated(const kept_league *k);
 /* Its rows were all rated again (league_rows_rate_from). */
 void kept_rated_all(kept_league *k);
+/* Where the last kept_splice's play was and is. */
+const league_touch *kept_touch(const kept_league *k);
 /* Replaces play's rows in k by rows (league_play_rows_keyed of it; taken; none: the play is
  * gone or no longer rated), placed in play order. False (rows freed, k as it was but to be
  * dropped) when k has taken too many plays already: read the league again. */
@@ -195,8 +204,11 @@ db_status league_rating_batch_append(db_conn *c, const char *league, const char 
 /* Rewrites the kept standings of every scope of the league (the whole league, each season,
  * each game, each season's game) from its rows s (league_rows_load_keyed), rated in order by
  * league_rows_rate with all (nmembers) the final ratings; each other scope's rows are rated
- * again here, scope by scope. Inside league_recompute's transaction. */
-db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all);
+ * again here, scope by scope. With touch (not NULL: one play changed, the scopes kept are
+ * those of the rows before it), only the whole league and the scopes holding the play before
+ * or after are rewritten. Inside league_recompute's transaction. */
+db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all,
+                             const league_touch *touch);
 /* When play (just added) comes after every other play of the league and the league's scopes
  * are kept: rates it from its players' kept standings in each scope it is in, updates those,
  * appends to the scopes' lines and stores its results' ratings (*done true). Otherwise

@@ -36,6 +36,7 @@ struct kept_league {
 	unsigned long long stamp; /* when it was kept (a counter): the oldest gives way */
 	league_rows s;            /* s.set: the whole league's read; s.rows point into the sets */
 	int rated;                /* s.rows[0, rated) are as the last rating left them */
+	league_touch touch;       /* where the last spliced play was and is */
 	db_league_results *more;  /* the rows of spliced plays, owned */
 	int nmore;
 	const char **members; /* member ids by index (borrowed from the sets) */
@@ -95,6 +96,11 @@ void kept_rated_all(kept_league *k)
 	k->rated = k->s.nrows;
 }
 
+const league_touch *kept_touch(const kept_league *k)
+{
+	return &k->touch;
+}
+
 /* The index of member id in k, added when new. */
 static int member_of(kept_league *k, const char *id)
 {
@@ -127,11 +133,17 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 	memset(rows, 0, sizeof *rows);
 	/* the play's old rows out (they are next to each other) */
 	int n = 0, first = -1;
-	for (int i = 0; i < k->s.nrows; i++)
-		if (strcmp(k->s.rows[i].play, play) != 0)
-			k->s.rows[n++] = k->s.rows[i];
-		else if (first < 0)
+	k->touch.n = 0;
+	for (int i = 0; i < k->s.nrows; i++) {
+		const league_row *x = &k->s.rows[i];
+		if (strcmp(x->play, play) != 0) {
+			k->s.rows[n++] = *x;
+		} else if (first < 0) { /* its strings stay with the sets k keeps */
 			first = i;
+			k->touch.key[k->touch.n] = x->key;
+			k->touch.date[k->touch.n++] = x->date;
+		}
+	}
 	if (first >= 0 && first < k->rated)
 		k->rated = first;
 	int add = set->n;
@@ -166,6 +178,10 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 		                                 .coop = y->cooperative,
 		                                 .key = y->game_key,
 		                                 .date = y->local_date};
+	}
+	if (add > 0) {
+		k->touch.key[k->touch.n] = set->rows[0].game_key;
+		k->touch.date[k->touch.n++] = set->rows[0].local_date;
 	}
 	k->s.nrows = n + add;
 	if (at < k->rated)

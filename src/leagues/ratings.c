@@ -331,14 +331,16 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 
 /* Rates s (the league's rows in play order) from row from on (league_rows_rate_from: rows
  * before it are as the last rating left them) and keeps the result: each member's line, then
- * the standings and lines of every scope. */
-static db_status rate_rows(db_conn *c, const char *league, league_rows *s, int from)
+ * the standings and lines of every scope (touch not NULL: of those holding the play it names;
+ * league_scopes_keep). */
+static db_status rate_rows(db_conn *c, const char *league, league_rows *s, int from,
+                           const league_touch *touch)
 {
 	rating *cur = xcalloc((size_t)s->nmembers + 1, sizeof *cur);
 	league_rows_rate_from(s, from, cur);
 	db_status st = lines_store(c, league, s);
 	if (st == DB_OK)
-		st = league_scopes_keep(c, league, s, cur);
+		st = league_scopes_keep(c, league, s, cur, touch);
 	free(cur);
 	return st;
 }
@@ -353,7 +355,7 @@ static db_status rate_all(db_conn *c, const char *league, long long version)
 		st = league_rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
-	st = rate_rows(c, league, &s, 0);
+	st = rate_rows(c, league, &s, 0, NULL);
 	if (st == DB_OK)
 		kept_pending_set(kept_from_rows(league, &s), version);
 	league_rows_free(&s);
@@ -416,7 +418,7 @@ static db_status rate_changed(db_conn *c, const char *league, const char *play, 
 	db_status st = same ? kept_spliced(c, league, play, version - 1, &k) : DB_OK;
 	if (st != DB_OK || !k)
 		return st == DB_OK ? rate_all(c, league, version) : st;
-	st = rate_rows(c, league, kept_rows(k), kept_rated(k));
+	st = rate_rows(c, league, kept_rows(k), kept_rated(k), kept_touch(k));
 	if (st == DB_OK) {
 		kept_rated_all(k);
 		kept_pending_set(k, version);

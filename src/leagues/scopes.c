@@ -221,7 +221,81 @@ static void seasons_literal(const db_season_rows *seasons, sbuf *out)
 	sb_str(out, "}");
 }
 
-db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all)
+/* Does date fall in season z? */
+static bool in_season(const char *date, const db_season_row *z)
+{
+	return strcmp(date, z->starts) >= 0 && strcmp(date, z->ends) <= 0;
+}
+
+/* Does scope k of ss hold a row at one of touch's places (the whole league always does)? */
+static bool touched(const scope_set *ss, const db_season_rows *seasons, int k,
+                    const league_touch *touch)
+{
+	int S = ss->nseasons, G = ss->ngames;
+	if (k == 0)
+		return true;
+	for (int t = 0; t < touch->n; t++) {
+		const char *key = touch->key[t], *date = touch->date[t];
+		if (k <= S) {
+			if (in_season(date, &seasons->rows[k - 1]))
+				return true;
+		} else if (k <= S + G) {
+			if (key[0] && strcmp(key, ss->keys[k - 1 - S]) == 0)
+				return true;
+		} else {
+			int j = k - 1 - S - G;
+			if (key[0] && strcmp(key, ss->keys[j % G]) == 0 &&
+			    in_season(date, &seasons->rows[j / G]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The names of the scopes in ss touch touches, and of those a touched key no longer has rows
+ * in (its game is gone from the league), as an array literal into out. */
+static void touched_names(const scope_set *ss, const db_season_rows *seasons,
+                          const league_touch *touch, sbuf *out)
+{
+	sbuf name = {0};
+	bool first = true;
+	for (int k = 0; k < ss->n; k++)
+		if (touched(ss, seasons, k, touch)) {
+			scope_name(ss, seasons, k, &name);
+			league_array_elem(out, first, name.b);
+			first = false;
+		}
+	/* a game (and its seasons' games) of the play before, when no row has that key now */
+	for (int t = 0; t < touch->n; t++) {
+		const char *key = touch->key[t];
+		bool kept = !key[0];
+		for (int g = 0; !kept && g < ss->ngames; g++)
+			kept = strcmp(key, ss->keys[g]) == 0;
+		if (kept)
+			continue;
+		name.len = 0;
+		sb_str(&name, "g:");
+		sb_str(&name, key);
+		league_array_elem(out, first, name.b);
+		first = false;
+		for (int z = 0; z < seasons->n; z++)
+			if (in_season(touch->date[t], &seasons->rows[z])) {
+				name.len = 0;
+				sb_str(&name, "s:");
+				sb_str(&name, seasons->rows[z].id);
+				sb_str(&name, "|g:");
+				sb_str(&name, key);
+				league_array_elem(out, false, name.b);
+			}
+	}
+	if (first)
+		sb_str(out, "{");
+	sb_str(out, "}");
+	free(name.b);
+}
+
+db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all,
+                             const league_touch *touch)
 {
 	db_season_rows seasons = {0};
 	db_status st = db_league_seasons(c, league, &seasons);
@@ -237,7 +311,7 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 	int rows = 0;
 	for (int k = 0; k < ss.n; k++) {
 		const scope_rows *sc = &ss.rows[k];
-		if (sc->n == 0)
+		if (sc->n == 0 || (touch && !touched(&ss, &seasons, k, touch)))
 			continue;
 		if (k == 0) /* the whole league, rated already: the rows' own ratings */
 			memcpy(cur, all, (size_t)s->nmembers * sizeof *cur);
@@ -253,8 +327,13 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 		if (k > 0) /* the whole league's line is the members' own lines (member_lines) */
 			scope_line_add(&lines, name.b, s, sc->idx, sc->n);
 	}
-	seasons_literal(&seasons, &ids);
-	st = db_league_scopes_clear(c, league, ids.b);
+	if (touch) { /* the other scopes' rows did not change: they stay */
+		touched_names(&ss, &seasons, touch, &ids);
+		st = db_league_scopes_drop(c, league, ids.b);
+	} else {
+		seasons_literal(&seasons, &ids);
+		st = db_league_scopes_clear(c, league, ids.b);
+	}
 	st = scopes_store(c, league, st, false, arr, rows, &lines);
 	free(name.b);
 	free(ids.b);

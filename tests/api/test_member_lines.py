@@ -279,7 +279,8 @@ def _snapshot(db, lid):
 
 
 def _body(play, **change):
-    b = {"game": play["game"], "date": play["date"], "cooperative": play["cooperative"],
+    b = {"game": play["game"], "bgg_id": play["bgg_id"], "date": play["date"],
+         "cooperative": play["cooperative"],
          "results": [{"player": r["player"], "score": r["score"], "winner": r["winner"]}
                      for r in play["results"]]}
     b.update(change)
@@ -318,6 +319,12 @@ def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
             put(anchor)
             assert _snapshot(db, lid) == kept, step
 
+        for name, starts, ends in (("Winter", "2020-12-01", "2021-02-28"),
+                                   ("Spring", "2021-03-01", "2021-05-31")):
+            st, hd, o = c.post(f"/api/v1/leagues/{lid}/seasons",
+                               {"name": name, "starts": starts, "ends": ends})
+            assert st == 201, o
+        put(anchor)  # rated again with its seasons: the kept rows are the league's
         first = play_at(int(c.get(f"/api/v1/leagues/{lid}/plays?limit=1")[2]["total"]) - 1)
         # the first play's winner changes
         res = _body(first)["results"]
@@ -330,6 +337,15 @@ def test_a_change_of_one_play_rates_the_kept_rows_as_a_full_read_would():
         as_whole_read("a play moved later")
         put(play_at(25), date="2021-01-01")
         as_whole_read("a play moved earlier")
+        # a play from one season to the other, one to another game of the league
+        put(play_at(35), date="2021-01-20")
+        as_whole_read("a play moved to another season")
+        plays = [play_at(i) for i in range(30, 79)]
+        other = next(p for p in plays if p["game"] == "Scythe")
+        root = next(p for p in plays if p["game"] == "Root")
+        # both spellings keep other plays: the games' keys stay, the kept rows are used
+        put(other, game="Root", bgg_id=root["bgg_id"])
+        as_whole_read("a play of another game")
         st, hd, g = c.post(f"/api/v1/leagues/{lid}/members", {"name": "Newcomer"})
         third = play_at(30)
         res = _body(third)["results"]
