@@ -1,8 +1,8 @@
-/* Binary float8[] parameters (f8array.h). The format (PostgreSQL's array_recv):
- * int32 number of dimensions (1, or 0 for an empty array), int32 flags (1: has NULLs),
- * uint32 element type (float8: 701), per dimension int32 length and int32 lower bound (1),
- * then per element int32 byte count (-1: NULL) and the value (float8send: the IEEE 754 bits,
- * big-endian). */
+/* Binary float8[], bigint[] and integer[] parameters (f8array.h). The format (PostgreSQL's
+ * array_recv): int32 number of dimensions (1, or 0 for an empty array), int32 flags (1: has
+ * NULLs), uint32 element type (float8: 701, int8: 20, int4: 23), per dimension int32 length
+ * and int32 lower bound (1), then per element int32 byte count (-1: NULL) and the value,
+ * big-endian (float8send: the IEEE 754 bits; int8send, int4send). */
 #include "db/f8array.h"
 
 #include "base/oom.h"
@@ -36,14 +36,33 @@ static char *reserve(db_f8array *a, size_t n)
 	return p;
 }
 
-void db_f8array_add(db_f8array *a, double v)
+/* Appends an element of 8 bytes (bits, big-endian). */
+static void put8(db_f8array *a, uint64_t bits)
 {
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof bits);
 	char *p = reserve(a, 12);
 	put32(p, 8);
 	put32(p + 4, (uint32_t)(bits >> 32));
 	put32(p + 8, (uint32_t)bits);
+	a->n++;
+}
+
+void db_f8array_add(db_f8array *a, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	put8(a, bits);
+}
+
+void db_f8array_int8(db_f8array *a, int64_t v)
+{
+	put8(a, (uint64_t)v);
+}
+
+void db_f8array_int4(db_f8array *a, int32_t v)
+{
+	char *p = reserve(a, 8);
+	put32(p, 4);
+	put32(p + 4, (uint32_t)v);
 	a->n++;
 }
 
@@ -61,7 +80,7 @@ const char *db_f8array_done(db_f8array *a, int *len)
 	char *h = a->b;
 	put32(h, a->n ? 1 : 0);
 	put32(h + 4, a->hasnull ? 1 : 0);
-	put32(h + 8, FLOAT8_OID);
+	put32(h + 8, a->oid ? a->oid : FLOAT8_OID);
 	if (a->n == 0) { /* no dimensions: the 12 bytes of an empty array */
 		*len = 12;
 		return h;

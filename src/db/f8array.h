@@ -1,7 +1,9 @@
 /* A float8[] statement parameter in PostgreSQL's binary array format (the format array_send
  * writes and array_recv reads), built one element at a time and sent with format 1
  * (db_exec_bin): no number is printed as text by us or parsed back by the server, and every
- * double arrives exactly as it was.
+ * double arrives exactly as it was. The same builder makes a bigint[] or an integer[]: one
+ * made with .oid = DB_ARRAY_INT8 (or DB_ARRAY_INT4) takes db_f8array_int8 (db_f8array_int4)
+ * elements, a zeroed one float8 elements.
  *
  * Ownership: the buffer belongs to the array until db_f8array_free; the pointer
  * db_f8array_done returns borrows it. A zeroed db_f8array is an empty array. */
@@ -10,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
 	char *b;      /* owned: room for the header (20 bytes), then the elements */
@@ -17,10 +20,17 @@ typedef struct {
 	size_t cap;   /* bytes allocated after the header */
 	int n;        /* elements */
 	bool hasnull; /* an element is NULL */
+	unsigned oid; /* the element type: 0 (float8), DB_ARRAY_INT8 or DB_ARRAY_INT4 */
 } db_f8array;
+
+enum { DB_ARRAY_INT8 = 20, DB_ARRAY_INT4 = 23 }; /* PostgreSQL's type oids */
 
 /* Appends v. */
 void db_f8array_add(db_f8array *a, double v);
+/* Appends v to a bigint[] (.oid DB_ARRAY_INT8). */
+void db_f8array_int8(db_f8array *a, int64_t v);
+/* Appends v to an integer[] (.oid DB_ARRAY_INT4). */
+void db_f8array_int4(db_f8array *a, int32_t v);
 /* Appends a NULL element. */
 void db_f8array_null(db_f8array *a);
 /* Writes the header and returns the parameter's bytes (borrowed from a) with their count in

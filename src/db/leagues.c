@@ -868,16 +868,16 @@ db_status db_recompute_work_mem(db_conn *c)
 
 db_status db_member_lines_store(db_conn *c, const char *league, const db_member_lines *l)
 {
-	int len[9] = {0}, fmt[9] = {0, 0, 0, 0, 1, 1, 0, 0, 0}; /* member_lines_store */
+	int len[9] = {0}, fmt[9] = {0, 0, 0, 1, 1, 1, 0, 1, 1}; /* member_lines_store */
 	const char *p[9] = {league,
 	                    l->members,
 	                    l->counts,
-	                    l->seqs,
+	                    db_f8array_done(l->seqs, &len[3]),
 	                    db_f8array_done(l->mus, &len[4]),
 	                    db_f8array_done(l->sigmas, &len[5]),
 	                    l->counts_all,
-	                    l->all_seqs,
-	                    l->rated_upto};
+	                    db_f8array_done(l->all_seqs, &len[7]),
+	                    db_f8array_done(l->rated_upto, &len[8])};
 	return db_run_bin(c, "member_lines_store", 9, p, len, fmt, NULL);
 }
 

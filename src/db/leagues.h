@@ -388,14 +388,14 @@ db_status db_league_stat_rows(db_conn *c, const char *league, const char *season
 db_status db_recompute_work_mem(db_conn *c);
 /* member_lines_store: the line of every member of the league with a result (every other line
  * is deleted), members in one order throughout. members: an array literal; counts and
- * counts_all: array literals of each member's number of rated results and of results; seqs:
- * an array literal of the rated plays' seqs, member after member, each in play order, mus and
- * sigmas the ratings after them (binary arrays in the same order); all_seqs and rated_upto:
- * array literals of every result's play seq, member after member, each in play order, and how
+ * counts_all: array literals of each member's number of rated results and of results; seqs
+ * (bigint), mus and sigmas: binary arrays of the rated plays' seqs and the ratings after
+ * them, member after member, each in play order; all_seqs (bigint) and rated_upto (integer):
+ * binary arrays of every result's play seq, member after member, each in play order, and how
  * many of the member's rated results are at or before it. All borrowed. */
 typedef struct {
-	const char *members, *counts, *seqs, *counts_all, *all_seqs, *rated_upto;
-	db_f8array *mus, *sigmas;
+	const char *members, *counts, *counts_all;
+	db_f8array *seqs, *mus, *sigmas, *all_seqs, *rated_upto;
 } db_member_lines;
 db_status db_member_lines_store(db_conn *c, const char *league, const db_member_lines *l);
 /* member_lines_append: play (of league, after every other result of its players) at the end

@@ -191,9 +191,9 @@ db_status league_rating_batch_append(db_conn *c, const char *league, const char 
 /* One member's results in play order for its line: the rows of s the member has (rows[]),
  * merged with the member's results the rows leave out (out: league_rows_out). */
 typedef struct {
-	sbuf members, counts, counts_all, seqs, all_seqs, upto;
-	db_f8array mus, sigmas;
-	bool first, first_rated, first_any;
+	sbuf members, counts, counts_all;
+	db_f8array seqs, mus, sigmas, all_seqs, upto;
+	bool first;
 } line_arrays;
 
 static void add_int(sbuf *a, bool first, int64_t v)
@@ -223,10 +223,9 @@ static void line_add(line_arrays *a, const char *id, const league_rows *s, const
 		if (x && (!o || x->at < o->at_us || (x->at == o->at_us && x->seq < o->seq))) {
 			seq = x->seq;
 			if (x->rated) {
-				add_int(&a->seqs, a->first_rated, seq);
+				db_f8array_int8(&a->seqs, seq);
 				db_f8array_add(&a->mus, x->line.mu);
 				db_f8array_add(&a->sigmas, x->line.sigma);
-				a->first_rated = false;
 				so_far++;
 			}
 			i++;
@@ -234,9 +233,8 @@ static void line_add(line_arrays *a, const char *id, const league_rows *s, const
 			seq = o->seq;
 			j++;
 		}
-		add_int(&a->all_seqs, a->first_any, seq);
-		add_int(&a->upto, a->first_any, so_far);
-		a->first_any = false;
+		db_f8array_int8(&a->all_seqs, seq);
+		db_f8array_int4(&a->upto, so_far);
 	}
 }
 
@@ -283,12 +281,12 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 		rows[at_rows[s->rows[i].m] + fill_rows[s->rows[i].m]++] = i;
 	for (int j = 0; j < out.n; j++)
 		outs[at_outs[of_out[j]] + fill_outs[of_out[j]]++] = j;
-	line_arrays a = {.first = true, .first_rated = true, .first_any = true};
+	line_arrays a = {.first = true,
+	                 .seqs = {.oid = DB_ARRAY_INT8},
+	                 .all_seqs = {.oid = DB_ARRAY_INT8},
+	                 .upto = {.oid = DB_ARRAY_INT4}};
 	sb_str(&a.counts, "{");
 	sb_str(&a.counts_all, "{");
-	sb_str(&a.seqs, "{");
-	sb_str(&a.all_seqs, "{");
-	sb_str(&a.upto, "{");
 	for (int m = 0; m < total; m++)
 		if (nrows[m] + nouts[m] > 0)
 			line_add(&a, id[m], s, rows + at_rows[m], nrows[m], &out, outs + at_outs[m],
@@ -298,23 +296,21 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 	sb_str(&a.members, "}");
 	sb_str(&a.counts, "}");
 	sb_str(&a.counts_all, "}");
-	sb_str(&a.seqs, "}");
-	sb_str(&a.all_seqs, "}");
-	sb_str(&a.upto, "}");
 	db_member_lines l = {.members = a.members.b,
 	                     .counts = a.counts.b,
-	                     .seqs = a.seqs.b,
 	                     .counts_all = a.counts_all.b,
-	                     .all_seqs = a.all_seqs.b,
-	                     .rated_upto = a.upto.b,
+	                     .seqs = &a.seqs,
 	                     .mus = &a.mus,
-	                     .sigmas = &a.sigmas};
+	                     .sigmas = &a.sigmas,
+	                     .all_seqs = &a.all_seqs,
+	                     .rated_upto = &a.upto};
 	st = db_member_lines_store(c, league, &l);
-	sbuf *bufs[] = {&a.members, &a.counts, &a.counts_all, &a.seqs, &a.all_seqs, &a.upto};
-	for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
-		free(bufs[k]->b);
-	db_f8array_free(&a.mus);
-	db_f8array_free(&a.sigmas);
+	free(a.members.b);
+	free(a.counts.b);
+	free(a.counts_all.b);
+	db_f8array *arrays[] = {&a.seqs, &a.mus, &a.sigmas, &a.all_seqs, &a.upto};
+	for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
+		db_f8array_free(arrays[k]);
 	free(fill_rows);
 	free(fill_outs);
 	free(rows);

@@ -267,6 +267,43 @@ static void f8array_server(void)
 	PQfinish(pg);
 }
 
+/* bigint[] and integer[] parameters in the same format reach PostgreSQL as they were, an
+ * empty one with its element type. */
+static void int_arrays_server(void)
+{
+	PGconn *pg = PQconnectdb(getenv("TEST_DB_CONNINFO"));
+	CHECK_EQ_INT(PQstatus(pg), CONNECTION_OK);
+	db_f8array a = {.oid = DB_ARRAY_INT8}, b = {.oid = DB_ARRAY_INT4},
+	           e = {.oid = DB_ARRAY_INT8};
+	for (int i = 0; i < 3000; i++) {
+		db_f8array_int8(&a, (int64_t)i * 3000000007LL - 4000000000LL);
+		db_f8array_int4(&b, i % 2 ? -i : i);
+	}
+	int len[3] = {0};
+	const char *v[3] = {db_f8array_done(&a, &len[0]), db_f8array_done(&b, &len[1]),
+	                    db_f8array_done(&e, &len[2])};
+	int fmt[3] = {1, 1, 1};
+	PGresult *r =
+	    PQexecParams(pg,
+	                 "SELECT count(*), bool_and(x = (k - 1) * 3000000007 - 4000000000),"
+	                 " bool_and(y = CASE WHEN k % 2 = 0 THEN 1 - k ELSE k - 1 END), "
+	                 "cardinality($3::bigint[])"
+	                 " FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS u(x, y, k)",
+	                 3, NULL, v, len, fmt, 0);
+	CHECK_EQ_INT(PQresultStatus(r), PGRES_TUPLES_OK);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+		CHECK_STR(PQgetvalue(r, 0, 0), "3000");
+		CHECK_STR(PQgetvalue(r, 0, 1), "t");
+		CHECK_STR(PQgetvalue(r, 0, 2), "t");
+		CHECK_STR(PQgetvalue(r, 0, 3), "0");
+	}
+	PQclear(r);
+	db_f8array_free(&a);
+	db_f8array_free(&b);
+	db_f8array_free(&e);
+	PQfinish(pg);
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
@@ -276,6 +313,9 @@ int main(void)
 	TEST("db binary float8[] parameter bytes", f8array_bytes);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db binary float8[] parameter read by PostgreSQL", f8array_server);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db binary bigint[] and integer[] parameters read by PostgreSQL",
+		     int_arrays_server);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db connection left in pipeline mode", pipeline_left_open);
 	if (getenv("TEST_DB_CONNINFO"))
