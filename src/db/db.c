@@ -644,13 +644,13 @@ static void rollback(db_conn *c)
 }
 
 /* One attempt. *commit_sent tells whether the outcome of a lost connection is unknown. */
-static db_status tx_once(db_conn *c, bool serializable, db_tx_fn fn, void *arg, bool *commit_sent)
+static db_status tx_once(db_conn *c, const char *begin, db_tx_fn fn, void *arg, bool *commit_sent)
 {
 	*commit_sent = false;
 	c->saw_retryable = false;
 	c->busy = false;
 	/* BEGIN goes out with the first statement fn runs (exec_with_begin) */
-	c->begin_pending = serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+	c->begin_pending = begin;
 	db_status st = fn(c, arg);
 	bool began = c->begin_pending == NULL;
 	c->begin_pending = NULL;
@@ -699,7 +699,8 @@ static void backoff(db_conn *c, int attempt)
 		;
 }
 
-db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
+/* Runs fn in transactions begun by begin until one ends (db_tx). */
+static db_status tx_run(db_conn *c, const char *begin, db_tx_fn fn, void *arg)
 {
 	if (!fn)
 		return DB_FAIL;
@@ -711,7 +712,7 @@ db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
 		if ((!c->pg || c->broken) && !conn_ensure(c, reconnected))
 			return DB_UNAVAILABLE;
 		bool commit_sent;
-		db_status st = tx_once(c, serializable, fn, arg, &commit_sent);
+		db_status st = tx_once(c, begin, fn, arg, &commit_sent);
 		switch (st) {
 		case DB_UNAVAILABLE:
 			/* Nothing was committed unless COMMIT went out: one more try on a fresh
@@ -734,6 +735,16 @@ db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
 			return st;
 		}
 	}
+}
+
+db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg)
+{
+	return tx_run(c, serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN", fn, arg);
+}
+
+db_status db_tx_snapshot(db_conn *c, db_tx_fn fn, void *arg)
+{
+	return tx_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn, arg);
 }
 
 /* ---- health thread ---- */

@@ -100,6 +100,9 @@ bool db_thread_busy(void);
 enum { DB_TX_RETRIES = 8 };
 typedef db_status (*db_tx_fn)(db_conn *c, void *arg);
 db_status db_tx(db_conn *c, bool serializable, db_tx_fn fn, void *arg);
+/* The same for reads that must see one state of the database: fn's statements run in one
+ * read-only transaction with one snapshot (REPEATABLE READ READ ONLY). */
+db_status db_tx_snapshot(db_conn *c, db_tx_fn fn, void *arg);
 
 /* One round trip to the database (statement health_ping): true when it answers 1. */
 bool db_ping(db_conn *c);

@@ -432,17 +432,48 @@ static void scope_line_free(db_scope_line *l)
 	memset(l, 0, sizeof *l);
 }
 
+typedef struct {
+	const char *league, *season, *game, *line_season;
+	db_stat_rows *set;
+	db_scope_line *line;
+} pictures_read_arg;
+
+static db_status pictures_read_tx(db_conn *c, void *arg)
+{
+	pictures_read_arg *a = arg;
+	db_rowset_clear(a->set); /* a retry reads again */
+	scope_line_free(a->line);
+	db_status st = db_league_stat_rows(c, a->league, a->season, a->game, a->set);
+	if (st == DB_OK)
+		st = scope_line_get(c, a->league, a->line_season, a->game, a->line);
+	return st;
+}
+
+/* The rows of the pictures (filters season and game: NULL for none) and the kept line of the
+ * scope of line_season and game, read in one snapshot: the rows, the members' lines and the
+ * scope's line of one version of the league. On success the caller clears *set and frees
+ * *line; on failure both are empty. */
+static db_status pictures_read(db_conn *c, const char *league, const char *season, const char *game,
+                               const char *line_season, db_stat_rows *set, db_scope_line *line)
+{
+	*set = (db_stat_rows){0};
+	memset(line, 0, sizeof *line);
+	pictures_read_arg a = {league, season, game, line_season, set, line};
+	db_status st = db_tx_snapshot(c, pictures_read_tx, &a);
+	if (st != DB_OK) {
+		db_rowset_clear(set);
+		scope_line_free(line);
+	}
+	return st;
+}
+
 json_object *league_stats_json(db_conn *c, const char *league, const char *season, const char *game,
                                db_status *st)
 {
-	db_stat_rows set = {0};
+	db_stat_rows set;
 	db_scope_line line;
-	if ((*st = db_league_stat_rows(c, league, season, game, &set)) != DB_OK)
+	if ((*st = pictures_read(c, league, season, game, season, &set, &line)) != DB_OK)
 		return NULL;
-	if ((*st = scope_line_get(c, league, season, game, &line)) != DB_OK) {
-		db_rowset_clear(&set);
-		return NULL;
-	}
 	const db_stat_row **rows = xcalloc((size_t)(set.n ? set.n : 1), sizeof *rows);
 	for (int i = 0; i < set.n; i++)
 		rows[i] = &set.rows[i];
@@ -761,14 +792,10 @@ json_object *league_recap_json(db_conn *c, const char *league, const char *seaso
 	char from[16], to[16];
 	snprintf(from, sizeof from, "%.10s", sr->starts);
 	snprintf(to, sizeof to, "%.10s", sr->ends);
-	db_stat_rows all = {0};
+	db_stat_rows all;
 	db_scope_line line;
-	if ((*st = db_league_stat_rows(c, league, NULL, NULL, &all)) != DB_OK) {
-		db_rowset_clear(&seasons);
-		return NULL;
-	}
-	if ((*st = scope_line_get(c, league, season, NULL, &line)) != DB_OK) {
-		db_rowset_clear(&all);
+	/* every row (a climb starts before the season), the season's line */
+	if ((*st = pictures_read(c, league, NULL, NULL, season, &all, &line)) != DB_OK) {
 		db_rowset_clear(&seasons);
 		return NULL;
 	}
@@ -864,14 +891,10 @@ static json_object *build_player(db_conn *c, const http_req *req, const char *se
 	db_member_league ml;
 	if ((*st = db_member_league_get(c, req->params[1], &ml)) != DB_OK)
 		return NULL;
-	db_stat_rows set = {0};
+	db_stat_rows set;
 	db_scope_line line;
-	if ((*st = db_league_stat_rows(c, req->params[0], season, game, &set)) != DB_OK)
+	if ((*st = pictures_read(c, req->params[0], season, game, season, &set, &line)) != DB_OK)
 		return NULL;
-	if ((*st = scope_line_get(c, req->params[0], season, game, &line)) != DB_OK) {
-		db_rowset_clear(&set);
-		return NULL;
-	}
 	const db_stat_row **rows = xcalloc((size_t)(set.n ? set.n : 1), sizeof *rows);
 	int m = -1;
 	for (int i = 0; i < set.n; i++) {

@@ -183,6 +183,63 @@ static bool run_sql(const char *conninfo, const char *sql, const char *param, ch
 	return ok;
 }
 
+/* Reads snap.v on c's connection inside its transaction (begun by a db statement first). */
+static int snap_value(db_conn *c)
+{
+	PGresult *r = PQexec(db_pg(c), "SELECT v FROM snap");
+	int v =
+	    PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? atoi(PQgetvalue(r, 0, 0)) : -1;
+	PQclear(r);
+	return v;
+}
+
+typedef struct {
+	int before, after, next;
+} snap_arg;
+
+/* Reads snap.v, lets another connection change it, reads it again. */
+static db_status snap_tx(db_conn *c, void *arg)
+{
+	snap_arg *a = arg;
+	if (!db_ping(c)) /* the transaction's first statement: BEGIN goes with it */
+		return DB_FAIL;
+	a->before = snap_value(c);
+	char sql[64];
+	snprintf(sql, sizeof sql, "UPDATE snap SET v = %d RETURNING v", a->next);
+	if (!run_sql(getenv("TEST_DB_CONNINFO"), sql, NULL, NULL, 0))
+		return DB_FAIL;
+	a->after = snap_value(c);
+	return DB_OK;
+}
+
+/* db_tx_snapshot's statements see one snapshot: a change committed meanwhile by another
+ * connection is not seen (db_tx's READ COMMITTED statements do see it). */
+static void snapshot_tx(void)
+{
+	const char *conninfo = getenv("TEST_DB_CONNINFO");
+	PGconn *pg = db_connect(conninfo, DB_ROLE_WORKER, NULL, 0);
+	CHECK(pg != NULL);
+	if (!pg)
+		return;
+	PQclear(PQexec(pg, "DROP TABLE IF EXISTS snap; CREATE TABLE snap (v int); "
+	                   "INSERT INTO snap VALUES (1)"));
+	PQfinish(pg);
+	CHECK_EQ_INT(db_init(conninfo), 0);
+	db_conn *c = db_thread_conn();
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	snap_arg a = {.next = 2};
+	CHECK_EQ_INT(db_tx_snapshot(c, snap_tx, &a), DB_OK);
+	CHECK_EQ_INT(a.before, 1);
+	CHECK_EQ_INT(a.after, 1);
+	snap_arg b = {.next = 3};
+	CHECK_EQ_INT(db_tx(c, false, snap_tx, &b), DB_OK);
+	CHECK_EQ_INT(b.before, 2);
+	CHECK_EQ_INT(b.after, 3);
+	db_shutdown();
+}
+
 /* The LISTEN connection quotes its channel: a name that is no plain identifier (here with a
  * space, quotes and a semicolon) is listened to as that very channel; the connection carries
  * the listener's application name. Waits for the notification with a deadline. */
@@ -320,5 +377,7 @@ int main(void)
 		TEST("db connection left in pipeline mode", pipeline_left_open);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db LISTEN on a channel that needs quoting", listen_odd_channel);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db reads in one snapshot (db_tx_snapshot)", snapshot_tx);
 	TEST_MAIN_END();
 }
