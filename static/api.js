@@ -11,12 +11,9 @@ export class ApiError extends Error {
 	}
 }
 
-/** Calls the API: body as JSON (or, with opts.contentType, sent as it is with that type);
- * resolves to the parsed reply (with opts.blob, to the reply as a Blob: a PDF), rejects with
- * ApiError (status 0 when the server cannot be reached: opts.network is then its detail, for
- * screens with their own strings). opts.cache: the fetch cache mode ("no-store" unless given;
- * "no-cache" keeps a reply that has an ETag and revalidates it, a 304 costing no body).
- * opts.headers: more request headers (an Idempotency-Key). */
+/** Calls the API (body as JSON, or as it is with opts.contentType); resolves to the reply (a
+ * Blob with opts.blob), rejects with ApiError (status 0: unreachable, opts.network its detail).
+ * opts.cache: fetch's cache mode ("no-store" unless given); opts.headers: more headers. */
 export async function request(method, path, body, token, opts = {}) {
 	const headers = { Accept: opts.blob ? "*/*" : "application/json" };
 	if (body !== undefined) headers["Content-Type"] = opts.contentType || "application/json";

@@ -1,6 +1,5 @@
-// The game screen: the state store, loading and live updates, the move draft, and the actions.
-// Views (turn.js: header, card, reveal, dock; table.js: players, specialists, results, ALICAT;
-// the sheet: hexsheet.js) subscribe to the store and update only what changed.
+// The game screen: the store, loading and live updates, the move draft, the actions. Views
+// (turn.js, table.js, hexsheet.js) subscribe to the store and update only what changed.
 import * as api from "./api.js";
 import * as queue from "./queue.js";
 import { h } from "./dom.js";

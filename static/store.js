@@ -1,48 +1,75 @@
-// A small state store: one plain object, changed with set(); views subscribe with a selector and
-// run only when what they select has changed (compared as JSON), so a live event that changes one
-// seat's score touches that score and nothing else.
+// A state store: set() merges, views run when what they select changes (compared as JSON). A pass
+// yields after SLICE ms and goes on after the next frame: a slow phone draws a screen in steps.
+const SLICE = 8;
+
 export function createStore(initial) {
 	let state = initial;
 	const subs = [];
-	let scheduled = false;
+	let scheduled = false; // a pass is queued or under way
+	let next = 0; // the pass's next view
+	let dirty = false; // changed behind the pass: one more
+	const later = new MessageChannel();
+	later.port1.onmessage = () => pass();
+	const goOn = () => (document.hidden ? later.port2.postMessage(0) : requestAnimationFrame(() => later.port2.postMessage(0)));
 
-	function run(force) {
-		scheduled = false;
-		for (const sub of subs) {
-			let v;
-			try {
-				v = sub.select(state);
-			} catch (e) {
-				console.error(e);
-				continue;
-			}
-			const key = JSON.stringify(v === undefined ? null : v);
-			if (!force && key === sub.key) continue;
-			sub.key = key;
-			sub.fn(v, state);
+	function runOne(sub, force) {
+		let v;
+		try {
+			v = sub.select(state);
+		} catch (e) {
+			console.error(e);
+			return;
 		}
+		const key = JSON.stringify(v === undefined ? null : v);
+		if (!force && key === sub.key) return;
+		sub.key = key;
+		sub.fn(v, state);
+	}
+
+	function pass() {
+		const t0 = performance.now();
+		try {
+			while (next < subs.length) {
+				runOne(subs[next++], false);
+				if (next < subs.length && performance.now() - t0 > SLICE) return goOn();
+			}
+		} catch (e) {
+			next = 0;
+			dirty = scheduled = false;
+			throw e;
+		}
+		next = 0;
+		if (dirty) {
+			dirty = false;
+			return goOn();
+		}
+		scheduled = false;
 	}
 
 	return {
 		get: () => state,
 		/** Merges patch (an object, or a function of the state returning one) and updates views. */
 		set(patch) {
-			const p = typeof patch === "function" ? patch(state) : patch;
-			state = { ...state, ...p };
-			if (!scheduled) {
+			state = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
+			if (scheduled) dirty ||= next > 0;
+			else {
 				scheduled = true;
-				queueMicrotask(() => run(false));
+				queueMicrotask(pass);
 			}
 		},
 		/** fn(selected, state) runs now and whenever select(state) changes. */
 		subscribe(select, fn) {
 			const sub = { select, fn, key: undefined };
 			subs.push(sub);
-			return () => subs.splice(subs.indexOf(sub), 1);
+			return () => {
+				const i = subs.indexOf(sub);
+				if (i >= 0) subs.splice(i, 1);
+				if (i >= 0 && i < next) next--;
+			};
 		},
 		/** Runs every view whose selection changed (synchronously); force: all of them. */
 		flush(force = false) {
-			run(force);
+			for (const sub of [...subs]) runOne(sub, force);
 		},
 	};
 }

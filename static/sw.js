@@ -1,9 +1,7 @@
-// Service worker (secure contexts only: HTTPS or localhost). Keeps the app shell so the page opens
-// without a connection: network first (files revalidate, so an upgrade is never mixed with old
-// modules), the cached copy when the network fails. The API is never cached: moves made offline
-// wait in the page's queue (queue.js), which works without this worker too. The one API answer kept
-// is GET /api/v1/er/data, the game's fixed data (sheet, cards, specialists), so the home screen and
-// a game's sheet draw offline too.
+// Service worker (HTTPS or localhost only). Keeps the app shell so the page opens offline:
+// network first (files revalidate: an upgrade never mixes old modules), the cached copy when the
+// network fails. The API is never cached (moves made offline wait in queue.js, which works without
+// this worker), but GET /api/v1/er/data, the game's fixed data, so a game's sheet draws offline.
 const CACHE = "dh-shell-v9";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
