@@ -1,8 +1,9 @@
-/* Binary float8[], bigint[] and integer[] parameters (f8array.h). The format (PostgreSQL's
- * array_recv): int32 number of dimensions (1, or 0 for an empty array), int32 flags (1: has
- * NULLs), uint32 element type (float8: 701, int8: 20, int4: 23), per dimension int32 length
+/* Binary float8[], bigint[], integer[], text[] and jsonb[] parameters (f8array.h). The format
+ * (PostgreSQL's array_recv): int32 number of dimensions (1, or 0 for an empty array), int32 flags
+ * (1: has NULLs), uint32 element type (float8: 701, int8: 20, int4: 23), per dimension int32 length
  * and int32 lower bound (1), then per element int32 byte count (-1: NULL) and the value,
- * big-endian (float8send: the IEEE 754 bits; int8send, int4send). */
+ * big-endian (float8send: the IEEE 754 bits; int8send, int4send), or the bytes of a text
+ * (textsend) or a jsonb (jsonb_send: the format version 1, then the JSON text). */
 #include "db/f8array.h"
 
 #include "base/oom.h"
@@ -25,7 +26,7 @@ static void put32(char *p, uint32_t v)
 static char *reserve(db_f8array *a, size_t n)
 {
 	if (a->len + n > a->cap) {
-		size_t cap = a->cap ? a->cap : 1024;
+		size_t cap = a->cap ? a->cap : 128;
 		while (cap < a->len + n)
 			cap *= 2;
 		a->b = xrealloc(a->b, HEAD + cap);
@@ -64,6 +65,28 @@ void db_f8array_int4(db_f8array *a, int32_t v)
 	put32(p, 4);
 	put32(p + 4, (uint32_t)v);
 	a->n++;
+}
+
+/* Appends an element of n bytes: the optional prefix byte (jsonb's format version), then s. */
+static void put_bytes(db_f8array *a, int prefix, const char *s, size_t n)
+{
+	size_t extra = prefix >= 0 ? 1 : 0;
+	char *p = reserve(a, 4 + extra + n);
+	put32(p, (uint32_t)(extra + n));
+	if (extra)
+		p[4] = (char)prefix;
+	memcpy(p + 4 + extra, s, n);
+	a->n++;
+}
+
+void db_f8array_text(db_f8array *a, const char *s, size_t n)
+{
+	put_bytes(a, -1, s, n);
+}
+
+void db_f8array_jsonb(db_f8array *a, const char *s, size_t n)
+{
+	put_bytes(a, 1, s, n);
 }
 
 void db_f8array_null(db_f8array *a)

@@ -225,17 +225,60 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	return st != DB_OK ? st : walk_events(r, 4, fn, arg, stopped_rc);
 }
 
-db_status db_events_append(db_conn *c, const char *id, const char *events_json, int version,
+void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
+                        const char *payload, size_t len)
+{
+	b->versions.oid = b->seats.oid = b->turns.oid = DB_ARRAY_INT4;
+	b->kinds.oid = DB_ARRAY_TEXT;
+	b->payloads.oid = DB_ARRAY_JSONB;
+	db_f8array_int4(&b->versions, version);
+	db_f8array_text(&b->kinds, kind, strlen(kind));
+	if (seat)
+		db_f8array_int4(&b->seats, seat);
+	else
+		db_f8array_null(&b->seats);
+	db_f8array_int4(&b->turns, turn);
+	db_f8array_jsonb(&b->payloads, payload, len);
+}
+
+int db_event_batch_count(const db_event_batch *b)
+{
+	return b->versions.n;
+}
+
+void db_event_batch_free(db_event_batch *b)
+{
+	db_f8array_free(&b->versions);
+	db_f8array_free(&b->kinds);
+	db_f8array_free(&b->seats);
+	db_f8array_free(&b->turns);
+	db_f8array_free(&b->payloads);
+}
+
+/* The batch's five arrays as parameters first..first+4 (binary). */
+static void batch_params(db_event_batch *b, const char **p, int *len, int *fmt)
+{
+	db_f8array *cols[5] = {&b->versions, &b->kinds, &b->seats, &b->turns, &b->payloads};
+	for (int k = 0; k < 5; k++) {
+		p[k] = db_f8array_done(cols[k], &len[k]);
+		fmt[k] = 1;
+	}
+}
+
+db_status db_events_append(db_conn *c, const char *id, db_event_batch *events, int version,
                            bool finished, const char *result)
 {
 	char v[16];
 	itoa10(version, v);
-	const char *p[5] = {id, events_json, v, finished ? "finished" : "playing", result};
-	return db_run_count(c, "events_append", 5, p, NULL);
+	const char *p[9] = {
+	    id, NULL, NULL, NULL, NULL, NULL, v, finished ? "finished" : "playing", result};
+	int len[9] = {0}, fmt[9] = {0};
+	batch_params(events, p + 1, len + 1, fmt + 1);
+	return db_run_bin(c, "events_append", 9, p, len, fmt, NULL);
 }
 
 /* events_append_if: one row (the count of events) when applied, none otherwise */
-db_status db_events_append_if(db_conn *c, const char *id, const char *events_json, int version,
+db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events, int version,
                               bool finished, const char *result, int expected, int seat,
                               const char *hash_hex, bool *applied)
 {
@@ -243,11 +286,14 @@ db_status db_events_append_if(db_conn *c, const char *id, const char *events_jso
 	itoa10(version, v);
 	itoa10(expected, e);
 	itoa10(seat, s);
-	const char *p[8] = {id,     events_json, v, finished ? "finished" : "playing",
-	                    result, e,           s, hash_hex};
+	const char *p[12] = {id,     NULL, NULL, NULL,
+	                     NULL,   NULL, v,    finished ? "finished" : "playing",
+	                     result, e,    s,    hash_hex};
+	int len[12] = {0}, fmt[12] = {0};
+	batch_params(events, p + 1, len + 1, fmt + 1);
 	PGresult *r;
 	*applied = false;
-	db_status st = db_run(c, "events_append_if", 8, p, &r);
+	db_status st = db_run_bin(c, "events_append_if", 12, p, len, fmt, &r);
 	if (st != DB_OK)
 		return st;
 	*applied = PQntuples(r) == 1;

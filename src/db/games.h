@@ -13,6 +13,7 @@
 #define DB_GAMES_H
 
 #include "db/db.h"
+#include "db/f8array.h"
 
 #include <stdbool.h>
 
@@ -121,11 +122,25 @@ db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, vo
 db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_event_fn fn,
                           void *arg, int *stopped_rc);
 
-/* Appends a batch of events — a JSON array of {"version","kind","seat","turn","payload"} (the
- * unique (game, version) key refuses a second writer) — and sets the game's version, status and
- * result (JSON text or NULL): one statement, one round trip, inside the caller's transaction.
- * The NOTIFY follows the commit (db/notify.h). */
-db_status db_events_append(db_conn *c, const char *id, const char *events_json, int version,
+/* A batch of events to append, column by column (binary arrays, db/f8array.h): the events a
+ * mutation makes, in version order. Owns its buffers; a zeroed batch is empty, and
+ * db_event_batch_free empties it again. */
+typedef struct {
+	db_f8array versions, kinds, seats, turns, payloads;
+} db_event_batch;
+
+/* Adds an event: its version, kind name, seat (0: none, stored as NULL), turn and payload (JSON
+ * text of len bytes). */
+void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
+                        const char *payload, size_t len);
+/* How many events the batch holds. */
+int db_event_batch_count(const db_event_batch *b);
+void db_event_batch_free(db_event_batch *b);
+
+/* Appends a batch of events (the unique (game, version) key refuses a second writer) and sets
+ * the game's version, status and result (JSON text or NULL): one statement, one round trip,
+ * inside the caller's transaction. The NOTIFY follows the commit (db/notify.h). */
+db_status db_events_append(db_conn *c, const char *id, db_event_batch *events, int version,
                            bool finished, const char *result);
 
 /* The optimistic write of a move computed on a cached state: appends the batch and sets
@@ -133,7 +148,7 @@ db_status db_events_append(db_conn *c, const char *id, const char *events_json, 
  * transaction (it commits by itself) — but only while the game is still playing at version
  * `expected` and `hash_hex` is still the host token (seat 0) or the claimed token of `seat`.
  * *applied is false when either no longer holds: nothing was written. */
-db_status db_events_append_if(db_conn *c, const char *id, const char *events_json, int version,
+db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events, int version,
                               bool finished, const char *result, int expected, int seat,
                               const char *hash_hex, bool *applied);
 

@@ -74,20 +74,18 @@ static int default_prepare(const table_view *v, const table_event *ev, table_ref
 }
 
 /* Adds ev, at the game's version, to the batch of events this mutation appends. */
-static void append(table_game *g, const table_event *ev, json_object *batch)
+static void append(table_game *g, const table_event *ev, db_event_batch *batch)
 {
-	json_object *e = jx_obj();
-	jx_set(e, "version", jx_int(g->version));
-	jx_set(e, "kind", jx_str(ev->name));
-	jx_set(e, "seat", ev->seat ? jx_int(ev->seat) : jx_null());
-	jx_set(e, "turn", jx_int(ev->turn));
-	jx_set(e, "payload", g->kind->event_encode(ev));
-	jx_push(batch, e);
+	json_object *payload = g->kind->event_encode(ev);
+	size_t len;
+	const char *text = json_object_to_json_string_length(payload, JSON_C_TO_STRING_PLAIN, &len);
+	db_event_batch_add(batch, g->version, ev->name, ev->seat, ev->turn, text, len);
+	json_object_put(payload);
 }
 
 /* Lets the bots act while they should; each action is an event of its own. Returns -1 (logged
  * as our bug) if the kind refuses its own bot's event. */
-static int bots_act(table_game *g, json_object *batch)
+static int bots_act(table_game *g, db_event_batch *batch)
 {
 	if (g->kind->bot_step == NULL)
 		return 0;
@@ -112,14 +110,14 @@ static int bots_act(table_game *g, json_object *batch)
 typedef enum { STEP_OK, STEP_REFUSED, STEP_REPEAT, STEP_BUG } step_rc;
 
 /* Completes ev (the kind's prepare, which authorises it), applies it to g and lets the bots
- * act. STEP_OK: *batch (caller puts) holds the events to append, g is at its new version;
+ * act. STEP_OK: batch (the caller's, empty, freed by the caller whatever the outcome) holds the
+ * events to append, g is at its new version;
  * STEP_REFUSED: why says why; STEP_REPEAT: ev repeats what stands (g unchanged); STEP_BUG: a
  * bot's event was refused (logged). */
-static step_rc step(table_game *g, table_event *ev, json_object **batch, table_refusal *why)
+static step_rc step(table_game *g, table_event *ev, db_event_batch *batch, table_refusal *why)
 {
 	table_view v;
 	eng_view_of(g, &v);
-	*batch = NULL;
 	if ((g->kind->prepare ? g->kind->prepare(g->state, &v, ev, why)
 	                      : default_prepare(&v, ev, why)) != 0)
 		return STEP_REFUSED;
@@ -128,9 +126,8 @@ static step_rc step(table_game *g, table_event *ev, json_object **batch, table_r
 	if (g->kind->apply(g->state, ev, why) != 0)
 		return STEP_REFUSED;
 	g->version++;
-	*batch = jx_arr();
-	append(g, ev, *batch);
-	return bots_act(g, *batch) == 0 ? STEP_OK : STEP_BUG;
+	append(g, ev, batch);
+	return bots_act(g, batch) == 0 ? STEP_OK : STEP_BUG;
 }
 
 /* The finished result kept in games.result, with when the game was played (RFC 3339 UTC, for
@@ -154,11 +151,11 @@ static json_object *result_of(const table_game *g)
 /* Appends the batch of events and stores the new version (and the result once finished) in one
  * statement (one round trip per move whatever the bots did); a game that finishes in a league
  * becomes a play in the same transaction. */
-static db_status commit_events(db_conn *c, table_game *g, json_object *batch)
+static db_status commit_events(db_conn *c, table_game *g, db_event_batch *batch)
 {
 	json_object *result = result_of(g);
 	const char *text = result ? jx_text(result) : NULL;
-	db_status st = db_events_append(c, g->id, jx_text(batch), g->version, result != NULL, text);
+	db_status st = db_events_append(c, g->id, batch, g->version, result != NULL, text);
 	if (st == DB_OK && result && g->league[0] && g_finish_hook &&
 	    g_finish_hook(c, g->id, g->league, g->kind->name, text) != 0)
 		st = DB_FAIL;
@@ -173,7 +170,7 @@ static db_status mutate_tx(db_conn *c, void *arg)
 	mutate_arg *a = arg;
 	db_game_row row;
 	table_refusal why;
-	json_object *batch = NULL;
+	db_event_batch batch = {0};
 	http_resp_clear(a->resp);
 	free(a->g);
 	a->g = NULL;
@@ -184,7 +181,7 @@ static db_status mutate_tx(db_conn *c, void *arg)
 	db_status st = DB_ABORT;
 	switch (step(a->g, a->ev, &batch, &why)) {
 	case STEP_OK:
-		st = commit_events(c, a->g, batch);
+		st = commit_events(c, a->g, &batch);
 		break;
 	case STEP_REFUSED:
 		table_reply_refusal(a->resp, &why);
@@ -196,7 +193,7 @@ static db_status mutate_tx(db_conn *c, void *arg)
 		eng_reply_bug(a->resp, "a bot could not play");
 		break;
 	}
-	json_object_put(batch);
+	db_event_batch_free(&batch);
 	return st;
 }
 
@@ -224,7 +221,8 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	table_event e = *ev; /* the kind's prepare completes the event: work on a copy */
 	e.body = xmalloc(kind->event_size);
 	memcpy(e.body, ev->body, kind->event_size);
-	json_object *batch = NULL, *result = NULL;
+	db_event_batch batch = {0};
+	json_object *result = NULL;
 	table_refusal why;
 	int rc = 0;
 	if (step(g, &e, &batch, &why) != STEP_OK)
@@ -234,7 +232,7 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	result = result_of(g);
 	bool applied = false;
 	db_status st =
-	    db_events_append_if(c, id, jx_text(batch), g->version, result != NULL,
+	    db_events_append_if(c, id, &batch, g->version, result != NULL,
 	                        result ? jx_text(result) : NULL, cached, seat, hash, &applied);
 	if (st == DB_UNAVAILABLE) {
 		rc = -1;
@@ -246,7 +244,7 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	}
 done:
 	json_object_put(result);
-	json_object_put(batch);
+	db_event_batch_free(&batch);
 	free(e.body);
 	return rc;
 }

@@ -115,16 +115,18 @@ stamp() { echo "$(pg_ticks) $(kid_ticks) $(cpu_ticks)"; }
 stmt_scripts() {
 	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE bench_stmt TEMPLATE bench_after"
 	psql -q -X -v ON_ERROR_STOP=1 -d bench_stmt -c "UPDATE games SET status = 'playing', result = NULL"
-	ev=$(psql -X -At -d bench_stmt -c "SELECT json_build_object('version', 1, 'kind', kind,
-		'seat', seat, 'turn', turn, 'payload', payload) FROM events WHERE kind = 'move' LIMIT 1" |
-		sed "s/'/''/g")
+	ev() { # the column $1 of the first move event
+		psql -X -At -d bench_stmt -c "SELECT $1 FROM events WHERE kind = 'move' ORDER BY game_id,
+			version LIMIT 1" | sed "s/'/''/g"
+	}
+	kind=$(ev kind) eseat=$(ev seat) turn=$(ev turn) payload=$(ev payload)
 	mkdir -p "$OUT/stmt"
 	psql -X -At -F ' ' -d bench_stmt -c "SELECT g.id, s.seat, encode(s.token_hash, 'hex') FROM games g
 		JOIN seats s ON s.game_id = g.id AND s.claimed AND s.token_hash IS NOT NULL
 		WHERE s.seat = 1 ORDER BY g.id LIMIT 64" |
 	while read -r id seat hash; do
 		cat >"$OUT/stmt/$id.sql" <<SQL
-WITH u AS (UPDATE games g SET version = g.version + 1, status = 'playing', result = NULL::jsonb, updated_at = now() WHERE g.id = '$id' AND g.status = 'playing' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = $seat AND s.claimed AND s.token_hash = decode('$hash', 'hex')) RETURNING g.id, g.version), e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT u.id, u.version, x.kind, x.seat, x.turn, x.payload FROM u, jsonb_to_recordset('[$ev]'::jsonb) AS x(version int, kind text, seat int, turn int, payload jsonb) RETURNING 1) SELECT (SELECT count(*) FROM e) FROM u;
+WITH u AS (UPDATE games g SET version = g.version + 1, status = 'playing', result = NULL::jsonb, updated_at = now() WHERE g.id = '$id' AND g.status = 'playing' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = $seat AND s.claimed AND s.token_hash = decode('$hash', 'hex')) RETURNING g.id, g.version), e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT u.id, u.version, x.kind, x.seat, x.turn, x.payload FROM u, unnest('{1}'::int[], '{$kind}'::text[], '{$eseat}'::int[], '{$turn}'::int[], ARRAY['$payload']::jsonb[]) AS x(version, kind, seat, turn, payload) RETURNING 1) SELECT (SELECT count(*) FROM e) FROM u;
 SQL
 	done
 	STMT_FILES=$(for f in "$OUT"/stmt/*.sql; do printf -- '-f %s ' "$f"; done)
@@ -239,10 +241,10 @@ print(f"{'round':<6} {'what':<22} {'ops/s':>8} {'PostgreSQL':>10} {'server':>7} 
       f"{'machine':>8} {'busy':>5}")
 stmt_ratio = []
 for r in range(1, rounds + 1):
-    c = load(f"closed-after-{r}.json") if "after" in servers else None
-    if c:
-        u, n = cpu("after", r), c["moves_total"]
-        print(f"{r:<6} {'closed loop (after)':<22} {c['moves_per_s']:>8.0f} {u['pg'] / n * 1e3:>10.3f} "
+    for s in servers:
+        c = load(f"closed-{s}-{r}.json")
+        u, n = cpu(s, r), c["moves_total"]
+        print(f"{r:<6} {f'closed loop ({s})':<22} {c['moves_per_s']:>8.0f} {u['pg'] / n * 1e3:>10.3f} "
               f"{u['server'] / n * 1e3:>7.3f} {c['client_cpu_s'] / n * 1e3:>7.3f} "
               f"{u['busy'] / n * 1e3:>8.3f} {u['busy'] / (u['busy'] + u['idle']):>5.0%}")
     u = cpu("pgb", r)

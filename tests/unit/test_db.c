@@ -361,6 +361,55 @@ static void int_arrays_server(void)
 	PQfinish(pg);
 }
 
+/* text[] and jsonb[] parameters in the same format reach PostgreSQL byte for byte: quotes,
+ * backslashes, braces and commas (which the text form of an array would have to escape), UTF-8,
+ * an empty string, a NULL, and JSON that jsonb reads as the same value. */
+static void text_arrays_server(void)
+{
+	PGconn *pg = PQconnectdb(getenv("TEST_DB_CONNINFO"));
+	CHECK_EQ_INT(PQstatus(pg), CONNECTION_OK);
+	static const char *texts[] = {"move", "a \"quoted\" {brace}, comma", "back\\slash", "",
+	                              "\xc3\xa9t\xc3\xa9"};
+	static const char *jsons[] = {"{\"move\": {\"die\": \"green\"}}", "[1, \"}\\\"\", null]",
+	                              "\"\xc3\xa9\"", "{}", "3"};
+	db_f8array t = {.oid = DB_ARRAY_TEXT}, j = {.oid = DB_ARRAY_JSONB};
+	for (int i = 0; i < 5; i++) {
+		db_f8array_text(&t, texts[i], strlen(texts[i]));
+		db_f8array_jsonb(&j, jsons[i], strlen(jsons[i]));
+	}
+	db_f8array_null(&t);
+	db_f8array_jsonb(&j, "true", 4);
+	int len[2] = {0};
+	const char *v[2] = {db_f8array_done(&t, &len[0]), db_f8array_done(&j, &len[1])};
+	int fmt[2] = {1, 1};
+	PGresult *r =
+	    PQexecParams(pg,
+	                 "SELECT coalesce(x, '<null>'), y::text, pg_typeof(y)"
+	                 " FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS u(x, y, k)"
+	                 " ORDER BY k",
+	                 2, NULL, v, len, fmt, 0);
+	CHECK_EQ_INT(PQresultStatus(r), PGRES_TUPLES_OK);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 6) {
+		static const char *want_json[] = {"{\"move\": {\"die\": \"green\"}}",
+		                                  "[1, \"}\\\"\", null]",
+		                                  "\"\xc3\xa9\"",
+		                                  "{}",
+		                                  "3",
+		                                  "true"};
+		for (int i = 0; i < 6; i++) {
+			CHECK_STR(PQgetvalue(r, i, 0), i < 5 ? texts[i] : "<null>");
+			CHECK_STR(PQgetvalue(r, i, 1), want_json[i]);
+			CHECK_STR(PQgetvalue(r, i, 2), "jsonb");
+		}
+	} else {
+		CHECK_EQ_INT(PQntuples(r), 6);
+	}
+	PQclear(r);
+	db_f8array_free(&t);
+	db_f8array_free(&j);
+	PQfinish(pg);
+}
+
 int main(void)
 {
 	TEST("db statement table", statement_table);
@@ -373,6 +422,9 @@ int main(void)
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db binary bigint[] and integer[] parameters read by PostgreSQL",
 		     int_arrays_server);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db binary text[] and jsonb[] parameters read by PostgreSQL",
+		     text_arrays_server);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db connection left in pipeline mode", pipeline_left_open);
 	if (getenv("TEST_DB_CONNINFO"))
