@@ -228,9 +228,6 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
                         const char *payload, size_t len)
 {
-	b->versions.oid = b->seats.oid = b->turns.oid = DB_ARRAY_INT4;
-	b->kinds.oid = DB_ARRAY_TEXT;
-	b->payloads.oid = DB_ARRAY_JSONB;
 	db_f8array_int4(&b->versions, version);
 	db_f8array_text(&b->kinds, kind, strlen(kind));
 	if (seat)
@@ -239,11 +236,6 @@ void db_event_batch_add(db_event_batch *b, int version, const char *kind, int se
 		db_f8array_null(&b->seats);
 	db_f8array_int4(&b->turns, turn);
 	db_f8array_jsonb(&b->payloads, payload, len);
-}
-
-int db_event_batch_count(const db_event_batch *b)
-{
-	return b->versions.n;
 }
 
 void db_event_batch_free(db_event_batch *b)
@@ -255,11 +247,14 @@ void db_event_batch_free(db_event_batch *b)
 	db_f8array_free(&b->payloads);
 }
 
-/* The batch's five arrays as parameters first..first+4 (binary). */
+/* The batch's five arrays as five binary parameters, each typed as its statement casts it. */
 static void batch_params(db_event_batch *b, const char **p, int *len, int *fmt)
 {
 	db_f8array *cols[5] = {&b->versions, &b->kinds, &b->seats, &b->turns, &b->payloads};
+	const unsigned oids[5] = {DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_INT4,
+	                          DB_ARRAY_JSONB};
 	for (int k = 0; k < 5; k++) {
+		cols[k]->oid = oids[k];
 		p[k] = db_f8array_done(cols[k], &len[k]);
 		fmt[k] = 1;
 	}

@@ -133,8 +133,6 @@ typedef struct {
  * text of len bytes). */
 void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
                         const char *payload, size_t len);
-/* How many events the batch holds. */
-int db_event_batch_count(const db_event_batch *b);
 void db_event_batch_free(db_event_batch *b);
 
 /* Appends a batch of events (the unique (game, version) key refuses a second writer) and sets
