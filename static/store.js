@@ -63,8 +63,9 @@ export function createStore(initial) {
 			subs.push(sub);
 			return () => {
 				const i = subs.indexOf(sub);
-				if (i >= 0) subs.splice(i, 1);
-				if (i >= 0 && i < next) next--;
+				if (i < 0) return;
+				subs.splice(i, 1);
+				if (i < next) next--;
 			};
 		},
 		/** Runs every view whose selection changed (synchronously); force: all of them. */
