@@ -115,11 +115,11 @@ stamp() { echo "$(pg_ticks) $(kid_ticks) $(cpu_ticks)"; }
 stmt_scripts() {
 	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE bench_stmt TEMPLATE bench_after"
 	psql -q -X -v ON_ERROR_STOP=1 -d bench_stmt -c "UPDATE games SET status = 'playing', result = NULL"
-	ev() { # the column $1 of the first move event
-		psql -X -At -d bench_stmt -c "SELECT $1 FROM events WHERE kind = 'move' ORDER BY game_id,
-			version LIMIT 1" | sed "s/'/''/g"
-	}
-	kind=$(ev kind) eseat=$(ev seat) turn=$(ev turn) payload=$(ev payload)
+	tab=$(printf '\t') # the first move event, its columns apart (the payload has spaces)
+	IFS=$tab read -r kind eseat turn payload <<EOF
+$(psql -X -At -F "$tab" -d bench_stmt -c "SELECT kind, seat, turn, payload FROM events
+	WHERE kind = 'move' ORDER BY game_id, version LIMIT 1" | sed "s/'/''/g")
+EOF
 	mkdir -p "$OUT/stmt"
 	psql -X -At -F ' ' -d bench_stmt -c "SELECT g.id, s.seat, encode(s.token_hash, 'hex') FROM games g
 		JOIN seats s ON s.game_id = g.id AND s.claimed AND s.token_hash IS NOT NULL
