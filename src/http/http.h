@@ -56,6 +56,12 @@ typedef struct http_resp {
 	ssize_t (*stream)(void *cls, uint64_t pos, char *buf, size_t max);
 	void *stream_cls;
 	void (*stream_free)(void *cls);
+	/* Optional work the reply need not wait for (fresh planner statistics after an import):
+	 * after() runs on a job thread once the reply has been handed on (a heavy route's own job
+	 * thread, once it resumed the connection), or, with no job pool or a full queue, on the
+	 * handler's thread before the reply is written. It takes nothing from the request; a
+	 * cleared response drops it. */
+	void (*after)(void);
 } http_resp;
 
 /* A handler always fills resp (status + body) and returns 0; a non-zero return is a bug and

@@ -403,8 +403,11 @@ static void heavy_run(job *j)
 	heavy_job *hj = (heavy_job *)j;
 	struct MHD_Connection *conn = hj->conn;
 	check_handler_result(hj->c, hj->c->route->handler(&hj->req, &hj->resp), &hj->resp);
+	void (*after)(void) = hj->resp.after;
 	atomic_store(&hj->done, true);
 	MHD_resume_connection(conn); /* hj may be freed from here on */
+	if (after)
+		after();
 }
 
 /* The pool stopped before the job ran (http_stop after its drain time): 503. */
@@ -440,6 +443,42 @@ static enum MHD_Result run_heavy(req_ctx *c, struct MHD_Connection *conn, const 
 	MHD_suspend_connection(conn);
 	jobs_push(c->srv->jobs, &hj->base);
 	return MHD_YES;
+}
+
+/* A light route's http_resp.after, run on the job pool so that the reply does not wait for it
+ * (queued replies are written once the handler's thread is back in libmicrohttpd's loop). */
+typedef struct after_job {
+	job base; /* first member: the pool hands back &base */
+	void (*after)(void);
+} after_job;
+
+static void after_run(job *j)
+{
+	after_job *aj = (after_job *)j;
+	aj->after();
+	free(aj);
+}
+
+static void after_cancel(job *j)
+{
+	free(j); /* the pool stops: the work is left undone, as on a crash */
+}
+
+/* Hands after to the job pool; with no pool or a full queue, runs it here (the reply then
+ * waits for it, rather than the work being lost). */
+static void run_after(http_server *srv, void (*after)(void))
+{
+	if (!after)
+		return;
+	if (!srv->jobs || !jobs_reserve(srv->jobs)) {
+		after();
+		return;
+	}
+	after_job *aj = xcalloc(1, sizeof *aj);
+	aj->base.run = after_run;
+	aj->base.cancel = after_cancel;
+	aj->after = after;
+	jobs_push(srv->jobs, &aj->base);
 }
 
 /* Body complete: static file or handler (or, once a heavy route's job resumed the
@@ -478,7 +517,10 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 	make_req(c, conn, method, path, &req);
 	http_resp resp = {0};
 	check_handler_result(c, c->route->handler(&req, &resp), &resp);
-	return queue_resp(c, conn, &resp);
+	void (*after)(void) = resp.after;
+	enum MHD_Result res = queue_resp(c, conn, &resp);
+	run_after(c->srv, after);
+	return res;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,

@@ -356,6 +356,16 @@ static json_object *import_skips_json(const league_import *im)
 	return a;
 }
 
+/* Years of history just arrived: the pages opened next are planned for the league as it is
+ * now. Runs after the reply (http_resp.after): the importer does not wait for it, and a
+ * failure only leaves it to autovacuum. */
+static void import_analyze(void)
+{
+	db_conn *c = db_thread_conn();
+	if (c)
+		(void)db_league_analyze(c);
+}
+
 static bool content_type_is(const char *ct, const char *want)
 {
 	size_t n = strlen(want);
@@ -405,16 +415,14 @@ int api_league_import(const http_req *req, http_resp *resp)
 			acct_reply_db(resp);
 		} else {
 			league_wrote(c, &a.acc);
-			/* years of history just arrived: plan the pages opened next for it (a
-			 * failure only leaves it to autovacuum) */
-			if (im.imported >= IMPORT_ANALYZE_PLAYS)
-				(void)db_league_analyze(c);
 			json_object *o = jx_obj();
 			jx_set(o, "imported", jx_int(im.imported));
 			jx_set(o, "skipped", jx_int(im.nskips));
 			jx_set(o, "skipped_plays", import_skips_json(&im));
 			jx_set(o, "players_created", jx_int(im.created));
 			http_reply_json(resp, 200, o);
+			if (im.imported >= IMPORT_ANALYZE_PLAYS)
+				resp->after = import_analyze;
 		}
 	}
 	league_import_free(&im);
