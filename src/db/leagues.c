@@ -316,12 +316,12 @@ db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
 }
 
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
-                               const char *const arrays[15])
+                               const char *const arrays[16])
 {
-	const char *p[17] = {league, author};
-	for (int k = 0; k < 15; k++)
+	const char *p[18] = {league, author};
+	for (int k = 0; k < 16; k++)
 		p[2 + k] = arrays[k];
-	return db_run_count(c, "plays_insert_many", 17, p, NULL); /* plays_insert_many */
+	return db_run_count(c, "plays_insert_many", 18, p, NULL); /* plays_insert_many */
 }
 
 db_status db_results_insert_many(db_conn *c, const char *const arrays[11])
@@ -987,9 +987,8 @@ static void read_export(const PGresult *r, int i, void *row)
 	 * 5 duration_min, 6 notes, 7 location, 8 cooperative, 9 source, 10 seat, 11 member name,
 	 * 12 member id, 13 score, 14 rank, 15 winner, 16 breakdown, 17 mu, 18 sigma,
 	 * 19 date (RFC 3339), 20 ignored, 21 bgg_play_id, 22 play extra, 23 result extra,
-	 * 24 score_text, 25 player_uuid, 26 anonymous, 27 unrated, 28 incomplete; 10 to 19 NULL
-	 * for a play
-	 * without results */
+	 * 24 score_text, 25 player_uuid, 26 anonymous, 27 unrated, 28 incomplete, 29 game_uuid;
+	 * 10 to 19 NULL for a play without results */
 	db_export_row *x = row;
 	x->play = db_col_text(r, i, 0);
 	x->uuid = db_col_text(r, i, 1);
@@ -1021,6 +1020,7 @@ static void read_export(const PGresult *r, int i, void *row)
 	x->has_result = !db_col_null(r, i, 12);
 	x->unrated = db_col_bool(r, i, 27);
 	x->incomplete = db_col_bool(r, i, 28);
+	x->game_uuid = db_col_text_or_null(r, i, 29);
 }
 
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out)

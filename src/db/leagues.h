@@ -152,11 +152,12 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
  * created_by, ignored, incomplete, bgg_play_id, extra (JSON text or NULL). *inserted false on a
  * conflict (the uuid is known). */
 db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
-/* plays_insert_many: league, created_by, then fifteen Postgres array literals, one element per
+/* plays_insert_many: league, created_by, then sixteen Postgres array literals, one element per
  * play in entry order: ids, games, bgg_ids, played_at, duration_min, notes, locations,
- * cooperative, utc_offset_min, sources, uuids, ignored, incomplete, bgg_play_ids, extras. */
+ * cooperative, utc_offset_min, sources, uuids, ignored, incomplete, bgg_play_ids, extras,
+ * game uuids. */
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
-                               const char *const arrays[15]);
+                               const char *const arrays[16]);
 /* results_insert_many: eleven array literals, one element per result: play ids, members,
  * seats, scores, ranks, winners, breakdowns, scores as typed, extras, player uuids, unrated. */
 db_status db_results_insert_many(db_conn *c, const char *const arrays[11]);
@@ -479,12 +480,14 @@ typedef struct {
 	bool anonymous;           /* the member is a seat of BG Stats' anonymous player */
 	bool has_result;          /* false: a play without results (columns 10 to 18 NULL) */
 	bool unrated, incomplete;
+	const char *game_uuid; /* the file's game object the play named (league_games) or NULL */
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);
 
 /* league_games_list: columns name, uuid (NULL), bgg_id (text or NULL), cooperative,
- * highest_wins, no_points, uses_teams, source (JSON text or NULL) — league_games. */
+ * highest_wins, no_points, uses_teams, source (JSON text or NULL) — league_games, every object
+ * a file described (one name can have several uuids), in name then uuid order. */
 typedef struct {
 	const char *name, *uuid, *bgg_id;
 	bool cooperative, highest_wins, no_points, uses_teams;

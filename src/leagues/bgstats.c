@@ -49,12 +49,43 @@ static json_object *exp_source(const char *text)
 	return jx_obj();
 }
 
-static json_object *exp_game(const exp_data *d, const char *league, const db_export_row *x, int id)
+/* The game object of row x's play: the one the play named when a file described several of
+ * its name, else the first of its name, else NULL (a game no file described). */
+static const db_league_game_row *exp_game_row(const exp_data *d, const db_export_row *x)
 {
-	const db_league_game_row *g = NULL;
-	for (int i = 0; i < d->games.n && !g; i++)
-		if (strcmp(d->games.rows[i].name, x->game) == 0)
-			g = &d->games.rows[i];
+	const db_league_game_row *first = NULL;
+	for (int i = 0; i < d->games.n; i++) {
+		const db_league_game_row *g = &d->games.rows[i];
+		if (strcmp(g->name, x->game) != 0)
+			continue;
+		if (!x->game_uuid || (g->uuid && strcmp(g->uuid, x->game_uuid) == 0))
+			return g;
+		if (!first)
+			first = g;
+	}
+	return first;
+}
+
+/* The export's id of a game object (1-based, in first-use order): by its row, or by its name
+ * when no file described it. keys grows as objects come (the caller frees it). */
+typedef struct {
+	const db_league_game_row *row;
+	const char *name;
+} exp_game_key;
+
+static int exp_game_id(exp_game_key **keys, int *n, const db_league_game_row *row, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*keys)[i].row == row && (row || strcmp((*keys)[i].name, name) == 0))
+			return i + 1;
+	*keys = xrealloc(*keys, (size_t)(*n + 1) * sizeof **keys);
+	(*keys)[(*n)++] = (exp_game_key){row, name};
+	return *n;
+}
+
+static json_object *exp_game(const char *league, const db_league_game_row *g,
+                             const db_export_row *x, int id)
+{
 	json_object *o = exp_source(g ? g->source : NULL);
 	char uuid[LIO_UUID_LEN + 1];
 	lio_derived_uuid("game", league, x->game, uuid);
@@ -154,7 +185,8 @@ static void exp_free(exp_data *d)
 /* The export as JSON (the caller owns it); d's strings are borrowed by nothing it returns. */
 static json_object *exp_build(const exp_data *d, const char *league)
 {
-	const char **games = NULL, **pkeys = NULL, **locs = NULL;
+	const char **pkeys = NULL, **locs = NULL;
+	exp_game_key *games = NULL;
 	int ngames = 0, npkeys = 0, nlocs = 0;
 	json_object *plays = jx_arr(), *gamesj = jx_arr(), *playersj = jx_arr(), *locsj = jx_arr();
 	json_object *scores = NULL;
@@ -163,9 +195,11 @@ static json_object *exp_build(const exp_data *d, const char *league)
 		const db_export_row *x = &d->rs.rows[i];
 		if (strcmp(cur, x->play) != 0) {
 			cur = x->play;
-			int before = ngames, g = lio_intern(&games, &ngames, x->game), loc = 0;
+			const db_league_game_row *grow = exp_game_row(d, x);
+			int before = ngames, g = exp_game_id(&games, &ngames, grow, x->game),
+			    loc = 0;
 			if (g > before)
-				jx_push(gamesj, exp_game(d, league, x, g));
+				jx_push(gamesj, exp_game(league, grow, x, g));
 			if (x->location[0]) {
 				before = nlocs;
 				loc = lio_intern(&locs, &nlocs, x->location);
@@ -530,6 +564,8 @@ static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, con
 		return false;
 	}
 	p->game = name;
+	const char *gu = get_str(g->o, "uuid");
+	p->game_uuid = gu && *gu && strlen(gu) <= 128 ? gu : NULL;
 	int64_t v;
 	if (get_int(g->o, "bggId", &v) && v > 0 && v <= INT_MAX)
 		p->bgg_id = v;

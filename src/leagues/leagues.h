@@ -146,14 +146,15 @@ typedef struct {
 	int64_t duration_min; /* -1: unknown */
 	const char *notes, *location;
 	bool cooperative;
-	int utc_offset_min;  /* the players' clock: local time = when + this */
-	bool ignored;        /* kept and shown, left out of standings and ratings */
-	bool incomplete;     /* not played to the end: out of standings and ratings too */
-	int64_t bgg_play_id; /* the BoardGameGeek play this is, 0: none */
-	const char *source;  /* "hand", "table", "bgstats", "bggxml" */
-	const char *uuid;    /* NULL: generated */
-	const char *game_id; /* NULL unless source is "table" */
-	const char *extra;   /* JSON text or NULL: the source play's members we do not model */
+	int utc_offset_min;    /* the players' clock: local time = when + this */
+	bool ignored;          /* kept and shown, left out of standings and ratings */
+	bool incomplete;       /* not played to the end: out of standings and ratings too */
+	int64_t bgg_play_id;   /* the BoardGameGeek play this is, 0: none */
+	const char *source;    /* "hand", "table", "bgstats", "bggxml" */
+	const char *uuid;      /* NULL: generated */
+	const char *game_id;   /* NULL unless source is "table" */
+	const char *extra;     /* JSON text or NULL: the source play's members we do not model */
+	const char *game_uuid; /* the file's game object the play named (BG Stats), or NULL */
 	league_result *results;
 	int nresults;
 } league_play;
@@ -175,7 +176,7 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
  * added, as plays of league by author. The caller has made sure no uuid is already in the
  * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
  * league_batch_free. */
-enum { BATCH_PLAY_COLS = 15, BATCH_RESULT_COLS = 11 };
+enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 11 };
 typedef struct {
 	sbuf play[BATCH_PLAY_COLS];
 	sbuf res[BATCH_RESULT_COLS];

@@ -378,7 +378,8 @@ void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]
 	                                  p->ignored ? "t" : "f",
 	                                  p->incomplete ? "t" : "f",
 	                                  p->bgg_play_id > 0 ? bggplay : NULL,
-	                                  p->extra};
+	                                  p->extra,
+	                                  p->game_uuid};
 	for (int k = 0; k < BATCH_PLAY_COLS; k++)
 		league_array_elem(&b->play[k], b->nplays == 0, v[k]);
 	b->nplays++;

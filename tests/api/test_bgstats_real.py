@@ -319,3 +319,96 @@ def test_our_export_imports_into_a_new_league_as_the_same_league():
         st, hd, o = _import(ann, lid, e1)
         assert st == 200 and o["imported"] == 0, o
         assert {k["reason"] for k in o["skipped_plays"]} == {"duplicate"}, o
+
+
+def test_real_export_with_two_objects_of_one_game():
+    """deniedpluto-2025.json describes 7 Wonders Duel twice (the same name and BGG id, two
+    uuids, one in upper case: objects 4 and 107), and its plays name one or the other. The
+    league counts one game (its list, its standings by game); the export writes each play back
+    with the object it named; a play edited to another game and back names the game's first
+    object (by uuid) from then on."""
+    doc = dict(_real_files())["deniedpluto-2025.json"]
+    objs = [g for g in doc["games"] if g["name"] == "7 Wonders Duel"]
+    assert len(objs) == 2 and objs[0]["uuid"] != objs[1]["uuid"], objs
+    by_obj = {g["id"]: [p for p in doc["plays"] if p["gameRefId"] == g["id"]] for g in objs}
+    assert all(by_obj.values()), "each object has plays"
+    with Server(database=_db()) as s:
+        ann = user(s, "duel@example.org", "Ann")
+        lid = _new_league(ann)
+        st, hd, o = _import(ann, lid, doc)
+        assert st == 200 and o["imported"] == len(doc["plays"]), o
+        st, hd, lg = ann.get(f"/api/v1/leagues/{lid}")
+        assert lg["games"].count("7 Wonders Duel") == 1, lg["games"]
+        st, hd, duel = ann.get(f"/api/v1/leagues/{lid}/standings?game=7%20Wonders%20Duel")
+        seats = sum(len(p["playerScores"]) for ps in by_obj.values() for p in ps)
+        assert st == 200 and sum(r["games"] for r in duel["standings"]) <= seats, duel
+        assert sum(r["games"] for r in duel["standings"]) > len(by_obj[objs[0]["id"]]), duel
+
+        def exported_game_uuid(play_uuid):
+            st, hd, e = ann.get(f"/api/v1/leagues/{lid}/export.json")
+            assert st == 200, e
+            p = next(x for x in e["plays"] if x["uuid"] == play_uuid)
+            games = [g for g in e["games"] if g["name"] == "7 Wonders Duel"]
+            assert len({g["uuid"] for g in games}) == len(games), games
+            return next(g["uuid"] for g in e["games"] if g["id"] == p["gameRefId"])
+
+        for g in objs:
+            assert exported_game_uuid(by_obj[g["id"]][0]["uuid"]) == g["uuid"], g["uuid"]
+        # an edit of the game drops the object the file named
+        second = max(objs, key=lambda g: g["uuid"])
+        play_uuid = by_obj[second["id"]][0]["uuid"]
+        full = _plays(ann, lid)[play_uuid]
+        body = lambda game: {"game": game, "date": full["date"],
+                             "results": [{"player": r["player"], "score": r["score"],
+                                          "winner": r["winner"]} for r in full["results"]]}
+        st, hd, o = ann.put(f"/api/v1/leagues/{lid}/plays/{full['id']}", body("7 Wonders Duel"))
+        assert st == 200, o
+        assert exported_game_uuid(play_uuid) == second["uuid"], "the same game keeps its object"
+        for game in ("Patchwork", "7 Wonders Duel"):
+            st, hd, o = ann.put(f"/api/v1/leagues/{lid}/plays/{full['id']}", body(game))
+            assert st == 200, o
+        assert exported_game_uuid(play_uuid) == min(objs, key=lambda g: g["uuid"])["uuid"]
+
+
+def _export_bytes(c, lid):
+    st, hd, body = c.s.request("GET", f"/api/v1/leagues/{lid}/export.json",
+                               headers={"Cookie": "dh_session=" + c.cookie})
+    assert st == 200, body[:300]
+    return body
+
+
+def test_a_database_from_before_the_game_objects_exports_as_it_did():
+    """migrations/0019: a league imported before a play kept the game object it named (one
+    object per name then) gets that object's uuid on each of its BG Stats plays, and exports
+    byte for byte as before the migration."""
+    import subprocess
+    from harness import ROOT, SERVER_BIN
+    db = make_database("h_bgstats_objects")
+    name = db.split("=", 1)[1]
+    doc = dict(_real_files())["michaelgao8-2021.json"]
+    with Server(database=db) as s:
+        ann = user(s, "objects@example.org", "Ann")
+        lid = _new_league(ann)
+        st, hd, o = _import(ann, lid, doc)
+        assert st == 200 and o["imported"] == len(doc["plays"]), o
+        before = _export_bytes(ann, lid)
+
+    def sql(q):
+        return subprocess.run(["psql", "-XAtq", "-v", "ON_ERROR_STOP=1", "-d", name, "-c", q],
+                              check=True, capture_output=True, text=True).stdout.strip()
+
+    # the schema as it was: one object per name, plays without the uuid of theirs
+    sql("DROP INDEX league_games_object; ALTER TABLE league_games ADD PRIMARY KEY (league_id, name);"
+        " ALTER TABLE plays DROP COLUMN game_uuid; DELETE FROM schema_migrations WHERE version = 19")
+    env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
+    p = subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    n = len(doc["plays"])
+    assert sql("SELECT count(game_uuid) FROM plays WHERE source = 'bgstats'") == str(n)
+    assert sql("SELECT count(*) FROM plays p JOIN league_games g ON g.league_id = p.league_id"
+               " AND g.name = p.game AND g.uuid = p.game_uuid") == str(n)
+    with Server(database=db) as s:
+        ann.s = s
+        after = _export_bytes(ann, lid)
+    assert after == before
