@@ -79,9 +79,9 @@ def _league(c, name="Club"):
     return lg["id"]
 
 
-def _import_real(c):
+def _import_real(c, path=REAL):
     lid = _league(c, "Real")
-    doc = json.load(open(REAL, encoding="utf-8"))
+    doc = json.load(open(path, encoding="utf-8"))
     st, hd, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats", json.dumps(doc),
                        raw=True, headers={"Content-Type": "application/json"})
     assert st == 200 and o["imported"] == len(doc["plays"]), (st, o)
@@ -206,6 +206,25 @@ def _check_player(c, lid, member, standings, ref, plays, query="", history=None)
             share = got.pop("share")
             assert got == want and _close(share, want["above"] / want["games"]), (got, want)
     return o
+
+
+def test_largest_real_league_against_the_api():
+    """deniedpluto-2025.json (792 plays over ten years, 152 players, 7 Wonders Duel and Catan
+    each described by two game objects): the pictures' numbers are the standings', the
+    head-to-head's and the plays' (a game of two objects counted once), and the top players'
+    pages are their histories'."""
+    with Server(database=_db()) as s:
+        ann = user(s, "big@example.org", "Ann")
+        lid, doc = _import_real(ann, os.path.join(HERE, "data", "bgstats-real",
+                                                  "deniedpluto-2025.json"))
+        st, hd, o = ann.get(f"/api/v1/leagues/{lid}/stats")
+        assert st == 200, o
+        standings, ref, plays = _check_league_stats(ann, lid, o)
+        assert len(plays) == sum(not p["ignored"] for p in doc["plays"]), len(plays)
+        assert len(o["months"]) > 100, len(o["months"])
+        for x in standings[:3]:
+            _check_player(ann, lid, x["player"], standings, ref, plays,
+                          history=_history(ann, x["player"]))
 
 
 def test_real_league_against_the_api():
