@@ -10,6 +10,9 @@ const DASH = ["", "7 4", "2 3", "9 3 2 3", "4 2"];
 const MARK = ["circle", "square", "triangle", "diamond", "cross"];
 
 const r1 = (v) => Math.round(v * 10) / 10;
+// a name cut to n characters ("…" last): the whole of it is in the figure's table
+const cut = (t, n) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+const NAME = 42; // characters of 11 px DejaVu Sans in a row's 312 units
 
 /** The figure around a picture: the sentence, the table of numbers (head: column titles, rows:
  * cells, text or nodes) under a <details> titled more. */
@@ -170,7 +173,7 @@ export function boxes({ label, rows, fmt }) {
 			return s(
 				"g",
 				{ class: g.low ? "ch-box ch-low" : "ch-box", "data-game": g.label },
-				s("text", { class: "ch-name", x: L, y: y0 }, g.note ? `${g.label} · ${g.note}` : g.label),
+				s("text", { class: "ch-name", x: L, y: y0 }, g.note ? `${cut(g.label, NAME - 3 - g.note.length)} · ${g.note}` : cut(g.label, NAME)),
 				s("line", { class: "ch-whisker", x1: X(g.min), x2: X(g.max), y1: cy, y2: cy }),
 				s("rect", { class: "ch-iqr", x: X(g.q1), y: cy - 8, width: Math.max(1, X(g.q3) - X(g.q1)), height: 16, rx: 2 }),
 				s("line", { class: "ch-median", x1: X(g.median), x2: X(g.median), y1: cy - 10, y2: cy + 10 }),
@@ -188,7 +191,6 @@ export function boxes({ label, rows, fmt }) {
  * share} or null), its count written in it. Wide maps scroll inside their own box. */
 export function heat({ label, players, cell, scrollLabel }) {
 	const C = 40, NL = 92, TH = 74;
-	const short = (n) => (n.length > 12 ? `${n.slice(0, 11)}…` : n);
 	const w = NL + C * players.length + 4, ht = TH + C * players.length + 4;
 	const cells = [];
 	players.forEach((a, i) =>
@@ -212,8 +214,8 @@ export function heat({ label, players, cell, scrollLabel }) {
 		"svg",
 		{ class: "ch-heat", viewBox: `0 0 ${w} ${ht}`, width: w, height: ht, role: "img", "aria-label": label },
 		s("title", {}, label),
-		players.map((p, i) => s("text", { class: "ch-name", x: NL - 4, y: TH + i * C + C / 2 + 4, "text-anchor": "end" }, short(p.name))),
-		players.map((p, j) => s("text", { class: "ch-name", transform: `translate(${NL + j * C + C / 2 + 4},${TH - 4}) rotate(-60)` }, short(p.name))),
+		players.map((p, i) => s("text", { class: "ch-name", x: NL - 4, y: TH + i * C + C / 2 + 4, "text-anchor": "end" }, cut(p.name, 12))),
+		players.map((p, j) => s("text", { class: "ch-name", transform: `translate(${NL + j * C + C / 2 + 4},${TH - 4}) rotate(-60)` }, cut(p.name, 12))),
 		cells,
 	);
 	return h("div", { class: "ch-scroll ch-heatbox", tabindex: "0", role: "region", "aria-label": scrollLabel }, pic);
@@ -254,7 +256,7 @@ export function hbars({ label, items }) {
 			return s(
 				"g",
 				{ class: "ch-hbar", "data-label": x.label, "data-value": x.value, "data-part": x.part },
-				s("text", { class: "ch-name", x: L, y: y + 12 }, x.label),
+				s("text", { class: "ch-name", x: L, y: y + 12 }, cut(x.label, NAME)),
 				s("rect", { class: "ch-bar ch-bar-all", x: L, y: y + 17, width: Math.max(1, X(x.value)), height: 12, rx: 2 }),
 				s("rect", { class: "ch-bar", x: L, y: y + 17, width: X(x.part), height: 12, rx: 2 }),
 				s("text", { class: "ch-tick", x: W - 2, y: y + 27, "text-anchor": "end" }, `${x.part} / ${x.value}`),

@@ -877,18 +877,25 @@ function scoresFigure(scores) {
 	);
 }
 
-/** Head-to-head as a heat map (league stats head_to_head), players in standings order. */
-function heatFigure(players, pairs) {
-	if (!pairs.length) return null;
-	const seen = new Set(pairs.map((x) => x.player));
-	const who = players.filter((p) => seen.has(p.player)).map((p) => ({ id: p.player, name: p.name }));
-	for (const x of pairs) if (!who.some((p) => p.id === x.player)) who.push({ id: x.player, name: x.name });
+/** Head-to-head as a heat map (league stats head_to_head) of the first HEAT_TOP players in
+ * standings order who have a rival: a bigger club's map would be thousands of squares no phone
+ * shows; a game or a season (the filters) brings others in. */
+const HEAT_TOP = 12;
+function heatFigure(players, allPairs) {
+	if (!allPairs.length) return null;
+	const seen = new Set(allPairs.map((x) => x.player));
+	const all = players.filter((p) => seen.has(p.player)).map((p) => ({ id: p.player, name: p.name }));
+	for (const x of allPairs) if (!all.some((p) => p.id === x.player)) all.push({ id: x.player, name: x.name });
+	const who = all.slice(0, HEAT_TOP);
+	const ids = new Set(who.map((p) => p.id));
+	const pairs = allPairs.filter((x) => ids.has(x.player) && ids.has(x.opponent));
 	const cells = new Map(pairs.map((x) => [`${x.player}\n${x.opponent}`, x]));
 	const most = pairs.filter((x) => x.games >= 3).reduce((a, b) => (!a || b.share > a.share || (b.share === a.share && b.games > a.games) ? b : a), null);
+	const top = all.length > who.length ? t("pics.heat_top", { n: who.length, total: all.length }) : "";
 	return figure(
 		{
 			kind: "heat",
-			summary: [t("pics.heat_sum"), most ? t("pics.heat_most", { a: most.name, b: most.opponent_name, above: most.above, games: most.games }) : ""].filter(Boolean).join(" "),
+			summary: [t("pics.heat_sum"), top, most ? t("pics.heat_most", { a: most.name, b: most.opponent_name, above: most.above, games: most.games }) : ""].filter(Boolean).join(" "),
 			more: t("pics.numbers"),
 			head: [t("league.player"), t("pics.opponent"), t("pics.together"), t("pics.above"), t("pics.share")],
 			rows: pairs.map((x) => [x.name, x.opponent_name, x.games, x.above, pct(x.share)]),
@@ -965,12 +972,25 @@ async function renderPlayer(value) {
 			h("p", {}, `${t("league.rating")}${t("pics.colon")}${fmt(r.ordinal)} (μ ${fmt(r.mu, 2)}, σ ${fmt(r.sigma, 2)})`, r.provisional ? h("span", { class: "lg-prov" }, t("league.provisional")) : null),
 			pics,
 		),
-		panel(
-			h("h2", {}, t("pics.every_play")),
-			h("table", { class: "lg-table lg-history" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", { class: "lg-text" }, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), h("tbody", {}, [...hst.history].reverse().map((x) => h("tr", {}, h("td", { class: "lg-nowrap" }, h("a", { href: `#play=${enc(hst.league)}/${enc(x.play)}` }, day(x.date))), h("td", { class: "lg-text" }, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal)))))),
-		),
+		panel(h("h2", {}, t("pics.every_play")), historyTable(hst)),
 		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),
 	);
+}
+
+/** Every play of a history, latest first: PAGE_MORE rows, then PAGE_MORE more at each tap of
+ * "More plays" (years of plays would be a page tens of thousands of pixels long). */
+function historyTable(hst) {
+	const rows = [...hst.history].reverse();
+	const row = (x) => h("tr", {}, h("td", { class: "lg-nowrap" }, h("a", { href: `#play=${enc(hst.league)}/${enc(x.play)}` }, day(x.date))), h("td", { class: "lg-text" }, x.game), h("td", {}, fmt(x.score)), h("td", {}, x.winner ? `${x.rank} ★` : x.rank), h("td", { title: x.rated ? t("history.rated") : t("history.not_rated") }, fmt(x.rating.ordinal)));
+	const body = h("tbody");
+	const more = h("button", { class: "wide", type: "button" }, t("league.more_plays"));
+	const add = () => {
+		body.append(...rows.slice(body.children.length, body.children.length + PAGE_MORE).map(row));
+		more.hidden = body.children.length >= rows.length;
+	};
+	more.addEventListener("click", add);
+	add();
+	return h("div", {}, h("table", { class: "lg-table lg-history" }, h("thead", {}, h("tr", {}, h("th", {}, t("play.date")), h("th", { class: "lg-text" }, t("play.game")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("league.rating")))), body), more);
 }
 
 const playerLink = (lid, x) => h("a", { href: `#player=${enc(lid)}/${enc(x.player)}` }, x.name);

@@ -1,6 +1,7 @@
 // End-to-end tests of the league pictures (static/charts.js, drawn by static/leagues.js) in
-// headless Debian chromium at 360 × 740: a league imported from a real BG Stats export
-// (tests/api/data/bgstats-real/michaelgao8-2021.json: 79 plays, 16 players) with a season; the
+// headless Debian chromium at 360 × 740: a league imported from the largest real BG Stats export
+// stored (tests/api/data/bgstats-real/deniedpluto-2025.json: 792 plays over ten years, 152
+// players, 121 games) with a season of its busiest year; the
 // player page, the league's pictures and the season recap checked against the API's numbers (a
 // rating line ends at the standings' rating, the heat map's cells are the head-to-head, the bars
 // the months, the recap's champion the season's first), a point tapped opens its play, the
@@ -16,7 +17,9 @@ const C = suite("charts");
 const { test } = C;
 const origin = new URL(BASE).origin;
 const phone = (o = {}) => C.phone(o);
-const REAL = readFileSync(new URL("tests/api/data/bgstats-real/michaelgao8-2021.json", ROOT), "utf8");
+const REAL = readFileSync(new URL("tests/api/data/bgstats-real/deniedpluto-2025.json", ROOT), "utf8");
+const NPLAYS = JSON.parse(REAL).plays.length;
+const NCOUNTED = JSON.parse(REAL).plays.filter((p) => !p.ignored).length; // the pictures leave ignored plays out
 
 const page = await phone();
 const ctx = page.context();
@@ -95,14 +98,15 @@ async function screen(p, name, lang = "en") {
 	const raw = text.match(/\b(?:pics|recap|league|play|history)\.[a-z][a-z_.-]*\b/);
 	assert(!raw, `${name}: a string key on the screen: ${raw && raw[0]}`);
 	if (lang === "fr") {
-		// the league's data (games named in English, "The Crew: …") is not French text
-		// nor the standings' "?" of a provisional rating (a sign, not a question)
+		// the league's data (games named in English, "The Crew: …", whole or cut short in a
+		// picture's names) is not French text, nor the standings' "?" of a provisional rating
+		// (a sign, not a question)
 		const all = await p.evaluate(() => {
 			const app = document.getElementById("app").cloneNode(true);
-			for (const el of app.querySelectorAll(".lg-prov")) el.remove();
+			for (const el of app.querySelectorAll(".lg-prov, .ch-name")) el.remove();
 			return app.textContent;
 		});
-		const words = L.games.reduce((x, g) => x.split(g).join(""), all);
+		const words = [...L.games].sort((a, b) => b.length - a.length).reduce((x, g) => x.split(g).join(""), all); // "Dice Throne Adventures: …" before "Dice Throne"
 		const bad = badFrench(words);
 		assert(bad.length === 0, `${name}: French without the no-break space: ${bad.slice(0, 5).join(", ")}`);
 	}
@@ -110,7 +114,7 @@ async function screen(p, name, lang = "en") {
 	return figs.map((f) => f.kind);
 }
 
-// the league: an account, the real export imported, a season of its first quarter
+// the league: an account, the real export imported, a season of its busiest year
 const L = {};
 
 await test("charts-a-real-league", async () => {
@@ -118,8 +122,8 @@ await test("charts-a-real-league", async () => {
 	await call(page, "POST", "/sessions", { email: "charts@example.org", password: "charts password" });
 	const lg = await call(page, "POST", "/leagues", { name: "Real club" });
 	const imp = await call(page, "POST", `/leagues/${lg.id}/import?format=bgstats`, REAL, { "Content-Type": "application/json" });
-	assert(imp.imported > 60, `imported: ${imp.imported}`);
-	const season = await call(page, "POST", `/leagues/${lg.id}/seasons`, { name: "Winter 2021", starts: "2021-01-01", ends: "2021-03-31" });
+	assert(imp.imported === NPLAYS && imp.skipped === 0, `imported: ${imp.imported} of ${NPLAYS}`);
+	const season = await call(page, "POST", `/leagues/${lg.id}/seasons`, { name: "2020", starts: "2020-01-01", ends: "2020-12-31" });
 	Object.assign(L, { id: lg.id, lid: encodeURIComponent(lg.id), season: season.id });
 	L.standings = (await call(page, "GET", `/leagues/${L.lid}/standings`)).standings;
 	L.games = (await call(page, "GET", `/leagues/${L.lid}`)).games;
@@ -184,20 +188,27 @@ await test("charts-league-pictures-match-the-api", async () => {
 	assert(six && six[1] === sixth.rating.ordinal, `the sixth line ends at its rating: ${six}`);
 	await key.click();
 	assert((await lines()).length === 5, "a second tap hides it");
-	// the heat map: every pair of head-to-head, its counts
+	// the heat map: the first twelve of the standings who have a rival (of many more here),
+	// every pair of them as head-to-head counts it
+	const rivals = new Set(hh.head_to_head.map((x) => x.player));
+	const top = L.standings.map((x) => x.player).filter((p) => rivals.has(p)).slice(0, 12);
+	assert(rivals.size > 12, `players with a rival: ${rivals.size}`);
 	const cells = await page.locator("g.ch-cell").evaluateAll((gs) => gs.map((g) => ({ a: g.dataset.a, b: g.dataset.b, above: Number(g.dataset.above), games: Number(g.dataset.games) })));
-	assert(cells.length === hh.head_to_head.length, `${cells.length} cells, ${hh.head_to_head.length} pairs`);
-	for (const x of hh.head_to_head) {
+	const want = hh.head_to_head.filter((x) => top.includes(x.player) && top.includes(x.opponent));
+	assert(cells.length === want.length && want.length > 12, `${cells.length} cells, ${want.length} pairs among the first twelve`);
+	for (const x of want) {
 		const c = cells.find((y) => y.a === x.player && y.b === x.opponent);
 		assert(c && c.above === x.wins && c.games === x.games, `${x.name} vs ${x.opponent_name}: ${JSON.stringify(c)}, head-to-head ${x.wins}/${x.games}`);
 	}
+	const heatSum = await page.locator('figure[data-chart="heat"] figcaption').innerText();
+	assert(heatSum.includes(fill(EN["pics.heat_top"], { n: 12, total: rivals.size })), `the heat map says whom it shows: ${heatSum}`);
 	const box = await page.locator(".ch-heatbox").evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, page: document.documentElement.scrollWidth }));
 	assert(box.scroll > box.client && box.page <= 360, `the heat map scrolls in its box, not the page: ${JSON.stringify(box)}`);
 	// the bars: the months
 	const bars = await page.locator('figure[data-chart="months"] rect.ch-bar').evaluateAll((rs) => rs.map((r) => ({ month: r.dataset.label, plays: Number(r.dataset.value) })));
 	assert(JSON.stringify(bars) === JSON.stringify(stats.months), `bars ${JSON.stringify(bars)}, months ${JSON.stringify(stats.months)}`);
 	const total = bars.reduce((n, x) => n + x.plays, 0);
-	assert(total > 60, `plays in the bars: ${total}`);
+	assert(total === NCOUNTED, `plays in the bars: ${total}, of them not ignored: ${NCOUNTED}`);
 	// a box per game with scores, the lowest-wins ones marked
 	const spread = await page.locator("g.ch-box").evaluateAll((gs) => gs.map((g) => [g.dataset.game, g.classList.contains("ch-low")]));
 	assert(spread.length === Math.min(8, stats.scores.length), `boxes: ${spread.length}`);
@@ -247,7 +258,9 @@ await test("charts-every-screen-en-light-fr-dark", async () => {
 				// the sentence in the language, its numbers written the language's way (a decimal comma in French)
 				const lead = L.standings[0];
 				const rating = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, useGrouping: false }).format(lead.rating.ordinal);
-				const want = fill(dict["pics.lines_sum"], { name: lead.name, rating, top: 5, n: L.standings.length });
+				const lined = (await call(p, "GET", `/leagues/${L.lid}/stats`)).players.filter((x) => x.points.length).length; // players with a rated play
+				assert(lined > 100, `players with a line: ${lined}`);
+				const want = fill(dict["pics.lines_sum"], { name: lead.name, rating, top: 5, n: lined });
 				const sum = await p.locator('figure[data-chart="lines"] figcaption').innerText();
 				assert(sum.startsWith(want), `the lines' sentence: ${sum}; expected ${want}`);
 			}

@@ -529,8 +529,9 @@ await test("leagues-play-keeps-local-date-and-offset", async () => {
 });
 
 await test("leagues-long-lists", async () => {
-	// 61 more plays through the API, past a page of 50: Bea's history shows every play, and the
-	// league's recent plays grow with "More plays" until all are listed
+	// 61 more plays through the API, past a page of 50: Bea's history shows the latest 50 and
+	// the rest at "More plays", and the league's recent plays grow with "More plays" until all
+	// are listed
 	await page.selectOption("#lang", "en");
 	await page.goto(`${BASE}/leagues.html#`);
 	await page.getByRole("heading", { name: "My leagues" }).waitFor();
@@ -547,8 +548,13 @@ await test("leagues-long-lists", async () => {
 	await visit(page, `player=${encodeURIComponent(bea)}`, "table.lg-table");
 	await page.getByRole("heading", { name: "History of Bea" }).waitFor();
 	await page.locator("svg.lg-chart polyline").waitFor();
-	const rows = await page.locator("table.lg-table tbody tr").count();
-	assert(rows === 63, `every play in Bea's history: ${rows}`);
+	const rows = () => page.locator("table.lg-table tbody tr").count();
+	assert((await rows()) === 50, `the latest 50 plays of Bea's history: ${await rows()}`);
+	const latest = await page.locator("table.lg-table tbody tr").first().locator("td").first().innerText();
+	assert(latest === "2026-04-28", `the latest first: ${latest}`);
+	await page.getByRole("button", { name: "More plays" }).click();
+	assert((await rows()) === 63, `every play in Bea's history: ${await rows()}`);
+	assert(!(await page.getByRole("button", { name: "More plays" }).isVisible()), "no more to show");
 	await visit(page, `league=${encodeURIComponent(lid)}`, '[data-testid="recent-plays"]');
 	const recent = page.locator('[data-testid="recent-plays"] li');
 	await recent.first().waitFor();
