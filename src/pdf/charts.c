@@ -12,7 +12,7 @@
 
 static const float INK[3] = {0.10f, 0.12f, 0.16f};
 
-enum { TOP = 5, BOX_GAMES = 12, H2H_SIDE = 12, MONTHS_MAX = 48 };
+enum { TOP = 5, BOX_GAMES = 12, H2H_SIDE = 12, MONTHS_MAX = 48, NAME_CUT = 26 };
 
 static json_object *get(const json_object *o, const char *key)
 {
@@ -237,6 +237,28 @@ static void ratings_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w,
 	pdf_grey(pg, 0, 0);
 }
 
+/* src cut to n characters (UTF-8), "…" last when it was longer, into dst (size ≥ 4n + 4). */
+static void cut(char *dst, size_t size, const char *src, int n)
+{
+	size_t i = 0;
+	int chars = 0;
+	while (src[i] && chars < n) {
+		i++;
+		while ((src[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	if (!src[i] || i + 4 > size) { /* whole (or no room to cut: the fit shrinks it) */
+		snprintf(dst, size, "%s", src);
+		return;
+	}
+	size_t back = i; /* the n-th character goes for the "…" */
+	do
+		back--;
+	while (back > 0 && (src[back] & 0xC0) == 0x80);
+	snprintf(dst, size, "%.*s…", (int)back, src);
+}
+
 /* Box plots of the scores per game (the first BOX_GAMES by plays): whiskers min–max, box
  * q1–q3, the median a thick line; a lowest-wins game is marked "↓" with a footnote. */
 static void scores_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w, float h,
@@ -271,50 +293,41 @@ static void scores_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w, 
 	float left = x + 120, top = y + 22, cw = w - 120 - 10, row = (h - 40) / (float)np;
 	if (row > 22)
 		row = 22;
-	float ch = row * (float)np;
-	double lo = 0, hi = 0;
-	for (size_t k = 0; k < np; k++) {
-		json_object *g = at(sc, pick[k]);
-		if (k == 0 || num(g, "min") < lo)
-			lo = num(g, "min");
-		if (k == 0 || num(g, "max") > hi)
-			hi = num(g, "max");
-	}
-	double step = tick_step(hi - lo > 1 ? hi - lo : 1, 6);
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
-	if (hi <= lo)
-		hi = lo + step;
+	float ch = row * (float)np, bl = left + 26,
+	      bw = cw - 52; /* a row's box, its ends printed */
 	char t[32];
-	HPDF_Page_SetLineWidth(pg, 0.3f);
-	for (double v = lo; v <= hi + step * 1e-9; v += step) { /* vertical grid, x labels */
-		float gx = left + (float)((v - lo) / (hi - lo)) * cw;
-		pdf_grey(pg, 0, 0.8f);
-		pdf_line(doc, pg, gx, top, gx, top + ch);
-		HPDF_Page_Stroke(pg);
-		snprintf(t, sizeof t, "%g", v);
-		pdf_fill_rgb(pg, INK);
-		pdf_text(doc, pg, PDF_REGULAR, 7, gx, top + ch + 9, AL_CENTRE, t);
-	}
-	pdf_text(doc, pg, PDF_REGULAR, 7.5f, left + cw, top + ch + 19, AL_RIGHT, lab[PCH_SCORE]);
+	pdf_fill_rgb(pg, INK);
+	pdf_text(doc, pg, PDF_REGULAR, 7.5f, left + cw, top + ch + 12, AL_RIGHT, lab[PCH_SCORE]);
 	bool any_low = false;
-#define SX(v) (left + (float)(((v)-lo) / (hi - lo)) * cw)
+	/* each game on its own scale, from its lowest score to its highest (one game's thousands
+	 * would flatten the others' tens) */
 	for (size_t k = 0; k < np; k++) {
 		json_object *g = at(sc, pick[k]);
+		double lo = num(g, "min"), hi = num(g, "max");
+		double span = hi > lo ? hi - lo : 1;
+#define SX(v) (bl + (float)(((v)-lo) / span) * bw)
 		float cy = top + row * ((float)k + 0.5f), bh = row * 0.55f;
 		bool low = json_object_get_boolean(get(g, "lowest_wins"));
 		any_low = any_low || low;
-		char name[PDF_NAME_MAX];
-		snprintf(name, sizeof name, "%s%s (%d)", low ? "↓ " : "", str(g, "game"),
-		         (int)num(g, "n"));
+		char game[NAME_CUT * 4 + 4], name[PDF_NAME_MAX];
+		cut(game, sizeof game, str(g, "game"), NAME_CUT);
+		snprintf(name, sizeof name, "%s%s (%d)", low ? "↓ " : "", game, (int)num(g, "n"));
 		pdf_fill_rgb(pg, INK);
 		pdf_text_fit(doc, pg, PDF_REGULAR, 7.5f, 114, x, cy + 2.5f, AL_LEFT, name);
+		snprintf(t, sizeof t, "%g", lo);
+		pdf_text(doc, pg, PDF_REGULAR, 6.5f, bl - 4, cy + 2.3f, AL_RIGHT, t);
+		snprintf(t, sizeof t, "%g", hi);
+		pdf_text(doc, pg, PDF_REGULAR, 6.5f, bl + bw + 4, cy + 2.3f, AL_LEFT, t);
+		pdf_grey(pg, 0, 0.85f);
+		HPDF_Page_SetLineWidth(pg, 0.3f);
+		pdf_line(doc, pg, bl, cy, bl + bw, cy); /* the row's scale, faint */
+		HPDF_Page_Stroke(pg);
 		pdf_grey(pg, 0.85f, 0);
 		HPDF_Page_SetLineWidth(pg, 0.7f);
-		pdf_line(doc, pg, SX(num(g, "min")), cy, SX(num(g, "q1")), cy);
-		pdf_line(doc, pg, SX(num(g, "q3")), cy, SX(num(g, "max")), cy);
-		pdf_line(doc, pg, SX(num(g, "min")), cy - bh / 3, SX(num(g, "min")), cy + bh / 3);
-		pdf_line(doc, pg, SX(num(g, "max")), cy - bh / 3, SX(num(g, "max")), cy + bh / 3);
+		pdf_line(doc, pg, SX(lo), cy, SX(num(g, "q1")), cy);
+		pdf_line(doc, pg, SX(num(g, "q3")), cy, SX(hi), cy);
+		pdf_line(doc, pg, SX(lo), cy - bh / 3, SX(lo), cy + bh / 3);
+		pdf_line(doc, pg, SX(hi), cy - bh / 3, SX(hi), cy + bh / 3);
 		HPDF_Page_Stroke(pg);
 		pdf_rect(doc, pg, SX(num(g, "q1")), cy - bh / 2,
 		         SX(num(g, "q3")) - SX(num(g, "q1")) + 0.01f, bh);
@@ -326,9 +339,6 @@ static void scores_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w, 
 	}
 #undef SX
 	pdf_grey(pg, 0, 0);
-	HPDF_Page_SetLineWidth(pg, 0.6f);
-	pdf_line(doc, pg, left, top + ch, left + cw, top + ch);
-	HPDF_Page_Stroke(pg);
 	if (any_low) {
 		pdf_fill_rgb(pg, INK);
 		pdf_text(doc, pg, PDF_REGULAR, 7, x, top + ch + 19, AL_LEFT, lab[PCH_LOWEST]);

@@ -225,6 +225,21 @@ def test_largest_real_league_against_the_api():
         for x in standings[:3]:
             _check_player(ann, lid, x["player"], standings, ref, plays,
                           history=_history(ann, x["player"]))
+        # the report's score spreads: each game on its own scale, its lowest and highest
+        # printed at the ends (Smirkle's thousands beside games of tens), long names cut
+        st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
+                                  {"name": "2020", "starts": "2020-01-01", "ends": "2020-12-31"})
+        assert st == 201, season
+        st, hd, r = ann.get(f"/api/v1/leagues/{lid}/seasons/{season['id']}/recap")
+        st, hd, pdf = ann.get(f"/api/v1/leagues/{lid}/seasons/{season['id']}/recap.pdf")
+        assert st == 200, pdf
+        pages, text = _pdf_text(pdf, "recap-large")
+        assert pages == 2, pages
+        smirkle = next(x for x in r["stats"]["scores"] if x["game"].startswith("Smirkle"))
+        lines = [line for line in text.splitlines() if "Smirkle" in line]
+        assert lines and "…" in lines[0] and "dice game" not in lines[0], lines
+        for v in (smirkle["min"], smirkle["max"]):
+            assert f"{v:g}" in text, (v, lines)
 
 
 def test_real_league_against_the_api():
