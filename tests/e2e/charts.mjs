@@ -18,8 +18,9 @@ const { test } = C;
 const origin = new URL(BASE).origin;
 const phone = (o = {}) => C.phone(o);
 const REAL = readFileSync(new URL("tests/api/data/bgstats-real/deniedpluto-2025.json", ROOT), "utf8");
-const NPLAYS = JSON.parse(REAL).plays.length;
-const NCOUNTED = JSON.parse(REAL).plays.filter((p) => !p.ignored).length; // the pictures leave ignored plays out
+const REAL_PLAYS = JSON.parse(REAL).plays;
+const NPLAYS = REAL_PLAYS.length;
+const NCOUNTED = REAL_PLAYS.filter((p) => !p.ignored).length; // the pictures leave ignored plays out
 
 const page = await phone();
 const ctx = page.context();
