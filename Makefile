@@ -109,8 +109,10 @@ restore:
 test: deps
 	@sh tests/run.sh
 
+# Every unit test, each under a time limit (tests/lib/unit.sh): any crash, sanitizer report,
+# leak, timeout or failed check fails the target, naming the binary.
 unit: $(UNIT_BIN)
-	@for t in $(UNIT_BIN); do $$t || true; done
+	@sh -c '. tests/lib/unit.sh && unit_run "$$@"' unit $(UNIT_BIN)
 
 asan:
 	$(MAKE) BUILD=build/asan CC=clang OPT=-O1 \

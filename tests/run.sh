@@ -9,49 +9,15 @@ LOG=build/test-logs
 rm -rf "$LOG"; mkdir -p "$LOG"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-step() { # step NAME COMMAND… : one PASS/FAIL line for a command, its output in the log
-	name=$1; shift
-	t0=$(date +%s)
-	if "$@" >"$LOG/$name.log" 2>&1; then echo "PASS $name"; else echo "FAIL $name"; tail -n 30 "$LOG/$name.log" | sed 's/^/  | /'; fi
-	echo "time $name $(($(date +%s) - t0)) s"
-}
-
-suite() { # suite NAME COMMAND… : a command that prints its own PASS/FAIL lines
-	name=$1; shift
-	t0=$(date +%s)
-	"$@" >"$LOG/$name.log" 2>&1
-	report "$name" $? "$t0"
-}
-
-report() { # report NAME EXIT_STATUS START_TIME: the time, PASS/FAIL lines and details of a suite
-	echo "time $1 $(($(date +%s) - $3)) s"
-	grep -E '^(PASS|FAIL) ' "$LOG/$1.log" | sed "s|^\(PASS\|FAIL\) |\1 $1: |"
-	grep -A12 -E '^FAIL ' "$LOG/$1.log" | grep -E '^  ' | head -n 40
-	if [ "$2" -ne 0 ] && ! grep -q '^FAIL ' "$LOG/$1.log"; then
-		echo "FAIL $1: exited $2"; tail -n 30 "$LOG/$1.log" | sed 's/^/  | /'
-	fi
-}
+# step, suite, report (tests/lib/steps.sh); run_unit, run_unit_asan, run_unit_tsan: the unit
+# tests of a build, each binary's exit status counted (tests/lib/unit.sh)
+. tests/lib/steps.sh
+. tests/lib/unit.sh
 
 # Two throwaway clusters starting at once would both take the first free port from 5432:
-# each pg_virtualenv gets its own, chosen here.
-free_ports() { # free_ports N: N distinct free loopback TCP ports
-	python3 -c 'import socket, sys
-ss = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
-}
-
-run_unit() { # run_unit BUILD_DIR
-	for t in "$1"/tests/test_*; do [ -x "$t" ] && "$t"; done
-}
-
-run_unit_tsan() { # run_unit_tsan BUILD_DIR: a ThreadSanitizer report (exit 66) is a failure
-	for t in "$1"/tests/test_*; do
-		[ -x "$t" ] || continue
-		TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1" "$t"
-		if [ $? -eq 66 ]; then echo "FAIL $(basename "$t"): ThreadSanitizer report"; fi
-	done
-	return 0
+# each pg_virtualenv gets its own, drawn below the ephemeral range (tests/lib/ports.py).
+free_ports() { # free_ports N: N distinct free TCP ports
+	python3 tests/lib/ports.py "$1"
 }
 
 # The API tests that run the server under ThreadSanitizer: those where requests, streams,
@@ -70,16 +36,24 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs,test_leagu
 	step lint-layers sh tests/lint/layers.sh
 	# no file names or development words in the screens' strings (tests/lint/ui_words.sh)
 	step lint-ui-words sh tests/lint/ui_words.sh
+	# the unit runner and the steps fail on planted crashing, leaking, hanging and lying
+	# binaries and suites (tests/lib/selfcheck.sh)
+	step runner-self-check sh tests/lib/selfcheck.sh
 	step build-gcc make -s -j"$JOBS" CC=gcc all
 	step build-clang make -s -j"$JOBS" CC=clang BUILD=build/clang all
 	suite unit run_unit build
 	step build-asan make -s -j"$JOBS" asan
-	suite unit-asan run_unit build/asan
+	suite unit-asan run_unit_asan build/asan
 	# The API suite with the plain and the AddressSanitizer server at once, each on its own
 	# cluster: most of its time is spent waiting (timeouts, slow clients, restarts), so the two
 	# passes share the cores well.
-	set -- $(free_ports 2)
 	t0=$(date +%s)
+	ports=$(free_ports 2) || ports=""
+	set -- $ports
+	if [ $# -ne 2 ]; then
+		echo "FAIL api: no two free ports: $ports"
+		set -- none none # each pg_virtualenv then fails: both suites report it too
+	fi
 	pg_virtualenv -t -c "-p $1" python3 tests/api/run.py build/server >"$LOG/api.log" 2>&1 &
 	api_pid=$!
 	env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -92,7 +66,7 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs,test_leagu
 	suite api-tsan env TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
 		pg_virtualenv -t python3 tests/api/run.py build/tsan/server "$TSAN_API"
 	suite fuzz sh tests/fuzz/run.sh
-	[ -f tests/e2e/run.sh ] && suite e2e pg_virtualenv -t sh tests/e2e/run.sh
+	suite e2e pg_virtualenv -t sh tests/e2e/run.sh
 } | tee "$LOG/summary.log"
 
 pass=$(grep -c '^PASS ' "$LOG/summary.log")
