@@ -8,20 +8,16 @@ pg_virtualenv provides (libpq PG* variables), and talks HTTP to it.
 Every response that Server.request receives is checked against static/openapi.json (contract.py):
 an undocumented status or a body that does not validate fails the test that made the request.
 """
-import http.client, json, os, socket, subprocess, tempfile, time, signal
+import http.client, json, os, socket, subprocess, sys, tempfile, time, signal
 
 import contract
 
 SERVER_BIN = os.environ.get("SERVER_BIN", "build/server")
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+# free_port(): a port free on [::] dual stack, as the server binds, below the ephemeral range
+from ports import free_port  # noqa: E402  (tests/lib/ports.py)
 
 
 def make_database(name):
@@ -53,9 +49,9 @@ class Server:
         self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
 
     def start(self):
-        # free_port() only finds a port that was free a moment ago: another process (or an
-        # outgoing connection's ephemeral port) may take it before the server binds. Then the
-        # server exits at once saying so, and it starts again on another port.
+        # free_port() only finds a port that was free a moment ago: another run's server may
+        # draw and take it before this one binds. Then the server exits at once saying so, and
+        # it starts again on another port.
         for attempt in range(5):
             self.proc = subprocess.Popen([os.path.join(ROOT, self.binary)] + self.args,
                                          env=self.env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -51,24 +51,37 @@ stop() {
 trap stop EXIT
 trap 'stop; exit 1' INT TERM
 
-# start_server N: starts server N on a free port, sets PORT_N once it answers
+# start_server N: starts server N on a free port (tests/lib/ports.py: free on [::] as the server
+# binds, below the ephemeral range), sets PORT_N once it answers; another port when the drawn
+# one was taken in between ("address in use")
 start_server() {
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	PORT=$port STATIC_DIR="$ROOT/static" TEMPLATES_DIR="$ROOT/templates" MIGRATIONS_DIR="$ROOT/migrations" \
-		build/server >"$OUT/server$1.log" 2>&1 &
-	pid=$!
-	SERVERS="$SERVERS $pid"
-	i=0
-	until curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "FAIL setup: server $1 did not start"
-			sed 's/^/  | /' "$OUT/server$1.log" | tail -n 20
+	for attempt in 1 2 3 4 5; do
+		port=$(python3 tests/lib/ports.py 1) || {
+			echo "FAIL setup: no free port for server $1"
 			exit 1
-		fi
-		sleep 0.1
+		}
+		PORT=$port STATIC_DIR="$ROOT/static" TEMPLATES_DIR="$ROOT/templates" MIGRATIONS_DIR="$ROOT/migrations" \
+			build/server >"$OUT/server$1.log" 2>&1 &
+		pid=$!
+		SERVERS="$SERVERS $pid"
+		end=$(($(date +%s) + 20))
+		# ready: it says it listens (a port taken by another process could answer too) and answers
+		until grep -q "server: listening on" "$OUT/server$1.log" &&
+			curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; do
+			if ! kill -0 "$pid" 2>/dev/null; then
+				wait "$pid" 2>/dev/null
+				grep -q "address in use" "$OUT/server$1.log" && continue 2
+				break 2
+			fi
+			[ "$(date +%s)" -lt "$end" ] || break 2
+			sleep 0.1 # the poll's interval: the condition is the health answer
+		done
+		eval "PORT_$1=$port"
+		return 0
 	done
-	eval "PORT_$1=$port"
+	echo "FAIL setup: server $1 did not start"
+	sed 's/^/  | /' "$OUT/server$1.log" | tail -n 20
+	exit 1
 }
 start_server 1
 start_server 2
