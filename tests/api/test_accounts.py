@@ -105,16 +105,36 @@ def test_login_rotates_the_session():
 
 
 def test_idle_expiry():
+    """A session used more often than SESSION_IDLE_S lives past it; left unused longer, it ends.
+    The time unused is a fixed wait, the one thing here that cannot be polled: a request asking
+    whether the session has ended would use it (tests/README.md)."""
+    idle = 2.0
     with Server(database=_db(), env={"SESSION_IDLE_S": "2", "SESSION_MAX_S": "60"}) as s:
         c = Client(s)
         c.signup("eve@example.org")
+        # The server reads the session somewhere between a request's sending and its answer, so
+        # two readings are at most (this answer - the previous sending) apart: a use within the
+        # limit of the one before must find the session alive. A machine that stalls past the
+        # limit may end it: then a new run starts, until one of 2 x idle is done (or 60 s pass).
+        deadline = time.monotonic() + 60
+        run_start = prev_sent = time.monotonic()
         c.login("eve@example.org")
-        # used every second: stays alive past the idle limit
-        for _ in range(4):
-            time.sleep(0.8)
+        while time.monotonic() - run_start < 2 * idle:
+            assert time.monotonic() < deadline, "no run of uses each within the idle limit"
+            time.sleep(0.4)  # the spacing of the uses: what is under test
+            sent = time.monotonic()
             st, hd, o = c.get("/api/v1/accounts/me")
-            assert st == 200, (st, o)
-        time.sleep(2.5)
+            last_answer = time.monotonic()
+            if last_answer - prev_sent < idle:
+                assert st == 200, (st, o, last_answer - prev_sent)
+            elif st != 200:
+                problem(st, hd, o, 401, rule="session-expired")
+                run_start = sent = time.monotonic()
+                c.login("eve@example.org")
+                last_answer = time.monotonic()
+            prev_sent = sent
+        # unused for the limit (and a margin for the database's clock) after its last reading
+        time.sleep(max(0.0, last_answer + idle + 0.3 - time.monotonic()))
         st, hd, o = c.get("/api/v1/accounts/me")
         problem(st, hd, o, 401, rule="session-expired")
         st, hd, o = c.get("/api/v1/accounts/me")
@@ -122,18 +142,26 @@ def test_idle_expiry():
 
 
 def test_absolute_expiry():
+    """SESSION_MAX_S after the log-in the session ends, however often it is used: polled until
+    it ends (with a deadline), never sooner than the limit after the log-in was sent."""
+    max_s = 3.0
     with Server(database=_db(), env={"SESSION_IDLE_S": "60", "SESSION_MAX_S": "3"}) as s:
         c = Client(s)
         c.signup("fay@example.org")
+        login_sent = time.monotonic()
         c.login("fay@example.org")
         assert "Max-Age=3" in c.last_set_cookie, c.last_set_cookie
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < 2.2:
-            assert c.get("/api/v1/accounts/me")[0] == 200
-            time.sleep(0.5)
-        time.sleep(1.5)
-        st, hd, o = c.get("/api/v1/accounts/me")
+        deadline = login_sent + max_s + 20
+        while True:
+            st, hd, o = c.get("/api/v1/accounts/me")
+            answered = time.monotonic()
+            if st != 200:
+                break
+            assert answered < deadline, "the session outlived SESSION_MAX_S by 20 s"
+            time.sleep(0.1)
         problem(st, hd, o, 401, rule="session-expired")
+        # created inside the log-in, read before this answer: ended no sooner than the limit
+        assert answered - login_sent >= max_s, f"ended {answered - login_sent:.2f} s after log-in"
 
 
 def test_csrf_origin_and_content_type():
