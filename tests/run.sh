@@ -4,7 +4,7 @@
 # ThreadSanitizer, fuzz corpora, browser.
 # Every suite prints "PASS name" / "FAIL name" lines; the last line here is "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 LOG=build/test-logs
 rm -rf "$LOG"; mkdir -p "$LOG"
 JOBS=$(nproc 2>/dev/null || echo 2)

@@ -114,11 +114,12 @@ def test_backend_terminated():
     with Server(database=make_database("h_db_kill")) as s:
         for _ in range(10):
             assert s.request("GET", "/api/v1/health")[0] == 200
-        subprocess.run(["psql", "-X", "-q", "-d", "postgres", "-c",
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE datname = 'h_db_kill' AND pid <> pg_backend_pid()"],
-                       check=True, capture_output=True)
-        time.sleep(0.2)
+        # each backend waited for until it has ended (up to 10 s)
+        r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-d", "postgres", "-c",
+                            "SELECT bool_and(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+                            "WHERE datname = 'h_db_kill' AND pid <> pg_backend_pid()"],
+                           check=True, capture_output=True, text=True)
+        assert r.stdout.strip() == "t", ("no backend of the server ended", r.stdout, r.stderr)
         ok = sum(s.request("GET", "/api/v1/health")[0] == 200 for _ in range(20))
         assert ok == 20, f"{20 - ok} of 20 requests failed after the backends were terminated"
 

@@ -1,7 +1,7 @@
 """Live updates across server processes (api.md "Live updates"; engineering.md "Live updates
 across servers"): two servers on one database; a stream opened on server B sees a move made on
 server A (PostgreSQL LISTEN/NOTIFY), and a reconnect with Last-Event-ID gets what it missed."""
-import http.client, json, socket, time
+import http.client, json, socket, subprocess, time
 
 from harness import Server, make_database, problem
 import random
@@ -59,8 +59,10 @@ class Stream:
             except (http.client.HTTPException, OSError) as e:
                 chunk = b""
             if not chunk:
-                time.sleep(0.2)
-                died = self.server.proc.poll()
+                try:  # a server that dies takes a moment to be reaped: say so if it does
+                    died = self.server.proc.wait(2)
+                except subprocess.TimeoutExpired:
+                    died = None
                 raise AssertionError(
                     f"the stream ended; events so far: {out}" +
                     (f"; the server died ({died}):\n{self.server.output()[-1500:]}"

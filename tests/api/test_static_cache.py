@@ -194,7 +194,11 @@ def test_static_edits_under_load_never_serve_the_old_body():
         t.start()
     try:
         for k in range(1, 13):
-            time.sleep(0.02)  # let the clients hit the kept version (not a synchronisation)
+            # the clients have read the kept version: a request begun after the last edit ended
+            deadline = time.monotonic() + 10
+            while not any(t0 >= edits[k - 1][1] for t0, _, _ in seen[-8:]) and not errors:
+                assert time.monotonic() < deadline, f"no client read version {k - 1}"
+                time.sleep(0.005)
             in_place = k % 2 == 0
             began = time.monotonic()
             put("live.css", versions[k], replace=not in_place)

@@ -55,7 +55,7 @@ trap 'stop; exit 1' INT TERM
 # binds, below the ephemeral range), sets PORT_N once it answers; another port when the drawn
 # one was taken in between ("address in use")
 start_server() {
-	for attempt in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		port=$(python3 tests/lib/ports.py 1) || {
 			echo "FAIL setup: no free port for server $1"
 			exit 1

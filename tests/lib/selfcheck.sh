@@ -7,7 +7,7 @@
 # into a FAIL line. Prints what went wrong and exits 1; "runner ok" when all holds.
 #   sh tests/lib/selfcheck.sh
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/steps.sh
 . tests/lib/unit.sh
 TMP=$(mktemp -d)
