@@ -77,16 +77,16 @@ unit_run() {
 # The unit tests of one build (BUILD_DIR/tests/test_*), each under a time limit generous for its
 # sanitizer (UNIT_TIMEOUT overrides it), for tests/run.sh.
 run_unit() ( # run_unit BUILD_DIR
-	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-300}"
+	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-600}"
 	unit_run "$1"/tests/test_*
 )
 run_unit_asan() ( # leaks count; UBSan stops at the first error (-fno-sanitize-recover)
-	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-900}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-1800}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1
 	unit_run "$1"/tests/test_*
 )
 run_unit_tsan() ( # every race reported, then exit 66
-	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-1800}" \
+	export UNIT_TIMEOUT="${UNIT_TIMEOUT:-3600}" \
 		TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1"
 	unit_run "$1"/tests/test_*
 )
