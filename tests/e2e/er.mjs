@@ -34,8 +34,9 @@ async function tapMove(page, { submit = true } = {}) {
 			await lit.first().click();
 			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
 		} else if (await page.locator("#morgue").count()) await page.click("#morgue");
-		else await page.waitForTimeout(100);
-		await page.waitForTimeout(50);
+		else await page.locator('.bed.lit, #morgue, #submit:not([disabled])').first().waitFor();
+		// a tap is drawn before click() returns (the store renders in a microtask); what it
+		// loads afterwards, the panel's ready flag waits for
 	}
 	await page.locator("#submit:not([disabled])").waitFor();
 	if (submit) await page.click("#submit");
@@ -426,8 +427,9 @@ await test("f-three-phones-to-the-end", async () => {
 	// the beds that earned the Epidemiologist's points light up from the score details
 	const epi = Number(await A.locator('[data-score-cell="epidemiologist"]').textContent());
 	await A.click('[data-hl="epidemiologist"]');
+	// pressed once the score details have come back and the sheet is drawn with them
+	await A.locator('[data-hl="epidemiologist"][aria-pressed="true"]').waitFor();
 	if (epi > 0) await A.locator(".bed.scored").first().waitFor();
-	else await A.waitForTimeout(500);
 	assert((await A.locator(".bed.scored").count() > 0) === epi > 0, `scored beds shown for ${epi} points`);
 	await A.locator('[data-hl="epidemiologist"]').scrollIntoViewIfNeeded();
 	await screen(A, "game-end-epidemiologist");

@@ -36,7 +36,9 @@ async function finishDraft(page) {
 			await lit.first().click();
 			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
 		} else if (await page.locator("#morgue").count()) await page.click("#morgue");
-		await page.waitForTimeout(80);
+		else await page.locator('.bed.lit, #morgue, #submit:not([disabled])').first().waitFor();
+		// a tap is drawn before click() returns (the store renders in a microtask); what it
+		// loads afterwards, the panel's ready flag waits for
 	}
 	await page.locator("#submit:not([disabled])").waitFor();
 }
@@ -151,8 +153,7 @@ await test("er-offline-draft-sent-when-back", async () => {
 			await lit.first().click();
 			if (await A.locator(".picker").count()) await A.locator(".picker button.value").first().click();
 		} else if (await A.locator("#morgue").count()) await A.click("#morgue");
-		else break;
-		await A.waitForTimeout(80);
+		else break; // each tap is drawn before click() returns (the store renders in a microtask)
 	}
 	await A.context().setOffline(false);
 	await A.locator("#conn[data-conn=live]").waitFor({ timeout: 15000 });
