@@ -83,7 +83,7 @@ static void field_of(char *field, size_t cap, const char *name, size_t len)
 static void refuse(http_resp *resp, const char *where, const char *name, size_t len,
                    const char *rule)
 {
-	char field[72], detail[160];
+	char field[72], detail[224]; /* room for the longest: no character cut */
 	field_of(field, sizeof field, name, len);
 	snprintf(detail, sizeof detail, "the %s parameter %s must be UTF-8 text %s", where,
 	         field + 1,
