@@ -229,6 +229,21 @@ struct MHD_Response;
 /* Percent-decodes src[0..len) into dst (room for dstlen bytes with the NUL). Returns the
  * decoded length, or -1 on a malformed escape, a decoded NUL byte, or too little room. */
 long http_pct_decode(const char *src, size_t len, char *dst, size_t dstlen);
+/* ---- parameters as text (query.c) ---- */
+/* Why s[0..len) is not text PostgreSQL takes: "nul-byte" (a NUL), "not-utf8" (not UTF-8 in
+ * its shortest form, a surrogate, or above U+10FFFF); NULL when it is text. */
+const char *http_text_problem(const char *s, size_t len);
+bool http_text_ok(const char *s, size_t len);
+/* One query parameter (value NULL: a name without "="): true after filling resp with its 400
+ * when its name or value is not text. */
+bool http_query_arg_refused(const char *key, size_t key_size, const char *value, size_t value_size,
+                            http_resp *resp);
+/* Checks every query parameter of conn (name and value, as libmicrohttpd decoded them; conn
+ * may be NULL) and every path parameter (params[0..nparams), named by pattern's "{name}"s):
+ * true after filling resp with a 400 problem (rule nul-byte or not-utf8, field "/name") for
+ * the first that is not text; false when all are. The server runs it before any handler. */
+bool http_params_refused(struct MHD_Connection *conn, const char *pattern,
+                         const char *const *params, int nparams, http_resp *resp);
 /* Is this Content-Type application/json (parameters such as ;charset=utf-8 allowed)? */
 bool http_content_type_is_json(const char *content_type);
 /* Answers GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute, resolved

@@ -348,6 +348,9 @@ static enum MHD_Result begin(req_ctx *c, struct MHD_Connection *conn, const char
 		return MHD_YES;
 	}
 
+	http_resp bad = {0};
+	if (http_params_refused(conn, c->route->pattern, c->params, c->nparams, &bad))
+		return queue_resp(c, conn, &bad); /* a parameter that is not text: 400 */
 	bool reads = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 	if (!reads && srv->cfg.on_write) {
 		c->writes = true;

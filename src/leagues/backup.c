@@ -193,8 +193,13 @@ int league_parse_backup(league_import *im)
 		ip->p.bgg_id = has_bgg ? bgg : 0;
 		ip->p.duration_min = has_dur ? dur : -1;
 		ip->p.bgg_play_id = bggplay;
-		if (!league_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min))
-			return lio_fail(im, at, "date must be an RFC 3339 time");
+		if (!league_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min)) {
+			char df[sizeof at + 8];
+			snprintf(df, sizeof df, "%s/date", at);
+			return lio_fail(im, df,
+			                "date must be an RFC 3339 time with an offset from -15:59 "
+			                "to +15:59");
+		}
 		for (size_t k = 0; k < nr; k++) {
 			imp_result *r = &ip->res[ip->nres++];
 			int64_t rank = 0;

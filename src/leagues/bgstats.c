@@ -613,7 +613,10 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 	}
 	league_play p = {.uuid = uuid, .source = "bgstats", .duration_min = -1};
 	if (!date || !league_parse_when(date, p.when)) {
-		bgs_skip(im, i, uuid, "no-date", "playDate is missing or not a date and time");
+		bgs_skip(
+		    im, i, uuid, "no-date",
+		    "playDate is missing or not a date and time (a UTC offset goes from -15:59 to "
+		    "+15:59)");
 		return;
 	}
 	const char *notes = get_str(pl, "comments");

@@ -139,6 +139,21 @@ static bool parse_clock(const char **t, bool need_seconds)
 	return true;
 }
 
+/* A UTC offset "+HH:MM" or "-HH:MM" that ends the string at t → minutes east of UTC in *min
+ * ("-00:00", an unknown offset: 0). PostgreSQL takes offsets up to ±15:59 (its timestamptz
+ * input refuses more with SQLSTATE 22009), and so do we: the one check every date of a client,
+ * an import or a backup passes (league_parse_when, league_parse_rfc3339). */
+static bool parse_offset(const char *t, int *min)
+{
+	int oh, om;
+	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
+	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh * 60 + om > LEAGUE_MAX_OFFSET_MIN ||
+	    om > 59)
+		return false;
+	*min = (*t == '-' ? -1 : 1) * (oh * 60 + om);
+	return true;
+}
+
 bool league_parse_when(const char *s, char out[64])
 {
 	int y, mo, d;
@@ -150,7 +165,7 @@ bool league_parse_when(const char *s, char out[64])
 		return true;
 	}
 	const char *t = s + 11;
-	int oh, om;
+	int off;
 	if ((s[10] != 'T' && s[10] != ' ') || !parse_clock(&t, false))
 		return false;
 	int clock = (int)(t - (s + 11));
@@ -158,8 +173,7 @@ bool league_parse_when(const char *s, char out[64])
 		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
 		return true;
 	}
-	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
-	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh > 23 || om > 59)
+	if (!parse_offset(t, &off))
 		return false;
 	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t); /* the instant it names */
 	return true;
@@ -167,7 +181,7 @@ bool league_parse_when(const char *s, char out[64])
 
 bool league_parse_rfc3339(const char *s, char out[64], int *offset_min)
 {
-	int y, mo, d, oh, om;
+	int y, mo, d;
 	size_t n = strlen(s);
 	*offset_min = 0;
 	if (n < 10 || n > 40 || !parse_date(s, &y, &mo, &d))
@@ -184,10 +198,8 @@ bool league_parse_rfc3339(const char *s, char out[64], int *offset_min)
 		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
 		return true;
 	}
-	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
-	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh > 23 || om > 59)
+	if (!parse_offset(t, offset_min))
 		return false;
-	*offset_min = (*t == '-' ? -1 : 1) * (oh * 60 + om); /* "-00:00" (unknown): 0 */
 	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t);
 	return true;
 }
@@ -452,10 +464,11 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 		gmtime_r(&now, &tm);
 		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	} else if (!league_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
-		http_reply_problem(resp, 400,
-		                   "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
-		                   "and an offset (2026-12-31T23:30:00-05:00)",
-		                   NULL, "/date");
+		http_reply_problem(
+		    resp, 400,
+		    "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
+		    "and an offset from -15:59 to +15:59 (2026-12-31T23:30:00-05:00)",
+		    NULL, "/date");
 		return -1;
 	}
 	size_t n = json_object_array_length(results);

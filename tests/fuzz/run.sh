@@ -3,6 +3,7 @@
 # and fuzzes for FUZZ_TIME seconds (default 5). New inputs go to build/fuzz/work/<name>/
 # (never into the committed corpus); crashes to build/fuzz/artifacts/.
 # Prints "PASS fuzz_x" or "FAIL fuzz_x" per target; exits 1 if any failed.
+# FUZZ_TARGETS="query router" runs only those targets (names without fuzz_; default: all).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/fuzz}
@@ -15,6 +16,7 @@ fail=0
 for t in tests/fuzz/fuzz_*.c; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
+	case " ${FUZZ_TARGETS:-${name#fuzz_}} " in *" ${name#fuzz_} "*) ;; *) continue ;; esac
 	corpus="tests/fuzz/corpus/${name#fuzz_}"
 	work="$OUT/work/$name"
 	mkdir -p "$work" "$OUT/artifacts" "$corpus"

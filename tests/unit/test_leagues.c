@@ -62,6 +62,29 @@ static void rfc3339_strict(void)
 	CHECK(!league_parse_rfc3339("2026-02-29T08:00:00Z", out, &off));      /* not a date */
 }
 
+/* PostgreSQL's timestamptz takes offsets up to ±15:59 and refuses more (SQLSTATE 22009): both
+ * parsers stop there, on both sides. */
+static void offsets_postgres_takes(void)
+{
+	char out[64];
+	int off = 0;
+	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+15:59", out, &off));
+	CHECK_EQ_INT(off, 959);
+	CHECK(league_parse_rfc3339("2026-06-01T08:00:00-15:59", out, &off));
+	CHECK_EQ_INT(off, -959);
+	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+14:00", out, &off)); /* Kiribati */
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+16:00", out, &off));
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00-16:00", out, &off));
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+24:59", out, &off));
+	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+15:60", out, &off));
+	CHECK(league_parse_when("2026-06-01 08:00:00+15:59", out));
+	CHECK(league_parse_when("2026-06-01T08:00-15:59", out));
+	CHECK(!league_parse_when("2026-06-01 08:00:00+16:00", out));
+	CHECK(!league_parse_when("2026-06-01T08:00:00-16:00", out));
+	CHECK(!league_parse_when("2026-06-01T08:00:00+24:59", out));
+	CHECK(!league_parse_when("2026-06-01T08:00:00+15:60", out));
+}
+
 static void ranks_from_scores(void)
 {
 	league_result r[4] = {{.score = 30, .has_score = true},
@@ -315,6 +338,8 @@ int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
 	TEST("leagues: strict RFC 3339 with the offset kept (api.md Conventions)", rfc3339_strict);
+	TEST("leagues: offsets up to ±15:59, as PostgreSQL takes them (api.md Conventions)",
+	     offsets_postgres_takes);
 	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
 	TEST("leagues: ranks from winner flags; refusals; cooperative flags stand",
 	     ranks_from_winners_and_refusals);
