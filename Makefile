@@ -18,6 +18,8 @@ LDLIBS   += -lxml2 # leagues: BGG plays XML import
 LDLIBS   += -lqrencode
 # the phone front end: static files are sent gzip-compressed with zlib (src/http/static.c)
 LDLIBS   += -lz
+# members' names: Unicode white space, NFC and case folding (src/base/names.c)
+LDLIBS   += -lunistring
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -49,6 +51,8 @@ DEB_PKGS += openssl iproute2
 DEB_PKGS += libxml2-dev
 # the phone front end: zlib for gzip-compressed static files
 DEB_PKGS += zlib1g-dev
+# members' names compared as Unicode says (white space, NFC, case folding): libunistring
+DEB_PKGS += libunistring-dev
 
 .PHONY: all run stop deps print-deps print-ldlibs migrate backup restore test unit bench format format-check clean fuzz asan tsan stress test-patroni
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

@@ -3,6 +3,7 @@
  * number here and nowhere else. */
 #include "db/leagues.h"
 
+#include "base/names.h"
 #include "base/oom.h"
 
 #include <math.h>
@@ -211,25 +212,44 @@ db_status db_league_seasons(db_conn *c, const char *league, db_season_rows *out)
 
 /* ---- members ---- */
 
+/* Every statement that stores or matches a member's name takes its display form and its key
+ * from name_forms (base/names.h), whatever form the caller has: one name, one member on every
+ * path a name comes in. */
+
 db_status db_member_insert(db_conn *c, const char *id, const char *league, const char *name,
                            const char *account, bool *inserted)
 {
-	const char *p[4] = {id, league, name, account}; /* member_insert … RETURNING id */
-	return some_row(c, "member_insert", 4, p, inserted);
+	char *shown, *key;
+	name_forms(name, &shown, &key);
+	const char *p[5] = {id, league, shown, account, key}; /* member_insert … RETURNING id */
+	db_status st = some_row(c, "member_insert", 5, p, inserted);
+	free(shown);
+	free(key);
+	return st;
 }
 
 db_status db_member_insert_guest(db_conn *c, const char *id, const char *league, const char *name,
                                  bool *inserted)
 {
-	const char *p[3] = {id, league, name}; /* member_insert_guest … RETURNING id */
-	return some_row(c, "member_insert_guest", 3, p, inserted);
+	char *shown, *key;
+	name_forms(name, &shown, &key);
+	const char *p[4] = {id, league, shown, key}; /* member_insert_guest … RETURNING id */
+	db_status st = some_row(c, "member_insert_guest", 4, p, inserted);
+	free(shown);
+	free(key);
+	return st;
 }
 
 db_status db_member_by_name(db_conn *c, const char *league, const char *name, bool *found,
                             char id[DB_LG_ID_MAX + 1])
 {
-	const char *p[2] = {league, name}; /* member_by_name: 0 id */
-	return one_text(c, "member_by_name", 2, p, 0, found, id, DB_LG_ID_MAX + 1);
+	char *shown, *key;
+	name_forms(name, &shown, &key);
+	const char *p[3] = {league, key, shown}; /* member_by_name: 0 id */
+	db_status st = one_text(c, "member_by_name", 3, p, 0, found, id, DB_LG_ID_MAX + 1);
+	free(shown);
+	free(key);
+	return st;
 }
 
 db_status db_member_delete(db_conn *c, const char *league, const char *member)
@@ -241,8 +261,13 @@ db_status db_member_delete(db_conn *c, const char *league, const char *member)
 db_status db_member_rename(db_conn *c, const char *league, const char *member, const char *name,
                            bool *renamed)
 {
-	const char *p[3] = {league, member, name}; /* member_rename … RETURNING id */
-	return some_row(c, "member_rename", 3, p, renamed);
+	char *shown, *key;
+	name_forms(name, &shown, &key);
+	const char *p[4] = {league, member, shown, key}; /* member_rename … RETURNING id */
+	db_status st = some_row(c, "member_rename", 4, p, renamed);
+	free(shown);
+	free(key);
+	return st;
 }
 
 db_status db_member_unclash(db_conn *c, const char *league)

@@ -106,22 +106,27 @@ db_status db_league_seasons(db_conn *c, const char *league, db_season_rows *out)
 
 /* ---- members ---- */
 
+/* A name given to these is stored in its display form and matched by its key, whatever form it
+ * comes in (name_forms, base/names.h: white space trimmed and collapsed, NFC, case-folded;
+ * migrations/0020_member_name_keys.sql). */
+
 /* member_insert (account NULL: a guest) / member_insert_guest … RETURNING id: *inserted
- * false on a conflict. */
+ * false on a conflict (another member of the league has the name's key, or the account). */
 db_status db_member_insert(db_conn *c, const char *id, const char *league, const char *name,
                            const char *account, bool *inserted);
 db_status db_member_insert_guest(db_conn *c, const char *id, const char *league, const char *name,
                                  bool *inserted);
-/* member_by_name: column id. */
+/* member_by_name: column id; of the members with the name's key, the one spelt exactly so
+ * first, then one not marked name_clash, then the oldest. */
 db_status db_member_by_name(db_conn *c, const char *league, const char *name, bool *found,
                             char id[DB_LG_ID_MAX + 1]);
-/* member_rename … RETURNING id: *renamed unless another member of the league has the name
- * (compared without case and surrounding spaces) or member is not the league's. The caller
+/* member_rename … RETURNING id: *renamed unless another member of the league has the name's
+ * key or member is not the league's. The caller
  * bumps the league's version (league_bump). */
 db_status db_member_rename(db_conn *c, const char *league, const char *member, const char *name,
                            bool *renamed);
-/* member_unclash: each name only members marked name_clash still share gives one of them (the
- * oldest) the name for matching again (migrations/0012_member_names.sql). */
+/* member_unclash: each key only members marked name_clash still share gives one of them (the
+ * oldest) the name for matching again (migrations/0012_member_names.sql, 0020). */
 db_status db_member_unclash(db_conn *c, const char *league);
 /* member_delete / member_merge (results of `from` move to `to`) / member_link (no rows). */
 db_status db_member_delete(db_conn *c, const char *league, const char *member);

@@ -14,10 +14,14 @@
  * transaction rolled back, and db_migrate returns DB_MIGRATE_STOPPED. So a migration is either
  * applied together with its schema_migrations row or not at all, and waiting for the advisory
  * lock (another server migrating) can be interrupted too. COMMIT itself is not cancelled: it is
- * short, and its own answer says whether the migration is in. */
+ * short, and its own answer says whether the migration is in.
+ *
+ * After the files, still under the lock, the runner keys members' names that have no key yet
+ * (db/member_keys.c): the key is computed in C, which a migration file cannot call. */
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/db.h"
+#include "db/member_keys.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -439,6 +443,9 @@ int db_migrate(const char *conninfo, const char *dir, const sigset_t *stop)
 	            "taking the migration lock", true) != 0)
 		goto out;
 	rc = migrate_locked(&x, dir, list, n);
+	/* what a migration cannot compute in SQL, computed in C under the same lock */
+	if (rc == 0 && !x.stopped)
+		rc = db_member_keys_fill(x.pg);
 	/* closing the session releases the lock too; unlocking says so explicitly */
 	if (PQstatus(x.pg) == CONNECTION_OK &&
 	    exec_ok(&x, "SELECT pg_advisory_unlock(" MIGRATE_LOCK_KEY ")", "unlocking", false) != 0)

@@ -2,6 +2,7 @@
  * (leagues.h); the small helpers the league files share (internal.h). */
 #include "leagues/leagues.h"
 #include "base/log.h"
+#include "base/names.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
 #include "db/accounts.h"
@@ -515,24 +516,27 @@ static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_
 
 enum { NAME_TEXT = 4 * JS_MAX_NAME + 1 }; /* a name of up to 64 characters, in bytes */
 
-/* A member's name without the spaces around it into out: true, or false after a 400 when
- * nothing else is left. Names compare without case and those spaces (league_members_name_key,
- * migrations/0012_member_names.sql); they are stored as typed between them. */
+/* A member's name in the form it is stored (name_display, base/names.h: white space of every
+ * kind trimmed, inner runs one space, NFC) into out: true, or false after a 400 when nothing
+ * visible is left or NFC made it longer than 64 characters. Names compare by their key
+ * (case-folded, invisible characters left out: league_members_name_key,
+ * migrations/0020_member_name_keys.sql). */
 static bool name_trim(const char *name, char out[NAME_TEXT], http_resp *resp)
 {
-	while (*name == ' ')
-		name++;
-	size_t n = strlen(name);
-	while (n > 0 && name[n - 1] == ' ')
-		n--;
-	if (n == 0 || n >= NAME_TEXT) {
+	if (name_blank(name)) {
 		http_reply_problem(resp, 400, "a name needs a character other than a space", NULL,
 		                   "/name");
 		return false;
 	}
-	memcpy(out, name, n);
-	out[n] = '\0';
-	return true;
+	char *shown = name_display(name);
+	size_t n = strlen(shown);
+	bool fits = name_chars(shown) <= JS_MAX_NAME && n < NAME_TEXT;
+	if (fits)
+		memcpy(out, shown, n + 1);
+	else
+		http_reply_problem(resp, 400, "a name has at most 64 characters", NULL, "/name");
+	free(shown);
+	return fits;
 }
 
 int api_league_member_add(const http_req *req, http_resp *resp)
@@ -565,8 +569,8 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		acct_reply_db(resp);
 	} else if (!inserted) {
 		http_reply_problem(resp, 409,
-		                   "the league already has a member of this name (in any case) or "
-		                   "this account",
+		                   "the league already has a member of this name (in any case and "
+		                   "however spaced) or this account",
 		                   "member-exists", "/name");
 	} else {
 		league_wrote(c, &a.acc);
@@ -691,7 +695,8 @@ static db_status member_update_tx(db_conn *c, void *arg)
 	if (st == DB_OK && !renamed) {
 		http_resp_clear(x->resp);
 		http_reply_problem(x->resp, 409,
-		                   "another member of the league has this name (in any case)",
+		                   "another member of the league has this name (in any case and "
+		                   "however spaced)",
 		                   "member-exists", "/name");
 		st = DB_ABORT;
 	}

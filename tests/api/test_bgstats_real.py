@@ -99,7 +99,8 @@ def test_real_cooperative_winner_flags_stand():
         lid = _new_league(ann)
         st, hd, o = _import(ann, lid, doc)
         assert st == 200, o
-        names = {p["id"]: p["name"] for p in doc["players"]}
+        # as the league shows them: without the spaces around a name ("Jay ")
+        names = {p["id"]: " ".join(p["name"].split()) for p in doc["players"]}
         plays = _plays(ann, lid)
         for src in doc["plays"]:
             got = plays[src["uuid"]]
