@@ -346,16 +346,14 @@ static void login_pair_of(const http_req *req, const char *email, login_pair *p)
 	sodium_bin2hex(p->email, sizeof p->email, h, sizeof h);
 }
 
-/* 429 while the pair waits after its failures; false (nothing replied) when it may try, or
- * after a 503 reply when the database is away (*replied). */
-static bool pair_waits(db_conn *c, const login_pair *p, http_resp *resp, bool *replied)
+/* Replies 429 while the pair waits after its failures (503 when the database is away) and
+ * returns true; false, with nothing replied, when it may try. */
+static bool pair_waits(db_conn *c, const login_pair *p, http_resp *resp)
 {
 	int wait = 0;
-	*replied = false;
 	if (db_login_wait(c, p->group, p->email, &wait) != DB_OK) {
 		acct_reply_db(resp);
-		*replied = true;
-		return false;
+		return true;
 	}
 	if (wait <= 0)
 		return false;
@@ -393,13 +391,12 @@ int api_session_create(const http_req *req, http_resp *resp)
 	db_status st = DB_UNAVAILABLE;
 	account a;
 	login_pair pair;
-	bool replied = false;
 	if (c == NULL) {
 		acct_reply_db(resp);
 		goto out;
 	}
 	login_pair_of(req, norm, &pair);
-	if (pair_waits(c, &pair, resp, &replied) || replied)
+	if (pair_waits(c, &pair, resp))
 		goto out;
 	if (!check_password(c, norm, password, &a, &st)) {
 		if (st != DB_OK ||
