@@ -100,3 +100,35 @@ db_status db_session_purge(db_conn *c, const char *account, const char *idle, co
 	const char *p[3] = {account, idle, max}; /* session_purge */
 	return db_run_count(c, "session_purge", 3, p, NULL);
 }
+
+db_status db_login_wait(db_conn *c, const char *addr_group, const char *email_hash_hex, int *wait_s)
+{
+	const char *p[2] = {addr_group, email_hash_hex};
+	PGresult *r;
+	*wait_s = 0;
+	db_status st = db_run(c, "login_wait", 2, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (db_nrows(r) == 1)
+		*wait_s = db_col_int(r, 0, PQfnumber(r, "wait_s"));
+	PQclear(r);
+	return DB_OK;
+}
+
+db_status db_login_failed(db_conn *c, const char *addr_group, const char *email_hash_hex,
+                          const db_login_policy *policy)
+{
+	char fr[16], base[16], max[16], forget[16];
+	snprintf(fr, sizeof fr, "%d", policy->free);
+	snprintf(base, sizeof base, "%d", policy->base_s);
+	snprintf(max, sizeof max, "%d", policy->max_s);
+	snprintf(forget, sizeof forget, "%d", policy->forget_s);
+	const char *p[6] = {addr_group, email_hash_hex, fr, base, max, forget};
+	return db_run_count(c, "login_failed", 6, p, NULL);
+}
+
+db_status db_login_forget(db_conn *c, const char *addr_group, const char *email_hash_hex)
+{
+	const char *p[2] = {addr_group, email_hash_hex};
+	return db_run_count(c, "login_forget", 2, p, NULL);
+}

@@ -1,4 +1,5 @@
-/* Typed rows of accounts and sessions (migrations/0004_leagues.sql). Every statement
+/* Typed rows of accounts and sessions (migrations/0004_leagues.sql) and of failed log-ins
+ * (migrations/0022_login_failures.sql). Every statement
  * of src/leagues/accounts.c is run here and its result read here, next to a comment naming the
  * statement (SQL in statements.c) and its columns: no column numbers anywhere else.
  *
@@ -55,5 +56,22 @@ db_status db_session_get(db_conn *c, const char *hash_hex, const char *idle, con
 db_status db_session_insert(db_conn *c, const char *hash_hex, const char *account);
 db_status db_session_delete(db_conn *c, const char *hash_hex);
 db_status db_session_purge(db_conn *c, const char *account, const char *idle, const char *max);
+
+/* login_wait: seconds until the pair (addr_group, email_hash_hex) may try again (0: now,
+ * also when it has no failures). */
+db_status db_login_wait(db_conn *c, const char *addr_group, const char *email_hash_hex,
+                        int *wait_s);
+
+/* A failed log-in of the pair. Its wait: none for the first free - 1 failures, then base_s
+ * doubled with each failure up to max_s; its count starts again after forget_s without a
+ * failure (and older pairs are dropped). */
+typedef struct {
+	int free, base_s, max_s, forget_s;
+} db_login_policy;
+db_status db_login_failed(db_conn *c, const char *addr_group, const char *email_hash_hex,
+                          const db_login_policy *policy);
+
+/* login_forget: a successful log-in forgets the pair's failures. */
+db_status db_login_forget(db_conn *c, const char *addr_group, const char *email_hash_hex);
 
 #endif

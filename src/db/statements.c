@@ -48,6 +48,38 @@ const db_statement db_statements[] = {
 	{"session_purge", "DELETE FROM sessions WHERE account_id = $1 AND (last_seen <= now() - $2::float8 * interval '1 second' OR created_at <= now() - $3::float8 * interval '1 second')", 3},
 	{"session_get", "WITH s AS (SELECT token_hash, account_id, last_seen, (clock_timestamp() < last_seen + $2::float8 * interval '1 second' AND clock_timestamp() < created_at + $3::float8 * interval '1 second') AS valid FROM sessions WHERE token_hash = decode($1, 'hex')), u AS (UPDATE sessions t SET last_seen = clock_timestamp() FROM s WHERE t.token_hash = s.token_hash AND s.valid AND s.last_seen < clock_timestamp() - $4::float8 * interval '1 second' RETURNING 1) SELECT s.valid, a.id, a.email, a.display_name, l.id IS NOT NULL, EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = a.id), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = a.id), ''), l.version FROM s JOIN accounts a ON a.id = s.account_id LEFT JOIN leagues l ON l.id = $5", 5},
 
+	/* failed log-ins per address group and e-mail hash (migrations/0022_login_failures.sql;
+	 * src/leagues/accounts.c; rows read in src/db/accounts.c) */
+	/* db_login_wait */
+	{"login_wait",
+	 "SELECT greatest(0, ceil(extract(epoch FROM blocked_until - now())))::int AS wait_s "
+	 "  FROM login_failures "
+	 " WHERE email_hash = decode($2, 'hex') "
+	 "   AND addr_group = $1", 2},
+	/* db_login_failed: $3 free failures, $4 base and $5 longest delay, $6 forget after (s) */
+	{"login_failed",
+	 "WITH gone AS ( "
+	 "    DELETE FROM login_failures "
+	 "     WHERE last_failure < now() - $6::float8 * interval '1 second' "
+	 "       AND NOT (email_hash = decode($2, 'hex') AND addr_group = $1) "
+	 ") "
+	 "INSERT INTO login_failures AS f "
+	 "       (email_hash, addr_group, failures, last_failure, blocked_until) "
+	 "VALUES (decode($2, 'hex'), $1, 1, now(), "
+	 "        now() + login_delay(1, $3::int, $4::float8, $5::float8)) "
+	 "ON CONFLICT (email_hash, addr_group) DO UPDATE "
+	 "   SET failures = login_failures_next(f.failures, f.last_failure, $6::float8), "
+	 "       last_failure = now(), "
+	 "       blocked_until = now() + login_delay( "
+	 "           login_failures_next(f.failures, f.last_failure, $6::float8), "
+	 "           $3::int, $4::float8, $5::float8) "
+	 "RETURNING f.failures", 6},
+	/* db_login_forget */
+	{"login_forget",
+	 "DELETE FROM login_failures "
+	 " WHERE email_hash = decode($2, 'hex') "
+	 "   AND addr_group = $1", 2},
+
 	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/leagues/; rows read in src/db/leagues.c, account_find in src/db/accounts.c) */
 	{"league_insert", "INSERT INTO leagues (id, name) VALUES ($1, $2)", 2},
 	{"league_owner_insert", "WITH b AS (UPDATE leagues SET version = version + 1 WHERE id = $1 RETURNING id) INSERT INTO league_owners (league_id, account_id) SELECT b.id, $2 FROM b ON CONFLICT DO NOTHING", 2},

@@ -8,6 +8,9 @@
  * loopback address). Behind a trusted proxy the machine's own addresses are not what clients
  * reach: none then. The interfaces are read at each call, since a laptop changes networks.
  *
+ * Only a client on loopback or a private network is told them (http_client_is_local): to
+ * anyone else on the Internet they would be a map of the host's internal networks.
+ *
  * State: set once before the server starts (main.c), then only read by request threads. */
 #include "http/http.h"
 
@@ -65,6 +68,56 @@ size_t http_lan_urls(const struct ifaddrs *ifa, unsigned port, bool https,
 	return n;
 }
 
+/* Is a (IPv4 as IPv4-mapped) in the network net/bits, net given by its first bytes? */
+static bool in_net(const struct in6_addr *a, const unsigned char *net, unsigned bits)
+{
+	for (unsigned i = 0; i < 16 && bits > 0; i++, bits = bits > 8 ? bits - 8 : 0) {
+		unsigned char m = (unsigned char)(bits >= 8 ? 0xff : 0xff00u >> bits);
+		if ((a->s6_addr[i] & m) != (net[i] & m))
+			return false;
+	}
+	return true;
+}
+
+bool http_addr_is_local(const char *addr)
+{
+	static const struct {
+		unsigned char net[16];
+		unsigned bits;
+	} local[] = {
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127}, 96 + 8},       /* 127/8 */
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10}, 96 + 8},        /* 10/8 */
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 172, 16}, 96 + 12},  /* 172.16/12 */
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 168}, 96 + 16}, /* 192.168/16 */
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 169, 254}, 96 + 16}, /* link-local */
+	    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 128},         /* ::1 */
+	    {{0xfc}, 7},                                                     /* unique local */
+	    {{0xfe, 0x80}, 10},                                              /* link-local */
+	};
+	struct in6_addr a;
+	struct in_addr v4;
+	if (addr == NULL)
+		return false;
+	if (inet_pton(AF_INET, addr, &v4) == 1) {
+		memset(&a, 0, sizeof a);
+		a.s6_addr[10] = a.s6_addr[11] = 0xff;
+		memcpy(a.s6_addr + 12, &v4, 4);
+	} else if (inet_pton(AF_INET6, addr, &a) != 1) {
+		return false;
+	}
+	for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+		if (in_net(&a, local[i].net, local[i].bits))
+			return true;
+	return false;
+}
+
+bool http_client_is_local(const http_req *req)
+{
+	char addr[INET6_ADDRSTRLEN];
+	http_client_addr(req, addr, sizeof addr);
+	return http_addr_is_local(addr);
+}
+
 bool http_host_is_loopback(const char *host)
 {
 	if (!host)
@@ -119,7 +172,7 @@ void http_share_origin(const http_req *req, char *out, size_t cap)
 		snprintf(out, cap, "%.*s", (int)n, pub);
 		return;
 	}
-	if (!host_ok(host) || http_host_is_loopback(host)) {
+	if ((!host_ok(host) || http_host_is_loopback(host)) && http_client_is_local(req)) {
 		char lan[1][HTTP_URL_MAX];
 		if (http_share_lan(lan, 1) == 1) {
 			size_t n = strlen(lan[0]);

@@ -3,6 +3,8 @@
  * the limit, the reaper thread, trusted proxies and the client's address. */
 #include "http/server_internal.h"
 
+#include "http/ratelimit.h"
+
 /* ---- connections: deadlines and per-address caps ---- */
 
 static long long ms_since(const struct timespec *t0, const struct timespec *t1)
@@ -131,7 +133,8 @@ static void log_eviction(unsigned limit)
 		           limit);
 }
 
-/* STARTED: a slot in the list. Over the per-address cap, the connection is marked to be
+/* STARTED: a slot in the list. Over the per-address cap (an IPv6 address counts as its
+ * network of IPV6_PREFIX bits, ratelimit.h), the connection is marked to be
  * refused (its first request gets 429 and it must send it within REFUSED_DEADLINE_S), far
  * over it shut at once. At the connection limit the slowest connection still waiting for a
  * head makes room (evict_slowest_head); when there is none, 503 the same way as 429.
@@ -177,7 +180,7 @@ void conn_notify(void *cls, struct MHD_Connection *conn, void **sctx,
 	pthread_mutex_lock(&srv->cmu);
 	unsigned same = 0;
 	for (const conn_slot *o = srv->conns; o && !sl->trusted; o = o->next)
-		same += !o->cut && memcmp(&o->addr, &sl->addr, sizeof sl->addr) == 0;
+		same += !o->cut && ratelimit_same_group(&o->addr, &sl->addr); /* IPv6: per /64 */
 	bool hangup = false, evicted = false;
 	if (!sl->trusted && same >= srv->cfg.per_addr) {
 		sl->refuse = 429;

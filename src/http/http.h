@@ -156,11 +156,20 @@ size_t http_lan_urls(const struct ifaddrs *ifa, unsigned port, bool https,
  * the LISTEN address; none when PUBLIC_URL is set (that is the address to give), a proxy is
  * trusted, or LISTEN is a loopback address. At most max into out; returns how many. */
 size_t http_share_lan(char (*out)[HTTP_URL_MAX], size_t max);
+/* Is the numeric address addr (IPv4, IPv6, IPv4-mapped IPv6) the machine itself or on a
+ * private network: loopback, 10/8, 172.16/12, 192.168/16, link-local 169.254/16 and fe80::/10,
+ * unique local fc00::/7? false for any other address (the Internet, a carrier's 100.64/10) and
+ * for a text that is no address. */
+bool http_addr_is_local(const char *addr);
+/* Is the request's client (http_client_addr: behind a trusted proxy, the client it forwarded)
+ * such an address? Only those are told the machine's LAN addresses. */
+bool http_client_is_local(const http_req *req);
 /* Is this Host header value (or LISTEN address) the machine itself: localhost, 127.x, [::1]? */
 bool http_host_is_loopback(const char *host);
 /* The origin ("http://192.168.1.20:8080", no trailing slash) that links and QR codes for other
- * phones start with: PUBLIC_URL; else, for a request to a loopback Host, the first LAN address
- * (http_share_lan); else the scheme of the request and its Host. Into out (cap bytes). */
+ * phones start with: PUBLIC_URL; else, for a request to a loopback Host from a local client
+ * (http_client_is_local), the first LAN address (http_share_lan); else the scheme of the
+ * request and its Host. Into out (cap bytes). */
 void http_share_origin(const http_req *req, char *out, size_t cap);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);

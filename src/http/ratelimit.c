@@ -1,29 +1,34 @@
-/* Token buckets keyed by the client's IP address. */
+/* Token buckets keyed by client address group or any string, in a chained hash table of
+ * RATELIMIT_CAP buckets (see ratelimit.h for what is dropped when it is full). */
 #include "http/ratelimit.h"
+#include "base/log.h"
 #include "base/oom.h"
 
 #include <arpa/inet.h>
 #include <math.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { RL_SLOTS = 1024, RL_KEY = 48 };
+enum { RL_HASH = 2 * RATELIMIT_CAP, RL_NONE = -1 };
 
 typedef struct {
-	char key[RL_KEY]; /* textual address; "" = free */
+	char key[RATELIMIT_GROUP]; /* the group or key */
 	double tokens;
 	double last; /* monotonic seconds of the last update */
+	int next;    /* next bucket of the chain, or of the free list; RL_NONE ends it */
 } bucket;
 
+/* Owns its buckets; the lock guards everything below it. */
 struct ratelimit {
 	pthread_mutex_t lock;
 	double burst, rate;
-	bucket slots[RL_SLOTS];
+	int heads[RL_HASH]; /* chains by hash of key */
+	int free_list;
+	size_t used;
+	bucket slots[RATELIMIT_CAP];
 };
 
 static double now_s(void)
@@ -42,6 +47,12 @@ ratelimit *ratelimit_new(double burst, double per_second)
 	}
 	rl->burst = burst;
 	rl->rate = per_second;
+	for (int i = 0; i < RL_HASH; i++)
+		rl->heads[i] = RL_NONE;
+	for (int i = 0; i < RATELIMIT_CAP; i++)
+		rl->slots[i].next = i + 1 < RATELIMIT_CAP ? i + 1 : RL_NONE;
+	rl->free_list = 0;
+	(void)ratelimit_ipv6_prefix(); /* read (and judged) at start, not at a first request */
 	return rl;
 }
 
@@ -53,45 +64,100 @@ void ratelimit_free(ratelimit *rl)
 	free(rl);
 }
 
-/* The client's address as text ("" when unknown: such requests share one bucket); behind a
- * trusted reverse proxy, the address it forwarded (http_client_addr). */
-static void client_key(const http_req *req, char key[RL_KEY])
+static unsigned hash_of(const char *key)
 {
-	http_client_addr(req, key, RL_KEY);
+	unsigned h = 2166136261u; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h % RL_HASH;
 }
 
-/* The bucket of key, or a recycled one (the least recently updated). Called locked. */
+/* Tokens bucket b would hold at now. */
+static double tokens_at(const ratelimit *rl, const bucket *b, double now)
+{
+	return fmin(rl->burst, b->tokens + (now - b->last) * rl->rate);
+}
+
+/* Unlinks every bucket that drop() picks, back to the free list. Called locked. */
+static void sweep(ratelimit *rl, bool (*drop)(const ratelimit *, const bucket *, double, double),
+                  double now, double arg)
+{
+	for (int h = 0; h < RL_HASH; h++) {
+		for (int *link = &rl->heads[h]; *link != RL_NONE;) {
+			bucket *b = &rl->slots[*link];
+			if (!drop(rl, b, now, arg)) {
+				link = &b->next;
+				continue;
+			}
+			int i = *link;
+			*link = b->next;
+			b->next = rl->free_list;
+			rl->free_list = i;
+			rl->used--;
+		}
+	}
+}
+
+static bool refilled(const ratelimit *rl, const bucket *b, double now, double arg)
+{
+	(void)arg;
+	return tokens_at(rl, b, now) >= rl->burst;
+}
+
+static bool at_least(const ratelimit *rl, const bucket *b, double now, double arg)
+{
+	return tokens_at(rl, b, now) >= arg;
+}
+
+/* Makes room for one bucket: drops the refilled ones (nothing is lost: a new bucket starts
+ * full), else the fullest. Called locked, with the table full. */
+static void make_room(ratelimit *rl, double now)
+{
+	sweep(rl, refilled, now, 0);
+	if (rl->free_list != RL_NONE)
+		return;
+	double most = -INFINITY;
+	for (int i = 0; i < RATELIMIT_CAP; i++)
+		most = fmax(most, tokens_at(rl, &rl->slots[i], now));
+	sweep(rl, at_least, now, most);
+}
+
+/* The bucket of key, or a new full one. Called locked. */
 static bucket *find(ratelimit *rl, const char *key, double now)
 {
-	bucket *oldest = &rl->slots[0];
-	for (int i = 0; i < RL_SLOTS; i++) {
-		bucket *b = &rl->slots[i];
-		if (b->key[0] && strcmp(b->key, key) == 0)
-			return b;
-		if (b->key[0] == '\0' || b->last < oldest->last)
-			oldest = b;
-		if (b->key[0] == '\0')
-			break;
-	}
-	snprintf(oldest->key, RL_KEY, "%s", key[0] ? key : "?");
-	oldest->tokens = rl->burst;
-	oldest->last = now;
-	return oldest;
+	unsigned h = hash_of(key);
+	for (int i = rl->heads[h]; i != RL_NONE; i = rl->slots[i].next)
+		if (strcmp(rl->slots[i].key, key) == 0)
+			return &rl->slots[i];
+	if (rl->free_list == RL_NONE)
+		make_room(rl, now);
+	int i = rl->free_list;
+	bucket *b = &rl->slots[i];
+	rl->free_list = b->next;
+	snprintf(b->key, sizeof b->key, "%s", key);
+	b->tokens = rl->burst;
+	b->last = now;
+	b->next = rl->heads[h];
+	rl->heads[h] = i;
+	rl->used++;
+	return b;
 }
 
 bool ratelimit_take(ratelimit *rl, const http_req *req, int *retry_after_s)
 {
-	char key[RL_KEY];
-	client_key(req, key);
+	char key[RATELIMIT_GROUP];
+	ratelimit_client_group(req, key, sizeof key);
 	return ratelimit_take_key(rl, key, retry_after_s);
 }
 
 bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
 {
+	char k[RATELIMIT_GROUP];
+	snprintf(k, sizeof k, "%s", key[0] ? key : "?"); /* unknown clients share one bucket */
 	double now = now_s();
 	pthread_mutex_lock(&rl->lock);
-	bucket *b = find(rl, key[0] ? key : "?", now);
-	b->tokens = fmin(rl->burst, b->tokens + (now - b->last) * rl->rate);
+	bucket *b = find(rl, k, now);
+	b->tokens = tokens_at(rl, b, now);
 	b->last = now;
 	bool ok = b->tokens >= 1.0;
 	if (ok)
@@ -102,6 +168,14 @@ bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
 	if (!ok && *retry_after_s < 1)
 		*retry_after_s = 1;
 	return ok;
+}
+
+size_t ratelimit_size(ratelimit *rl)
+{
+	pthread_mutex_lock(&rl->lock);
+	size_t n = rl->used;
+	pthread_mutex_unlock(&rl->lock);
+	return n;
 }
 
 /* 429 problem+json with Retry-After: retry seconds; returns true (for "return reply_429(…)"). */
@@ -128,4 +202,75 @@ bool ratelimit_reply_key(ratelimit *rl, const char *key, const char *detail, htt
 	if (ratelimit_take_key(rl, key, &retry))
 		return false;
 	return reply_429(resp, retry, detail);
+}
+
+/* ---- address groups ---- */
+
+static pthread_once_t g_prefix_once = PTHREAD_ONCE_INIT;
+static unsigned g_prefix = IPV6_PREFIX_DEFAULT; /* written once under g_prefix_once */
+
+static void prefix_read(void)
+{
+	const char *v = getenv("IPV6_PREFIX");
+	char *end;
+	if (v == NULL || *v == '\0')
+		return;
+	long n = strtol(v, &end, 10);
+	if (*end != '\0' || n < IPV6_PREFIX_MIN || n > 128) {
+		log_warn("IPV6_PREFIX=%s is not a prefix length from %d to 128; using %d", v,
+		         IPV6_PREFIX_MIN, IPV6_PREFIX_DEFAULT);
+		return;
+	}
+	g_prefix = (unsigned)n;
+}
+
+unsigned ratelimit_ipv6_prefix(void)
+{
+	pthread_once(&g_prefix_once, prefix_read);
+	return g_prefix;
+}
+
+/* Clears the bits of a beyond prefix. */
+static void mask(struct in6_addr *a, unsigned prefix)
+{
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned keep = prefix > 8 * i ? prefix - 8 * i : 0;
+		if (keep < 8)
+			a->s6_addr[i] &= (unsigned char)(0xff00u >> keep);
+	}
+}
+
+void ratelimit_group_of(const char *addr, unsigned prefix, char *out, size_t len)
+{
+	struct in6_addr a;
+	char text[INET6_ADDRSTRLEN];
+	if (!len)
+		return;
+	if (inet_pton(AF_INET6, addr, &a) != 1 || IN6_IS_ADDR_V4MAPPED(&a) || prefix >= 128) {
+		snprintf(out, len, "%s", addr);
+		return;
+	}
+	mask(&a, prefix);
+	if (!inet_ntop(AF_INET6, &a, text, sizeof text))
+		snprintf(out, len, "%s", addr);
+	else
+		snprintf(out, len, "%s/%u", text, prefix);
+}
+
+void ratelimit_client_group(const http_req *req, char *out, size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	http_client_addr(req, addr, sizeof addr);
+	ratelimit_group_of(addr, ratelimit_ipv6_prefix(), out, len);
+}
+
+bool ratelimit_same_group(const struct in6_addr *a, const struct in6_addr *b)
+{
+	if (IN6_IS_ADDR_V4MAPPED(a) || IN6_IS_ADDR_V4MAPPED(b))
+		return memcmp(a, b, sizeof *a) == 0;
+	struct in6_addr x = *a, y = *b;
+	unsigned prefix = ratelimit_ipv6_prefix();
+	mask(&x, prefix);
+	mask(&y, prefix);
+	return memcmp(&x, &y, sizeof x) == 0;
 }

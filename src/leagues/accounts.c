@@ -21,12 +21,22 @@
 /* Argon2id at OWASP's minimum: 2 passes over 19 MiB, one lane (libsodium's is always 1). */
 enum { PW_OPS = 2, PW_MEM = 19 * 1024 * 1024, PW_MIN = 8, PW_MAX = 1024 };
 
-/* Log-in attempts: per client address 10, then one every 6 s; per account 5, then one every
- * 30 s. Sign-ups (each hashes a password): per address 20, then one every 3 s. */
-enum { LOGIN_IP_BURST = 10, LOGIN_IP_EVERY_S = 6, LOGIN_ACCT_BURST = 5, LOGIN_ACCT_EVERY_S = 30 };
+/* Limits (README "Accounts: what the limits promise"), each per client address group (an IPv6
+ * address counts as its /64, http/ratelimit.h):
+ * - log-in attempts, any e-mail: 10, then one every 6 s (a token bucket in memory);
+ * - failed log-ins of one e-mail from one address group (OWASP's authentication cheat sheet:
+ *   slow the guesser, never lock the owner out): the 5th failure makes the pair wait 1 s,
+ *   each further one twice as long, up to 15 min; a success or a day without failure forgets
+ *   them. Kept in the database (login_failures), where no other traffic can push them out;
+ *   another address, the owner's, is not slowed. A wait is a 429 with its Retry-After, never
+ *   a sleep;
+ * - sign-ups (each hashes a password, and a taken e-mail is refused): 20, then one every 3 s. */
+enum { LOGIN_IP_BURST = 10, LOGIN_IP_EVERY_S = 6 };
+static const db_login_policy g_login_policy = {
+    .free = 5, .base_s = 1, .max_s = 15 * 60, .forget_s = 86400};
 enum { SIGNUP_BURST = 20, SIGNUP_EVERY_S = 3 };
 
-static ratelimit *g_login_ip, *g_login_acct, *g_signup;
+static ratelimit *g_login_ip, *g_signup;
 static char g_dummy_hash[crypto_pwhash_STRBYTES]; /* verified for unknown e-mails */
 static double g_idle_s = 7 * 86400.0, g_max_s = 30 * 86400.0;
 
@@ -50,9 +60,8 @@ int accounts_init(void)
 	g_idle_s = env_seconds("SESSION_IDLE_S", g_idle_s);
 	g_max_s = env_seconds("SESSION_MAX_S", g_max_s);
 	g_login_ip = ratelimit_new(LOGIN_IP_BURST, 1.0 / LOGIN_IP_EVERY_S);
-	g_login_acct = ratelimit_new(LOGIN_ACCT_BURST, 1.0 / LOGIN_ACCT_EVERY_S);
 	g_signup = ratelimit_new(SIGNUP_BURST, 1.0 / SIGNUP_EVERY_S);
-	if (!g_login_ip || !g_login_acct || !g_signup)
+	if (!g_login_ip || !g_signup)
 		return -1;
 	/* A hash of a random password with the same parameters: verifying against it costs what
 	 * verifying a real account's costs, so an unknown e-mail answers in the same time. */
@@ -67,9 +76,8 @@ int accounts_init(void)
 void accounts_shutdown(void)
 {
 	ratelimit_free(g_login_ip);
-	ratelimit_free(g_login_acct);
 	ratelimit_free(g_signup);
-	g_login_ip = g_login_acct = g_signup = NULL;
+	g_login_ip = g_signup = NULL;
 }
 
 /* ---- shared helpers ---- */
@@ -321,15 +329,42 @@ static bool check_password(db_conn *c, const char *email, const char *password, 
 	return ok;
 }
 
-/* 429 for an account key (the e-mail's hash) over its limit. */
-static bool account_limited(const char *email, http_resp *resp)
+/* The pair a failed log-in counts against: the client's address group and the e-mail's
+ * BLAKE2b-128 as hex (an unknown e-mail's too: the answers must not tell them apart). */
+typedef struct {
+	char group[RATELIMIT_GROUP];
+	char email[2 * 16 + 1];
+} login_pair;
+
+static void login_pair_of(const http_req *req, const char *email, login_pair *p)
 {
 	unsigned char h[16];
-	char key[2 + 32 + 1] = "a:";
+	ratelimit_client_group(req, p->group, sizeof p->group);
+	if (p->group[0] == '\0')
+		snprintf(p->group, sizeof p->group, "%s", "?");
 	crypto_generichash(h, sizeof h, (const unsigned char *)email, strlen(email), NULL, 0);
-	sodium_bin2hex(key + 2, sizeof key - 2, h, sizeof h);
-	return ratelimit_reply_key(
-	    g_login_acct, key, "too many log-in attempts for this account; try again later", resp);
+	sodium_bin2hex(p->email, sizeof p->email, h, sizeof h);
+}
+
+/* Replies 429 while the pair waits after its failures (503 when the database is away) and
+ * returns true; false, with nothing replied, when it may try. */
+static bool pair_waits(db_conn *c, const login_pair *p, http_resp *resp)
+{
+	int wait = 0;
+	if (db_login_wait(c, p->group, p->email, &wait) != DB_OK) {
+		acct_reply_db(resp);
+		return true;
+	}
+	if (wait <= 0)
+		return false;
+	char v[16];
+	snprintf(v, sizeof v, "%d", wait);
+	http_reply_problem(resp, 429,
+	                   "too many failed log-ins for this e-mail address from this address; "
+	                   "try again later",
+	                   NULL, NULL);
+	http_resp_header(resp, "Retry-After", v);
+	return true;
 }
 
 int api_session_create(const http_req *req, http_resp *resp)
@@ -352,23 +387,28 @@ int api_session_create(const http_req *req, http_resp *resp)
 	char norm[ACCT_EMAIL_MAX];
 	if (!email_normalise(email, norm))
 		snprintf(norm, sizeof norm, "%s", "-"); /* no such account: same answer below */
-	if (account_limited(norm, resp))
-		goto out;
 	db_conn *c = db_thread_conn();
 	db_status st = DB_UNAVAILABLE;
 	account a;
+	login_pair pair;
 	if (c == NULL) {
 		acct_reply_db(resp);
 		goto out;
 	}
+	login_pair_of(req, norm, &pair);
+	if (pair_waits(c, &pair, resp))
+		goto out;
 	if (!check_password(c, norm, password, &a, &st)) {
-		if (st != DB_OK)
+		if (st != DB_OK ||
+		    db_login_failed(c, pair.group, pair.email, &g_login_policy) != DB_OK)
 			acct_reply_db(resp);
 		else
 			http_reply_problem(resp, 401, "wrong e-mail address or password",
 			                   "bad-credentials", NULL);
 		goto out;
 	}
+	if (db_login_forget(c, pair.group, pair.email) != DB_OK)
+		log_warn("accounts: could not forget the failed log-ins of a pair");
 	/* Rotation: the session the request carried (if any) ends; a new token is issued. */
 	const char *old = session_token(req);
 	char hash[TOKEN_HASH_HEX + 1], token[TOKEN_LEN + 1], idle[32], max[32];

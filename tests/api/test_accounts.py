@@ -1,6 +1,7 @@
 """Accounts and sessions (api.md "Leagues and history"): sign-up, log-in, log-out,
 the session cookie's attributes, idle and absolute expiry, rotation on log-in, CSRF (Origin and
-Content-Type), log-in rate limits per address and per account (429 + Retry-After), the same
+Content-Type), log-in rate limits per address and per address and account together (429 +
+Retry-After; the growing waits and what no traffic makes the server forget: test_limits), the same
 answer for an unknown e-mail and a wrong password, and every 401."""
 import time
 
@@ -186,7 +187,7 @@ def test_csrf_origin_and_content_type():
         assert c.get("/api/v1/accounts/me")[0] == 200, "the refused log-out did nothing"
 
 
-def test_login_rate_limit_per_account():
+def test_login_failures_per_address_and_account():
     with Server(database=_db()) as s:
         c = Client(s)
         c.signup("hal@example.org")
@@ -198,7 +199,8 @@ def test_login_rate_limit_per_account():
         assert statuses[:5] == [401] * 5 and statuses[5] == 429, statuses
         assert int(hd["retry-after"]) >= 1, hd
         problem(st, hd, o, 429)
-        # even the right password waits: the account is limited, not the password
+        # even the right password waits: this address is limited for this account, whatever
+        # password it sends
         st, hd, o = c.post("/api/v1/sessions", {"email": "hal@example.org",
                                                 "password": "correct horse battery"})
         assert st == 429 and "retry-after" in hd

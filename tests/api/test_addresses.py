@@ -1,11 +1,18 @@
 """GET /api/v1/addresses: the addresses other phones can open, for a page opened on localhost
 (README.md, after "make run"): the machine's IPv4 addresses on its networks with
 the server's port, as `make run` prints them; the LISTEN address alone; none on a loopback
-LISTEN, nor behind PUBLIC_URL (given instead) or TRUST_PROXY. Only read: no traffic goes to
-any address listed."""
+LISTEN, nor behind PUBLIC_URL (given instead) or TRUST_PROXY. Only a client on loopback or a
+private network is told them: one connecting from each of the machine's own addresses gets
+them or not by that address's kind. Only read: no traffic goes to any address listed."""
 import ipaddress, re, shutil, subprocess
 
+import clients
 from harness import Server, make_database
+
+# the networks whose clients are told the machine's addresses (src/http/addresses.c)
+LOCAL_NETS = [ipaddress.ip_network(n) for n in (
+    "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16",
+    "::1/128", "fc00::/7", "fe80::/10")]
 
 PATH = "/api/v1/addresses"
 _db = None
@@ -58,13 +65,18 @@ def test_public_url_given_instead():
         assert st == 200 and o == {"public_url": "https://dice.example", "lan": []}, o
 
 
-def _seat_pdf_qr(s, host):
-    """The link the QR code of a game's seat sheet carries, the PDF asked for with this Host."""
+def _seat_pdf_qr(s, host, client=None):
+    """The link the QR code of a game's seat sheet carries, the PDF asked for with this Host
+    (from 127.0.0.1, or connected from and to the address client)."""
     import os, tempfile
     from games import auth, create
     g = create(s, names=["Ana", "Ben"], deck="app")
-    st, hd, body = s.request("GET", f"/api/v1/er/games/{g['id']}/seats/1/sheet.pdf",
-                             headers={**auth(g["host_token"]), "Host": host})
+    path = f"/api/v1/er/games/{g['id']}/seats/1/sheet.pdf"
+    headers = {**auth(g["host_token"]), "Host": host}
+    if client:
+        st, hd, body = clients.request(s, "GET", path, headers=headers, host=client)
+    else:
+        st, hd, body = s.request("GET", path, headers=headers)
     assert st == 200 and hd["content-type"] == "application/pdf", (st, body[:200])
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "sheet.pdf")
@@ -92,3 +104,45 @@ def test_pdf_qr_asked_from_localhost_carries_the_lan_address():
     with Server(env={"LISTEN": "127.0.0.1"}, database=db()) as s:
         link, g = _seat_pdf_qr(s, f"localhost:{s.port}")
         assert link.startswith(f"http://localhost:{s.port}/#game="), link
+
+
+def _machine_addresses():
+    """The machine's own addresses of scope global, IPv4 and IPv6 (a client can connect from
+    and to each; the traffic stays on the machine)."""
+    out = subprocess.run(["ip", "-o", "addr", "show", "scope", "global"], capture_output=True,
+                         text=True, check=True).stdout
+    return [line.split()[3].split("/")[0] for line in out.splitlines() if len(line.split()) > 3]
+
+
+def _is_local(addr):
+    a = ipaddress.ip_address(addr)
+    return any(a in n for n in LOCAL_NETS if n.version == a.version)
+
+
+def test_lan_addresses_only_for_clients_on_loopback_or_a_private_network():
+    nothing = {"public_url": None, "lan": []}
+    with Server(database=db()) as s:
+        _, _, local = s.json("GET", PATH)  # from 127.0.0.1
+        kinds = set()
+        for host in ["::1"] + _machine_addresses():
+            st, hd, o = clients.request(s, "GET", PATH, host=host)
+            want = local if _is_local(host) else nothing
+            assert st == 200 and o == want, (host, o, want)
+            kinds.add(_is_local(host))
+            if not _is_local(host):
+                # a PDF asked for with Host localhost by a public client: its QR code does not
+                # carry the machine's addresses either
+                link, g = _seat_pdf_qr(s, f"localhost:{s.port}", client=host)
+                assert link.startswith(f"http://localhost:{s.port}/#game="), (host, link)
+        assert True in kinds, "::1 is local"
+    # behind a trusted proxy: never (the machine's addresses are not what its clients reach),
+    # whoever the forwarded client is
+    with Server(env={"TRUST_PROXY": "127.0.0.1"}, database=db()) as s:
+        for xff in ("203.0.113.7", "192.168.1.30", "2001:db8::1", "fd00::9"):
+            st, _, o = clients.request(s, "GET", PATH, xff=xff)
+            assert st == 200 and o == nothing, (xff, o)
+    # PUBLIC_URL: given to every client, the public ones too
+    with Server(env={"PUBLIC_URL": "https://dice.example"}, database=db()) as s:
+        for host in ["127.0.0.1", "::1"] + _machine_addresses():
+            st, _, o = clients.request(s, "GET", PATH, host=host)
+            assert o == {"public_url": "https://dice.example", "lan": []}, (host, o)
