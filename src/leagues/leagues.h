@@ -97,6 +97,12 @@ db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, leag
 
 /* Locks the league row for a write (FOR UPDATE): serialises the league's writers. */
 db_status league_lock(db_conn *c, const char *league);
+/* league_lock for the writer whose rights a holds (checked before the transaction), read
+ * again once the lock is held: a member removed, or an owner demoted, while the write waited
+ * writes nothing. DB_ABORT after replying 404 (no such league) or 403 as league_access_check
+ * (owner: owners only); *a holds the rights as they stand. */
+db_status league_lock_as(db_conn *c, const char *league, bool owner, league_access *a,
+                         http_resp *resp);
 
 /* The member id of name in league, created as a guest when new (*created set). */
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
