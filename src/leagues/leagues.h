@@ -32,6 +32,10 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
  * registers it with table_set_finish_hook. */
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
                        const char *result_json);
+/* A table_recorded_hook (engine/table.h; api_init.c registers it): after the commit that
+ * recorded a finished game as a play, the request's session (its cookie, if any) reads its
+ * write from then on, as after a league write (league_wrote). */
+void leagues_table_recorded(const http_req *req, void *c);
 
 /* For the table engine when a game is created with "league": may this request record games
  * in that league? True when it carries the session of an owner or a member of the league;
