@@ -253,8 +253,8 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	return league_access_as(resp, c, &acc, league, owner, a);
 }
 
-/* Fills a's rights from row; false after replying 403 when they fall short (owner: owners
- * only; else owners and members). */
+/* Fills a's rights from row; false when they fall short (owner: owners only; else owners and
+ * members), after replying 403 unless resp is NULL. */
 static bool access_take(http_resp *resp, const db_league_access *row, bool owner, league_access *a)
 {
 	a->owner = row->owner;
@@ -262,10 +262,11 @@ static bool access_take(http_resp *resp, const db_league_access *row, bool owner
 	a->version = row->version;
 	if (a->owner || (!owner && a->member[0] != '\0'))
 		return true;
-	http_reply_problem(resp, 403,
-	                   owner ? "only the league's owners may do this"
-	                         : "you are not a member of this league",
-	                   owner ? "not-owner" : "not-member", NULL);
+	if (resp)
+		http_reply_problem(resp, 403,
+		                   owner ? "only the league's owners may do this"
+		                         : "you are not a member of this league",
+		                   owner ? "not-owner" : "not-member", NULL);
 	return false;
 }
 
@@ -324,12 +325,14 @@ db_status league_lock_as(db_conn *c, const char *league, bool owner, league_acce
 		st = db_league_access_get(c, league, a->acc.id, &row);
 	if (st != DB_OK && st != DB_ABORT)
 		return st;
+	if (st == DB_OK && row.found && access_take(NULL, &row, owner, a))
+		return DB_OK;
 	http_resp_clear(resp);
-	if (st == DB_ABORT || !row.found) {
+	if (st == DB_ABORT || !row.found)
 		http_reply_problem(resp, 404, "no such league", NULL, NULL);
-		return DB_ABORT;
-	}
-	return access_take(resp, &row, owner, a) ? DB_OK : DB_ABORT;
+	else
+		access_take(resp, &row, owner, a);
+	return DB_ABORT;
 }
 
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
