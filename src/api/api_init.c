@@ -60,6 +60,7 @@ static int start_engine(void)
 	    table_register(&dh_table_kind) != 0 || table_register(&clinic_table_kind) != 0)
 		return -1;
 	table_set_finish_hook(leagues_table_hook);
+	table_set_recorded_hook(leagues_table_recorded);
 	table_set_league_check(league_check);
 	return 0;
 }

@@ -144,6 +144,20 @@ db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_he
 	return db_run_count(c, "display_replace", 2, p, NULL);
 }
 
+/* token_replaced: replaced */
+db_status db_token_replaced(db_conn *c, const char *id, const char *hash_hex, bool *replaced)
+{
+	const char *p[2] = {id, hash_hex};
+	PGresult *r;
+	*replaced = false;
+	db_status st = db_run(c, "token_replaced", 2, p, &r);
+	if (st != DB_OK)
+		return st;
+	*replaced = PQntuples(r) == 1 && db_col_bool(r, 0, 0);
+	PQclear(r);
+	return DB_OK;
+}
+
 /* game_by_code: id, kind */
 db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[DB_NAME_MAX + 1],
                           char kind[DB_KIND_MAX + 1])

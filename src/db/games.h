@@ -91,6 +91,9 @@ db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_h
 /* Gives game `id` the display token hash new_hash_hex; the one it replaces (if any) is
  * remembered as replaced (seat 0), so its next use is told so. */
 db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_hex);
+/* Is the token of hash hash_hex one that a join or a new display link of game `id` replaced
+ * (*replaced)? The event streams of a token ask (engine/live.c). */
+db_status db_token_replaced(db_conn *c, const char *id, const char *hash_hex, bool *replaced);
 
 /* The game id and kind of join code `code` (found false when none). */
 db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[DB_NAME_MAX + 1],

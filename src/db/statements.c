@@ -33,6 +33,8 @@ const db_statement db_statements[] = {
 	{"join_lock", "SELECT g.id, g.kind, s.name, s.claimed, encode(s.token_hash, 'hex') FROM seats s JOIN games g ON g.id = s.game_id WHERE g.code = $1 AND s.seat = $2::int AND NOT s.bot FOR UPDATE OF s", 2},
 	{"join_take", "WITH old AS (INSERT INTO replaced_tokens (token_hash, game_id, seat) SELECT decode($3, 'hex'), $1, $2::int WHERE $3::text IS NOT NULL ON CONFLICT DO NOTHING) UPDATE seats SET token_hash = decode($4, 'hex'), claimed = true WHERE game_id = $1 AND seat = $2::int", 4},
 	{"display_replace", "WITH old AS (INSERT INTO replaced_tokens (token_hash, game_id, seat) SELECT display_token_hash, id, 0 FROM games WHERE id = $1 AND display_token_hash IS NOT NULL ON CONFLICT DO NOTHING) UPDATE games SET display_token_hash = decode($2, 'hex') WHERE id = $1", 2},
+	/* db_token_replaced: has a join or a new display link replaced this token of the game? */
+	{"token_replaced", "SELECT EXISTS (SELECT 1 FROM replaced_tokens WHERE token_hash = decode($2, 'hex') AND game_id = $1) AS replaced", 2},
 	{"game_by_code", "SELECT id, kind FROM games WHERE code = $1", 1},
 	{"events_between", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int AND version <= $3::int ORDER BY version", 3},
 	{"events_log", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 AND version <= $2::int ORDER BY version", 2},

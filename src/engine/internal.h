@@ -91,6 +91,7 @@ struct table_game {
 /* The engine's registry and hooks (table.c; written before the server starts, read after). */
 extern ratelimit *g_join_limit;
 extern table_finish_hook g_finish_hook;
+extern table_recorded_hook g_recorded_hook;
 extern table_league_check g_league_check;
 
 /* ---- table.c: shared with mutate.c and routes.c ---- */

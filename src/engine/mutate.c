@@ -286,6 +286,8 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		live_changed(g->id, g->version);
 	}
 	eng_turn_give(s, &t);
+	if (st == DB_OK && g->league[0] && kind->finished(g->state) && g_recorded_hook)
+		g_recorded_hook(req, c); /* commit_events ran the finish hook */
 	if (st == DB_OK)
 		eng_reply_state(resp, g);
 	else if (st != DB_ABORT)

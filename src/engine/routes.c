@@ -133,13 +133,15 @@ int table_api_events(const http_req *req, http_resp *resp)
 	const table_kind *kind = kind_or_404(req, resp);
 	if (kind == NULL)
 		return 0;
+	unsigned changes = live_token_changes(req->params[0]); /* before the token is checked */
 	table_game *g = eng_load_for_read(req, resp, kind, req->params[0], true);
 	if (g == NULL)
 		return 0;
 	const char *last = http_header(req, "Last-Event-ID");
 	if (last == NULL)
 		last = http_query(req, "last_event_id");
-	int rc = live_stream(req, resp, g->id, resume_version(last, g->version), g->version);
+	int rc =
+	    live_stream(req, resp, g->id, resume_version(last, g->version), g->version, changes);
 	free(g);
 	return rc;
 }
@@ -294,7 +296,8 @@ static db_status join_tx(db_conn *c, void *arg)
 
 /* POST /api/v1/join {"code","seat","replace"}: hands a phone its seat. Tokens are stored only as
  * hashes, so joining issues a fresh token for the seat; the previous one stops working (401
- * seat-replaced). A seat a phone has claimed needs "replace": true (409 seat-claimed). */
+ * seat-replaced) and its event streams end. A seat a phone has claimed needs "replace": true
+ * (409 seat-claimed). */
 int table_api_join(const http_req *req, http_resp *resp)
 {
 	json_object *root = NULL;
@@ -323,6 +326,8 @@ int table_api_join(const http_req *req, http_resp *resp)
 	} else if (st != DB_OK) {
 		eng_reply_db(resp, st);
 	} else {
+		if (a->row.has_token)
+			live_tokens_changed(a->row.game);
 		json_object *o = jx_obj();
 		jx_set(o, "game", jx_str(a->row.game));
 		jx_set(o, "kind", jx_str(a->row.kind));
@@ -407,8 +412,8 @@ static db_status display_tx(db_conn *c, void *arg)
 
 /* POST …/games/{id}/display: the host's link for a screen in the middle of the table. A game
  * has one display token: each request makes a new one, and the one it replaces stops working
- * (401 display-replaced). Tokens are stored only as hashes, so an earlier token cannot be
- * handed out again; the host's phone keeps the link it got. */
+ * (401 display-replaced; its event streams end). Tokens are stored only as hashes, so an earlier
+ * token cannot be handed out again; the host's phone keeps the link it got. */
 int table_api_display(const http_req *req, http_resp *resp)
 {
 	char hash[TOKEN_HASH_HEX + 1];
@@ -422,6 +427,7 @@ int table_api_display(const http_req *req, http_resp *resp)
 	*a = (display_arg){.kind = kind, .id = req->params[0], .hash = hash, .resp = resp};
 	db_status st = db_tx(c, false, display_tx, a);
 	if (st == DB_OK) {
+		live_tokens_changed(a->id);
 		char url[160];
 		snprintf(url, sizeof url, "/display.html#kind=%s&game=%s&token=%s", kind->name,
 		         a->id, a->token);

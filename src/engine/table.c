@@ -22,6 +22,7 @@ static const table_kind *g_kinds[MAX_KINDS];
 static int g_nkinds;
 ratelimit *g_join_limit;
 table_finish_hook g_finish_hook;
+table_recorded_hook g_recorded_hook;
 table_league_check g_league_check;
 static stripe g_stripes[WRITE_STRIPES];
 
@@ -51,6 +52,11 @@ const table_kind *table_kind_find(const char *name)
 void table_set_finish_hook(table_finish_hook hook)
 {
 	g_finish_hook = hook;
+}
+
+void table_set_recorded_hook(table_recorded_hook hook)
+{
+	g_recorded_hook = hook;
 }
 
 void table_set_league_check(table_league_check check)
@@ -84,6 +90,7 @@ void table_shutdown(void)
 	g_join_limit = NULL;
 	g_nkinds = 0;
 	g_finish_hook = NULL;
+	g_recorded_hook = NULL;
 	g_league_check = NULL;
 	for (int i = 0; i < WRITE_STRIPES; i++) {
 		pthread_cond_destroy(&g_stripes[i].cv);

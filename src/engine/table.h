@@ -131,6 +131,11 @@ const table_kind *table_kind_find(const char *name);
 typedef int (*table_finish_hook)(void *db_conn, const char *game_id, const char *league,
                                  const char *kind, const char *result_json);
 void table_set_finish_hook(table_finish_hook hook);
+/* Called after the commit of a write whose transaction ran the finish hook, on the thread of
+ * the request that wrote it (req) and the connection that committed it (leagues: that client's
+ * next league reads see the play). */
+typedef void (*table_recorded_hook)(const http_req *req, void *db_conn);
+void table_set_recorded_hook(table_recorded_hook hook);
 /* Called before a game is created with a league: may this request record games there? Returns
  * 0, or -1 after filling resp (401/403/404/503). Without a hook any league id is taken. */
 typedef int (*table_league_check)(const http_req *req, http_resp *resp, void *db_conn,

@@ -144,6 +144,15 @@ static const char *session_token(const http_req *req)
 	return t;
 }
 
+bool acct_session_key(const http_req *req, char out[TOKEN_HASH_HEX + 1])
+{
+	const char *token = session_token(req);
+	if (token == NULL)
+		return false;
+	token_hash_hex(token, out);
+	return true;
+}
+
 /* The session's account into acc (with league: the account's access to it too, read in the
  * same statement); false after a reply. */
 static bool session_read(const http_req *req, http_resp *resp, db_conn *c, account *acc,

@@ -40,6 +40,9 @@ void accounts_shutdown(void);
  * application/json (415) — a cross-site form can send neither. Returns true when it replied. */
 bool acct_csrf_reply(const http_req *req, http_resp *resp, bool json);
 
+/* The key of the request's session cookie (its token's hash, as account.session) into out, not
+ * checked against the database: false when the request has no such cookie. */
+bool acct_session_key(const http_req *req, char out[TOKEN_HASH_HEX + 1]);
 /* The request's session: true with *acc filled, or false after replying 401 ("no-session" /
  * "session-expired") or 503. Refreshes the idle clock. */
 bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc);

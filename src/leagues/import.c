@@ -249,7 +249,7 @@ static db_status import_tx(db_conn *c, void *arg)
 		free(im->skips[i].detail);
 	im->nskips = im->nparse_skips;
 	im->imported = im->created = im->ncache = 0;
-	db_status st = league_lock(c, im->league);
+	db_status st = league_lock_as(c, im->league, true, im->access, im->resp);
 	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
 		char id[ID_LEN + 1];
 		st = imp_member(c, im, im->members[i], false, id);
@@ -400,7 +400,8 @@ int api_league_import(const http_req *req, http_resp *resp)
 		                          NULL, NULL);
 	if (req->body == NULL || req->body_len == 0)
 		return http_reply_problem(resp, 400, "the file is empty", NULL, NULL);
-	league_import im = {.league = req->params[0], .account = a.acc.id};
+	league_import im = {
+	    .league = req->params[0], .account = a.acc.id, .access = &a, .resp = resp};
 	import_format f = xml                             ? IMPORT_BGGXML
 	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
 	                                                  : IMPORT_BGSTATS;
@@ -411,7 +412,9 @@ int api_league_import(const http_req *req, http_resp *resp)
 		                   im.field[0] ? im.field : NULL);
 	} else {
 		db_status st = league_tx(c, import_tx, &im);
-		if (st != DB_OK) {
+		if (st == DB_ABORT) {
+			/* replied under the lock */
+		} else if (st != DB_OK) {
 			acct_reply_db(resp);
 		} else {
 			league_wrote(c, &a.acc);

@@ -74,6 +74,8 @@ typedef struct {
 	char field[400], detail[256]; /* the first error */
 	/* filled by the transaction */
 	const char *league, *account;
+	league_access *access; /* the importer's (an owner's), read again under the lock */
+	http_resp *resp;       /* where a refusal under the lock is replied */
 	int imported, created;
 	struct {
 		const char *name;

@@ -254,6 +254,23 @@ bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const
 	return league_access_as(resp, c, &acc, league, owner, a);
 }
 
+/* Fills a's rights from row; false when they fall short (owner: owners only; else owners and
+ * members), after replying 403 unless resp is NULL. */
+static bool access_take(http_resp *resp, const db_league_access *row, bool owner, league_access *a)
+{
+	a->owner = row->owner;
+	snprintf(a->member, sizeof a->member, "%s", row->member);
+	a->version = row->version;
+	if (a->owner || (!owner && a->member[0] != '\0'))
+		return true;
+	if (resp)
+		http_reply_problem(resp, 403,
+		                   owner ? "only the league's owners may do this"
+		                         : "you are not a member of this league",
+		                   owner ? "not-owner" : "not-member", NULL);
+	return false;
+}
+
 bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const char *league,
                       bool owner, league_access *a)
 {
@@ -266,22 +283,11 @@ bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const cha
 		acct_reply_db(resp);
 		return false;
 	}
-	bool ok = false;
 	if (!row.found) {
 		http_reply_problem(resp, 404, "no such league", NULL, NULL);
-	} else {
-		a->owner = row.owner;
-		snprintf(a->member, sizeof a->member, "%s", row.member);
-		a->version = row.version;
-		if (!a->owner && (owner || a->member[0] == '\0'))
-			http_reply_problem(resp, 403,
-			                   owner ? "only the league's owners may do this"
-			                         : "you are not a member of this league",
-			                   owner ? "not-owner" : "not-member", NULL);
-		else
-			ok = true;
+		return false;
 	}
-	return ok;
+	return access_take(resp, &row, owner, a);
 }
 
 db_conn *league_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
@@ -308,6 +314,26 @@ db_status league_lock(db_conn *c, const char *league)
 	bool found;
 	db_status st = db_league_lock(c, league, &found);
 	return st == DB_OK && !found ? DB_ABORT : st;
+}
+
+db_status league_lock_as(db_conn *c, const char *league, bool owner, league_access *a,
+                         http_resp *resp)
+{
+	db_league_access row;
+	db_status st = league_lock(c, league);
+	/* a new statement after the lock: it sees what committed while the lock was awaited */
+	if (st == DB_OK)
+		st = db_league_access_get(c, league, a->acc.id, &row);
+	if (st != DB_OK && st != DB_ABORT)
+		return st;
+	if (st == DB_OK && row.found && access_take(NULL, &row, owner, a))
+		return DB_OK;
+	http_resp_clear(resp);
+	if (st == DB_ABORT || !row.found)
+		http_reply_problem(resp, 404, "no such league", NULL, NULL);
+	else
+		access_take(resp, &row, owner, a);
+	return DB_ABORT;
 }
 
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,
@@ -619,6 +645,7 @@ typedef struct {
 	const char *name; /* the new name (trimmed), or NULL */
 	const char *acc;  /* the account to link the guest to, or NULL */
 	const char *into; /* merge: the member who keeps the results */
+	league_access *a; /* the caller's rights (an owner's), read again under the lock */
 	http_resp *resp;
 } member_arg;
 
@@ -686,7 +713,7 @@ static db_status member_update_tx(db_conn *c, void *arg)
 {
 	member_arg *x = arg;
 	db_member_rows m = {0};
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
 	if (st == DB_OK)
 		st = member_load(c, x, x->member, NULL, &m);
 	bool renamed = true;
@@ -726,7 +753,7 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	if (!c)
 		return 0;
 	char trimmed[NAME_TEXT], acc[ID_LEN + 1];
-	member_arg x = {.league = req->params[0], .member = req->params[1], .resp = resp};
+	member_arg x = {.league = req->params[0], .member = req->params[1], .a = &a, .resp = resp};
 	if (js_fields(root, "", f, 2, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
 	} else if (!name && !account_key) {
@@ -747,7 +774,7 @@ static db_status member_merge_tx(db_conn *c, void *arg)
 {
 	member_arg *x = arg;
 	db_member_rows from = {0}, into = {0};
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
 	if (st == DB_OK)
 		st = member_load(c, x, x->member, NULL, &from);
 	if (st == DB_OK)
@@ -803,7 +830,7 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 	db_conn *c = league_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
-	member_arg x = {.league = req->params[0], .member = req->params[1], .resp = resp};
+	member_arg x = {.league = req->params[0], .member = req->params[1], .a = &a, .resp = resp};
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
 	} else if (strcmp(into, x.member) == 0) {
@@ -828,7 +855,7 @@ typedef struct {
 static db_status member_link_tx(db_conn *c, void *arg)
 {
 	link_arg *x = arg;
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st != DB_OK)
 		return st;
 	db_member_rows m = {0};

@@ -32,6 +32,10 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
  * registers it with table_set_finish_hook. */
 int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
                        const char *result_json);
+/* A table_recorded_hook (engine/table.h; api_init.c registers it): after the commit that
+ * recorded a finished game as a play, the request's session (its cookie, if any) reads its
+ * write from then on, as after a league write (league_wrote). */
+void leagues_table_recorded(const http_req *req, void *c);
 
 /* For the table engine when a game is created with "league": may this request record games
  * in that league? True when it carries the session of an owner or a member of the league;
@@ -97,6 +101,12 @@ db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, leag
 
 /* Locks the league row for a write (FOR UPDATE): serialises the league's writers. */
 db_status league_lock(db_conn *c, const char *league);
+/* league_lock for the writer whose rights a holds (checked before the transaction), read
+ * again once the lock is held: a member removed, or an owner demoted, while the write waited
+ * writes nothing. DB_ABORT after replying 404 (no such league) or 403 as league_access_check
+ * (owner: owners only); *a holds the rights as they stand. */
+db_status league_lock_as(db_conn *c, const char *league, bool owner, league_access *a,
+                         http_resp *resp);
 
 /* The member id of name in league, created as a guest when new (*created set). */
 db_status league_member_by_name(db_conn *c, const char *league, const char *name,

@@ -605,7 +605,7 @@ static db_status log_play(db_conn *c, const char *league, const char *play, cons
 static db_status play_add_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK && x->key)
 		st = play_key_replay(c, x);
 	if (st == DB_OK)
@@ -814,7 +814,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL, *after = NULL;
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, false, &before);
 	if (st == DB_OK)
@@ -859,7 +859,7 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL;
-	db_status st = league_lock(c, x->league);
+	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, true, &before);
 	if (st == DB_OK)

@@ -462,6 +462,15 @@ static const char *kind_game_name(const char *kind)
 	return kind;
 }
 
+void leagues_table_recorded(const http_req *req, void *c)
+{
+	/* the cookie's session, unchecked: the worst a stale or forged one does is send its own
+	 * next reads to the primary */
+	account writer = {0};
+	if (acct_session_key(req, writer.session))
+		league_wrote(c, &writer);
+}
+
 int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
                         const char *result_json)
 {

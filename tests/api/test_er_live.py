@@ -149,3 +149,73 @@ def test_sigterm_with_open_streams_exits_cleanly():
         assert time.time() - t0 < 8, "stop waited for the streams to time out"
     finally:
         s.__exit__(None, None, None)
+
+
+def _ends(stream, timeout=5.0):
+    """Reads stream until the server ends it (True), failing after timeout seconds."""
+    end = time.time() + timeout
+    while True:
+        left = end - time.time()
+        assert left > 0, "the stream is still open"
+        stream.c.sock.settimeout(left)
+        try:
+            chunk = stream.r.read1(4096)
+        except (socket.timeout, TimeoutError):
+            raise AssertionError("the stream is still open")
+        except (http.client.HTTPException, OSError):
+            chunk = b""
+        if not chunk:
+            return True
+
+
+def test_replaced_tokens_streams_end_on_every_server():
+    """A seat taken over by another phone (join with "replace") and a display link made anew
+    end the replaced token's open streams on both servers; its reconnect is told why (401
+    seat-replaced / display-replaced), the new tokens stream, and the streams of the other
+    tokens of the game stay open."""
+    db = make_database("h_er_live_replaced")
+    with Server(database=db) as a, Server(database=db) as b:
+        g = create(a, 3, deck="table")
+        gid, host, toks, code = g["id"], g["host_token"], tokens(g), g["code"]
+        st, _, d = a.json("POST", f"{GAMES}/{gid}/display", token=host)
+        assert st == 200, d
+        old_display = d["display_token"]
+        old = [Stream(a, gid, toks[2]), Stream(b, gid, toks[2], query_token=True)]
+        old_screen = Stream(b, gid, old_display, query_token=True)
+        others = [Stream(a, gid, host), Stream(b, gid, toks[3])]
+        for x in old + [old_screen] + others:
+            assert x.status == 200, x.status
+            x.events(lambda e: len(e) >= 1)
+        # seat 2 is claimed (its token streamed): another phone takes it over on server B
+        st, hd, obj = b.json("POST", "/api/v1/join", {"code": code, "seat": 2})
+        problem(st, hd, obj, 409, rule="seat-claimed")
+        st, _, j = b.json("POST", "/api/v1/join", {"code": code, "seat": 2, "replace": True})
+        assert st == 200 and j["seat"] == 2, j
+        for x in old:
+            assert _ends(x)
+            x.close()
+        for srv in (a, b):
+            st, hd, obj = srv.json("GET", f"{GAMES}/{gid}/events?token={toks[2]}")
+            problem(st, hd, obj, 401, rule="seat-replaced")
+        # the new phone's stream works, and so do the streams of the other tokens
+        fresh = Stream(a, gid, j["seat_token"])
+        assert fresh.status == 200
+        fresh.events(lambda e: len(e) >= 1)
+        reveal(b, gid, host, 10, (3, 4, 5))
+        for x in [fresh, old_screen] + others:
+            x.events(lambda e: 1 in _versions(e))
+        # a new display link ends the old screen's stream (opened on the other server)
+        st, _, d = a.json("POST", f"{GAMES}/{gid}/display", token=host)
+        assert st == 200, d
+        assert _ends(old_screen)
+        old_screen.close()
+        st, hd, obj = b.json("GET", f"{GAMES}/{gid}/events?token={old_display}")
+        problem(st, hd, obj, 401, rule="display-replaced")
+        screen = Stream(b, gid, d["display_token"], query_token=True)
+        assert screen.status == 200
+        cur = state(a, gid, host)
+        a.json("POST", f"{GAMES}/{gid}/seats/1/moves",
+               {"turn": 1, "move": first_option_move(a, cur, 1)}, token=toks[1])
+        for x in [fresh, screen] + others:
+            x.events(lambda e: 2 in _versions(e))
+            x.close()

@@ -311,3 +311,58 @@ def test_migration_keeps_a_league_with_names_that_differ_in_case():
             problem(st, hd, o, 409, rule="member-exists")
     finally:
         shutil.rmtree(old)
+
+
+def test_a_right_lost_while_the_write_waits_for_the_league_lock():
+    """A write checks the caller's rights before its transaction and again once it holds the
+    league row's lock: a member removed, or a co-owner demoted, while the write waited for that
+    lock (held here by a psql session, which takes the right away before it lets go) is refused
+    403 and writes nothing."""
+    import threading
+    from test_db_timeouts import RowLock, _sql, _wait_lock_waiter
+    name = "h_lm_relock"
+    with Server(database=make_database(name), env={"DB_LOCK_TIMEOUT_MS": "20000"}) as s:
+        ann, bob, cy = (user(s, f"{n}@example.org", n.title()) for n in ("ann", "bob", "cy"))
+        lid, ids = _league(ann, guests=("Cid",))
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Bob", "account": "bob@example.org"})
+        assert st == 201, (st, m)
+        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "cy@example.org"})
+        assert st == 201, (st, o)
+        ann_id = ids["Ann"]
+
+        def waiting_write(client, method, path, body, revoke):
+            """client's write, sent while the league row is locked; revoke (SQL) runs in the
+            lock's transaction once the write waits for it, then the lock is released."""
+            lock = RowLock(name, lid, table="leagues")
+            out = {}
+            t = threading.Thread(target=lambda: out.update(
+                r=client.call(method, path, body, timeout=30)))
+            try:
+                t.start()
+                _wait_lock_waiter(name)
+                lock.p.stdin.write(revoke + "\nCOMMIT;\n")
+                lock.p.stdin.close()
+                lock.p.wait(10)
+            finally:
+                lock.release()
+                t.join(30)
+            return out["r"]
+
+        # the control: a write that waited for the lock, its rights intact, goes through
+        res = [{"player": ann_id, "score": 10}, {"player": ids["Cid"], "score": 5}]
+        play = {"game": "Azul", "date": "2026-03-01", "results": res}
+        st, hd, o = waiting_write(bob, "POST", f"/api/v1/leagues/{lid}/plays", play, "")
+        assert st == 201, (st, o)
+        # Bob removed while his play waited: refused, nothing stored
+        st, hd, o = waiting_write(bob, "POST", f"/api/v1/leagues/{lid}/plays", play,
+                                  f"DELETE FROM league_members WHERE id = '{m['id']}';")
+        problem(st, hd, o, 403, rule="not-member")
+        assert _sql(name, f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == "1"
+        # Cy demoted from co-owner while her rename waited: refused, the name stands
+        st, hd, o = waiting_write(cy, "PATCH", f"/api/v1/leagues/{lid}/members/{ids['Cid']}",
+                                  {"name": "Cyd"},
+                                  f"DELETE FROM league_owners WHERE league_id = '{lid}' AND "
+                                  f"account_id = '{cy.account['id']}';")
+        problem(st, hd, o, 403, rule="not-owner")
+        assert "Cid" in _members(ann, lid)

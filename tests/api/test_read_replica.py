@@ -193,6 +193,54 @@ def test_reads_go_to_the_standby_and_the_writer_reads_its_writes():
                 assert src == "primary", (what, src)
 
 
+def test_a_league_game_finished_is_in_the_finishers_next_read():
+    """A Dice Hospital game created in a league is recorded as a play by the request that
+    finishes it: with the standby's replay paused, that request's session reads the standings
+    and plays from the primary, play included, while another member still reads the standby."""
+    if SKIP:
+        print("  skipped: runs in the plain API pass only")
+        return
+    with Pair() as pg, Server(database=pg.url(PRIMARY_PORT),
+                              env={"DATABASE_READ_URL": pg.url(STANDBY_PORT) +
+                                   " target_session_attrs=prefer-standby"}) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, lg = ann.post("/api/v1/leagues", {"name": "At the table"})
+        assert st == 201, (st, lg)
+        lid = lg["id"]
+        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
+                             {"name": "Bob", "account": "bob@example.org"})
+        assert st == 201, (st, m)
+        st, hd, g = ann.post("/api/v1/dh/games", {
+            "players": [{"name": "Ann"}, {"name": "Bob"}], "league": lid})
+        assert st == 201, (st, g)
+        host = {"Authorization": "Bearer " + g["host_token"]}
+        for n in range(1, 9):
+            st, hd, o = ann.put(f"/api/v1/dh/games/{g['id']}/rounds/{n}", {"entries": [
+                {"seat": 1, "discharged": {"red": 1, "yellow": 1, "green": 1}},
+                {"seat": 2, "discharged": {"red": 0, "yellow": 1, "green": 0}}]},
+                headers=host)
+            assert st == 200, (n, st, o)
+        # both read the standby before the game ends
+        for who in (ann, bob):
+            _until("a read on the standby", lambda: _read(who, lid, "standings")[0] == "replica")
+        pg.sql(STANDBY_PORT, "SELECT pg_wal_replay_pause()")
+        _until("replay paused",
+               lambda: pg.sql(STANDBY_PORT, "SELECT pg_get_wal_replay_pause_state()") == "paused")
+        st, hd, fin = ann.post(f"/api/v1/dh/games/{g['id']}/finish",
+                               {"entries": [{"seat": 1, "patients_left": 2, "pips_left": 7},
+                                            {"seat": 2, "patients_left": 1, "pips_left": 3}]},
+                               headers=host)
+        assert st == 200, (st, fin)
+        src, o = _read(ann, lid, "standings")
+        assert src == "primary" and [r["games"] for r in o["standings"]] == [1, 1], (src, o)
+        src, o = _read(ann, lid, "plays")
+        assert src == "primary" and _games(o) == ["Dice Hospital"], (src, o)
+        src, o = _read(bob, lid, "plays")
+        assert src == "replica" and o["total"] == 0, (src, o)
+        pg.sql(STANDBY_PORT, "SELECT pg_wal_replay_resume()")
+
+
 def test_a_read_url_that_fails_its_reads_falls_back_to_the_primary():
     """A read server that answers but fails every league statement (a database without the
     tables: not a standby of ours) costs a retry on the primary, never a failed read."""

@@ -241,8 +241,8 @@ await test("b-claimed-seat-needs-confirmation", async () => {
 	await D.click("#confirm-replace");
 	await D.locator(".turn-head").waitFor();
 	assert((await text(D, ".you-line")).includes("Bob"), "the new phone plays Bob");
-	// the displaced phone says so in words and offers to rejoin
-	await B.reload();
+	// the displaced phone says so in words and offers to rejoin, without a reload: its event
+	// stream ended and could not reopen
 	await B.locator("#lost", { hasText: "Another phone took over the seat" }).waitFor();
 	await B.locator("#rejoin").waitFor();
 	await screen(B, "seat-replaced");
