@@ -9,7 +9,7 @@
 #include "db/leagues.h"
 #include "leagues/leagues.h"
 
-/* Invites account (an id) into league as a member: a new entry named name, or (member non-NULL)
+/* Invites the account acc_id into league as a member: a new entry named name, or (member non-NULL)
  * the guest entry `member`. Replies 202 with the invitation, or 409 (member-exists: the account
  * has an entry here, or another member has the name) on resp; DB_ABORT after a refusal. */
 db_status consent_invite_member(db_conn *c, http_resp *resp, const char *league, const char *by,
