@@ -364,7 +364,7 @@ await test("leagues-invite-accept-claim-approve-undo", async () => {
 	const inv = p2.locator('[data-testid="invitation"][data-league="Claim club"]');
 	assert((await inv.innerText()).includes("Join Claim club as Daniel"), await inv.innerText());
 	await screen(p2, "leagues-invitation");
-	await inFrench(p2, "leagues-invitation", FR["inv.title"], EN["inv.title"]);
+	await inFrench(p2, "leagues-invitation", "Rejoindre Claim club sous le nom Daniel", "Join Claim club as Daniel");
 	await inv.getByRole("button", { name: EN["inv.accept"] }).click();
 	await p2.getByText("You are in Claim club now.").waitFor();
 	assert((await p2.locator('[data-testid="invitation"]').count()) === 0, "answered");
