@@ -7,6 +7,7 @@
 import { request, ApiError } from "./api.js";
 import { h, s } from "./dom.js";
 import { bars, boxes, figure, hbars, heat, lines } from "./charts.js";
+import { invitationsPanel, pendingPanels } from "./consent.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
@@ -242,10 +243,15 @@ function renderAuth(signup) {
 	);
 }
 
+/** The helpers consent.js draws with; done(text) shows text on the screen redraw() draws. */
+const consentUi = (redraw) => ({ api, t, tn, h, panel, confirmButton, errorBox, enc, done: async (text) => ((flash = text), await redraw()) });
+
 async function renderHome() {
-	const { leagues } = await api("GET", "/leagues");
+	const [{ leagues }, invitations] = await Promise.all([api("GET", "/leagues"), invitationsPanel(consentUi(renderHome))]);
 	const name = h("input", { type: "text", name: "league", required: true, maxlength: 64 });
 	show(
+		flashBox(),
+		invitations,
 		panel(
 			h("h1", {}, t("leagues.mine")),
 			leagues.length
@@ -702,12 +708,14 @@ async function renderMembers(id) {
 			h("h2", {}, t("league.add_member")),
 			form([field(t("league.member_name"), mName), field(t("league.member_account"), mAcc)], t("league.add"), async () => {
 				const m = await api("POST", `/leagues/${lid}/members`, mAcc.value ? { name: mName.value, account: mAcc.value } : { name: mName.value });
-				await done(t("members.added", { name: m.name }));
+				await done(m.invitation ? t("members.invited", { email: mAcc.value, name: mName.value.trim() }) : t("members.added", { name: m.name }));
 			}),
 		);
 	}
+	const pending = await pendingPanels(consentUi(() => renderMembers(id)), lg);
 	show(
 		flashBox(),
+		...pending,
 		panel(h("h1", {}, t("members.title", { league: lg.name })), you && !owner && lg.members.some((m) => m.guest && m.id !== you) ? h("p", { class: "muted" }, t("members.claim_explain")) : null, h("ul", { class: "lg-members" }, lg.members.map(card))),
 		add,
 		h("a", { class: "button wide", href: `#league=${lid}` }, t("back")),

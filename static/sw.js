@@ -11,7 +11,7 @@ const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i1
 	"tabletop.js", "tabletop.css",
 	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business", "refusal"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
 	// the new-game forms' league choice (home.js, tabletop/create.js); the league page and its charts
-	"league-picker.js", "leagues.html", "leagues.js", "charts.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json"];
+	"league-picker.js", "leagues.html", "leagues.js", "consent.js", "charts.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json"];
 
 self.addEventListener("install", (e) => {
 	e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -5,6 +5,7 @@
  * static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
 #include "leagues/accounts.h"
+#include "leagues/consent.h"
 #include "leagues/leagues.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
@@ -72,6 +73,24 @@ const http_route api_routes[] = {
     {"POST", "/api/v1/leagues/{id}/members/{member}/merge", api_league_member_merge, true, 0, false,
      false, NULL},
     {"POST", "/api/v1/leagues/{id}/owners", api_league_owner_add, true, 0, false, false, NULL},
+    /* consent: invitations, claims of guests, merges undone (leagues/invitations.c, claims.c) */
+    {"GET", "/api/v1/invitations", api_invitations_list, true, 0, false, false, NULL},
+    {"POST", "/api/v1/invitations/{inv}/accept", api_invitation_accept, true, 0, false, false,
+     NULL},
+    {"POST", "/api/v1/invitations/{inv}/decline", api_invitation_decline, true, 0, false, false,
+     NULL},
+    {"GET", "/api/v1/leagues/{id}/invitations", api_league_invitations, true, 0, false, false,
+     NULL},
+    {"DELETE", "/api/v1/leagues/{id}/invitations/{inv}", api_league_invitation_withdraw, true, 0,
+     false, false, NULL},
+    {"GET", "/api/v1/leagues/{id}/claims", api_league_claims, true, 0, false, false, NULL},
+    {"POST", "/api/v1/leagues/{id}/claims/{claim}/approve", api_league_claim_approve, true, 0,
+     false, false, NULL},
+    {"DELETE", "/api/v1/leagues/{id}/claims/{claim}", api_league_claim_delete, true, 0, false,
+     false, NULL},
+    {"GET", "/api/v1/leagues/{id}/merges", api_league_merges, true, 0, false, false, NULL},
+    {"POST", "/api/v1/leagues/{id}/merges/{merge}/undo", api_league_merge_undo, true, 0, false,
+     false, NULL},
     {"POST", "/api/v1/leagues/{id}/seasons", api_league_season_add, true, 0, false, false, NULL},
     {"POST", "/api/v1/leagues/{id}/plays", api_league_play_add, true, 0, false, false, NULL},
     {"GET", "/api/v1/leagues/{id}/plays", api_league_play_list, true, 0, false, false, NULL},

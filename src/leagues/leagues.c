@@ -10,6 +10,7 @@
 #include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
+#include "leagues/consent.h"
 #include "leagues/internal.h"
 
 #include <inttypes.h>
@@ -590,21 +591,28 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 		goto out;
 	id_new(id);
 	bool inserted;
-	st = db_member_insert(c, id, req->params[0], trimmed, acc[0] ? acc : NULL, &inserted);
+	if (acc[0]) { /* an account joins when it accepts (consent.h) */
+		st = consent_invite_member(c, resp, req->params[0], a.acc.id, acc, trimmed, NULL,
+		                           id);
+		if (st != DB_OK && st != DB_ABORT)
+			acct_reply_db(resp);
+		goto out;
+	}
+	st = db_member_insert(c, id, req->params[0], trimmed, NULL, &inserted);
 	if (st != DB_OK) {
 		acct_reply_db(resp);
 	} else if (!inserted) {
 		http_reply_problem(resp, 409,
 		                   "the league already has a member of this name (in any case and "
-		                   "however spaced) or this account",
+		                   "however spaced)",
 		                   "member-exists", "/name");
 	} else {
 		league_wrote(c, &a.acc);
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(id));
 		jx_set(o, "name", jx_str(trimmed));
-		jx_set(o, "account", jx_str_or_null(acc[0] ? acc : NULL));
-		jx_set(o, "guest", jx_bool(acc[0] == '\0'));
+		jx_set(o, "account", jx_null());
+		jx_set(o, "guest", jx_bool(true));
 		http_reply_json(resp, 201, o);
 	}
 out:
@@ -645,7 +653,9 @@ typedef struct {
 	const char *name; /* the new name (trimmed), or NULL */
 	const char *acc;  /* the account to link the guest to, or NULL */
 	const char *into; /* merge: the member who keeps the results */
+	const char *by;   /* the owner's account */
 	league_access *a; /* the caller's rights (an owner's), read again under the lock */
+	char invitation[ID_LEN + 1]; /* the account invited to take the guest over, or "" */
 	http_resp *resp;
 } member_arg;
 
@@ -680,33 +690,12 @@ static db_status member_reply(db_conn *c, const member_arg *x, const char *id)
 	jx_set(o, "account", jx_str_or_null(y->account));
 	jx_set(o, "guest", jx_bool(y->account == NULL));
 	jx_set(o, "plays", jx_int(y->plays));
+	if (x->invitation[0])
+		jx_set(o, "invitation", jx_str(x->invitation));
 	http_resp_clear(x->resp);
 	http_reply_json(x->resp, 200, o);
 	db_rowset_clear(&m);
 	return DB_OK;
-}
-
-/* Links guest m to account x->acc: 409 when m has an account or x->acc a member entry here. */
-static db_status member_link_account(db_conn *c, const member_arg *x, const db_member_row *m)
-{
-	db_league_access row;
-	db_status st = db_league_access_get(c, x->league, x->acc, &row);
-	if (st != DB_OK)
-		return st;
-	http_resp_clear(x->resp);
-	if (m->account) {
-		http_reply_problem(x->resp, 409, "this entry already belongs to an account",
-		                   "not-a-guest", "/account");
-		return DB_ABORT;
-	}
-	if (row.member[0]) {
-		http_reply_problem(x->resp, 409,
-		                   "this account has its own member entry in the league: merge the "
-		                   "two entries instead",
-		                   "member-exists", "/account");
-		return DB_ABORT;
-	}
-	return db_member_link(c, m->id, x->acc);
 }
 
 static db_status member_update_tx(db_conn *c, void *arg)
@@ -727,8 +716,9 @@ static db_status member_update_tx(db_conn *c, void *arg)
 		                   "member-exists", "/name");
 		st = DB_ABORT;
 	}
-	if (st == DB_OK && x->acc)
-		st = member_link_account(c, x, &m.rows[0]);
+	if (st == DB_OK && x->acc) /* the account takes the guest over when it accepts */
+		st = consent_invite_member(c, x->resp, x->league, x->by, x->acc, NULL, x->member,
+		                           x->invitation);
 	db_rowset_clear(&m);
 	if (st == DB_OK)
 		st = db_member_unclash(c, x->league);
@@ -753,7 +743,11 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	if (!c)
 		return 0;
 	char trimmed[NAME_TEXT], acc[ID_LEN + 1];
-	member_arg x = {.league = req->params[0], .member = req->params[1], .a = &a, .resp = resp};
+	member_arg x = {.league = req->params[0],
+	                .member = req->params[1],
+	                .by = a.acc.id,
+	                .a = &a,
+	                .resp = resp};
 	if (js_fields(root, "", f, 2, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
 	} else if (!name && !account_key) {
@@ -800,20 +794,14 @@ static db_status member_merge_tx(db_conn *c, void *arg)
 		snprintf(acc, sizeof acc, "%s", from.rows[0].account);
 	db_rowset_clear(&from);
 	db_rowset_clear(&into);
-	if (st == DB_OK)
-		st = db_member_merge(c, x->member, x->into);
-	if (st == DB_OK)
-		st = db_member_delete(c, x->league, x->member);
-	if (st == DB_OK && acc[0])
-		st = db_member_link(c, x->into, acc);
-	if (st == DB_OK)
-		st = db_member_unclash(c, x->league);
-	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+	char merge[ID_LEN + 1] = "";
+	if (st == DB_OK) /* kept, so that it can be undone (consent.h) */
+		st = league_merge_members(c, x->league, x->member, acc, x->into, x->by, merge);
 	if (st == DB_OK) {
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(x->into));
 		jx_set(o, "merged", jx_str(x->member));
+		jx_set(o, "merge", jx_str(merge));
 		http_resp_clear(x->resp);
 		http_reply_json(x->resp, 200, o);
 	}
@@ -830,7 +818,11 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 	db_conn *c = league_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
-	member_arg x = {.league = req->params[0], .member = req->params[1], .a = &a, .resp = resp};
+	member_arg x = {.league = req->params[0],
+	                .member = req->params[1],
+	                .by = a.acc.id,
+	                .a = &a,
+	                .resp = resp};
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
 	} else if (strcmp(into, x.member) == 0) {
@@ -839,110 +831,6 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 	} else {
 		x.into = into;
 		league_run_tx(c, &a.acc, member_merge_tx, &x, resp);
-	}
-	json_object_put(root);
-	return 0;
-}
-
-typedef struct {
-	const char *league, *guest;
-	league_access a;
-	http_resp *resp;
-} link_arg;
-
-/* The guest entry becomes the caller's: merged into their member entry when they have one
- * (its plays move over), else linked to their account. */
-static db_status member_link_tx(db_conn *c, void *arg)
-{
-	link_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
-	if (st != DB_OK)
-		return st;
-	db_member_rows m = {0};
-	if ((st = db_member_get(c, x->league, x->guest, &m)) != DB_OK)
-		return st;
-	bool found = m.n == 1, guest = found && m.rows[0].account == NULL;
-	db_rowset_clear(&m);
-	http_resp_clear(x->resp);
-	if (!found) {
-		http_reply_problem(x->resp, 404, "no such member in this league", NULL, NULL);
-		return DB_ABORT;
-	}
-	if (!guest) {
-		http_reply_problem(x->resp, 409, "this entry already belongs to an account",
-		                   "not-a-guest", NULL);
-		return DB_ABORT;
-	}
-	if (x->a.member[0]) {
-		bool clash;
-		if ((st = db_member_conflicts(c, x->guest, x->a.member, &clash)) != DB_OK)
-			return st;
-		if (clash) {
-			http_reply_problem(
-			    x->resp, 409,
-			    "this guest and you played in the same play: they cannot "
-			    "be one person",
-			    "same-play", NULL);
-			return DB_ABORT;
-		}
-		if ((st = db_member_merge(c, x->guest, x->a.member)) != DB_OK ||
-		    (st = db_member_delete(c, x->league, x->guest)) != DB_OK)
-			return st;
-		if ((st = league_recompute(c, x->league)) != DB_OK)
-			return st;
-		json_object *o = jx_obj();
-		jx_set(o, "id", jx_str(x->a.member));
-		jx_set(o, "merged", jx_str(x->guest));
-		http_reply_json(x->resp, 200, o);
-		return DB_OK;
-	}
-	if ((st = db_member_link(c, x->guest, x->a.acc.id)) != DB_OK)
-		return st;
-	json_object *o = jx_obj();
-	jx_set(o, "id", jx_str(x->guest));
-	jx_set(o, "account", jx_str(x->a.acc.id));
-	http_reply_json(x->resp, 200, o);
-	return DB_OK;
-}
-
-int api_league_member_link(const http_req *req, http_resp *resp)
-{
-	link_arg x = {.league = req->params[0], .guest = req->params[1], .resp = resp};
-	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
-	js_error err;
-	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
-	if (!c)
-		return 0;
-	if (js_fields(root, "", NULL, 0, &err) != 0)
-		http_reply_invalid(resp, err.field, err.detail);
-	else
-		league_run_tx(c, &x.a.acc, member_link_tx, &x, resp);
-	json_object_put(root);
-	return 0;
-}
-
-int api_league_owner_add(const http_req *req, http_resp *resp)
-{
-	json_object *root = NULL;
-	const char *key = NULL;
-	js_error err;
-	const js_field f[] = {{"account", JS_STRING, JS_F_REQUIRED, 1, 254, NULL, &key, NULL}};
-	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
-	if (!c)
-		return 0;
-	char acc[ID_LEN + 1];
-	if (js_fields(root, "", f, 1, &err) != 0) {
-		http_reply_invalid(resp, err.field, err.detail);
-	} else if (find_account(c, key, acc, resp)) {
-		if (db_league_owner_insert(c, req->params[0], acc) != DB_OK) {
-			acct_reply_db(resp);
-		} else {
-			league_wrote(c, &a.acc);
-			json_object *o = jx_obj();
-			jx_set(o, "account", jx_str(acc));
-			http_reply_json(resp, 201, o);
-		}
 	}
 	json_object_put(root);
 	return 0;

@@ -205,12 +205,10 @@ int api_league_list(const http_req *req, http_resp *resp);
 int api_league_get(const http_req *req, http_resp *resp);
 int api_league_member_add(const http_req *req, http_resp *resp);
 int api_league_member_delete(const http_req *req, http_resp *resp);
-int api_league_member_link(const http_req *req, http_resp *resp);
 /* PATCH …/members/{member} {"name"?, "account"?}: rename, link a guest to an account. */
 int api_league_member_update(const http_req *req, http_resp *resp);
 /* POST …/members/{member}/merge {"into"}: one person's two entries become one. */
 int api_league_member_merge(const http_req *req, http_resp *resp);
-int api_league_owner_add(const http_req *req, http_resp *resp);
 int api_league_season_add(const http_req *req, http_resp *resp);
 int api_league_play_add(const http_req *req, http_resp *resp);
 int api_league_play_list(const http_req *req, http_resp *resp);

@@ -65,3 +65,35 @@ def user(s, email, name=None):
     c.login(email)
     c.account = acc
     return c
+
+
+def invite(owner, lid, invitee, name=None):
+    """The owner invites invitee's account (as a member named name, else as a co-owner) and
+    invitee accepts: the reply of the acceptance."""
+    email = invitee.account["email"]
+    if name is None:
+        st, hd, o = owner.post(f"/api/v1/leagues/{lid}/owners", {"account": email})
+    else:
+        st, hd, o = owner.post(f"/api/v1/leagues/{lid}/members", {"name": name, "account": email})
+    assert st == 202, (st, o)
+    st, hd, r = invitee.post(f"/api/v1/invitations/{o['invitation']}/accept")
+    assert st == 200, (st, r)
+    return r
+
+
+def join(owner, lid, invitee, name):
+    """invitee's account joins the league as member name (invited, accepted): its entry as the
+    league lists it."""
+    mid = invite(owner, lid, invitee, name)["member"]
+    st, hd, lg = owner.get(f"/api/v1/leagues/{lid}")
+    assert st == 200, lg
+    return next(m for m in lg["members"] if m["id"] == mid)
+
+
+def claim(member, owner, lid, guest):
+    """member claims guest and owner approves: the approval's reply."""
+    st, hd, c = member.post(f"/api/v1/leagues/{lid}/members/{guest}/link")
+    assert st == 202, (st, c)
+    st, hd, o = owner.post(f"/api/v1/leagues/{lid}/claims/{c['claim']}/approve")
+    assert st == 200, (st, o)
+    return o

@@ -7,7 +7,7 @@ The league has what a group accumulates: plays by hand, a real BG Stats export i
 import json, os, re, subprocess, tempfile
 
 from harness import ROOT, make_database
-from league_util import Server, user
+from league_util import Server, invite, join, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE = os.path.join(HERE, "data", "bgstats-real", "michaelgao8-2021.json")
@@ -22,16 +22,13 @@ def _league(ann, bob):
         st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats", f.read(),
                              raw=True, headers={"Content-Type": "application/json"})
     assert st == 200 and o["imported"] > 0, (st, o)
-    st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                         {"name": "Bob", "account": "bob@example.org"})
-    assert st == 201, (st, m)
+    m = join(ann, lid, bob, "Bob")
     st, hd, g = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Guest Gail"})
     assert st == 201, (st, g)
     st, hd, o = ann.post(f"/api/v1/leagues/{lid}/seasons",
                          {"name": "Spring", "starts": "2026-03-01", "ends": "2026-05-31"})
     assert st == 201, (st, o)
-    st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "bob@example.org"})
-    assert st == 201, (st, o)
+    invite(ann, lid, bob)
     for i, score in enumerate((71, 64, 80)):
         st, hd, o = bob.post(f"/api/v1/leagues/{lid}/plays", {
             "game": "Dice Hospital", "date": f"2026-03-0{i + 1}T20:15:00+01:00",

@@ -6,7 +6,7 @@ import os, re
 from urllib.parse import parse_qs, urlsplit
 
 from harness import Server, make_database, problem
-from league_util import user
+from league_util import claim, invite, join, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -235,8 +235,7 @@ def test_etag_and_not_modified():
         problem(st, hd, o, 403, rule="not-member")
         # the league itself says who asks: another member's tag differs; the standings do not
         bob = user(s, "bob@example.org", "Bob")
-        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
-        assert st == 201
+        join(ann, lid, bob, "Bob")
         for path in paths:
             tags[path], _ = _tagged(ann, path)
         st, hd, o = bob.get(paths[0], headers={"If-None-Match": tags[paths[0]]})
@@ -296,12 +295,11 @@ def test_every_write_changes_the_tags():
             assert st == 201, o
 
         def add_owner():
-            st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "bob@example.org"})
-            assert st == 201, o
+            invite(ann, lid, bob)  # invited, and accepted
 
         def link_guest():  # Bob, an owner with no member entry, takes over the guest Cid
-            st, hd, o = bob.post(f"/api/v1/leagues/{lid}/members/{C}/link")
-            assert st == 200 and o["account"] == bob.account["id"], o
+            o = claim(bob, ann, lid, C)  # claimed, and approved
+            assert o["account"] == bob.account["id"], o
 
         def import_file():
             with open(os.path.join(HERE, "data", "bgstats-sample.json"), "rb") as f:

@@ -4,7 +4,7 @@ made elsewhere (another process, by hand) reaches league reads within a second."
 import subprocess, time
 
 from harness import Server, make_database
-from league_util import user
+from league_util import join, user
 
 DB = "h_league_passes"
 
@@ -20,8 +20,7 @@ def _league_with_bob(s):
     st, hd, lg = ann.post("/api/v1/leagues", {"name": "Tuesdays"})
     assert st == 201, lg
     lid = lg["id"]
-    st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
-    assert st == 201, m
+    m = join(ann, lid, bob, "Bob")
     return ann, bob, lid, m["id"]
 
 

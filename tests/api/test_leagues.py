@@ -6,7 +6,7 @@ recorded exactly once, export/import (BG Stats JSON, CSV, backup round trip, BGG
 import json, os, re, subprocess
 
 from harness import Server, make_database, problem
-from league_util import Client, user
+from league_util import Client, claim, invite, join, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -63,9 +63,8 @@ def test_league_life_cycle_and_permissions():
         problem(st, hd, o, 404)
         # a member with an account (added by e-mail): reads, records plays, cannot manage
         bob = user(s, "bob@example.org", "Bob")
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                             {"name": "Bob", "account": "BOB@example.org"})
-        assert st == 201 and m["account"] == bob.account["id"] and not m["guest"], m
+        m = join(ann, lid, bob, "Bob")
+        assert m["account"] == bob.account["id"] and not m["guest"], m
         st, hd, o = bob.get(f"/api/v1/leagues/{lid}")
         assert st == 200 and not o["you"]["owner"] and o["you"]["member"] == m["id"], o
         st, hd, o = bob.post(f"/api/v1/leagues/{lid}/members", {"name": "Zed"})
@@ -97,8 +96,7 @@ def test_league_life_cycle_and_permissions():
                                         {"player": ids["Bea"], "rank": 1}]})
         problem(st, hd, o, 403, rule="not-owner")
         # co-owner
-        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "bob@example.org"})
-        assert st == 201, o
+        invite(ann, lid, bob)
         st, hd, o = bob.delete(f"/api/v1/leagues/{lid}/plays/{play['id']}")
         assert st == 204, (st, o)
         # CSRF applies to league writes too
@@ -124,13 +122,11 @@ def test_guest_linked_to_account():
             "game": "Azul", "date": "2026-01-05",
             "results": [{"player": ids["Ann"], "score": 10}, {"player": ids["Cid"], "score": 20}]})
         assert st == 201
-        # Cid signs up; the owner adds his account as a member; he links the guest entry
+        # Cid signs up and joins; he claims the guest entry, an owner approves
         cid = user(s, "cid@example.org", "Cid S.")
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                             {"name": "Cid S.", "account": "cid@example.org"})
-        assert st == 201
-        st, hd, o = cid.post(f"/api/v1/leagues/{lid}/members/{ids['Cid']}/link")
-        assert st == 200 and o["id"] == m["id"] and o["merged"] == ids["Cid"], (st, o)
+        m = join(ann, lid, cid, "Cid S.")
+        o = claim(cid, ann, lid, ids["Cid"])
+        assert o["id"] == m["id"] and o["merged"] == ids["Cid"], o
         st, hd, h = cid.get(f"/api/v1/players/{m['id']}/history")
         assert st == 200 and [x["play"] for x in h["history"]] == [p1["id"]], h
         assert h["history"][0]["winner"] and h["history"][0]["score"] == 20
@@ -585,7 +581,7 @@ def test_import_errors_store_nothing():
         problem(st, hd, o, 400, rule="malformed-file")
         # importing is the owners' business; CSRF is checked as for every mutation
         bob = user(s, "bob@example.org")
-        ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        join(ann, lid, bob, "Bob")
         st, hd, o = _import(bob, lid, "bgstats", _read("bgstats-sample.json"), "application/json")
         problem(st, hd, o, 403, rule="not-owner")
         st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import?format=bgstats",
@@ -784,7 +780,12 @@ def test_every_league_route_401_and_403():
     OWNER_ONLY = {("POST", "/api/v1/leagues/{id}/members"),
                   ("DELETE", "/api/v1/leagues/{id}/members/{member}"),
                   ("POST", "/api/v1/leagues/{id}/owners"), ("POST", "/api/v1/leagues/{id}/seasons"),
-                  ("POST", "/api/v1/leagues/{id}/import")}
+                  ("POST", "/api/v1/leagues/{id}/import"),
+                  ("GET", "/api/v1/leagues/{id}/invitations"),
+                  ("DELETE", "/api/v1/leagues/{id}/invitations/{inv}"),
+                  ("POST", "/api/v1/leagues/{id}/claims/{claim}/approve"),
+                  ("GET", "/api/v1/leagues/{id}/merges"),
+                  ("POST", "/api/v1/leagues/{id}/merges/{merge}/undo")}
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         lg, ids = _league(ann, guests=("Bea",))
@@ -792,12 +793,13 @@ def test_every_league_route_401_and_403():
         st, hd, play = ann.post(f"/api/v1/leagues/{lid}/plays", {
             "game": "Azul", "results": [{"player": ids["Ann"], "rank": 1}, {"player": ids["Bea"], "rank": 2}]})
         bob = user(s, "bob@example.org", "Bob")
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bob", "account": "bob@example.org"})
+        join(ann, lid, bob, "Bob")
         eve = user(s, "eve@example.org", "Eve")
         anon = Client(s)
         for method, pattern in routes:
             path = (pattern.replace("{id}", ids["Bea"] if pattern.startswith("/api/v1/players/") else lid)
-                    .replace("{member}", ids["Bea"]).replace("{play}", play["id"]))
+                    .replace("{member}", ids["Bea"]).replace("{play}", play["id"])
+                    .replace("{inv}", "nope").replace("{claim}", "nope").replace("{merge}", "nope"))
             if pattern.endswith("/import"):
                 path += "?format=bgstats"
             body = None if method in ("GET", "DELETE") else {}

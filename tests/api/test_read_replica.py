@@ -11,7 +11,7 @@ It needs no pg_virtualenv cluster, and runs in the plain API pass only: under Ad
 (the suite's second pass) it is skipped, the routing being the same code."""
 import glob, os, shutil, subprocess, tempfile, time
 
-from league_util import Server, user
+from league_util import Server, join, user
 
 SKIP = any(k in os.environ.get("SERVER_BIN", "") for k in ("asan", "tsan"))
 BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
@@ -117,9 +117,7 @@ def test_reads_go_to_the_standby_and_the_writer_reads_its_writes():
         st, hd, lg = ann.post("/api/v1/leagues", {"name": "Replicated"})
         assert st == 201, (st, lg)
         lid = lg["id"]
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                             {"name": "Bob", "account": "bob@example.org"})
-        assert st == 201, (st, m)
+        m = join(ann, lid, bob, "Bob")
         members = [lg["members"][0]["id"], m["id"]]
 
         # the writer's own first read sees the league it just made, wherever it comes from

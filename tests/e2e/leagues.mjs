@@ -1,7 +1,8 @@
 // End-to-end tests of the league screens (static/leagues.html) in headless Debian chromium, at
 // 360 × 740: sign up, create a league, add members, add plays by hand, the standings as cards
 // that fit the screen, a player's history with its rating chart, a play's summary, editing and
-// deleting a play, members renamed, merged, removed, linked and claimed ("this is me"), names
+// deleting a play, members renamed, merged (and the merge undone), removed, invitations accepted,
+// guests claimed ("this is me") and approved, names
 // that differ only in case, one game however its plays spell it, seasons, co-owners,
 // head-to-head, the import's drop zone with its progress and a result that stays, every screen
 // in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
@@ -333,39 +334,83 @@ await test("leagues-members-rename-merge-remove", async () => {
 	assert(await member("Bea").getByText(EN["members.cannot_remove"]).isVisible(), "Bea has plays");
 });
 
-await test("leagues-claim-guest-history", async () => {
-	// Dan played as a guest; he signs up, the owner adds his account, and he claims the guest
+/** Draws p's screen in French (waiting for ready, a French text) and pictures it, then back in
+ * English (waiting for back, an English text). */
+async function inFrench(p, name, ready, back) {
+	await p.selectOption("#lang", "fr");
+	await p.getByText(ready).first().waitFor();
+	await screen(p, `${name}-fr`);
+	await p.selectOption("#lang", "en");
+	await p.getByText(back).first().waitFor();
+}
+
+await test("leagues-invite-accept-claim-approve-undo", async () => {
+	// Dan played as a guest; he signs up. The owner invites his account, he accepts on his
+	// phone; he claims the guest, the owner approves on hers; then she undoes the merge.
 	const { lid } = await newLeague(page, "Claim club", ["Dan", "Eve"], [["Azul", "2026-03-06", { Ann: 1, Dan: 9 }]]);
 	const p2 = await phone();
 	await call(p2, "POST", "/accounts", { email: "dan@example.org", password: "dan password", display_name: "Daniel" });
 	await call(p2, "POST", "/sessions", { email: "dan@example.org", password: "dan password" });
-	// the owner, on the members screen: a member with Dan's account
+	// the owner, on the members screen: an invitation, no member yet
 	await visit(page, `members=${lid}`, '[data-testid="member"][data-name="Dan"]');
 	await page.getByLabel("Name", { exact: true }).fill("Daniel");
 	await page.getByLabel(EN["league.member_account"]).fill("dan@example.org");
 	await page.getByRole("button", { name: "Add", exact: true }).click();
-	await page.getByText("Daniel is a member now.").waitFor();
-	// Dan
-	await visit(p2, `league=${lid}`, '[data-testid="recent-plays"]');
+	await page.getByText("dan@example.org is invited as Daniel: they join once they accept.").waitFor();
+	assert((await page.locator('[data-testid="member"][data-name="Daniel"]').count()) === 0, "no member before he accepts");
+	await page.locator('[data-testid="sent-invitation"]', { hasText: "dan@example.org" }).waitFor();
+	// Dan, on his phone: the invitation on "My leagues"
+	await visit(p2, "", '[data-testid="invitation"]');
+	const inv = p2.locator('[data-testid="invitation"][data-league="Claim club"]');
+	assert((await inv.innerText()).includes("Join Claim club as Daniel"), await inv.innerText());
+	await screen(p2, "leagues-invitation");
+	await inFrench(p2, "leagues-invitation", "Rejoindre Claim club sous le nom Daniel", "Join Claim club as Daniel");
+	await inv.getByRole("button", { name: EN["inv.accept"] }).click();
+	await p2.getByText("You are in Claim club now.").waitFor();
+	assert((await p2.locator('[data-testid="invitation"]').count()) === 0, "answered");
+	// … he claims the guest: asked, nothing moves yet
+	await p2.getByRole("link", { name: /Claim club/ }).click();
 	await p2.getByText(EN["members.claim_hint"]).waitFor();
 	await p2.getByRole("link", { name: /^All members/ }).click();
 	const guest = p2.locator('[data-testid="member"][data-name="Dan"]');
 	await guest.getByRole("button", { name: EN["members.this_is_me"] }).click();
 	await screen(p2, "leagues-claim");
 	await guest.getByRole("button", { name: EN["members.claim_yes"] }).click();
-	await p2.getByText("The plays of Dan are yours now.").waitFor();
-	assert((await p2.locator('[data-testid="member"][data-name="Dan"]').count()) === 0, "the guest entry is gone");
+	await p2.getByText("Asked: the plays of Dan become yours once an owner approves.").waitFor();
+	assert((await guest.innerText()).includes("1 play"), "the guest keeps the play until an owner approves");
+	await p2.locator('[data-testid="pending"] [data-testid="claim"]', { hasText: "Dan" }).waitFor();
+	// the owner sees the claim and approves it
+	await visit(page, `members=${lid}`, '[data-testid="claim"]');
+	const claim = page.locator('[data-testid="claim"]', { hasText: "Daniel says Dan is them (1 play)" });
+	await claim.waitFor();
+	await screen(page, "leagues-claim-pending");
+	await inFrench(page, "leagues-claim-pending", "Daniel dit être Dan (1 partie)", "Daniel says Dan is them");
+	await claim.getByRole("button", { name: EN["pending.approve"] }).click();
+	await claim.getByRole("button", { name: EN["pending.approve_yes"] }).last().click();
+	await page.getByText("Dan is Daniel's now.").waitFor();
+	assert((await page.locator('[data-testid="member"][data-name="Dan"]').count()) === 0, "the guest entry is gone");
+	const merge = page.locator('[data-testid="merge"]', { hasText: "Dan → Daniel (1 play)" });
+	await merge.waitFor();
+	// Dan's history has the play
+	await visit(p2, `members=${lid}`, '[data-testid="member"][data-name="Daniel"]');
 	await p2.locator('[data-testid="member"][data-name="Daniel"] a').click();
 	await p2.getByRole("heading", { name: "History of Daniel" }).waitFor();
 	assert((await p2.locator("table.lg-table tbody tr").count()) === 1, "Dan's play is Daniel's");
-	// a guest linked to an account by the owner
+	// the owner undoes the merge: Dan is back with his play
+	await merge.getByRole("button", { name: EN["merges.undo"] }).click();
+	await screen(page, "leagues-merge-undo");
+	await merge.getByRole("button", { name: EN["merges.undo_yes"] }).last().click();
+	await page.getByText("Dan is back, with their plays.").waitFor();
+	assert((await page.locator('[data-testid="member"][data-name="Dan"]').innerText()).includes("1 play"), "Dan has his play again");
+	assert((await page.locator('[data-testid="merge"]').count()) === 0, "nothing left to undo");
+	// a guest the owner offers to an account: an invitation too
 	await call(page, "POST", "/accounts", { email: "eve@example.org", password: "eve password", display_name: "Eve" });
 	await visit(page, `members=${lid}`, '[data-testid="member"][data-name="Eve"]');
 	const eve = page.locator('[data-testid="member"][data-name="Eve"]');
 	await eve.getByText("Manage").click();
 	await eve.getByLabel(EN["members.link_email"]).fill("eve@example.org");
 	await eve.getByRole("button", { name: EN["members.link"] }).click();
-	await page.getByText("Eve is linked to the account eve@example.org.").waitFor();
+	await page.getByText("eve@example.org is invited: Eve becomes theirs once they accept.").waitFor();
 	await p2.context().close();
 });
 
@@ -403,7 +448,15 @@ await test("leagues-seasons-owners-head-to-head", async () => {
 	await page.getByText(EN["owners.add"]).click();
 	await page.getByLabel(EN["owners.email"]).fill("fay@example.org");
 	await page.getByRole("button", { name: EN["owners.save"] }).click();
-	await page.getByText("fay@example.org is a co-owner now.").waitFor();
+	await page.getByText("fay@example.org is invited: they become a co-owner once they accept.").waitFor();
+	assert((await page.locator('[data-testid="owners"]').getByText("Fay").count()) === 0, "not before she accepts");
+	const here = await page.evaluate(() => location.hash.slice(1));
+	const fay = await phone();
+	await call(fay, "POST", "/sessions", { email: "fay@example.org", password: "fay password" });
+	const { body: invs } = await call(fay, "GET", "/invitations");
+	assert((await call(fay, "POST", `/invitations/${invs.invitations[0].id}/accept`, {})).status === 200, "Fay accepts");
+	await fay.context().close();
+	await visit(page, here, '[data-testid="owners"]');
 	assert(await page.locator('[data-testid="owners"]').getByText("Fay").isVisible(), "Fay among the owners");
 	await page.getByText(EN["owners.add"]).click();
 	await page.getByLabel(EN["owners.email"]).fill("nobody@example.org");
