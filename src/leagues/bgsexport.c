@@ -10,186 +10,19 @@
  * document lacks. The league's other plays (entered here, finished at a table, from BGG or a
  * backup, or from a file imported before files were kept) come last, in play order, with new
  * objects for the games, locations and players no file described, whose ids continue after the
- * largest. Every member is set through put(), which replaces a member already there: no object
+ * largest. Every member is set through bd_put(), which replaces a member already there: no object
  * of the export repeats a name. */
 #include "base/oom.h"
 #include "db/league_files.h"
 #include "db/leagues.h"
 #include "json/jx.h"
+#include "leagues/bgsdoc.h"
 #include "leagues/internal.h"
 #include "leagues/leagues.h"
 
-#include <ctype.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Sets o[key] = v (stealing v), replacing a member of that name. */
-static void put(json_object *o, const char *key, json_object *v)
-{
-	if (json_object_object_add(o, key, v) != 0)
-		oom_abort();
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	return json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v)
-	           ? v
-	           : NULL;
-}
-
-static const char *get_str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static bool get_id(json_object *o, const char *key, int64_t *id)
-{
-	json_object *v = get(o, key);
-	if (!json_object_is_type(v, json_type_int))
-		return false;
-	*id = json_object_get_int64(v);
-	return true;
-}
-
-static json_object *get_arr(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-	return json_object_is_type(v, json_type_array) ? v : NULL;
-}
-
-/* A hash table from text to an integer, on json-c's object (keys copied). */
-static void map_set(json_object *m, const char *key, int64_t v)
-{
-	put(m, key, jx_int(v));
-}
-
-static bool map_get(json_object *m, const char *key, int64_t *v)
-{
-	json_object *x;
-	if (!key || !json_object_object_get_ex(m, key, &x))
-		return false;
-	*v = json_object_get_int64(x);
-	return true;
-}
-
-static void id_key(int64_t id, char buf[24])
-{
-	snprintf(buf, 24, "%" PRId64, id);
-}
-
-/* Names as the import matches them to members: without case (ASCII), surrounding spaces or
- * runs of spaces inside. */
-static const char *skip_spaces(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-static bool names_match(const char *a, const char *b)
-{
-	if (!a || !b)
-		return false;
-	a = skip_spaces(a);
-	b = skip_spaces(b);
-	while (*a && *b) {
-		bool sa = isspace((unsigned char)*a), sb = isspace((unsigned char)*b);
-		if (sa || sb) {
-			if (sa != sb)
-				return false;
-			a = skip_spaces(a);
-			b = skip_spaces(b);
-			continue;
-		}
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-		a++;
-		b++;
-	}
-	return *skip_spaces(a) == '\0' && *skip_spaces(b) == '\0';
-}
-
-/* ---- the document's objects: games, players, locations ---- */
-
-/* One array of the document (games, players or locations) and what finds its objects: by id,
- * by uuid, by name (the first of each). */
-typedef struct {
-	const char *key;                        /* the member of the document ("games" …) */
-	json_object *arr;                       /* borrowed from the document; NULL until needed */
-	json_object *by_id, *by_uuid, *by_name; /* owned: text → index in arr */
-	int64_t max;                            /* the largest id (0: none) */
-} ex_list;
-
-static void list_index(ex_list *l, json_object *o, int64_t idx)
-{
-	int64_t id, had;
-	char k[24];
-	if (get_id(o, "id", &id)) {
-		id_key(id, k);
-		if (!map_get(l->by_id, k, &had))
-			map_set(l->by_id, k, idx);
-		if (id > l->max)
-			l->max = id;
-	}
-	const char *u = get_str(o, "uuid"), *n = get_str(o, "name");
-	if (u && !map_get(l->by_uuid, u, &had))
-		map_set(l->by_uuid, u, idx);
-	if (n && !map_get(l->by_name, n, &had))
-		map_set(l->by_name, n, idx);
-}
-
-static void list_open(ex_list *l, json_object *doc, const char *key)
-{
-	l->key = key;
-	l->arr = get_arr(doc, key);
-	l->by_id = jx_obj();
-	l->by_uuid = jx_obj();
-	l->by_name = jx_obj();
-	for (size_t i = 0; l->arr && i < json_object_array_length(l->arr); i++)
-		list_index(l, json_object_array_get_idx(l->arr, i), (int64_t)i);
-}
-
-static void list_close(ex_list *l)
-{
-	json_object_put(l->by_id);
-	json_object_put(l->by_uuid);
-	json_object_put(l->by_name);
-}
-
-static json_object *list_at(const ex_list *l, json_object *map, const char *key)
-{
-	int64_t i;
-	return map_get(map, key, &i) ? json_object_array_get_idx(l->arr, (size_t)i) : NULL;
-}
-
-static json_object *list_by_id(const ex_list *l, int64_t id)
-{
-	char k[24];
-	id_key(id, k);
-	return list_at(l, l->by_id, k);
-}
-
-/* Appends o (stolen) to the document's array, with its own id when no object has it, else the
- * next after the largest; returns the id it got. */
-static int64_t list_add(ex_list *l, json_object *doc, json_object *o)
-{
-	int64_t id;
-	if (!get_id(o, "id", &id) || id <= 0 || list_by_id(l, id))
-		id = l->max + 1;
-	put(o, "id", jx_int(id));
-	if (!l->arr) {
-		l->arr = jx_arr();
-		put(doc, l->key, l->arr);
-	}
-	jx_push(l->arr, o);
-	list_index(l, o, (int64_t)json_object_array_length(l->arr) - 1);
-	return id;
-}
 
 /* ---- what an export reads ---- */
 
@@ -209,35 +42,38 @@ typedef struct {
 typedef struct {
 	const char *league;
 	json_object *doc; /* owned: the export */
-	ex_list games, players, locations;
+	bd_list games, players, locations;
 	db_export_rows rs;
 	db_league_game_rows lgames;
 	db_league_location_rows llocs;
 	db_league_player_rows lplayers;
 	db_play_change_rows changes;
 	db_league_file_rows files;
-	ex_play *plays; /* owned, in play order */
+	db_member_rows mrows; /* the league's members */
+	ex_play *plays;       /* owned, in play order */
 	int nplays;
 	json_object *play_by_uuid, *bgg_plays, *deleted, *kept; /* owned maps */
 	ex_member *members;                                     /* owned */
 	int nmembers;
 	json_object *member_by_id; /* owned: member id → index */
 	json_object *used;         /* owned: the player ids seats name */
+	json_object *seated;       /* owned: the player ids the files' plays named */
 	json_object *out;          /* the document's new plays (owned until put in) */
 } ex;
 
 static void ex_free(ex *e)
 {
 	json_object_put(e->doc);
-	list_close(&e->games);
-	list_close(&e->players);
-	list_close(&e->locations);
+	bd_list_close(&e->games);
+	bd_list_close(&e->players);
+	bd_list_close(&e->locations);
 	db_rowset_clear(&e->rs);
 	db_rowset_clear(&e->lgames);
 	db_rowset_clear(&e->llocs);
 	db_rowset_clear(&e->lplayers);
 	db_rowset_clear(&e->changes);
 	db_rowset_clear(&e->files);
+	db_rowset_clear(&e->mrows);
 	free(e->plays);
 	free(e->members);
 	json_object_put(e->play_by_uuid);
@@ -246,6 +82,7 @@ static void ex_free(ex *e)
 	json_object_put(e->kept);
 	json_object_put(e->member_by_id);
 	json_object_put(e->used);
+	json_object_put(e->seated);
 	json_object_put(e->out);
 }
 
@@ -255,8 +92,8 @@ static void ex_index_rows(ex *e)
 	json_object *edited = jx_obj();
 	for (int i = 0; i < e->changes.n; i++)
 		if (e->changes.rows[i].key)
-			map_set(e->changes.rows[i].edit ? edited : e->deleted,
-			        e->changes.rows[i].key, 1);
+			bd_map_set(e->changes.rows[i].edit ? edited : e->deleted,
+			           e->changes.rows[i].key, 1);
 	e->plays = xcalloc((size_t)e->rs.n + 1, sizeof *e->plays);
 	e->members = xcalloc((size_t)e->rs.n + 1, sizeof *e->members);
 	int64_t v;
@@ -265,25 +102,25 @@ static void ex_index_rows(ex *e)
 		if (i == 0 || strcmp(x->play, e->rs.rows[i - 1].play) != 0) {
 			ex_play *p = &e->plays[e->nplays];
 			*p = (ex_play){
-			    .first = i, .file = -1, .edited = map_get(edited, x->play, &v)};
-			map_set(e->play_by_uuid, x->uuid, e->nplays);
+			    .first = i, .file = -1, .edited = bd_map_get(edited, x->play, &v)};
+			bd_map_set(e->play_by_uuid, x->uuid, e->nplays);
 			if (!lio_is_uuid(x->uuid)) { /* the uuid the export writes for it */
 				char d[LIO_UUID_LEN + 1];
 				lio_play_uuid(x->uuid, d);
-				map_set(e->play_by_uuid, d, e->nplays);
+				bd_map_set(e->play_by_uuid, d, e->nplays);
 			}
 			e->nplays++;
 			if (x->bgg_play_id)
-				map_set(e->bgg_plays, x->bgg_play_id, 1);
+				bd_map_set(e->bgg_plays, x->bgg_play_id, 1);
 		}
 		e->plays[e->nplays - 1].n++;
 		if (!x->has_result)
 			continue;
-		if (!map_get(e->member_by_id, x->member, &v)) {
+		if (!bd_map_get(e->member_by_id, x->member, &v)) {
 			v = e->nmembers++;
 			e->members[v] =
 			    (ex_member){.id = x->member, .name = x->name, .plain = true};
-			map_set(e->member_by_id, x->member, v);
+			bd_map_set(e->member_by_id, x->member, v);
 		}
 		if (x->anonymous || x->unrated)
 			e->members[v].plain = false;
@@ -307,16 +144,17 @@ static json_object *ex_source(const char *text)
  * new one (from what a file said of the game, else from the play). */
 static int64_t ex_game(ex *e, const db_export_row *x)
 {
-	json_object *o = x->game_uuid ? list_at(&e->games, e->games.by_uuid, x->game_uuid) : NULL;
-	const char *named = o ? get_str(o, "name") : NULL;
+	json_object *o =
+	    x->game_uuid ? bd_list_at(&e->games, e->games.by_uuid, x->game_uuid) : NULL;
+	const char *named = o ? bd_get_str(o, "name") : NULL;
 	if (!named || strcmp(named, x->game) != 0)
-		o = list_at(&e->games, e->games.by_name, x->game);
+		o = bd_list_at(&e->games, e->games.by_name, x->game);
 	char uuid[LIO_UUID_LEN + 1];
 	lio_derived_uuid("game", e->league, x->game, uuid);
 	if (!o)
-		o = list_at(&e->games, e->games.by_uuid, uuid);
+		o = bd_list_at(&e->games, e->games.by_uuid, uuid);
 	int64_t id;
-	if (o && get_id(o, "id", &id))
+	if (o && bd_get_id(o, "id", &id))
 		return id;
 	const db_league_game_row *g = NULL;
 	for (int i = 0; i < e->lgames.n; i++)
@@ -325,49 +163,49 @@ static int64_t ex_game(ex *e, const db_export_row *x)
 		            strcmp(e->lgames.rows[i].uuid, x->game_uuid) == 0)))
 			g = &e->lgames.rows[i];
 	o = ex_source(g ? g->source : NULL);
-	put(o, "uuid", jx_str(g && g->uuid ? g->uuid : uuid));
-	put(o, "name", jx_str(x->game));
+	bd_put(o, "uuid", jx_str(g && g->uuid ? g->uuid : uuid));
+	bd_put(o, "name", jx_str(x->game));
 	if (g && g->bgg_id)
-		put(o, "bggId", jx_int(lio_int_text(g->bgg_id)));
-	else if (!get(o, "bggId"))
-		put(o, "bggId", jx_int(lio_int_text(x->bgg_id)));
-	put(o, "cooperative", jx_bool(g ? g->cooperative : x->cooperative));
-	put(o, "highestWins", jx_bool(g ? g->highest_wins : true));
-	put(o, "noPoints", jx_bool(g ? g->no_points : false));
-	put(o, "usesTeams", jx_bool(g ? g->uses_teams : false));
-	return list_add(&e->games, e->doc, o);
+		bd_put(o, "bggId", jx_int(lio_int_text(g->bgg_id)));
+	else if (!bd_get(o, "bggId"))
+		bd_put(o, "bggId", jx_int(lio_int_text(x->bgg_id)));
+	bd_put(o, "cooperative", jx_bool(g ? g->cooperative : x->cooperative));
+	bd_put(o, "highestWins", jx_bool(g ? g->highest_wins : true));
+	bd_put(o, "noPoints", jx_bool(g ? g->no_points : false));
+	bd_put(o, "usesTeams", jx_bool(g ? g->uses_teams : false));
+	return bd_list_add(&e->games, e->doc, o);
 }
 
 /* The id of the location named name (not ""), made when new. */
 static int64_t ex_location(ex *e, const char *name)
 {
-	json_object *o = list_at(&e->locations, e->locations.by_name, name);
+	json_object *o = bd_list_at(&e->locations, e->locations.by_name, name);
 	char uuid[LIO_UUID_LEN + 1];
 	lio_derived_uuid("location", e->league, name, uuid);
 	if (!o)
-		o = list_at(&e->locations, e->locations.by_uuid, uuid);
+		o = bd_list_at(&e->locations, e->locations.by_uuid, uuid);
 	int64_t id;
-	if (o && get_id(o, "id", &id))
+	if (o && bd_get_id(o, "id", &id))
 		return id;
 	const db_league_location_row *l = NULL;
 	for (int i = 0; i < e->llocs.n && !l; i++)
 		if (strcmp(e->llocs.rows[i].name, name) == 0)
 			l = &e->llocs.rows[i];
 	o = ex_source(l ? l->source : NULL);
-	put(o, "uuid", jx_str(l && l->uuid ? l->uuid : uuid));
-	put(o, "name", jx_str(name));
-	return list_add(&e->locations, e->doc, o);
+	bd_put(o, "uuid", jx_str(l && l->uuid ? l->uuid : uuid));
+	bd_put(o, "name", jx_str(name));
+	return bd_list_add(&e->locations, e->doc, o);
 }
 
 /* The player object a file described by uuid u: the document's, else added from what the
  * league kept of it; NULL when neither has it. */
 static json_object *ex_player_uuid(ex *e, const char *u)
 {
-	json_object *o = list_at(&e->players, e->players.by_uuid, u);
+	json_object *o = bd_list_at(&e->players, e->players.by_uuid, u);
 	for (int i = 0; !o && i < e->lplayers.n; i++)
 		if (strcmp(e->lplayers.rows[i].uuid, u) == 0) {
-			list_add(&e->players, e->doc, ex_source(e->lplayers.rows[i].source));
-			o = list_at(&e->players, e->players.by_uuid, u);
+			bd_list_add(&e->players, e->doc, ex_source(e->lplayers.rows[i].source));
+			o = bd_list_at(&e->players, e->players.by_uuid, u);
 		}
 	return o;
 }
@@ -384,7 +222,7 @@ static int64_t ex_member_pid(ex *e, ex_member *m)
 		if (!x->has_result || !x->player_uuid || strcmp(x->member, m->id) != 0)
 			continue;
 		json_object *o = ex_player_uuid(e, x->player_uuid);
-		if (o && names_match(get_str(o, "name"), m->name))
+		if (o && bd_names_match(bd_get_str(o, "name"), m->name))
 			named = o;
 		else if (o && !first)
 			first = o;
@@ -393,28 +231,28 @@ static int64_t ex_member_pid(ex *e, ex_member *m)
 		m->renamed = first;
 	json_object *o = named ? named : first;
 	if (!o)
-		o = list_at(&e->players, e->players.by_name, m->name);
+		o = bd_list_at(&e->players, e->players.by_name, m->name);
 	char uuid[LIO_UUID_LEN + 1];
 	lio_derived_uuid("player", m->id, NULL, uuid);
 	if (!o)
-		o = list_at(&e->players, e->players.by_uuid, uuid);
-	if (o && get_id(o, "id", &m->pid))
+		o = bd_list_at(&e->players, e->players.by_uuid, uuid);
+	if (o && bd_get_id(o, "id", &m->pid))
 		return m->pid;
 	const db_export_row *x = NULL;
 	for (int i = 0; i < e->rs.n && !x; i++)
 		if (e->rs.rows[i].has_result && strcmp(e->rs.rows[i].member, m->id) == 0)
 			x = &e->rs.rows[i];
 	o = jx_obj();
-	put(o, "uuid", jx_str(uuid));
-	put(o, "name", jx_str(m->name));
-	put(o, "isAnonymous", jx_bool(x && x->anonymous));
-	return m->pid = list_add(&e->players, e->doc, o);
+	bd_put(o, "uuid", jx_str(uuid));
+	bd_put(o, "name", jx_str(m->name));
+	bd_put(o, "isAnonymous", jx_bool(x && x->anonymous));
+	return m->pid = bd_list_add(&e->players, e->doc, o);
 }
 
 static int64_t ex_row_pid(ex *e, const db_export_row *x)
 {
 	int64_t v;
-	if (!map_get(e->member_by_id, x->member, &v))
+	if (!bd_map_get(e->member_by_id, x->member, &v))
 		return 0;
 	return ex_member_pid(e, &e->members[v]);
 }
@@ -429,7 +267,7 @@ static void ex_renames(ex *e)
 		for (int k = 0; k < e->nmembers && alone; k++)
 			alone = k == i || e->members[k].pid != m->pid;
 		if (alone)
-			put(m->renamed, "name", jx_str(m->name));
+			bd_put(m->renamed, "name", jx_str(m->name));
 	}
 }
 
@@ -446,11 +284,11 @@ static void remap(json_object *o, const char *key, json_object *map)
 {
 	int64_t id, to;
 	char k[24];
-	if (!map || !get_id(o, key, &id))
+	if (!map || !bd_get_id(o, key, &id))
 		return;
-	id_key(id, k);
-	if (map_get(map, k, &to) && to != id)
-		put(o, key, jx_int(to));
+	bd_id_key(id, k);
+	if (bd_map_get(map, k, &to) && to != id)
+		bd_put(o, key, jx_int(to));
 }
 
 /* The references of play object po from its file's ids to the document's. */
@@ -458,10 +296,10 @@ static void remap_play(json_object *po, const ex_file *f)
 {
 	remap(po, "gameRefId", f->games);
 	remap(po, "locationRefId", f->locations);
-	json_object *a = get_arr(po, "expansionPlays");
+	json_object *a = bd_get_arr(po, "expansionPlays");
 	for (size_t i = 0; a && i < json_object_array_length(a); i++)
 		remap(json_object_array_get_idx(a, i), "gameRefId", f->games);
-	a = get_arr(po, "playerScores");
+	a = bd_get_arr(po, "playerScores");
 	for (size_t i = 0; a && i < json_object_array_length(a); i++)
 		remap(json_object_array_get_idx(a, i), "playerRefId", f->players);
 }
@@ -469,16 +307,16 @@ static void remap_play(json_object *po, const ex_file *f)
 static void mark_used(ex *e, int64_t pid)
 {
 	char k[24];
-	id_key(pid, k);
-	map_set(e->used, k, 1);
+	bd_id_key(pid, k);
+	bd_map_set(e->used, k, 1);
 }
 
 static void mark_seats_used(ex *e, json_object *po)
 {
-	json_object *a = get_arr(po, "playerScores");
+	json_object *a = bd_get_arr(po, "playerScores");
 	int64_t id;
 	for (size_t i = 0; a && i < json_object_array_length(a); i++)
-		if (get_id(json_object_array_get_idx(a, i), "playerRefId", &id))
+		if (bd_get_id(json_object_array_get_idx(a, i), "playerRefId", &id))
 			mark_used(e, id);
 }
 
@@ -486,16 +324,17 @@ static void mark_seats_used(ex *e, json_object *po)
  * member is no longer the one that object became (merged into another, renamed). */
 static void ex_seats_kept(ex *e, json_object *po, const ex_play *p)
 {
-	json_object *a = get_arr(po, "playerScores");
+	json_object *a = bd_get_arr(po, "playerScores");
 	for (size_t k = 0; a && k < json_object_array_length(a); k++) {
 		json_object *s = json_object_array_get_idx(a, k);
 		const db_export_row *r = (int)k < p->n ? &e->rs.rows[p->first + (int)k] : NULL;
 		int64_t ref = 0;
-		bool has = get_id(s, "playerRefId", &ref);
+		bool has = bd_get_id(s, "playerRefId", &ref);
 		if (r && r->has_result && !r->anonymous && !r->unrated &&
-		    !(has && names_match(get_str(list_by_id(&e->players, ref), "name"), r->name))) {
+		    !(has && bd_names_match(bd_get_str(bd_list_by_id(&e->players, ref), "name"),
+		                            r->name))) {
 			ref = ex_row_pid(e, r);
-			put(s, "playerRefId", jx_int(ref));
+			bd_put(s, "playerRefId", jx_int(ref));
 			has = true;
 		}
 		if (has)
@@ -507,7 +346,7 @@ static void ex_seats_kept(ex *e, json_object *po, const ex_play *p)
 static bool score_same(json_object *s, const db_export_row *r)
 {
 	const char *have = lio_finite_text(r->score);
-	json_object *v = get(s, "score");
+	json_object *v = bd_get(s, "score");
 	double d;
 	if (json_object_is_type(v, json_type_string)) {
 		if (!lio_score_parse(json_object_get_string(v), &d))
@@ -527,42 +366,61 @@ static json_object *ex_seat(ex *e, json_object *src, const db_export_row *r)
 {
 	json_object *s = src ? json_object_get(src) : ex_source(r->result_extra);
 	int64_t pid = ex_row_pid(e, r), rank = -1;
-	put(s, "playerRefId", jx_int(pid));
+	bd_put(s, "playerRefId", jx_int(pid));
 	mark_used(e, pid);
-	if (src ? !score_same(src, r) : !get(s, "score"))
-		put(s, "score", lio_score_json(r->score, r->score_text));
-	put(s, "winner", jx_bool(r->winner));
-	if (!src || !get_id(src, "rank", &rank) || rank != 0) /* 0: BG Stats ranked nobody */
-		put(s, "rank", jx_int(r->rank));
-	if (!get(s, "seatOrder"))
-		put(s, "seatOrder", jx_int(r->seat));
+	if (src ? !score_same(src, r) : !bd_get(s, "score"))
+		bd_put(s, "score", lio_score_json(r->score, r->score_text));
+	bd_put(s, "winner", jx_bool(r->winner));
+	if (!src || !bd_get_id(src, "rank", &rank) || rank != 0) /* 0: BG Stats ranked nobody */
+		bd_put(s, "rank", jx_int(r->rank));
+	if (!bd_get(s, "seatOrder"))
+		bd_put(s, "seatOrder", jx_int(r->seat));
 	return s;
 }
 
-/* The seats of play p over the file's seats: each row takes the first seat not yet taken that
- * named its member's object or a player of its name. */
+/* The seat of old (not yet taken) that row r sat in: the one naming its member's object or a
+ * player of its name, else (pass 2: a member merged into another since) the one at its place. */
+static json_object *ex_old_seat(ex *e, json_object *old, bool *taken, const db_export_row *r,
+                                int pass)
+{
+	size_t no = old ? json_object_array_length(old) : 0, at = (size_t)(r->seat - 1);
+	if (pass == 2) {
+		if (at >= no || taken[at])
+			return NULL;
+		taken[at] = true;
+		return json_object_array_get_idx(old, at);
+	}
+	int64_t pid = ex_row_pid(e, r), ref;
+	for (size_t j = 0; j < no; j++) {
+		json_object *s = json_object_array_get_idx(old, j);
+		if (!taken[j] && bd_get_id(s, "playerRefId", &ref) &&
+		    (ref == pid ||
+		     bd_names_match(bd_get_str(bd_list_by_id(&e->players, ref), "name"),
+		                    r->name))) {
+			taken[j] = true;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* The seats of play p over the file's seats (old), each row over the seat it sat in. */
 static json_object *ex_seats(ex *e, json_object *old, const ex_play *p)
 {
 	size_t no = old ? json_object_array_length(old) : 0;
 	bool *taken = xcalloc(no + 1, sizeof *taken);
-	json_object *seats = jx_arr();
-	for (int i = p->first; i < p->first + p->n; i++) {
-		const db_export_row *r = &e->rs.rows[i];
-		if (!r->has_result)
-			continue;
-		int64_t pid = ex_row_pid(e, r), ref;
-		json_object *src = NULL;
-		for (size_t j = 0; j < no && !src; j++) {
-			json_object *s = json_object_array_get_idx(old, j);
-			if (!taken[j] && get_id(s, "playerRefId", &ref) &&
-			    (ref == pid ||
-			     names_match(get_str(list_by_id(&e->players, ref), "name"), r->name))) {
-				src = s;
-				taken[j] = true;
-			}
+	json_object **src = xcalloc((size_t)p->n + 1, sizeof *src);
+	for (int pass = 1; pass <= 2; pass++)
+		for (int i = 0; i < p->n; i++) {
+			const db_export_row *r = &e->rs.rows[p->first + i];
+			if (r->has_result && !src[i])
+				src[i] = ex_old_seat(e, old, taken, r, pass);
 		}
-		jx_push(seats, ex_seat(e, src, r));
-	}
+	json_object *seats = jx_arr();
+	for (int i = 0; i < p->n; i++)
+		if (e->rs.rows[p->first + i].has_result)
+			jx_push(seats, ex_seat(e, src[i], &e->rs.rows[p->first + i]));
+	free(src);
 	free(taken);
 	return seats;
 }
@@ -572,27 +430,27 @@ static void ex_edited(ex *e, json_object *po, const ex_play *p)
 {
 	const db_export_row *x = &e->rs.rows[p->first];
 	int64_t v;
-	put(po, "playDate", jx_str(x->date_bgs));
+	bd_put(po, "playDate", jx_str(x->date_bgs));
 	if (x->duration_min)
-		put(po, "durationMin", jx_int(lio_int_text(x->duration_min)));
-	else if (get_id(po, "durationMin", &v) && v > 0)
-		put(po, "durationMin", jx_int(0));
-	put(po, "gameRefId", jx_int(ex_game(e, x)));
+		bd_put(po, "durationMin", jx_int(lio_int_text(x->duration_min)));
+	else if (bd_get_id(po, "durationMin", &v) && v > 0)
+		bd_put(po, "durationMin", jx_int(0));
+	bd_put(po, "gameRefId", jx_int(ex_game(e, x)));
 	if (x->location[0]) {
-		put(po, "locationRefId", jx_int(ex_location(e, x->location)));
-	} else if (get_id(po, "locationRefId", &v)) {
-		const char *n = get_str(list_by_id(&e->locations, v), "name");
+		bd_put(po, "locationRefId", jx_int(ex_location(e, x->location)));
+	} else if (bd_get_id(po, "locationRefId", &v)) {
+		const char *n = bd_get_str(bd_list_by_id(&e->locations, v), "name");
 		if (n && *n)
 			json_object_object_del(po, "locationRefId");
 	}
-	const char *c = get_str(po, "comments");
+	const char *c = bd_get_str(po, "comments");
 	if (strcmp(c ? c : "", x->notes) != 0)
-		put(po, "comments", jx_str(x->notes));
-	json_object *ig = get(po, "ignored");
+		bd_put(po, "comments", jx_str(x->notes));
+	json_object *ig = bd_get(po, "ignored");
 	if ((json_object_is_type(ig, json_type_boolean) && json_object_get_boolean(ig)) !=
 	    x->ignored)
-		put(po, "ignored", jx_bool(x->ignored));
-	put(po, "playerScores", ex_seats(e, get_arr(po, "playerScores"), p));
+		bd_put(po, "ignored", jx_bool(x->ignored));
+	bd_put(po, "playerScores", ex_seats(e, bd_get_arr(po, "playerScores"), p));
 }
 
 /* A play no file holds: what the league kept of its source play, with what it holds over it. */
@@ -601,28 +459,28 @@ static json_object *ex_new_play(ex *e, const ex_play *p)
 	const db_export_row *x = &e->rs.rows[p->first];
 	json_object *o = ex_source(x->play_extra);
 	if (!x->play_extra) { /* a play of ours: what BG Stats writes for one entered plainly */
-		put(o, "usesTeams", jx_bool(false));
-		put(o, "manualWinner", jx_bool(false));
-		put(o, "rounds", jx_int(0));
+		bd_put(o, "usesTeams", jx_bool(false));
+		bd_put(o, "manualWinner", jx_bool(false));
+		bd_put(o, "rounds", jx_int(0));
 	}
 	char uuid[LIO_UUID_LEN + 1];
 	lio_play_uuid(x->uuid, uuid);
-	put(o, "uuid", jx_str(uuid));
-	put(o, "playDate", jx_str(x->date_bgs));
-	put(o, "durationMin", jx_int(lio_int_text(x->duration_min)));
-	put(o, "gameRefId", jx_int(ex_game(e, x)));
+	bd_put(o, "uuid", jx_str(uuid));
+	bd_put(o, "playDate", jx_str(x->date_bgs));
+	bd_put(o, "durationMin", jx_int(lio_int_text(x->duration_min)));
+	bd_put(o, "gameRefId", jx_int(ex_game(e, x)));
 	if (x->location[0])
-		put(o, "locationRefId", jx_int(ex_location(e, x->location)));
-	put(o, "bggId", jx_int(lio_int_text(x->bgg_play_id)));
-	put(o, "comments", jx_str(x->notes));
-	put(o, "ignored", jx_bool(x->ignored));
+		bd_put(o, "locationRefId", jx_int(ex_location(e, x->location)));
+	bd_put(o, "bggId", jx_int(lio_int_text(x->bgg_play_id)));
+	bd_put(o, "comments", jx_str(x->notes));
+	bd_put(o, "ignored", jx_bool(x->ignored));
 	if (x->incomplete) /* BGG's incomplete play: no BG Stats member says it */
-		put(o, "incomplete", jx_bool(true));
+		bd_put(o, "incomplete", jx_bool(true));
 	json_object *seats = jx_arr();
 	for (int i = p->first; i < p->first + p->n; i++)
 		if (e->rs.rows[i].has_result)
 			jx_push(seats, ex_seat(e, NULL, &e->rs.rows[i]));
-	put(o, "playerScores", seats);
+	bd_put(o, "playerScores", seats);
 	return o;
 }
 
@@ -636,8 +494,15 @@ static void ex_file_play(ex *e, int fi, const ex_file *f, json_object *po)
 		return;
 	}
 	remap_play(po, f);
-	const char *u = get_str(po, "uuid");
-	if (u && map_get(e->play_by_uuid, u, &v)) {
+	json_object *a = bd_get_arr(po, "playerScores");
+	for (size_t i = 0; a && i < json_object_array_length(a); i++)
+		if (bd_get_id(json_object_array_get_idx(a, i), "playerRefId", &v)) {
+			char k[24];
+			bd_id_key(v, k);
+			bd_map_set(e->seated, k, 1);
+		}
+	const char *u = bd_get_str(po, "uuid");
+	if (u && bd_map_get(e->play_by_uuid, u, &v)) {
 		ex_play *p = &e->plays[v];
 		if (p->file == -1) {
 			p->file = fi;
@@ -653,18 +518,18 @@ static void ex_file_play(ex *e, int fi, const ex_file *f, json_object *po)
 		jx_push(e->out, json_object_get(po));
 		return;
 	}
-	if (u && map_get(e->deleted, u, &v))
+	if (u && bd_map_get(e->deleted, u, &v))
 		return;
 	char k[24];
-	if (get_id(po, "bggId", &v) && v > 0) { /* the league has that BGG play from elsewhere */
-		id_key(v, k);
-		if (map_get(e->bgg_plays, k, &v))
+	if (bd_get_id(po, "bggId", &v) && v > 0) { /* the league has that BGG play from elsewhere */
+		bd_id_key(v, k);
+		if (bd_map_get(e->bgg_plays, k, &v))
 			return;
 	}
-	if (u && fi > 0 && map_get(e->kept, u, &v))
+	if (u && fi > 0 && bd_map_get(e->kept, u, &v))
 		return;
 	if (u)
-		map_set(e->kept, u, 1);
+		bd_map_set(e->kept, u, 1);
 	mark_seats_used(e, po); /* a play the league never took (no players, no date…) */
 	jx_push(e->out, json_object_get(po));
 }
@@ -674,26 +539,26 @@ static void ex_file_play(ex *e, int fi, const ex_file *f, json_object *po)
 /* Is o a BG Stats export (an object with the arrays games, players and plays)? */
 static bool is_export(json_object *o)
 {
-	return get_arr(o, "games") && get_arr(o, "players") && get_arr(o, "plays");
+	return bd_get_arr(o, "games") && bd_get_arr(o, "players") && bd_get_arr(o, "plays");
 }
 
 /* The objects of list l in a later file (root) the document lacks, added; the map of its ids
  * to the document's (owned). */
-static json_object *ex_merge_list(ex *e, ex_list *l, json_object *root)
+static json_object *ex_merge_list(ex *e, bd_list *l, json_object *root)
 {
-	json_object *map = jx_obj(), *a = get_arr(root, l->key);
+	json_object *map = jx_obj(), *a = bd_get_arr(root, l->key);
 	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
 		json_object *o = json_object_array_get_idx(a, i), *have;
 		int64_t id, to;
-		const char *u = get_str(o, "uuid");
-		if (!get_id(o, "id", &id))
+		const char *u = bd_get_str(o, "uuid");
+		if (!bd_get_id(o, "id", &id))
 			continue;
-		have = u ? list_at(l, l->by_uuid, u) : NULL;
-		if (!have || !get_id(have, "id", &to))
-			to = list_add(l, e->doc, json_object_get(o));
+		have = u ? bd_list_at(l, l->by_uuid, u) : NULL;
+		if (!have || !bd_get_id(have, "id", &to))
+			to = bd_list_add(l, e->doc, json_object_get(o));
 		char k[24];
-		id_key(id, k);
-		map_set(map, k, to);
+		bd_id_key(id, k);
+		bd_map_set(map, k, to);
 	}
 	return map;
 }
@@ -707,37 +572,47 @@ static void ex_merge_file(ex *e, ex_file *f)
 	json_object_object_foreach(f->root, key, val)
 	{
 		if (!json_object_object_get_ex(e->doc, key, NULL))
-			put(e->doc, key, json_object_get(val));
+			bd_put(e->doc, key, json_object_get(val));
 	}
 }
 
-/* Drops each player object the league's results came from that no seat names any more (its
- * member merged into another): the one userInfo names stays. */
+/* Is a member of the league named name (as the import matches names)? */
+static bool ex_has_member(const ex *e, const char *name)
+{
+	for (int i = 0; i < e->mrows.n; i++)
+		if (bd_names_match(e->mrows.rows[i].name, name))
+			return true;
+	return false;
+}
+
+/* Drops each player object that sat in the league's plays, that no seat names any more and
+ * whose member the league no longer has (merged into another); the one userInfo names stays. */
 static void ex_drop_players(ex *e)
 {
 	json_object *from = jx_obj(), *kept = jx_arr();
 	for (int i = 0; i < e->rs.n; i++)
 		if (e->rs.rows[i].player_uuid)
-			map_set(from, e->rs.rows[i].player_uuid, 1);
+			bd_map_set(from, e->rs.rows[i].player_uuid, 1);
 	int64_t me = 0, v;
-	get_id(get(e->doc, "userInfo"), "meRefId", &me);
+	bd_get_id(bd_get(e->doc, "userInfo"), "meRefId", &me);
 	bool dropped = false;
 	for (size_t i = 0; e->players.arr && i < json_object_array_length(e->players.arr); i++) {
 		json_object *o = json_object_array_get_idx(e->players.arr, i);
 		int64_t id;
 		char k[24];
-		bool has = get_id(o, "id", &id);
+		bool has = bd_get_id(o, "id", &id);
 		if (has)
-			id_key(id, k);
-		if (has && id != me && map_get(from, get_str(o, "uuid"), &v) &&
-		    !map_get(e->used, k, &v)) {
+			bd_id_key(id, k);
+		if (has && id != me && !bd_map_get(e->used, k, &v) &&
+		    (bd_map_get(from, bd_get_str(o, "uuid"), &v) || bd_map_get(e->seated, k, &v)) &&
+		    !ex_has_member(e, bd_get_str(o, "name"))) {
 			dropped = true;
 			continue;
 		}
 		jx_push(kept, json_object_get(o));
 	}
 	if (dropped)
-		put(e->doc, "players", kept);
+		bd_put(e->doc, "players", kept);
 	else
 		json_object_put(kept);
 	json_object_put(from);
@@ -760,30 +635,30 @@ static void ex_build(ex *e)
 	}
 	if (!e->doc) {
 		e->doc = jx_obj();
-		put(e->doc, "about",
-		    jx_str("Dice Hospital companion league export, BG Stats format"));
-		put(e->doc, "games", jx_arr());
-		put(e->doc, "players", jx_arr());
-		put(e->doc, "locations", jx_arr());
-		put(e->doc, "plays", jx_arr());
+		bd_put(e->doc, "about",
+		       jx_str("Dice Hospital companion league export, BG Stats format"));
+		bd_put(e->doc, "games", jx_arr());
+		bd_put(e->doc, "players", jx_arr());
+		bd_put(e->doc, "locations", jx_arr());
+		bd_put(e->doc, "plays", jx_arr());
 	}
-	list_open(&e->games, e->doc, "games");
-	list_open(&e->players, e->doc, "players");
-	list_open(&e->locations, e->doc, "locations");
+	bd_list_open(&e->games, e->doc, "games");
+	bd_list_open(&e->players, e->doc, "players");
+	bd_list_open(&e->locations, e->doc, "locations");
 	for (int i = 0; i < nf; i++)
 		if (fs[i].root && fs[i].root != e->doc)
 			ex_merge_file(e, &fs[i]);
 	ex_index_rows(e);
 	e->out = jx_arr();
 	for (int i = 0; i < nf; i++) {
-		json_object *a = fs[i].root ? get_arr(fs[i].root, "plays") : NULL;
+		json_object *a = fs[i].root ? bd_get_arr(fs[i].root, "plays") : NULL;
 		for (size_t k = 0; a && k < json_object_array_length(a); k++)
 			ex_file_play(e, i, &fs[i], json_object_array_get_idx(a, k));
 	}
 	for (int i = 0; i < e->nplays; i++)
 		if (e->plays[i].file == -1)
 			jx_push(e->out, ex_new_play(e, &e->plays[i]));
-	put(e->doc, "plays", e->out);
+	bd_put(e->doc, "plays", e->out);
 	e->out = NULL;
 	ex_renames(e);
 	ex_drop_players(e);
@@ -807,7 +682,8 @@ static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, co
 	    db_league_locations_list(c, e.league, &e.llocs) != DB_OK ||
 	    db_league_players_list(c, e.league, &e.lplayers) != DB_OK ||
 	    db_league_play_changes(c, e.league, &e.changes) != DB_OK ||
-	    db_league_files_list(c, e.league, &e.files) != DB_OK) {
+	    db_league_files_list(c, e.league, &e.files) != DB_OK ||
+	    db_league_members(c, e.league, &e.mrows) != DB_OK) {
 		ex_free(&e);
 		return acct_reply_db(resp);
 	}
@@ -817,6 +693,7 @@ static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, co
 	e.kept = jx_obj();
 	e.member_by_id = jx_obj();
 	e.used = jx_obj();
+	e.seated = jx_obj();
 	ex_build(&e);
 	const char *t = json_object_to_json_string_ext(e.doc, JSON_C_TO_STRING_PLAIN |
 	                                                          JSON_C_TO_STRING_NOSLASHESCAPE);
