@@ -153,6 +153,11 @@ const db_statement db_statements[] = {
 	{"league_games_store", "INSERT INTO league_games (league_id, name, uuid, bgg_id, cooperative, highest_wins, no_points, uses_teams, source) SELECT $1, u.name, u.uuid, u.bgg_id, u.coop, u.high, u.nopts, u.teams, u.source FROM unnest($2::text[], $3::text[], $4::int[], $5::boolean[], $6::boolean[], $7::boolean[], $8::boolean[], $9::jsonb[]) AS u(name, uuid, bgg_id, coop, high, nopts, teams, source) ON CONFLICT (league_id, name, (coalesce(uuid, ''))) DO NOTHING", 9},
 	{"league_locations_store", "INSERT INTO league_locations (league_id, name, uuid, source) SELECT $1, u.name, u.uuid, u.source FROM unnest($2::text[], $3::text[], $4::jsonb[]) AS u(name, uuid, source) ON CONFLICT (league_id, name) DO NOTHING", 4},
 	{"league_players_store", "INSERT INTO league_players (league_id, uuid, source) SELECT $1, u.uuid, u.source FROM unnest($2::text[], $3::jsonb[]) AS u(uuid, source) ON CONFLICT (league_id, uuid) DO NOTHING", 3},
+	/* the BG Stats files a league was fed (migration 0023): import.c stores, bgsexport.c reads */
+	{"league_file_store", "INSERT INTO league_files (league_id, body) VALUES ($1, $2) ON CONFLICT (league_id, md5(body)) DO NOTHING", 2},
+	{"league_files_list", "SELECT body FROM league_files WHERE league_id = $1 ORDER BY seq", 1},
+	/* bgsexport.c: the plays edited since they were stored (by id) and the uuids deleted */
+	{"league_play_changes", "SELECT DISTINCT action, CASE action WHEN 'edit' THEN play_id ELSE before->>'uuid' END AS key FROM play_log WHERE league_id = $1 AND action IN ('edit', 'delete') ORDER BY action, key", 1},
 	{"member_mark_anonymous", "UPDATE league_members SET anonymous = true WHERE id = $1", 1},
 	/* consent: invitations, claims of guests, merges kept to be undone (migrations/0021_consent.sql; src/leagues/consent.c; rows read in src/db/consent.c) */
 	{"invitation_insert", "WITH i AS (INSERT INTO league_invitations (id, league_id, account_id, role, name, member_id, invited_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (league_id, account_id, role) DO NOTHING RETURNING id) SELECT id, true FROM i UNION ALL SELECT o.id, false FROM league_invitations o WHERE o.league_id = $2 AND o.account_id = $3 AND o.role = $4", 7},

@@ -1,5 +1,5 @@
 /* BG Stats, the app most groups log their plays with: its export format (BGStatsExport.json)
- * written from a league (GET …/export.json) and read into an import (league_import_parse).
+ * read into an import (league_import_parse); bgsexport.c writes it (GET …/export.json).
  *
  * Files are read as BG Stats writes them (api.md "Leagues and history"): every play is either
  * imported or listed as skipped with a stable reason; only a file that is no BG Stats export at
@@ -26,237 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---- export ---- */
-
-/* What an export reads, once per export: the rows (one per result) and the league's games,
- * locations and players as files described them. */
-typedef struct {
-	db_export_rows rs;
-	db_league_game_rows games;
-	db_league_location_rows locs;
-	db_league_player_rows players;
-	char (*keys)[LIO_UUID_LEN + 1]; /* per row: the player's uuid when derived (owned) */
-} exp_data;
-
-/* A stored source object (JSON text or NULL) as a new object to write over. */
-static json_object *exp_source(const char *text)
-{
-	json_object *o = text ? jx_parse_stored(text) : NULL;
-	if (o && json_object_is_type(o, json_type_object))
-		return o;
-	json_object_put(o);
-	return jx_obj();
-}
-
-/* The game object of row x's play: the one the play named when a file described several of
- * its name, else the first of its name, else NULL (a game no file described). */
-static const db_league_game_row *exp_game_row(const exp_data *d, const db_export_row *x)
-{
-	const db_league_game_row *first = NULL;
-	for (int i = 0; i < d->games.n; i++) {
-		const db_league_game_row *g = &d->games.rows[i];
-		if (strcmp(g->name, x->game) != 0)
-			continue;
-		if (!x->game_uuid || (g->uuid && strcmp(g->uuid, x->game_uuid) == 0))
-			return g;
-		if (!first)
-			first = g;
-	}
-	return first;
-}
-
-/* The export's id of a game object (1-based, in first-use order): by its row, or by its name
- * when no file described it. keys grows as objects come (the caller frees it). */
-typedef struct {
-	const db_league_game_row *row;
-	const char *name;
-} exp_game_key;
-
-static int exp_game_id(exp_game_key **keys, int *n, const db_league_game_row *row, const char *name)
-{
-	for (int i = 0; i < *n; i++)
-		if ((*keys)[i].row == row && (row || strcmp((*keys)[i].name, name) == 0))
-			return i + 1;
-	*keys = xrealloc(*keys, (size_t)(*n + 1) * sizeof **keys);
-	(*keys)[(*n)++] = (exp_game_key){row, name};
-	return *n;
-}
-
-static json_object *exp_game(const char *league, const db_league_game_row *g,
-                             const db_export_row *x, int id)
-{
-	json_object *o = exp_source(g ? g->source : NULL);
-	char uuid[LIO_UUID_LEN + 1];
-	lio_derived_uuid("game", league, x->game, uuid);
-	jx_set(o, "id", jx_int(id));
-	jx_set(o, "uuid", jx_str(g && g->uuid ? g->uuid : uuid));
-	jx_set(o, "name", jx_str(x->game));
-	if (g && g->bgg_id)
-		jx_set(o, "bggId", jx_int(lio_int_text(g->bgg_id)));
-	else if (!json_object_object_get_ex(o, "bggId", NULL))
-		jx_set(o, "bggId", jx_int(lio_int_text(x->bgg_id)));
-	jx_set(o, "cooperative", jx_bool(g ? g->cooperative : x->cooperative));
-	jx_set(o, "highestWins", jx_bool(g ? g->highest_wins : true));
-	jx_set(o, "noPoints", jx_bool(g ? g->no_points : false));
-	jx_set(o, "usesTeams", jx_bool(g ? g->uses_teams : false));
-	return o;
-}
-
-static json_object *exp_location(const exp_data *d, const char *league, const char *name, int id)
-{
-	const db_league_location_row *l = NULL;
-	for (int i = 0; i < d->locs.n && !l; i++)
-		if (strcmp(d->locs.rows[i].name, name) == 0)
-			l = &d->locs.rows[i];
-	json_object *o = exp_source(l ? l->source : NULL);
-	char uuid[LIO_UUID_LEN + 1];
-	lio_derived_uuid("location", league, name, uuid);
-	jx_set(o, "id", jx_int(id));
-	jx_set(o, "uuid", jx_str(l && l->uuid ? l->uuid : uuid));
-	jx_set(o, "name", jx_str(name));
-	return o;
-}
-
-/* The player object of row x, whose key (uuid) is key. */
-static json_object *exp_player(const exp_data *d, const db_export_row *x, const char *key, int id)
-{
-	const db_league_player_row *p = NULL;
-	for (int i = 0; x->player_uuid && i < d->players.n && !p; i++)
-		if (strcmp(d->players.rows[i].uuid, x->player_uuid) == 0)
-			p = &d->players.rows[i];
-	json_object *o = exp_source(p ? p->source : NULL);
-	jx_set(o, "id", jx_int(id));
-	jx_set(o, "uuid", jx_str(key));
-	if (!p) {
-		jx_set(o, "name", jx_str(x->name));
-		jx_set(o, "isAnonymous", jx_bool(x->anonymous));
-	}
-	return o;
-}
-
-/* The play object of row x (its first result's row): what the source play had that we do not
- * model, with what we do written over it. */
-static json_object *exp_play(const db_export_row *x, int game, int loc)
-{
-	json_object *o = exp_source(x->play_extra);
-	if (!x->play_extra) { /* a play of ours: what BG Stats writes for one entered plainly */
-		jx_set(o, "usesTeams", jx_bool(false));
-		jx_set(o, "manualWinner", jx_bool(false));
-		jx_set(o, "rounds", jx_int(0));
-	}
-	char uuid[LIO_UUID_LEN + 1];
-	lio_play_uuid(x->uuid, uuid);
-	jx_set(o, "uuid", jx_str(uuid));
-	jx_set(o, "playDate", jx_str(x->date_bgs));
-	jx_set(o, "durationMin", jx_int(lio_int_text(x->duration_min)));
-	jx_set(o, "gameRefId", jx_int(game));
-	if (loc > 0)
-		jx_set(o, "locationRefId", jx_int(loc));
-	jx_set(o, "bggId", jx_int(lio_int_text(x->bgg_play_id)));
-	jx_set(o, "comments", jx_str(x->notes));
-	jx_set(o, "ignored", jx_bool(x->ignored));
-	return o;
-}
-
-static json_object *exp_score(const db_export_row *x, int player)
-{
-	json_object *o = exp_source(x->result_extra);
-	jx_set(o, "playerRefId", jx_int(player));
-	if (!json_object_object_get_ex(o, "score", NULL)) /* there: as it was, not a number */
-		jx_set(o, "score", lio_score_json(x->score, x->score_text));
-	jx_set(o, "winner", jx_bool(x->winner));
-	if (!json_object_object_get_ex(o, "rank", NULL))
-		jx_set(o, "rank", jx_int(x->rank));
-	if (!json_object_object_get_ex(o, "seatOrder", NULL))
-		jx_set(o, "seatOrder", jx_int(x->seat));
-	return o;
-}
-
-static void exp_free(exp_data *d)
-{
-	db_rowset_clear(&d->rs);
-	db_rowset_clear(&d->games);
-	db_rowset_clear(&d->locs);
-	db_rowset_clear(&d->players);
-	free(d->keys);
-}
-
-/* The export as JSON (the caller owns it); d's strings are borrowed by nothing it returns. */
-static json_object *exp_build(const exp_data *d, const char *league)
-{
-	const char **pkeys = NULL, **locs = NULL;
-	exp_game_key *games = NULL;
-	int ngames = 0, npkeys = 0, nlocs = 0;
-	json_object *plays = jx_arr(), *gamesj = jx_arr(), *playersj = jx_arr(), *locsj = jx_arr();
-	json_object *scores = NULL;
-	const char *cur = "";
-	for (int i = 0; i < d->rs.n; i++) {
-		const db_export_row *x = &d->rs.rows[i];
-		if (strcmp(cur, x->play) != 0) {
-			cur = x->play;
-			const db_league_game_row *grow = exp_game_row(d, x);
-			int before = ngames, g = exp_game_id(&games, &ngames, grow, x->game),
-			    loc = 0;
-			if (g > before)
-				jx_push(gamesj, exp_game(league, grow, x, g));
-			if (x->location[0]) {
-				before = nlocs;
-				loc = lio_intern(&locs, &nlocs, x->location);
-				if (loc > before)
-					jx_push(locsj, exp_location(d, league, x->location, loc));
-			}
-			json_object *play = exp_play(x, g, loc);
-			scores = jx_arr();
-			jx_set(play, "playerScores", scores);
-			jx_push(plays, play);
-		}
-		const char *key = x->player_uuid ? x->player_uuid : d->keys[i];
-		int before = npkeys, pid = lio_intern(&pkeys, &npkeys, key);
-		if (pid > before)
-			jx_push(playersj, exp_player(d, x, key, pid));
-		jx_push(scores, exp_score(x, pid));
-	}
-	free(games);
-	free(pkeys);
-	free(locs);
-	json_object *o = jx_obj();
-	jx_set(o, "about", jx_str("Dice Hospital companion league export, BG Stats format"));
-	jx_set(o, "games", gamesj);
-	jx_set(o, "players", playersj);
-	jx_set(o, "locations", locsj);
-	jx_set(o, "plays", plays);
-	return o;
-}
-
-static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
-{
-	league_access a;
-	exp_data d = {0};
-	if (!lio_export_rows(req, resp, c, acc, &a, &d.rs))
-		return 0;
-	const char *league = req->params[0];
-	if (db_league_games_list(c, league, &d.games) != DB_OK ||
-	    db_league_locations_list(c, league, &d.locs) != DB_OK ||
-	    db_league_players_list(c, league, &d.players) != DB_OK) {
-		exp_free(&d);
-		return acct_reply_db(resp);
-	}
-	d.keys = xcalloc((size_t)d.rs.n + 1, sizeof *d.keys);
-	for (int i = 0; i < d.rs.n; i++)
-		if (!d.rs.rows[i].player_uuid)
-			lio_derived_uuid("player", d.rs.rows[i].member, NULL, d.keys[i]);
-	json_object *o = exp_build(&d, league);
-	exp_free(&d);
-	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return lio_reply_file(resp, "application/json", "league-bgstats.json", text, strlen(text));
-}
-
-int api_league_export_json(const http_req *req, http_resp *resp)
-{
-	return league_read(req, resp, export_json_read);
-}
 
 /* ---- import ---- */
 
@@ -579,8 +348,8 @@ static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, con
 static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 {
 	static const char *const modelled[] = {
-	    "uuid",        "playDate", "gameRefId", "locationRefId", "bggId",
-	    "durationMin", "comments", "ignored",   "playerScores",  NULL};
+	    "uuid",     "playDate", "gameRefId",    "locationRefId", "bggId", "durationMin",
+	    "comments", "ignored",  "playerScores", "incomplete",    NULL};
 	league_import *im = f->im;
 	char why[300], at[64];
 	if (!json_object_is_type(pl, json_type_object)) {
@@ -635,6 +404,7 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 		p.bgg_play_id = v;
 	p.notes = notes;
 	p.ignored = get_bool(pl, "ignored", false);
+	p.incomplete = get_bool(pl, "incomplete", false); /* ours: BGG's incomplete play */
 	bgs_ref *loc = index_find(&f->locations, pl, "locationRefId");
 	const char *lname = loc ? get_str(loc->o, "name") : NULL;
 	if (lname && *lname && strlen(lname) <= NAME_MAX_BYTES) {

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
+#include "db/league_files.h"
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
@@ -271,6 +272,8 @@ static db_status import_tx(db_conn *c, void *arg)
 		st = db_league_bgg_plays(c, im->league, &bgg);
 	if (st == DB_OK)
 		st = import_described(c, im);
+	if (st == DB_OK && im->file_text) /* what the export writes back (bgsexport.c) */
+		st = db_league_file_store(c, im->league, im->file_text);
 	int nknown = 0;
 	char(*derived)[LIO_UUID_LEN + 1] = NULL;
 	const char **kn = known_uuids(&known, &derived, &nknown);
@@ -407,6 +410,9 @@ int api_league_import(const http_req *req, http_resp *resp)
 	                                                  : IMPORT_BGSTATS;
 	int rc = league_import_parse(&im, f, req->body, req->body_len);
 	im.nparse_skips = im.nskips;
+	if (rc == 0 && f == IMPORT_BGSTATS)
+		im.file_text = json_object_to_json_string_ext(
+		    im.root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (rc != 0) {
 		http_reply_problem(resp, 400, im.detail, "malformed-file",
 		                   im.field[0] ? im.field : NULL);

@@ -71,6 +71,8 @@ typedef struct {
 	imp_location *locations;
 	imp_player *players;
 	int ngames, nlocations, nplayers;
+	const char
+	    *file_text; /* a BG Stats file's JSON, borrowed from root: kept with the league */
 	char field[400], detail[256]; /* the first error */
 	/* filled by the transaction */
 	const char *league, *account;

@@ -78,7 +78,6 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
 		if (z->has_rating)
 			jx_set(x, "rating_after", league_rating_json((rating){z->mu, z->sigma}));
-		jx_set(x, "score_text", jx_str_or_null(z->score_text));
 		jx_set(x, "unrated", jx_bool(z->unrated));
 		jx_push(a, x);
 	}

@@ -28,6 +28,24 @@ def make_database(name):
     return f"dbname={name}"
 
 
+def unique_members(pairs):
+    """json object_pairs_hook: an object that repeats a member name is an error (RFC 8259
+    says names SHOULD be unique; ours are)."""
+    seen = set()
+    for k, _ in pairs:
+        if k in seen:
+            raise ValueError(f"an object repeats the member name {k!r}")
+        seen.add(k)
+    return dict(pairs)
+
+
+def strict_json(data):
+    """data (bytes or str) parsed as JSON, refusing a repeated member name."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8")
+    return json.loads(data, object_pairs_hook=unique_members)
+
+
 class Server:
     def __init__(self, env=None, args=(), port=None, database=None, wait=True, binary=None):
         self.fixed_port = port is not None
@@ -130,6 +148,8 @@ class Server:
         c.close()
         contract.check_response(method, path, r.status, hd, data,
                                 undocumented_ok=self.extra_routes)
+        if data and "json" in hd.get("content-type", ""):
+            strict_json(data)  # every JSON reply of the suite: no repeated member name
         contract.check_request(method, path, r.status, body)
         return r.status, hd, data
 

@@ -143,7 +143,7 @@ def _compare_export(src_doc, exp_doc):
 
 def test_real_export_round_trip_field_by_field():
     """A real export imported, then exported: every member of every play, seat, game, player and
-    location the plays name is written back as it came (ids renumbered, references kept)."""
+    location is written back as it came, with its id: the export is the file."""
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         for name, doc in _real_files():
@@ -153,8 +153,7 @@ def test_real_export_round_trip_field_by_field():
             st, hd, e = ann.get(f"/api/v1/leagues/{lid}/export.json")
             assert st == 200, e
             _compare_export(doc, e)
-            used = {x["playerRefId"] for p in doc["plays"] for x in p["playerScores"]}
-            assert len(e["players"]) == len(used), "one player object per player of the file"
+            assert e == doc, f"{name}: the export is the file"
 
 
 # One play per shape seen in real BG Stats exports (tests/api/data/bgstats-real/README.md),
@@ -239,7 +238,7 @@ def test_shapes_of_real_files():
         assert not any(r["name"].startswith("Anonymous") for r in stand["standings"]), stand
         # the export writes the sums back as typed, the play id of BGG in plays[].bggId
         st, hd, e = ann.get(f"/api/v1/leagues/{lid}/export.json")
-        ep = {p["uuid"]: p for p in e["plays"]}
+        ep = {p.get("uuid"): p for p in e["plays"]}
         assert [x["score"] for x in ep[u(1)]["playerScores"]] == ["20+16+16", "-10+7+22", "86+84+"]
         assert ep[u(6)]["bggId"] == 81234567 and ep[u(5)]["ignored"] is True
         assert [x["score"] for x in ep[u(7)]["playerScores"]] == ["lots", "3"]
@@ -251,8 +250,8 @@ def test_shapes_of_real_files():
         assert wing["bggId"] == 266192 and wing["uuid"] == doc["games"][0]["uuid"]
         golf = [x for x in e["games"] if x["name"] == "Golf"][0]
         assert golf["highestWins"] is False
-        _compare_export({**doc, "plays": [p for i, p in enumerate(doc["plays"])
-                                          if i not in (7, 8, 9, 10, 11)]}, e)
+        # the plays the league did not take are written back as the file had them
+        assert e == doc
 
 
 def test_standings_count_only_plays_not_ignored():
@@ -297,9 +296,9 @@ def test_our_export_imports_into_a_new_league_as_the_same_league():
         assert st == 200, o
         st, hd, e1 = ann.get(f"/api/v1/leagues/{lid}/export.json")
         assert all(UUID.match(x["uuid"]) for k in ("plays", "players", "games", "locations")
-                   for x in e1[k]), e1
+                   for x in e1[k] if "uuid" in x), e1
         assert all("startPlayer" not in x for p in e1["plays"] for x in p["playerScores"]
-                   if not p["uuid"].startswith("20000000")), "no invented start player"
+                   if not p.get("uuid", "20000000").startswith("20000000")), "no invented start player"
         scores = [x["score"] for p in e1["plays"] if p["playDate"].startswith("2025-12-02")
                   for x in p["playerScores"]]
         assert scores == ["0.1", "0.3"], scores
@@ -308,10 +307,13 @@ def test_our_export_imports_into_a_new_league_as_the_same_league():
         # into a new league: the same league, field by field
         lid2 = _new_league(ann)
         st, hd, o = _import(ann, lid2, e1)
-        assert st == 200 and o["imported"] == len(e1["plays"]) and o["skipped"] == 0, o
+        # the file's plays the league did not take (_shapes: no game, no players, no date, no
+        # uuid) are in the export as they came, and skipped again
+        skipped = [("no-game"), ("no-players"), ("no-date"), ("no-players"), ("no-uuid")]
+        assert st == 200 and o["imported"] == len(e1["plays"]) - 5, o
+        assert [k["reason"] for k in o["skipped_plays"]] == skipped, o
         st, hd, e2 = ann.get(f"/api/v1/leagues/{lid2}/export.json")
-        _compare_export(e1, e2)
-        _compare_export(e2, e1)
+        assert e2 == e1, "a league fed by one file exports that file"
         st, hd, s1 = ann.get(f"/api/v1/leagues/{lid}/standings")
         st, hd, s2 = ann.get(f"/api/v1/leagues/{lid2}/standings")
         strip = lambda x: [{k: v for k, v in r.items() if k != "player"} for r in x["standings"]]
@@ -319,7 +321,7 @@ def test_our_export_imports_into_a_new_league_as_the_same_league():
         # and into its own league: every play is already there
         st, hd, o = _import(ann, lid, e1)
         assert st == 200 and o["imported"] == 0, o
-        assert {k["reason"] for k in o["skipped_plays"]} == {"duplicate"}, o
+        assert {k["reason"] for k in o["skipped_plays"]} == {"duplicate"} | set(skipped), o
 
 
 def test_real_export_with_two_objects_of_one_game():
