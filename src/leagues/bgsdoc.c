@@ -3,10 +3,10 @@
  * by id, uuid and name. */
 #include "leagues/bgsdoc.h"
 
+#include "base/names.h"
 #include "base/oom.h"
 #include "json/jx.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,36 +67,20 @@ void bd_id_key(int64_t id, char buf[24])
 	snprintf(buf, 24, "%" PRId64, id);
 }
 
-/* Names as the import matches them to members: without case (ASCII), surrounding spaces or
- * runs of spaces inside. */
-static const char *bd_skip_spaces(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
+/* Names as members are matched: by the keys they are stored with (base/names.h). */
 bool bd_names_match(const char *a, const char *b)
 {
 	if (!a || !b)
 		return false;
-	a = bd_skip_spaces(a);
-	b = bd_skip_spaces(b);
-	while (*a && *b) {
-		bool sa = isspace((unsigned char)*a), sb = isspace((unsigned char)*b);
-		if (sa || sb) {
-			if (sa != sb)
-				return false;
-			a = bd_skip_spaces(a);
-			b = bd_skip_spaces(b);
-			continue;
-		}
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-		a++;
-		b++;
-	}
-	return *bd_skip_spaces(a) == '\0' && *bd_skip_spaces(b) == '\0';
+	char *da, *ka, *db, *kb;
+	name_forms(a, &da, &ka);
+	name_forms(b, &db, &kb);
+	bool same = strcmp(ka, kb) == 0;
+	free(da);
+	free(ka);
+	free(db);
+	free(kb);
+	return same;
 }
 
 /* ---- the document's objects: games, players, locations ---- */
