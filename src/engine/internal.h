@@ -125,6 +125,8 @@ void eng_turn_give(stripe *s, turn *t);
 /* Takes game id's turn into t (the caller's node, kept until turn_give); false when another
  * write of the game held it for longer than turn_wait_ms. */
 bool eng_turn_take(stripe *s, turn *t, const char *id);
+/* The same without waiting (a libmicrohttpd thread): false at once when the turn is taken. */
+bool eng_turn_try(stripe *s, turn *t, const char *id);
 void eng_view_of(const table_game *g, table_view *v);
 /* The kind's initial state from the configuration (version 0). */
 int eng_init_state(table_game *g, const char *config, http_resp *resp);
