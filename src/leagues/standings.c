@@ -378,11 +378,17 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (league_not_modified(req, resp, etag))
 		return 0;
 	if (!league_cache_get(req, key, a.version, resp)) {
+		/* a libmicrohttpd thread waits for no lock either: the tables being rewritten,
+		 * the request runs again on a waiting thread */
+		bool may_wait = http_may_wait();
 		db_status st;
+		db_conn_nowait(c, !may_wait);
 		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+		bool refused = !may_wait && db_conn_lock_refused(c);
+		db_conn_nowait(c, false);
 		if (o == NULL) {
 			league_cache_done(key, a.version);
-			return acct_reply_db(resp);
+			return refused ? http_defer(resp) : acct_reply_db(resp);
 		}
 		league_cache_put(key, a.version, resp, o, NULL);
 	}
