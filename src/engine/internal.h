@@ -48,7 +48,8 @@ enum { JOIN_BURST = 20, JOIN_EVERY_S = 2 };
  * mutex table would need allocation and reclamation, the list needs neither: its nodes live on
  * the writers' stacks, at most one per request thread. The wait is bounded (turn_wait_ms): the
  * holder itself waits at most the lock timeout for the row, so a writer that waits longer is
- * answered 503 as a lock timeout would be. */
+ * answered 503 as a lock timeout would be. A libmicrohttpd thread never waits here: it takes a free
+ * turn or none (eng_turn_try) and defers the request to a waiting thread (http_defer). */
 typedef struct turn {
 	const char *id;
 	struct turn *next;
