@@ -38,6 +38,8 @@ struct db_conn {
 	/* BEGIN not sent yet: it goes out in one pipeline with the transaction's first statement
 	 * (one round trip fewer per transaction); NULL when none is pending */
 	const char *begin_pending;
+	bool nowait;       /* db_conn_nowait: lock waits cut short */
+	bool lock_refused; /* the last statement was refused a lock under nowait (55P03) */
 };
 
 enum {
@@ -426,6 +428,8 @@ db_conn *db_thread_conn(void)
 		t_conn = c;
 	}
 	c->busy = false; /* a new request: nothing of the previous one's */
+	c->lock_refused = false;
+	c->nowait = false;
 	return conn_ensure(c, false) ? c : NULL;
 }
 
@@ -492,8 +496,11 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 	}
 	if (state && (strcmp(state, "57014") == 0 || strcmp(state, "55P03") == 0) &&
 	    (!pg || PQstatus(pg) == CONNECTION_OK)) {
-		if (c)
+		if (c) {
 			c->busy = true;
+			c->lock_refused =
+			    c->lock_refused || (c->nowait && state[0] == '5' && state[1] == '5');
+		}
 		return DB_BUSY;
 	}
 	if ((pg && PQstatus(pg) != CONNECTION_OK) ||
@@ -518,55 +525,90 @@ db_status db_result_status(db_conn *c, const PGresult *r)
 	return DB_FAIL;
 }
 
-/* Sends the pending BEGIN and the statement in one pipeline and returns the statement's result
- * (or BEGIN's, when BEGIN failed; NULL when the connection failed). One round trip.
- * A connection whose pipeline could not be entered, filled or left is not used again: it is
- * marked broken (db_tx then retries on a fresh connection, and the next request gets one), so
- * no later statement meets a connection still in pipeline mode. */
-static PGresult *exec_with_begin(db_conn *c, const char *stmt, int nparams,
-                                 const char *const *params, const int *lengths, const int *formats)
+/* The lock timeout of a connection that may not wait (db_conn_nowait), milliseconds as text:
+ * the shortest PostgreSQL takes. A lock free at once is granted at once; one held by another
+ * session is refused (55P03) within about this. */
+#define NOWAIT_LOCK_MS "1"
+
+/* Sends what must precede the statement — the pending BEGIN, this transaction's (or this
+ * autocommitted statement's) short lock timeout — and the statement in one pipeline, and
+ * returns the statement's result (or the first failed one's before it; NULL when the
+ * connection failed). One round trip. Without BEGIN the pipeline is one implicit transaction
+ * (it ends at the Sync), so the lock timeout, set for the transaction only, covers the
+ * statement and goes with it. A connection whose pipeline could not be entered, filled or left
+ * is not used again: it is marked broken (db_tx then retries on a fresh connection, and the
+ * next request gets one), so no later statement meets a connection still in pipeline mode. */
+static PGresult *exec_pipelined(db_conn *c, const char *begin, bool nowait, const char *stmt,
+                                int nparams, const char *const *params, const int *lengths,
+                                const int *formats)
 {
-	const char *begin = c->begin_pending;
-	PGresult *r_begin = NULL, *r = NULL, *x;
-	c->begin_pending = NULL;
-	if (PQenterPipelineMode(c->pg) != 1 ||
-	    PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) != 1 ||
-	    PQsendQueryPrepared(c->pg, stmt, nparams, params, lengths, formats, 0) != 1 ||
-	    PQpipelineSync(c->pg) != 1) {
+	static const char *const lock_ms[1] = {NOWAIT_LOCK_MS};
+	PGresult *res[3] = {NULL, NULL, NULL}, *x;
+	int n = 0;
+	bool sent = PQenterPipelineMode(c->pg) == 1;
+	if (sent && begin)
+		sent = PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) == 1 && ++n;
+	if (sent && nowait)
+		sent = PQsendQueryParams(c->pg, "SELECT set_config('lock_timeout', $1, true)", 1,
+		                         NULL, lock_ms, NULL, NULL, 0) == 1 &&
+		       ++n;
+	if (sent)
+		sent =
+		    PQsendQueryPrepared(c->pg, stmt, nparams, params, lengths, formats, 0) == 1 &&
+		    PQpipelineSync(c->pg) == 1;
+	if (!sent) {
 		/* what was queued may never be flushed: reading it back could wait forever */
 		c->broken = true;
 		return NULL;
 	}
-	/* BEGIN's result, then the statement's, each followed by NULL; then the sync */
-	r_begin = PQgetResult(c->pg);
-	while ((x = PQgetResult(c->pg)) != NULL)
-		PQclear(x);
-	r = PQgetResult(c->pg);
-	while ((x = PQgetResult(c->pg)) != NULL)
-		PQclear(x);
+	/* each query's result followed by NULL, the statement's last; then the sync */
+	for (int i = 0; i <= n; i++) {
+		res[i] = PQgetResult(c->pg);
+		while ((x = PQgetResult(c->pg)) != NULL)
+			PQclear(x);
+	}
 	while ((x = PQgetResult(c->pg)) != NULL) { /* the PGRES_PIPELINE_SYNC */
 		ExecStatusType t = PQresultStatus(x);
 		PQclear(x);
 		if (t == PGRES_PIPELINE_SYNC)
 			break;
 	}
-	if (PQexitPipelineMode(c->pg) != 1 || r_begin == NULL) {
+	bool lost = PQexitPipelineMode(c->pg) != 1;
+	for (int i = 0; i < n; i++)
+		lost = lost || res[i] == NULL;
+	if (lost) {
 		if (PQstatus(c->pg) == CONNECTION_OK) {
 			char msg[256];
 			one_line(msg, sizeof msg, PQerrorMessage(c->pg));
 			log_warn("db: leaving pipeline mode failed (%s); reconnecting", msg);
 		}
 		c->broken = true;
-		PQclear(r_begin);
-		PQclear(r);
+		for (int i = 0; i <= n; i++)
+			PQclear(res[i]);
 		return NULL;
 	}
-	if (PQresultStatus(r_begin) != PGRES_COMMAND_OK) {
-		PQclear(r);
-		return r_begin;
+	PGresult *r = res[n];
+	for (int i = n - 1; i >= 0; i--) { /* the first failure before the statement is the news */
+		ExecStatusType t = PQresultStatus(res[i]);
+		if (t != PGRES_COMMAND_OK && t != PGRES_TUPLES_OK) {
+			PQclear(r);
+			r = res[i];
+		} else {
+			PQclear(res[i]);
+		}
 	}
-	PQclear(r_begin);
 	return r;
+}
+
+void db_conn_nowait(db_conn *c, bool on)
+{
+	if (c)
+		c->nowait = on;
+}
+
+bool db_conn_lock_refused(const db_conn *c)
+{
+	return c && c->lock_refused;
 }
 
 PGresult *db_exec(db_conn *c, const char *stmt, int nparams, const char *const *params)
@@ -580,6 +622,7 @@ PGresult *db_exec_bin(db_conn *c, const char *stmt, int nparams, const char *con
 	if (!c || !c->pg || c->broken)
 		return NULL;
 	c->busy = false;
+	c->lock_refused = false;
 	const db_statement *s = db_statement_find(stmt);
 	if (!s || s->nparams != nparams) {
 		if (!s)
@@ -591,14 +634,21 @@ PGresult *db_exec_bin(db_conn *c, const char *stmt, int nparams, const char *con
 		 * DB_FAIL path answers 500. */
 		return PQmakeEmptyPGresult(c->pg, PGRES_FATAL_ERROR);
 	}
-	PGresult *r = c->begin_pending
-	                  ? exec_with_begin(c, stmt, nparams, params, lengths, formats)
-	                  : PQexecPrepared(c->pg, stmt, nparams, params, lengths, formats, 0);
+	const char *begin = c->begin_pending;
+	c->begin_pending = NULL;
+	/* the short lock timeout goes with BEGIN, or with a statement outside any transaction */
+	bool nowait = c->nowait && (begin || PQtransactionStatus(c->pg) == PQTRANS_IDLE);
+	PGresult *r =
+	    begin || nowait
+	        ? exec_pipelined(c, begin, nowait, stmt, nparams, params, lengths, formats)
+	        : PQexecPrepared(c->pg, stmt, nparams, params, lengths, formats, 0);
 	switch (db_result_status(c, r)) {
 	case DB_UNAVAILABLE:
 		PQclear(r);
 		return NULL;
 	case DB_BUSY: {
+		if (c->lock_refused)
+			break; /* no incident: the caller waits elsewhere (db_conn_nowait) */
 		char what[160];
 		snprintf(what, sizeof what, "statement \"%s\"", stmt);
 		log_result_error(what, r); /* a warning: 57014, 55P03 and 25P03 are no bugs */
@@ -649,6 +699,7 @@ static db_status tx_once(db_conn *c, const char *begin, db_tx_fn fn, void *arg, 
 	*commit_sent = false;
 	c->saw_retryable = false;
 	c->busy = false;
+	c->lock_refused = false;
 	/* BEGIN goes out with the first statement fn runs (exec_with_begin) */
 	c->begin_pending = begin;
 	db_status st = fn(c, arg);

@@ -94,6 +94,16 @@ typedef enum { DB_OK = 0, DB_RETRY, DB_FAIL, DB_UNAVAILABLE, DB_ABORT, DB_BUSY }
  * replies built after the status itself is gone. Cleared by every statement. */
 bool db_thread_busy(void);
 
+/* While on, c waits for no lock another session holds: each transaction begun from then on,
+ * and each statement run outside one, gets the shortest lock timeout (1 ms, sent in the same
+ * round trip as BEGIN or the statement), so a row held elsewhere ends the statement with
+ * DB_BUSY and db_conn_lock_refused(c) true, nothing written. For the libmicrohttpd threads,
+ * which must not wait (http/http.h, http_defer): the caller runs the work again where waiting
+ * is allowed. Set it outside a transaction; db_thread_conn turns it off. */
+void db_conn_nowait(db_conn *c, bool on);
+/* Was the last statement on c (or the transaction db_tx ended) refused a lock under nowait? */
+bool db_conn_lock_refused(const db_conn *c);
+
 /* Runs fn inside BEGIN ISOLATION LEVEL <level> … COMMIT, retrying on 40001 / 40P01 up to
  * DB_TX_RETRIES times. fn returns DB_OK to commit, DB_ABORT to roll back (its own decision, e.g.
  * a 409), DB_RETRY to force a retry, DB_FAIL on error. */

@@ -48,7 +48,8 @@ enum { JOIN_BURST = 20, JOIN_EVERY_S = 2 };
  * mutex table would need allocation and reclamation, the list needs neither: its nodes live on
  * the writers' stacks, at most one per request thread. The wait is bounded (turn_wait_ms): the
  * holder itself waits at most the lock timeout for the row, so a writer that waits longer is
- * answered 503 as a lock timeout would be. */
+ * answered 503 as a lock timeout would be. A libmicrohttpd thread never waits here: it takes a free
+ * turn or none (eng_turn_try) and defers the request to a waiting thread (http_defer). */
 typedef struct turn {
 	const char *id;
 	struct turn *next;
@@ -126,6 +127,8 @@ void eng_turn_give(stripe *s, turn *t);
 /* Takes game id's turn into t (the caller's node, kept until turn_give); false when another
  * write of the game held it for longer than turn_wait_ms. */
 bool eng_turn_take(stripe *s, turn *t, const char *id);
+/* The same without waiting (a libmicrohttpd thread): false at once when the turn is taken. */
+bool eng_turn_try(stripe *s, turn *t, const char *id);
 void eng_view_of(const table_game *g, table_view *v);
 /* The kind's initial state from the configuration (version 0). */
 int eng_init_state(table_game *g, const char *config, http_resp *resp);

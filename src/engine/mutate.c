@@ -249,6 +249,21 @@ done:
 	return rc;
 }
 
+/* Takes game id's turn into t: waiting for it where this thread may wait, else only when it is
+ * free. false: 503 replied (waited too long), or deferred (http_defer) when it was taken. */
+static bool turn_take(stripe *s, turn *t, const char *id, bool may_wait, http_resp *resp)
+{
+	if (!may_wait && !eng_turn_try(s, t, id)) {
+		http_defer(resp);
+		return false;
+	}
+	if (may_wait && !eng_turn_take(s, t, id)) {
+		eng_reply_db(resp, DB_BUSY);
+		return false;
+	}
+	return true;
+}
+
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
 {
 	char hash[TOKEN_HASH_HEX + 1];
@@ -265,10 +280,12 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	db_status st = DB_OK;
 	stripe *s = eng_stripe_of(id);
 	turn t;
-	if (!eng_turn_take(s, &t, id)) {
-		eng_reply_db(resp, DB_BUSY);
+	/* A libmicrohttpd thread waits neither for the turn nor for the game's row: whenever it
+	 * would, nothing is written and the request runs again on a waiting thread. */
+	bool may_wait = http_may_wait();
+	if (!turn_take(s, &t, id, may_wait, resp))
 		return 0;
-	}
+	db_conn_nowait(c, !may_wait);
 	int fast = mutate_fast(c, kind, id, hash, ev, &g);
 	if (fast == -2) {
 		st = DB_BUSY;
@@ -280,15 +297,19 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		st = db_tx(c, false, mutate_tx, &a);
 		g = a.g;
 	}
+	bool defer = !may_wait && st != DB_OK && db_conn_lock_refused(c);
+	db_conn_nowait(c, false);
 	if (st == DB_OK) { /* committed: this state is the game at its new version */
 		eng_learn_token(g, hash, g->host ? 0 : g->you); /* and its claim is durable */
 		game_cache_put(g->id, g->version, g, eng_game_size(kind), epoch);
 		live_changed(g->id, g->version);
 	}
 	eng_turn_give(s, &t);
-	if (st == DB_OK && g->league[0] && kind->finished(g->state) && g_recorded_hook)
+	if (st == DB_OK && !defer && g->league[0] && kind->finished(g->state) && g_recorded_hook)
 		g_recorded_hook(req, c); /* commit_events ran the finish hook */
-	if (st == DB_OK)
+	if (defer) /* the row is held: nothing was written, the turn is given back */
+		http_defer(resp);
+	else if (st == DB_OK)
 		eng_reply_state(resp, g);
 	else if (st != DB_ABORT)
 		eng_reply_db(resp, st);

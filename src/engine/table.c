@@ -153,6 +153,19 @@ bool eng_turn_take(stripe *s, turn *t, const char *id)
 	return ok;
 }
 
+bool eng_turn_try(stripe *s, turn *t, const char *id)
+{
+	pthread_mutex_lock(&s->mu);
+	bool ok = !turn_is_taken(s, id);
+	if (ok) {
+		t->id = id;
+		t->next = s->taken;
+		s->taken = t;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return ok;
+}
+
 void eng_turn_give(stripe *s, turn *t)
 {
 	pthread_mutex_lock(&s->mu);

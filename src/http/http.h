@@ -62,6 +62,9 @@ typedef struct http_resp {
 	 * handler's thread before the reply is written. It takes nothing from the request; a
 	 * cleared response drops it. */
 	void (*after)(void);
+	/* Set by http_defer alone: the handler would have to wait and did nothing yet; the server
+	 * runs it again on a waiting thread (below). */
+	bool defer;
 } http_resp;
 
 /* A handler always fills resp (status + body) and returns 0; a non-zero return is a bug and
@@ -174,6 +177,19 @@ void http_share_origin(const http_req *req, char *out, size_t cap);
 /* 400 problem+json from a js_fields/js_value error (its field pointer and detail). */
 int http_reply_invalid(http_resp *resp, const char *field, const char *detail);
 
+/* ---- waiting (jobs.c): no libmicrohttpd thread ever waits for another request ----
+ * A handler that would have to wait — for its game's turn, for a row another session holds, for
+ * another request computing the same reply — does so only where http_may_wait() is true: on a
+ * job thread or a waiting thread. On a libmicrohttpd thread it calls http_defer before it
+ * builds any reply or changes anything; the server then suspends the connection and runs the
+ * handler again, from the start, on one of its waiting threads (a full queue of them: 503 with
+ * Retry-After). So a handler that defers must be one that can be run twice. */
+bool http_may_wait(void);
+/* Marks the calling thread as one that may wait (job and waiting threads; tests). */
+void http_thread_may_wait(bool yes);
+/* resp cleared and marked deferred; returns 0 (a handler's return value). */
+int http_defer(http_resp *resp);
+
 /* ---- router (router.c) ---- */
 typedef enum { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD } route_match;
 /* Matches path against the table; on ROUTE_FOUND *route and params are set (params point into
@@ -218,6 +234,9 @@ typedef struct {
 	void (*on_write)(void);
 	/* the job pool of heavy routes: threads (0: 2) and waiting jobs (0: 64) */
 	unsigned job_threads, job_queue;
+	/* the waiting threads of deferred requests (http_defer): threads (0: as many as the
+	 * libmicrohttpd threads) and requests queued for them (0: 256) */
+	unsigned wait_threads, wait_queue;
 } http_config;
 
 typedef struct http_server http_server;

@@ -5,6 +5,7 @@
  * threads bound them. jobs_stop waits for the reserved places to be pushed (a push follows its
  * reserve at once, on the same thread) so that no push can reach a freed pool. */
 #include "http/jobs.h"
+#include "http/http.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -15,10 +16,31 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Job threads run at a lower CPU priority than the connection threads: on a busy machine a
- * cheap request gets the CPU before another slice of a hash or a PDF (Linux: nice is per
- * thread). Raising one's own nice value needs no privilege. */
-enum { JOB_NICE = 19 };
+/* The heavy routes' threads run at a lower CPU priority than the connection threads (nice 19):
+ * on a busy machine a cheap request gets the CPU before another slice of a hash or a PDF
+ * (Linux: nice is per thread; raising one's own nice value needs no privilege). The waiting
+ * threads keep the connection threads' priority: they mostly sleep, and the move they then
+ * write is as cheap as one on a connection thread. */
+
+/* Whether this thread may wait for another request (http.h): true on every pool thread. */
+static _Thread_local bool t_may_wait;
+
+bool http_may_wait(void)
+{
+	return t_may_wait;
+}
+
+void http_thread_may_wait(bool yes)
+{
+	t_may_wait = yes;
+}
+
+int http_defer(http_resp *resp)
+{
+	http_resp_clear(resp);
+	resp->defer = true;
+	return 0;
+}
 
 struct jobs {
 	pthread_mutex_t mu;
@@ -26,6 +48,8 @@ struct jobs {
 	job *head, *tail;
 	unsigned queued, reserved, queue_len;
 	bool stopping;
+	int nice;
+	const char *name;
 	unsigned nthreads;
 	pthread_t *threads;
 };
@@ -35,8 +59,9 @@ struct jobs {
 static void *worker(void *arg)
 {
 	jobs *p = arg;
-	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), JOB_NICE) != 0)
-		log_info("jobs: job threads run at the connection threads' priority");
+	t_may_wait = true;
+	if (p->nice && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice) != 0)
+		log_info("%s: its threads run at the connection threads' priority", p->name);
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		while (!p->head && !p->stopping)
@@ -57,16 +82,18 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-jobs *jobs_start(unsigned threads, unsigned queue_len)
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice)
 {
 	jobs *p = xcalloc(1, sizeof *p);
+	p->name = name;
+	p->nice = nice;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->queue_len = queue_len ? queue_len : 1;
 	p->threads = xcalloc(threads ? threads : 1, sizeof *p->threads);
 	for (unsigned i = 0; i < (threads ? threads : 1); i++) {
 		if (pthread_create(&p->threads[i], NULL, worker, p) != 0) {
-			log_warn("jobs: could start only %u of %u job threads", i, threads);
+			log_warn("%s: could start only %u of %u threads", name, i, threads);
 			break;
 		}
 		p->nthreads++;

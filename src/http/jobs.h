@@ -22,9 +22,11 @@ typedef struct job {
 
 typedef struct jobs jobs;
 
-/* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1). NULL (logged)
- * when no thread could be started. */
-jobs *jobs_start(unsigned threads, unsigned queue_len);
+/* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1), at the CPU
+ * priority nice (0: the connection threads'; 19: below them). Every job thread may wait
+ * (http_may_wait). name ("jobs", "waits") is for the log. NULL (logged) when no thread could
+ * be started. */
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice);
 /* A place for one job: false when queue_len jobs are waiting already or the pool stops. */
 bool jobs_reserve(jobs *p);
 /* Queues j on the place jobs_reserve gave (every reserve is followed by one push). */

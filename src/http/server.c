@@ -43,7 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A heavy route's request on the job pool. finish() creates it on the connection's thread and
+/* A heavy route's request on the job pool, or a deferred one on a waiting thread (http_defer).
+ * finish() creates it on the connection's thread and
  * suspends the connection; from jobs_push on, the job thread owns it (resp included: every
  * json-c object the handler makes stays on that thread), sets done and resumes the
  * connection as its last act; then the connection's thread owns it again: finish() queues
@@ -398,9 +399,10 @@ static void take_body(req_ctx *c, const char *data, size_t n)
 	c->body[c->len] = '\0';
 }
 
-/* ---- heavy routes on the job pool ---- */
+/* ---- heavy routes on the job pool, deferred requests on the waiting threads ---- */
 
-/* On a job thread: the handler fills hj->resp; then the connection's thread takes over. */
+/* On a pool thread: the handler fills hj->resp; then the connection's thread takes over. A
+ * handler that defers here, where it may wait, is our bug (check_handler_result: 500). */
 static void heavy_run(job *j)
 {
 	heavy_job *hj = (heavy_job *)j;
@@ -425,16 +427,16 @@ static void heavy_cancel(job *j)
 	MHD_resume_connection(conn);
 }
 
-/* Hands a complete heavy request to the job pool and suspends its connection; MHD calls
- * on_request again once the job resumes it, and finish() queues the job's response. The
- * connection is suspended before the job is queued, so the resume always follows the
- * suspension. A full queue is answered 503 at once. */
-static enum MHD_Result run_heavy(req_ctx *c, struct MHD_Connection *conn, const char *method)
+/* Hands a complete request to pool (a heavy route's to the job pool, a deferred one to the
+ * waiting threads) and suspends its connection; MHD calls on_request again once the job
+ * resumes it, and finish() queues the job's response. The connection is suspended before the
+ * job is queued, so the resume always follows the suspension. A full queue (or no pool) is
+ * answered 503 with Retry-After at once, busy saying why. */
+static enum MHD_Result run_on_pool(req_ctx *c, struct MHD_Connection *conn, const char *method,
+                                   jobs *pool, const char *busy)
 {
-	if (!jobs_reserve(c->srv->jobs))
-		return reply_problem(c, conn, 503,
-		                     "The server is busy with slow requests; try again shortly.",
-		                     MHD_HTTP_HEADER_RETRY_AFTER, "2");
+	if (!pool || !jobs_reserve(pool))
+		return reply_problem(c, conn, 503, busy, MHD_HTTP_HEADER_RETRY_AFTER, "2");
 	heavy_job *hj = xcalloc(1, sizeof *hj);
 	hj->base.run = heavy_run;
 	hj->base.cancel = heavy_cancel;
@@ -444,7 +446,7 @@ static enum MHD_Result run_heavy(req_ctx *c, struct MHD_Connection *conn, const 
 	atomic_init(&hj->done, false);
 	c->hj = hj;
 	MHD_suspend_connection(conn);
-	jobs_push(c->srv->jobs, &hj->base);
+	jobs_push(pool, &hj->base);
 	return MHD_YES;
 }
 
@@ -514,12 +516,19 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 	}
 
 	if (c->route->heavy && srv->jobs)
-		return run_heavy(c, conn, method);
+		return run_on_pool(c, conn, method, srv->jobs,
+		                   "The server is busy with slow requests; try again shortly.");
 	char path[HTTP_MAX_URL + 1];
 	http_req req;
 	make_req(c, conn, method, path, &req);
 	http_resp resp = {0};
-	check_handler_result(c, c->route->handler(&req, &resp), &resp);
+	int rc = c->route->handler(&req, &resp);
+	if (rc == 0 && resp.defer) { /* it would wait: again, on a waiting thread */
+		http_resp_clear(&resp);
+		return run_on_pool(c, conn, method, srv->waits,
+		                   "Too many requests are waiting; try again shortly.");
+	}
+	check_handler_result(c, rc, &resp);
 	void (*after)(void) = resp.after;
 	enum MHD_Result res = queue_resp(c, conn, &resp);
 	run_after(c->srv, after);
@@ -746,6 +755,10 @@ http_server *http_start(const http_config *cfg)
 		srv->cfg.job_threads = default_job_threads();
 	if (srv->cfg.job_queue == 0)
 		srv->cfg.job_queue = JOB_QUEUE_DEFAULT;
+	if (srv->cfg.wait_threads == 0)
+		srv->cfg.wait_threads = srv->cfg.threads;
+	if (srv->cfg.wait_queue == 0)
+		srv->cfg.wait_queue = WAIT_QUEUE_DEFAULT;
 	if (cfg->static_dir && !realpath(cfg->static_dir, srv->root)) {
 		log_warn("http: static dir %s unusable (%s); static files answer 404",
 		         cfg->static_dir, strerror(errno));
@@ -796,9 +809,12 @@ http_server *http_start(const http_config *cfg)
 		free_server(srv);
 		return NULL;
 	}
-	srv->jobs = jobs_start(srv->cfg.job_threads, srv->cfg.job_queue);
+	srv->jobs = jobs_start("jobs", srv->cfg.job_threads, srv->cfg.job_queue, JOB_NICE);
 	if (!srv->jobs)
 		log_warn("http: no job threads: slow requests run on the connection threads");
+	srv->waits = jobs_start("waits", srv->cfg.wait_threads, srv->cfg.wait_queue, 0);
+	if (!srv->waits)
+		log_warn("http: no waiting threads: a request that must wait gets 503");
 	srv->reaper_run = true;
 	if (pthread_create(&srv->reaper, NULL, conn_reaper, srv) != 0) {
 		log_warn("http: cannot start the deadline thread: no request deadline");
@@ -855,6 +871,8 @@ void http_stop(http_server *srv)
 	 * their connections are resumed before MHD_stop_daemon, which must find none suspended. */
 	jobs_stop(srv->jobs);
 	srv->jobs = NULL;
+	jobs_stop(srv->waits);
+	srv->waits = NULL;
 	pthread_mutex_lock(&srv->cmu);
 	bool joined = srv->reaper_run;
 	srv->reaper_run = false;

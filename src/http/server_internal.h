@@ -36,14 +36,16 @@ enum {
 	DISCARD_LIMIT = 16 * HTTP_MAX_BODY, /* read past the cap before we hang up on a client */
 	DRAIN_S = 10,                       /* http_stop waits this long for in-flight requests */
 	NOTE_LEN = 300,
-	PER_ADDR_DEFAULT = 64,   /* connections per client address */
-	DEADLINE_DEFAULT_S = 10, /* a request's head and body */
-	REFUSED_DEADLINE_S = 2,  /* a refused connection gets its 429/503 or goes within this */
-	CROWDED_HEAD_MS = 2000,  /* the head deadline when every slot is waiting for a head */
-	REAP_MS = 250,           /* how often deadlines are checked */
-	MAX_TRUSTED = 16,        /* trusted proxy addresses */
-	FD_RESERVE = 64,         /* descriptors beyond the connections: DB, files, pipes, log */
-	JOB_QUEUE_DEFAULT = 64,  /* heavy requests waiting for a job thread; beyond: 503 */
+	PER_ADDR_DEFAULT = 64,    /* connections per client address */
+	DEADLINE_DEFAULT_S = 10,  /* a request's head and body */
+	REFUSED_DEADLINE_S = 2,   /* a refused connection gets its 429/503 or goes within this */
+	CROWDED_HEAD_MS = 2000,   /* the head deadline when every slot is waiting for a head */
+	REAP_MS = 250,            /* how often deadlines are checked */
+	MAX_TRUSTED = 16,         /* trusted proxy addresses */
+	FD_RESERVE = 64,          /* descriptors beyond the connections: DB, files, pipes, log */
+	JOB_QUEUE_DEFAULT = 64,   /* heavy requests waiting for a job thread; beyond: 503 */
+	WAIT_QUEUE_DEFAULT = 256, /* deferred requests waiting for a waiting thread; beyond: 503 */
+	JOB_NICE = 19,            /* the heavy routes' threads yield the CPU to cheap requests */
 	/* the connection limit when none is configured: as many as the descriptor limit allows,
 	 * up to this (each connection may hold MEMORY_LIMIT: 256 MiB in all) */
 	AUTO_CONN_MAX = 8192,
@@ -89,6 +91,7 @@ struct http_server {
 	int ntrusted;
 	char *tls_cert, *tls_key; /* PEM contents */
 	jobs *jobs;               /* heavy routes' pool; NULL: they run on the MHD threads */
+	jobs *waits;              /* deferred requests' pool (http_defer); NULL: they get 503 */
 };
 
 typedef struct {
@@ -112,7 +115,8 @@ typedef struct {
 	int pending;
 	const char *pending_detail, *pending_header;
 	bool close;           /* answer with Connection: close (a refused connection) */
-	struct heavy_job *hj; /* a heavy route's job (see run_heavy), freed in completed() */
+	struct heavy_job *hj; /* the job of a heavy or deferred request (run_on_pool), freed in
+	                       * completed() */
 	/* Buffers, from pbuf on not cleared per request (ctx_take): each is written before it
 	 * is read. */
 	char pbuf[HTTP_MAX_URL]; /* decoded parameters */

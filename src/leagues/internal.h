@@ -69,11 +69,18 @@ void league_tag_reply(http_resp *resp, const char *etag);
 /* ---- standings.c: replies kept per (what was asked, the league's version) ---- */
 
 enum { LCACHE_KEY = 400 };
+/* The cache key (and ETag key) of what was asked, printf-style, into out: the text itself when
+ * it fits, else "#" and the BLAKE2b-256 of all of it in hex; never cut, so two requests
+ * differing anywhere never share a kept reply or an ETag. */
+void league_cache_key(char out[LCACHE_KEY], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Answers resp from the cache when it holds key at version (its Link header too), gzip-
  * compressed when req's Accept-Encoding takes it and the reply is long enough. A miss
  * makes the caller the one computing (key, version): other requests for it wait (at most
  * 10 s) instead of computing it too, until the caller ends with league_cache_put, or with
- * league_cache_done when it could not compute it. */
+ * league_cache_done when it could not compute it. On a thread that may not wait
+ * (http_may_wait: a libmicrohttpd thread) such a request is deferred instead (http_defer):
+ * true with resp marked, and the caller returns; it runs again on a waiting thread. */
 bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp);
 void league_cache_done(const char *key, long long version);
 /* Replies o (taking it) with its Link header (NULL: none; borrowed) and keeps both under

@@ -13,6 +13,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <sodium.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,23 +88,51 @@ static bool cache_copy(const char *key, long long version, bool gz, http_resp *r
 	return false;
 }
 
+void league_cache_key(char out[LCACHE_KEY], const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(out, LCACHE_KEY, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && n < LCACHE_KEY)
+		return;
+	/* too long to keep whole: the hash of all of it, which no written key starts like */
+	size_t len = n > 0 ? (size_t)n + 1 : 1;
+	char *full = xmalloc(len);
+	va_start(ap, fmt);
+	vsnprintf(full, len, fmt, ap);
+	va_end(ap);
+	unsigned char h[crypto_generichash_BYTES];
+	crypto_generichash(h, sizeof h, (const unsigned char *)full, strlen(full), NULL, 0);
+	free(full);
+	out[0] = '#';
+	sodium_bin2hex(out + 1, LCACHE_KEY - 1, h, sizeof h);
+}
+
 /* Answers from the cache when it holds key at version (its Link header too). On a miss the
  * caller computes the reply and must end with league_cache_put or league_cache_done; when
- * another request is computing it already, this waits for that one first. */
+ * another request is computing it already, this waits for that one first — or, on a thread
+ * that may not wait (http_may_wait), defers the request (true, resp marked: the caller
+ * returns) so that it runs again on a waiting thread. */
 bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp)
 {
 	bool hit = false, gz = http_accepts_gzip(http_header(req, "Accept-Encoding")),
-	     gzipped = false;
+	     gzipped = false, defer = false, may_wait = http_may_wait();
 	char *link = NULL;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += FLIGHT_WAIT_S;
 	pthread_mutex_lock(&g_lcache_mu);
 	while (!(hit = cache_copy(key, version, gz, resp, &link, &gzipped)) &&
-	       flight_find(key, version))
+	       flight_find(key, version)) {
+		if (!may_wait) {
+			defer = true;
+			break;
+		}
 		if (pthread_cond_timedwait(&g_flight_cv, &g_lcache_mu, &until) != 0)
 			break; /* the other one is slow: compute it here too */
-	if (!hit && strlen(key) < LCACHE_KEY && flight_find(key, version) == NULL)
+	}
+	if (!hit && !defer && flight_find(key, version) == NULL)
 		for (int i = 0; i < FLIGHT_SLOTS; i++)
 			if (!g_flight[i].busy) { /* no free slot: computed without waiting */
 				snprintf(g_flight[i].key, sizeof g_flight[i].key, "%s", key);
@@ -111,6 +141,8 @@ bool league_cache_get(const http_req *req, const char *key, long long version, h
 				break;
 			}
 	pthread_mutex_unlock(&g_lcache_mu);
+	if (defer)
+		return http_defer(resp), true;
 	if (gzipped)
 		http_resp_header(resp, "Content-Encoding", "gzip");
 	if (link)
@@ -144,34 +176,32 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 {
 	const char *text = jx_text(o);
 	size_t len = strlen(text), gz_len = 0;
-	if (strlen(key) < LCACHE_KEY) {
-		/* compressed once per version, outside the lock: phones take gzip */
-		char *gz = len >= LCACHE_GZIP_MIN ? http_gzip(text, len, &gz_len) : NULL;
-		char *copy = xmalloc(len + 1);
-		memcpy(copy, text, len + 1);
-		pthread_mutex_lock(&g_lcache_mu);
-		lcache_slot *victim = &g_lcache[0];
-		for (int i = 0; i < LCACHE_SLOTS; i++) {
-			lcache_slot *e = &g_lcache[i];
-			if (strcmp(e->key, key) == 0 || e->text == NULL) {
-				victim = e;
-				break;
-			}
-			if (e->used < victim->used)
-				victim = e;
+	/* compressed once per version, outside the lock: phones take gzip */
+	char *gz = len >= LCACHE_GZIP_MIN ? http_gzip(text, len, &gz_len) : NULL;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len + 1);
+	pthread_mutex_lock(&g_lcache_mu);
+	lcache_slot *victim = &g_lcache[0];
+	for (int i = 0; i < LCACHE_SLOTS; i++) {
+		lcache_slot *e = &g_lcache[i];
+		if (strcmp(e->key, key) == 0 || e->text == NULL) {
+			victim = e;
+			break;
 		}
-		http_blob_unref(victim->text);
-		http_blob_unref(victim->gz);
-		free(victim->link);
-		snprintf(victim->key, sizeof victim->key, "%s", key);
-		victim->version = version;
-		victim->text = http_blob_take(copy, len);
-		victim->gz = gz ? http_blob_take(gz, gz_len) : NULL;
-		victim->link = link ? xstrdup(link) : NULL;
-		victim->used = ++g_lcache_tick;
-		flight_end(key, version);
-		pthread_mutex_unlock(&g_lcache_mu);
+		if (e->used < victim->used)
+			victim = e;
 	}
+	http_blob_unref(victim->text);
+	http_blob_unref(victim->gz);
+	free(victim->link);
+	snprintf(victim->key, sizeof victim->key, "%s", key);
+	victim->version = version;
+	victim->text = http_blob_take(copy, len);
+	victim->gz = gz ? http_blob_take(gz, gz_len) : NULL;
+	victim->link = link ? xstrdup(link) : NULL;
+	victim->used = ++g_lcache_tick;
+	flight_end(key, version);
+	pthread_mutex_unlock(&g_lcache_mu);
 	http_reply_json(resp, 200, o);
 	if (link)
 		http_resp_header(resp, "Link", link);
@@ -342,17 +372,23 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	snprintf(key, sizeof key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
-	         game ? game : "");
+	league_cache_key(key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	                 game ? game : "");
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;
 	if (!league_cache_get(req, key, a.version, resp)) {
+		/* a libmicrohttpd thread waits for no lock either: the tables being rewritten,
+		 * the request runs again on a waiting thread */
+		bool may_wait = http_may_wait();
 		db_status st;
+		db_conn_nowait(c, !may_wait);
 		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+		bool refused = !may_wait && db_conn_lock_refused(c);
+		db_conn_nowait(c, false);
 		if (o == NULL) {
 			league_cache_done(key, a.version);
-			return acct_reply_db(resp);
+			return refused ? http_defer(resp) : acct_reply_db(resp);
 		}
 		league_cache_put(key, a.version, resp, o, NULL);
 	}
@@ -495,8 +531,7 @@ static int history_read(const http_req *req, http_resp *resp, db_conn *c, const 
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	snprintf(key, sizeof key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text,
-	         pg.offset_text);
+	league_cache_key(key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text, pg.offset_text);
 	league_etag(etag, a.version, key);
 	if (league_not_modified(req, resp, etag))
 		return 0;

@@ -875,8 +875,8 @@ static int stats_read(const http_req *req, http_resp *resp, db_conn *c, const ac
 	    !leagues_read_filters(req, resp, c, &season, &game))
 		return 0;
 	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "stats\n%s\n%s\n%s", req->params[0], season ? season : "",
-	         game ? game : "");
+	league_cache_key(key, "stats\n%s\n%s\n%s", req->params[0], season ? season : "",
+	                 game ? game : "");
 	return cached_reply(req, resp, c, a.version, key, build_league, season, game);
 }
 
@@ -928,8 +928,8 @@ static int player_stats_read(const http_req *req, http_resp *resp, db_conn *c, c
 	if (!leagues_read_filters(req, resp, c, &season, &game))
 		return 0;
 	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "player-stats\n%s\n%s\n%s\n%s", req->params[0], req->params[1],
-	         season ? season : "", game ? game : "");
+	league_cache_key(key, "player-stats\n%s\n%s\n%s\n%s", req->params[0], req->params[1],
+	                 season ? season : "", game ? game : "");
 	return cached_reply(req, resp, c, a.version, key, build_player, season, game);
 }
 
@@ -960,7 +960,7 @@ static int recap_read(const http_req *req, http_resp *resp, db_conn *c, const ac
 	if (!found)
 		return http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
 	char key[LCACHE_KEY];
-	snprintf(key, sizeof key, "recap\n%s\n%s", req->params[0], req->params[1]);
+	league_cache_key(key, "recap\n%s\n%s", req->params[0], req->params[1]);
 	return cached_reply(req, resp, c, a.version, key, build_recap, req->params[1], NULL);
 }
 

@@ -147,6 +147,7 @@ static void *wait_for_reply(void *arg)
 {
 	waiter *w = arg;
 	http_resp r = {0};
+	http_thread_may_wait(true); /* a waiting thread's */
 	bool hit = league_cache_get(NULL, w->key, w->version, &r);
 	atomic_store(&w->hit, hit);
 	atomic_store(&w->returned, true);
@@ -191,6 +192,52 @@ static void cache_single_flight(void)
 	pthread_join(t, NULL);
 	CHECK(atomic_load(&w2.returned) && !atomic_load(&w2.hit));
 	http_resp_clear(&r2);
+
+	/* a thread that may not wait (a libmicrohttpd thread's) defers instead, at once */
+	http_resp r3 = {0}, r4 = {0};
+	CHECK(!http_may_wait());
+	CHECK(!league_cache_get(NULL, "test\nflight", 9, &r3)); /* this thread computes (9) */
+	CHECK(league_cache_get(NULL, "test\nflight", 9, &r4) && r4.defer && r4.status == 0);
+	CHECK(r4.body == NULL && r4.blob == NULL);
+	league_cache_done("test\nflight", 9);
+	http_resp_clear(&r3);
+	http_resp_clear(&r4);
+	leagues_shutdown();
+}
+
+/* Keys too long for the cache are hashed whole, never cut: two that differ only at the end get
+ * different entries and ETags; short keys stay as they are. */
+static void cache_long_keys(void)
+{
+	char a[LCACHE_KEY], b[LCACHE_KEY], c[LCACHE_KEY];
+	char *game = xmalloc(LCACHE_KEY + 100);
+	memset(game, 'g', LCACHE_KEY + 99);
+	game[LCACHE_KEY + 99] = '\0';
+	league_cache_key(a, "standings\n%s\n%s\n%s1", "L", "", game);
+	league_cache_key(b, "standings\n%s\n%s\n%s2", "L", "", game);
+	league_cache_key(c, "standings\n%s\n%s\n%s1", "L", "", game);
+	free(game);
+	CHECK(a[0] == '#' && strlen(a) == 65 && strcmp(a, b) != 0 && strcmp(a, c) == 0);
+	char ea[LEAGUE_ETAG_LEN], eb[LEAGUE_ETAG_LEN];
+	league_etag(ea, 3, a);
+	league_etag(eb, 3, b);
+	CHECK(strcmp(ea, eb) != 0);
+	league_cache_key(a, "standings\n%s\n%s\n%s", "L", "s", "g");
+	CHECK(strcmp(a, "standings\nL\ns\ng") == 0);
+	/* and the cache keeps them apart */
+	http_resp r = {0};
+	league_cache_key(a, "standings\n%0*d1", LCACHE_KEY, 0);
+	league_cache_key(b, "standings\n%0*d2", LCACHE_KEY, 0);
+	CHECK(!league_cache_get(NULL, a, 1, &r));
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "n", json_object_new_int(1));
+	league_cache_put(a, 1, &r, o, NULL);
+	http_resp_clear(&r);
+	CHECK(!league_cache_get(NULL, b, 1, &r)); /* a miss: b is not a's entry */
+	league_cache_done(b, 1);
+	http_resp_clear(&r);
+	CHECK(league_cache_get(NULL, a, 1, &r) && r.blob != NULL);
+	http_resp_clear(&r);
 	leagues_shutdown();
 }
 
@@ -345,6 +392,7 @@ int main(void)
 	     ranks_from_winners_and_refusals);
 	TEST("leagues: a reply being computed is waited for, not computed again",
 	     cache_single_flight);
+	TEST("leagues: cache keys too long are hashed whole, never cut", cache_long_keys);
 	TEST("leagues: session checks kept until a write request or a second", passes);
 	TEST("leagues: a player's league kept, the name per version", member_leagues);
 	TEST("leagues: an edit rates from its play on, as rating every play would",
