@@ -12,8 +12,8 @@
  * off; db.h, db.c say which session gets which); LISTEN (every interface), CONN_PER_ADDR (64),
  * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
  * SSE_PER_TOKEN (4); JOB_THREADS (one less than the CPUs, at least 1) and JOB_QUEUE (64): the
- * pool that runs the slow routes
- * (log-in, sign-up, import, PDFs).
+ * pool that runs the slow routes (log-in, sign-up, import, PDFs); WAIT_THREADS (as many as
+ * THREADS) and WAIT_QUEUE (256): the threads that run requests which must wait (http_defer).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. Before serving,
@@ -45,7 +45,8 @@ typedef struct {
 	/* against hostile and broken clients (src/http/README.md) */
 	const char *listen, *trust_proxy, *tls_cert, *tls_key;
 	unsigned per_addr, deadline, sse_per_game, sse_per_token;
-	unsigned job_threads, job_queue; /* README "Configuration" */
+	unsigned job_threads, job_queue;   /* README "Configuration" */
+	unsigned wait_threads, wait_queue; /* 0: http_start sizes them */
 } config;
 
 static const char *env_or(const char *name, const char *def)
@@ -120,6 +121,9 @@ static int load_config(config *c)
 		return -1;
 	if (env_uint("JOB_THREADS", 0, 1, 256, &c->job_threads) || /* 0: http_start sizes it */
 	    env_uint("JOB_QUEUE", 64, 1, 100000, &c->job_queue))
+		return -1;
+	if (env_uint("WAIT_THREADS", 0, 1, 256, &c->wait_threads) ||
+	    env_uint("WAIT_QUEUE", 256, 1, 100000, &c->wait_queue))
 		return -1;
 	return check_read_url();
 }
@@ -281,6 +285,8 @@ int main(int argc, char **argv)
 	    .sse_per_owner = c.sse_per_token,
 	    .job_threads = c.job_threads,
 	    .job_queue = c.job_queue,
+	    .wait_threads = c.wait_threads,
+	    .wait_queue = c.wait_queue,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {

@@ -57,10 +57,21 @@ db_status league_tx(db_conn *c, db_tx_fn fn, void *arg)
 	return st;
 }
 
+/* On a libmicrohttpd thread the transaction waits for no lock (db_conn_nowait): a league row
+ * or a member's line held by another session defers the whole request to a waiting thread,
+ * where it runs again from the start (http_defer); nothing was written. */
 void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp)
 {
+	bool nowait = c && !http_may_wait();
+	if (nowait)
+		db_conn_nowait(c, true);
 	db_status st = league_tx(c, fn, arg);
-	if (st == DB_OK)
+	bool refused = nowait && st != DB_OK && db_conn_lock_refused(c);
+	if (nowait)
+		db_conn_nowait(c, false);
+	if (refused)
+		http_defer(resp);
+	else if (st == DB_OK)
 		league_wrote(c, writer);
 	else if (st != DB_ABORT)
 		league_reply_status(resp, st);
