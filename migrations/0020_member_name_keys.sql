@@ -14,13 +14,13 @@
 -- results, else the oldest) and the others are marked name_clash, for the owner to merge or
 -- rename. Names themselves are not rewritten.
 ALTER TABLE league_members
-    ADD COLUMN name_key text CHECK (name_key <> '');
+    ADD COLUMN IF NOT EXISTS name_key text CHECK (name_key <> '');
 
-DROP INDEX league_members_name_key;
+DROP INDEX IF EXISTS league_members_name_key;
 
 CREATE UNIQUE INDEX league_members_name_key
     ON league_members (league_id, name_key) WHERE NOT name_clash;
 
 -- the rows the start-up pass has left to key (none once it has run)
-CREATE INDEX league_members_unkeyed
+CREATE INDEX IF NOT EXISTS league_members_unkeyed
     ON league_members (id) WHERE name_key IS NULL;

@@ -3,10 +3,10 @@
 -- applied (src/leagues/README.md "Formats"), so a league keeps what its files held beyond the
 -- plays it models (tags, groups, challenges, deletedObjects, userInfo, games never played,
 -- players and locations without plays, every object's ids).
-CREATE TABLE league_files (
+CREATE TABLE IF NOT EXISTS league_files (
     league_id text NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
     seq       bigserial NOT NULL,
     body      text NOT NULL,
     PRIMARY KEY (league_id, seq)
 );
-CREATE UNIQUE INDEX league_files_body ON league_files (league_id, md5(body));
+CREATE UNIQUE INDEX IF NOT EXISTS league_files_body ON league_files (league_id, md5(body));

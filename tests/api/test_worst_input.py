@@ -95,7 +95,9 @@ class World:
             return self.members[0] if template.startswith("/api/v1/players/") else self.league
         return {"member": self.members[1], "player": self.members[0], "play": self.play_id,
                 "season": self.season, "code": self.code, "seat": "0", "n": "1",
-                "turn": "1"}[name]
+                "turn": "1",
+                # no such invitation, claim or merge: a well-formed id the routes answer 404
+                "inv": "0" * 24, "claim": "0" * 24, "merge": "0" * 24}[name]
 
     def headers(self, template):
         kind = template.split("/")[3]
