@@ -7,7 +7,7 @@ import glob, json, os, shutil, subprocess, tempfile
 from urllib.parse import quote
 
 from harness import ROOT, SERVER_BIN, Server, make_database, problem
-from league_util import join, user
+from league_util import invite, join, user
 
 
 def _league(owner, guests=("Bea", "Cid")):
@@ -327,11 +327,8 @@ def test_a_right_lost_while_the_write_waits_for_the_league_lock():
     with Server(database=make_database(name), env={"DB_LOCK_TIMEOUT_MS": "20000"}) as s:
         ann, bob, cy = (user(s, f"{n}@example.org", n.title()) for n in ("ann", "bob", "cy"))
         lid, ids = _league(ann, guests=("Cid",))
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                             {"name": "Bob", "account": "bob@example.org"})
-        assert st == 201, (st, m)
-        st, hd, o = ann.post(f"/api/v1/leagues/{lid}/owners", {"account": "cy@example.org"})
-        assert st == 201, (st, o)
+        join(ann, lid, bob, "Bob")
+        invite(ann, lid, cy)  # a co-owner, by an accepted invitation
         ann_id = ids["Ann"]
 
         def waiting_write(client, method, path, body, revoke):

@@ -206,9 +206,7 @@ def test_a_league_game_finished_is_in_the_finishers_next_read():
         st, hd, lg = ann.post("/api/v1/leagues", {"name": "At the table"})
         assert st == 201, (st, lg)
         lid = lg["id"]
-        st, hd, m = ann.post(f"/api/v1/leagues/{lid}/members",
-                             {"name": "Bob", "account": "bob@example.org"})
-        assert st == 201, (st, m)
+        join(ann, lid, bob, "Bob")
         st, hd, g = ann.post("/api/v1/dh/games", {
             "players": [{"name": "Ann"}, {"name": "Bob"}], "league": lid})
         assert st == 201, (st, g)
