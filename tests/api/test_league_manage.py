@@ -327,7 +327,7 @@ def test_a_right_lost_while_the_write_waits_for_the_league_lock():
     with Server(database=make_database(name), env={"DB_LOCK_TIMEOUT_MS": "20000"}) as s:
         ann, bob, cy = (user(s, f"{n}@example.org", n.title()) for n in ("ann", "bob", "cy"))
         lid, ids = _league(ann, guests=("Cid",))
-        join(ann, lid, bob, "Bob")
+        m = join(ann, lid, bob, "Bob")
         invite(ann, lid, cy)  # a co-owner, by an accepted invitation
         ann_id = ids["Ann"]
 
