@@ -462,6 +462,26 @@ static int authenticate(const db_game_row *row, const char *hash, bool write, ht
 	return -1;
 }
 
+/* Marks the seat claimed (a phone has used its token); false when done. A read on a
+ * libmicrohttpd thread waits for no lock on the seat's row (a join taking it, a session
+ * holding it): the request is deferred to a waiting thread (http_defer) instead. Otherwise
+ * replies and returns true. */
+static bool claim_seat(db_conn *c, const char *id, int seat, bool lock, http_resp *resp)
+{
+	bool nowait = !lock && !http_may_wait();
+	if (nowait)
+		db_conn_nowait(c, true);
+	db_status st = db_seat_claim(c, id, seat);
+	bool refused = nowait && st != DB_OK && db_conn_lock_refused(c);
+	if (nowait)
+		db_conn_nowait(c, false);
+	if (refused)
+		http_defer(resp);
+	else if (st != DB_OK)
+		eng_reply_db(resp, st);
+	return st != DB_OK;
+}
+
 /* Reads the game row (locking it when `lock`, which only a write does), authenticates, and
  * builds the state at the row's version. On success *out is the game (caller frees) and *row
  * its row (caller clears); otherwise replies and returns -1. */
@@ -502,13 +522,9 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
 	snprintf(g->league, sizeof g->league, "%s", row->league);
 	snprintf(g->created_at, sizeof g->created_at, "%s", row->created_at);
 	/* a seat is claimed once a phone has used its token */
-	if (row->token_seat && !row->token_claimed) {
-		st = db_seat_claim(c, id, row->token_seat);
-		if (st != DB_OK) {
-			eng_reply_db(resp, st);
-			goto fail;
-		}
-	}
+	if (row->token_seat && !row->token_claimed &&
+	    claim_seat(c, id, row->token_seat, lock, resp))
+		goto fail;
 	/* A token is remembered once its seat's claim is durable: claimed before this request, or
 	 * just now outside a transaction (a read). Inside the locking write the claim may still
 	 * roll back with a refused event: table_mutate remembers the token after the commit. */

@@ -3,7 +3,8 @@ src/engine/README.md "Writes").
 
 A psql session holds one game's row lock (BEGIN; SELECT … FOR UPDATE) while eight of its
 phones write, or holds a league's kept standings (LOCK TABLE league_scopes) while eight
-requests ask for the standings that are then being computed. Those requests wait on the
+requests ask for the standings that are then being computed, or holds a game's seats while
+their tokens are used for the first time (a read that marks its seat claimed). Those requests wait on the
 waiting threads, their connections suspended: /health and the moves of other games keep the
 latency they had a moment before without the lock (p99 within 2x, or under a floor that noise
 cannot cross while a stalled thread would: the lock is held far longer). Once the lock goes,
@@ -215,5 +216,70 @@ def test_a_league_reply_being_computed_stalls_no_other_request():
         assert len(bodies) == 1, bodies
         (_, body), = bodies
         assert "'wins': 1" in body, body  # the standings of both plays
+        out = s.output()
+        assert "SERVER-ERROR" not in out and "bug " not in out, out[-3000:]
+
+
+class SeatsLock:
+    """A psql session holding the row locks of game gid's seats until release()."""
+
+    def __init__(self, dbname, gid):
+        assert "'" not in gid
+        self.p = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                                   "-d", dbname], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        self.p.stdin.write("BEGIN;\nSELECT count(*) FROM (SELECT seat FROM seats WHERE "
+                           f"game_id = '{gid}' FOR UPDATE) held;\n")
+        self.p.stdin.flush()
+        self.n = int(self.p.stdout.readline().strip())
+
+    def release(self):
+        if self.p.poll() is None:
+            self.p.stdin.write("ROLLBACK;\n")
+            self.p.stdin.close()
+            self.p.wait(10)
+
+
+def test_held_seats_stall_no_other_request():
+    """Twelve first reads of a six-seat game (each seat's token twice: a token's first use marks
+    its seat claimed) while a psql session holds the game's seat rows: the claims wait on the
+    waiting threads, /health and other games' moves keep their latency, and once the lock goes
+    every read is answered 200 and every seat is claimed."""
+    db = make_database("t_stuck_seats")
+    with Server(database=db, env=ENV) as s:
+        g = create(s, 6)
+        gid, toks = g["id"], tokens(g)
+        quiet_health, quiet_moves = _measure(s)
+
+        replies, released = {}, []
+
+        def reader(i, token):
+            st, _, data = s.request("GET", f"{GAMES}/{gid}", None,
+                                    {"Authorization": "Bearer " + token}, timeout=90)
+            replies[i] = (st, data, time.monotonic())
+
+        readers = [threading.Thread(target=reader, args=(i, toks[seat]))
+                   for i, seat in enumerate(sorted(toks) * 2)]
+        lock = SeatsLock("t_stuck_seats", gid)
+        assert lock.n == 6, lock.n
+        try:
+            for r in readers:
+                r.start()
+            _wait_lock_waiter("t_stuck_seats")  # a claim waits for its seat, on a waiting thread
+            held_health, held_moves = _measure(s, HOLD)
+        finally:
+            released.append(time.monotonic())
+            lock.release()
+            for r in readers:
+                r.join(90)
+        assert not any(r.is_alive() for r in readers), "a read of the held game never ended"
+        _kept_latency(quiet_health, held_health, "/health")
+        _kept_latency(quiet_moves, held_moves, "other games' moves")
+        assert len(replies) == 12, replies
+        for i, (st, data, at) in sorted(replies.items()):
+            assert st == 200 and at >= released[0], (i, st, data)
+        claimed = _sql("t_stuck_seats", "SELECT count(*) FROM seats WHERE game_id = "
+                       f"'{gid}' AND claimed")
+        assert claimed == "6", claimed
         out = s.output()
         assert "SERVER-ERROR" not in out and "bug " not in out, out[-3000:]
