@@ -577,6 +577,38 @@ static bool name_trim(const char *name, char out[NAME_TEXT], http_resp *resp)
 	return fits;
 }
 
+typedef struct {
+	const char *league, *id, *name; /* the new guest's id and name (trimmed) */
+	league_access *a;               /* the owner's rights, read again under the lock */
+	http_resp *resp;
+} guest_arg;
+
+static db_status guest_add_tx(db_conn *c, void *arg)
+{
+	guest_arg *x = arg;
+	bool inserted;
+	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
+	if (st == DB_OK)
+		st = db_member_insert(c, x->id, x->league, x->name, NULL, &inserted);
+	if (st != DB_OK)
+		return st;
+	http_resp_clear(x->resp);
+	if (!inserted) {
+		http_reply_problem(x->resp, 409,
+		                   "the league already has a member of this name (in any case and "
+		                   "however spaced)",
+		                   "member-exists", "/name");
+		return DB_ABORT;
+	}
+	json_object *o = jx_obj();
+	jx_set(o, "id", jx_str(x->id));
+	jx_set(o, "name", jx_str(x->name));
+	jx_set(o, "account", jx_null());
+	jx_set(o, "guest", jx_bool(true));
+	http_reply_json(x->resp, 201, o);
+	return DB_OK;
+}
+
 int api_league_member_add(const http_req *req, http_resp *resp)
 {
 	json_object *root = NULL;
@@ -601,7 +633,6 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	    (account_key && !find_account(c, account_key, acc, resp)))
 		goto out;
 	id_new(id);
-	bool inserted;
 	if (acc[0]) { /* an account joins when it accepts (consent.h) */
 		st = consent_invite_member(c, resp, req->params[0], a.acc.id, acc, trimmed, NULL,
 		                           id);
@@ -609,51 +640,10 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 			acct_reply_db(resp);
 		goto out;
 	}
-	st = db_member_insert(c, id, req->params[0], trimmed, NULL, &inserted);
-	if (st != DB_OK) {
-		acct_reply_db(resp);
-	} else if (!inserted) {
-		http_reply_problem(resp, 409,
-		                   "the league already has a member of this name (in any case and "
-		                   "however spaced)",
-		                   "member-exists", "/name");
-	} else {
-		league_wrote(c, &a.acc);
-		json_object *o = jx_obj();
-		jx_set(o, "id", jx_str(id));
-		jx_set(o, "name", jx_str(trimmed));
-		jx_set(o, "account", jx_null());
-		jx_set(o, "guest", jx_bool(true));
-		http_reply_json(resp, 201, o);
-	}
+	guest_arg x = {.league = req->params[0], .id = id, .name = trimmed, .a = &a, .resp = resp};
+	league_run_tx(c, &a.acc, guest_add_tx, &x, resp);
 out:
 	json_object_put(root);
-	return 0;
-}
-
-int api_league_member_delete(const http_req *req, http_resp *resp)
-{
-	league_access a;
-	db_conn *c = league_open_write(req, resp, false, true, &a);
-	if (!c)
-		return 0;
-	db_member_rows m = {0};
-	if (db_member_get(c, req->params[0], req->params[1], &m) != DB_OK)
-		return acct_reply_db(resp);
-	bool found = m.n == 1;
-	bool has_plays = found && m.rows[0].plays > 0;
-	db_rowset_clear(&m);
-	if (!found)
-		return http_reply_problem(resp, 404, "no such member in this league", NULL, NULL);
-	if (has_plays)
-		return http_reply_problem(resp, 409,
-		                          "this member has plays: delete or edit them first",
-		                          "member-has-plays", NULL);
-	if (db_member_delete(c, req->params[0], req->params[1]) != DB_OK ||
-	    db_member_unclash(c, req->params[0]) != DB_OK)
-		return acct_reply_db(resp);
-	league_wrote(c, &a.acc);
-	resp->status = 204;
 	return 0;
 }
 
@@ -842,53 +832,6 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 	} else {
 		x.into = into;
 		league_run_tx(c, &a.acc, member_merge_tx, &x, resp);
-	}
-	json_object_put(root);
-	return 0;
-}
-
-int api_league_season_add(const http_req *req, http_resp *resp)
-{
-	json_object *root = NULL;
-	const char *name = NULL, *starts = NULL, *ends = NULL;
-	js_error err;
-	const js_field f[] = {
-	    {"name", JS_STRING, JS_F_REQUIRED, 1, JS_MAX_NAME, NULL, &name, NULL},
-	    {"starts", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &starts, NULL},
-	    {"ends", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &ends, NULL},
-	};
-	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
-	if (!c)
-		return 0;
-	char w[64], id[ID_LEN + 1];
-	if (js_fields(root, "", f, 3, &err) != 0) {
-		http_reply_invalid(resp, err.field, err.detail);
-	} else if (!league_parse_when(starts, w)) {
-		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/starts");
-	} else if (!league_parse_when(ends, w)) {
-		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/ends");
-	} else if (strcmp(ends, starts) < 0) {
-		http_reply_problem(resp, 400, "a season cannot end before it starts", NULL,
-		                   "/ends");
-	} else {
-		id_new(id);
-		bool inserted;
-		if (db_season_insert(c, id, req->params[0], name, starts, ends, &inserted) !=
-		    DB_OK) {
-			acct_reply_db(resp);
-		} else if (!inserted) {
-			http_reply_problem(resp, 409, "the league has a season of this name",
-			                   "season-exists", "/name");
-		} else {
-			league_wrote(c, &a.acc);
-			json_object *o = jx_obj();
-			jx_set(o, "id", jx_str(id));
-			jx_set(o, "name", jx_str(name));
-			jx_set(o, "starts", jx_str(starts));
-			jx_set(o, "ends", jx_str(ends));
-			http_reply_json(resp, 201, o);
-		}
 	}
 	json_object_put(root);
 	return 0;

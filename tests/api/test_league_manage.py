@@ -366,3 +366,19 @@ def test_a_right_lost_while_the_write_waits_for_the_league_lock():
                                   f"account_id = '{cy.account['id']}';")
         problem(st, hd, o, 403, rule="not-owner")
         assert "Cid" in _members(ann, lid)
+        # the owner's one-statement writes too: Cy, a co-owner again, demoted while each waited
+        st, hd, eve = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Eve"})
+        assert st == 201, (st, eve)
+        demote = (f"DELETE FROM league_owners WHERE league_id = '{lid}' AND "
+                  f"account_id = '{cy.account['id']}';")
+        for method, path, body in (
+                ("POST", f"/api/v1/leagues/{lid}/members", {"name": "Dee"}),
+                ("DELETE", f"/api/v1/leagues/{lid}/members/{eve['id']}", None),
+                ("POST", f"/api/v1/leagues/{lid}/seasons",
+                 {"name": "2026", "starts": "2026-01-01", "ends": "2026-12-31"})):
+            invite(ann, lid, cy)
+            st, hd, o = waiting_write(cy, method, path, body, demote)
+            problem(st, hd, o, 403, rule="not-owner")
+        assert "Eve" in _members(ann, lid) and "Dee" not in _members(ann, lid)
+        st, hd, lg = ann.get(f"/api/v1/leagues/{lid}")
+        assert lg.get("seasons", []) == [], lg.get("seasons")
