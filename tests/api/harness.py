@@ -8,7 +8,7 @@ pg_virtualenv provides (libpq PG* variables), and talks HTTP to it.
 Every response that Server.request receives is checked against static/openapi.json (contract.py):
 an undocumented status or a body that does not validate fails the test that made the request.
 """
-import http.client, json, os, socket, subprocess, sys, tempfile, time, signal
+import gzip, http.client, json, os, socket, subprocess, sys, tempfile, time, signal
 
 import contract
 
@@ -149,7 +149,8 @@ class Server:
         contract.check_response(method, path, r.status, hd, data,
                                 undocumented_ok=self.extra_routes)
         if data and "json" in hd.get("content-type", ""):
-            strict_json(data)  # every JSON reply of the suite: no repeated member name
+            # every JSON reply of the suite: no repeated member name
+            strict_json(gzip.decompress(data) if hd.get("content-encoding") == "gzip" else data)
         contract.check_request(method, path, r.status, body)
         return r.status, hd, data
 
