@@ -160,7 +160,7 @@ export function openGame(root, { id, token, seat }) {
 		es = api.liveEvents(get().id, get().token, () => refresh(), (ok) => {
 			const was = get().live;
 			set({ live: ok ? "live" : "lost" });
-			// the server refused the stream (its token was replaced): the state says why
+			// refused (its token replaced): the state says why
 			if (!ok && es && es.readyState === EventSource.CLOSED) refresh();
 			if (ok && was === "lost") {
 				refresh();

@@ -1,7 +1,5 @@
-// Service worker (HTTPS or localhost only). Keeps the app shell so the page opens offline:
-// network first (files revalidate: an upgrade never mixes old modules), the cached copy when the
-// network fails. The API is never cached (moves made offline wait in queue.js, which works without
-// this worker), but GET /api/v1/er/data, the game's fixed data, so a game's sheet draws offline.
+// Service worker (static/README.md "At the table for real"): the app shell, network first (an
+// upgrade never mixes old modules), the cache when offline; no API but the game's fixed data.
 const CACHE = "dh-shell-v9";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "theme.js",
