@@ -107,7 +107,7 @@ export function turnViews({ store, A }) {
 		const cards = unused.filter((c) => COLOURS.every((col) => !r.filter[col] || c.bays[col].bonus === r.filter[col]));
 		const filters = h("div", { class: "filters" }, COLOURS.map((col) =>
 			h("label", { class: `filter b-${col}` }, h("span", {}, t("game.bay", { colour: t(`colour.${col}`) })),
-				h("select", { "data-filter": col, onchange: (e) => A.setReveal({ filter: { ...r.filter, [col]: e.target.value } }) },
+				h("select", { "data-filter": col, onchange: (e) => A.setReveal({ filter: { ...get().reveal.filter, [col]: e.target.value } }) },
 					h("option", { value: "" }, t("bonus.any")),
 					BONUSES.map((b) => h("option", { value: b, selected: r.filter[col] === b }, t(`bonus.${b}`)))))));
 		const grid = h("div", { class: "card-grid", role: "radiogroup", "aria-label": t("game.pick_card_short") },
@@ -121,7 +121,7 @@ export function turnViews({ store, A }) {
 				[1, 2, 3, 4, 5, 6].map((val) => h("button", {
 					type: "button", role: "radio", class: `pip c-${col}${r.dice[col] === val ? " chosen" : ""}`,
 					"data-roll": col, "data-value": val, "aria-checked": String(r.dice[col] === val),
-					onclick: () => A.setReveal({ dice: { ...r.dice, [col]: val } }),
+					onclick: () => A.setReveal({ dice: { ...get().reveal.dice, [col]: val } }),
 				}, val, sr(` ${t(`colour.${col}`)}`))))));
 		const hidden = S.data.cards.length - unused.length;
 		return h("section", { class: "reveal-panel", "aria-labelledby": "reveal-h" },

@@ -272,6 +272,8 @@ await test("c-turn-explains-itself", async () => {
 	// turn 1: Alice (chief) enters the card by its bonuses: filters narrow to card 1
 	await A.selectOption('[data-filter="red"]', "critical");
 	await A.selectOption('[data-filter="yellow"]', "extra");
+	// the second choice keeps the first however soon it comes (the store draws over frames)
+	await A.waitForFunction(() => document.querySelectorAll(".pick-card").length === 1, null, { timeout: 5000 }).catch(() => {});
 	assert((await A.locator(".pick-card").count()) === 1, "filters narrow to card 1");
 	await A.click('.pick-card[data-card="1"]');
 	await A.click('[data-roll="red"][data-value="3"]');
