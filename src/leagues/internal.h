@@ -24,6 +24,9 @@ enum { MAX_RESULTS = RATING_MAX_PLAYERS, NOTES_MAX = 4096, GAME_MAX = 256, H2H_M
 db_status league_tx(db_conn *c, db_tx_fn fn, void *arg);
 /* Runs fn in a transaction and maps a failure to a reply (fn replies itself on DB_ABORT); once
  * it committed, league_wrote(c, writer). */
+/* Account by id or e-mail: true with id filled; else false after a reply (503, or 422
+ * unknown-account naming /account). */
+bool league_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp);
 void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp);
 /* After a league write by writer's session committed on c (the primary): remembers how far the
  * primary's WAL was, so that the session's next reads on a standby wait for it or go to the

@@ -11,21 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The account of an id or e-mail into id: true, else false after a reply (503, or 422
- * unknown-account naming /account). */
-static bool invitee(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
-{
-	bool found;
-	if (db_account_find(c, key, &found, id) != DB_OK) {
-		acct_reply_db(resp);
-		return false;
-	}
-	if (!found)
-		http_reply_problem(resp, 422, "no account has this id or e-mail address",
-		                   "unknown-account", "/account");
-	return found;
-}
-
 /* Replies 202 with the invitation that stands for (league, account, role). */
 static void reply_invitation(http_resp *resp, const char *id, const char *acc_id, const char *role,
                              const char *name, const char *member)
@@ -108,7 +93,7 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 	bool inserted;
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
-	} else if (invitee(c, key, acc, resp)) {
+	} else if (league_find_account(c, key, acc, resp)) {
 		id_new(id);
 		if (db_league_access_get(c, req->params[0], acc, &row) != DB_OK) {
 			acct_reply_db(resp);

@@ -539,7 +539,7 @@ int api_league_get(const http_req *req, http_resp *resp)
 
 /* Account by id or e-mail: true with id filled; else false after a reply (503, or 422 for
  * a key no account has). */
-static bool find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
+bool league_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
 {
 	bool found;
 	if (db_account_find(c, key, &found, id) != DB_OK) {
@@ -630,7 +630,7 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	}
 	char trimmed[NAME_TEXT];
 	if (!name_trim(name, trimmed, resp) ||
-	    (account_key && !find_account(c, account_key, acc, resp)))
+	    (account_key && !league_find_account(c, account_key, acc, resp)))
 		goto out;
 	id_new(id);
 	if (acc[0]) { /* an account joins when it accepts (consent.h) */
@@ -754,7 +754,7 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	} else if (!name && !account_key) {
 		http_reply_problem(resp, 400, "give a new name, an account, or both", NULL, NULL);
 	} else if ((!name || name_trim(name, trimmed, resp)) &&
-	           (!account_key || find_account(c, account_key, acc, resp))) {
+	           (!account_key || league_find_account(c, account_key, acc, resp))) {
 		x.name = name ? trimmed : NULL;
 		x.acc = account_key ? acc : NULL;
 		league_run_tx(c, &a.acc, member_update_tx, &x, resp);
