@@ -600,14 +600,6 @@ static void draw_blank(pdf_doc *doc, HPDF_Page pg)
 		blank_specialists(doc, pg, y);
 }
 
-void pdf_er_blank_page(pdf_doc *doc)
-{
-	HPDF_Page pg = pdf_new_page(doc);
-	if (pg == NULL)
-		return;
-	draw_blank(doc, pg);
-}
-
 /* The sheet is drawn once into a content stream of the first page that every other page
  * shares (libharu's shared content streams): a pad costs one page of drawing and of bytes.
  * Each page still names the font among its own resources (a Tf outside text does it).

@@ -5,7 +5,7 @@
  * fonts and the English/French labels from templates/er/print.json (pdf_print). The only I/O
  * is libharu reading the TrueType fonts named in print.json.
  *
- * Use: pdf_doc_begin(), then any pages (pdf_er_blank_page, pdf_er_filled_page,
+ * Use: pdf_doc_begin(), then any pages (pdf_er_blank_pages, pdf_er_filled_page,
  * pdf_er_ranking_page), then pdf_doc_finish() which returns the bytes and frees the document.
  * Ownership: a pdf_doc belongs to its caller until pdf_doc_finish/pdf_doc_free; every pointer
  * passed to a page function is borrowed for the call only. Documents share nothing, so any
@@ -126,9 +126,8 @@ pdf_doc *pdf_doc_begin(const er_data *d, const pdf_print *p, pdf_paper paper, pd
 int pdf_doc_finish(pdf_doc *doc, unsigned char **bytes, size_t *len);
 void pdf_doc_free(pdf_doc *doc);
 
-/* The blank ER sheet to play on with a pencil. */
-void pdf_er_blank_page(pdf_doc *doc);
-/* count blank sheets drawn once and shared by every page (a pad). */
+/* count blank ER sheets to play on with a pencil, drawn once and shared by every page (a
+ * pad). */
 void pdf_er_blank_pages(pdf_doc *doc, int count);
 
 /* A sheet written on: what a player's paper looks like at this point of the game. */
