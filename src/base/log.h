@@ -4,7 +4,7 @@
  *
  *   info   start, stop, configuration
  *   warn   trouble outside our control (database away, a peer that vanished)
- *   access one line per HTTP request (http/server.c)
+ *   access one line per HTTP request (http/request.c)
  *   client a client's bad input that is worth a line (the access line already names its 4xx)
  *   bug    something that must never happen: a bug of ours or corrupted stored data
  *

@@ -202,13 +202,13 @@ route_match router_match(const http_route *routes, size_t nroutes, const char *m
                          const char *path, const http_route **route, const char **params,
                          int *nparams, char *buf, size_t buflen, char *allow, size_t allowlen);
 
-/* ---- server (server.c) ---- */
+/* ---- server (server.c, request.c, conns.c) ---- */
 typedef struct {
 	uint16_t port;
 	unsigned threads;    /* thread pool size */
-	unsigned conn_limit; /* 0: from the file descriptor limit (server.c fit_fd_limit) */
+	unsigned conn_limit; /* 0: from the file descriptor limit (conns.c conn_fit_fd_limit) */
 	unsigned conn_timeout_s;
-	/* ---- hostile and broken clients (server.c, sse.c) ---- */
+	/* ---- hostile and broken clients (conns.c, sse.c) ---- */
 	const char *listen;             /* numeric IPv4/IPv6 address; NULL or "": every interface */
 	unsigned per_addr;              /* connections per client address (0: 64); beyond: 429 */
 	unsigned deadline_s;            /* a request's head and body within this (0: 10 s) */
@@ -252,7 +252,7 @@ void http_client_addr(const http_req *req, char *buf, size_t len);
 /* Does the server speak HTTPS (TLS_CERT / TLS_KEY)? */
 bool http_tls(const http_server *srv);
 
-/* ---- internals shared by server.c, router.c, static.c (not for handlers) ---- */
+/* ---- internals shared by request.c, router.c, static.c (not for handlers) ---- */
 struct MHD_Response;
 /* Percent-decodes src[0..len) into dst (room for dstlen bytes with the NUL). Returns the
  * decoded length, or -1 on a malformed escape, a decoded NUL byte, or too little room. */

@@ -152,7 +152,7 @@ int http_reply_json(http_resp *resp, int status, struct json_object *obj)
 
 int http_reply_json_text(http_resp *resp, int status, const char *text, size_t len)
 {
-	if (len > POOL_BODY || status >= 400) { /* a problem's body is read back (server.c) */
+	if (len > POOL_BODY || status >= 400) { /* a problem's body is read back (request.c) */
 		char *copy = xmalloc(len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\0';

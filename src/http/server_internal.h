@@ -1,5 +1,5 @@
-/* What the files of the libmicrohttpd daemon share (server.c, conns.c, target.c) and nobody
- * else uses: the server, its connection slots and a request's context. */
+/* What the files of the libmicrohttpd daemon share (server.c, request.c, conns.c, target.c)
+ * and nobody else uses: the server, its connection slots and a request's context. */
 #ifndef HTTP_SERVER_INTERNAL_H
 #define HTTP_SERVER_INTERNAL_H
 
@@ -116,13 +116,25 @@ typedef struct {
 	const char *pending_detail, *pending_header;
 	bool close;           /* answer with Connection: close (a refused connection) */
 	struct heavy_job *hj; /* the job of a heavy or deferred request (run_on_pool), freed in
-	                       * completed() */
+	                       * request_completed() */
 	/* Buffers, from pbuf on not cleared per request (ctx_take): each is written before it
 	 * is read. */
 	char pbuf[HTTP_MAX_URL]; /* decoded parameters */
 	char note[NOTE_LEN];     /* detail of an error reply, for the log ("" when none) */
 	char pending_value[64];
 } req_ctx;
+
+/* ---- request.c: libmicrohttpd's callbacks of a request, cls the http_server ---- */
+
+/* MHD_OPTION_URI_LOG_CALLBACK: the request line is in; returns its context (*con_cls). */
+void *request_uri_log(void *cls, const char *uri, struct MHD_Connection *conn);
+/* The access handler: called with the head, with each piece of body, and at its end. */
+enum MHD_Result request_access(void *cls, struct MHD_Connection *conn, const char *url,
+                               const char *method, const char *version, const char *upload_data,
+                               size_t *upload_data_size, void **con_cls);
+/* MHD_OPTION_NOTIFY_COMPLETED: the access-log line; the context goes back. */
+void request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                       enum MHD_RequestTerminationCode toe);
 
 /* ---- conns.c ---- */
 

@@ -1,4 +1,4 @@
-/* http_resp.after (src/http/server.c): work a handler leaves for after its reply — on a light
+/* http_resp.after (src/http/request.c): work a handler leaves for after its reply — on a light
  * route and on a heavy one — runs once, and the client has its whole reply before that work
  * ends. Each after() below waits until the test has read the reply (10 s at most); a reply
  * held back until after() returned would make it wait those 10 s and say so. */

@@ -1,4 +1,4 @@
-/* Deferred requests (src/http/server.c, http_defer): a handler that would wait, called on a
+/* Deferred requests (src/http/request.c, http_defer): a handler that would wait, called on a
  * libmicrohttpd thread, defers; the server runs it again on a waiting thread, where it may
  * wait, while the one connection thread keeps answering; a full queue of waiting requests is
  * answered 503 with Retry-After at once. */

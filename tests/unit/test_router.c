@@ -1,4 +1,5 @@
-/* The HTTP layer: route matching (router.c), and the server (server.c, response.c, static.c)
+/* The HTTP layer: route matching (router.c), and the server (server.c, request.c, response.c,
+ * static.c)
  * started in-process on a free port with a test route table, driven over raw sockets. */
 #include "http/http.h"
 #include "json/spec.h"
