@@ -504,31 +504,6 @@ void er_json_breakdown_text(jw *w, const er_breakdown *b)
 	jw_obj_end(w);
 }
 
-static json_object *bed_list(const er_data *d, uint32_t mask)
-{
-	json_object *a = jx_arr();
-	for (int b = 0; b < ER_BEDS; b++) {
-		if (!(mask & (1u << b)))
-			continue;
-		json_object *o = jx_obj();
-		jx_set(o, "ward", jx_int(d->beds[b].ward + 1));
-		jx_set(o, "bed", jx_int(d->beds[b].pos + 1));
-		jx_push(a, o);
-	}
-	return a;
-}
-
-json_object *er_json_details(const er_data *d, const er_details *det)
-{
-	json_object *o = jx_obj();
-	jx_set(o, "filled_wards", bed_list(d, det->filled_wards));
-	jx_set(o, "critical", bed_list(d, det->critical));
-	jx_set(o, "radiologist", bed_list(d, det->radiologist));
-	jx_set(o, "epidemiologist", bed_list(d, det->epidemiologist));
-	jx_set(o, "nurse_space", det->nurse_space < 0 ? NULL : jx_int(det->nurse_space + 1));
-	return o;
-}
-
 /* Appends the beds of mask as [{"ward","bed"},…] (1-based, bed order) to buf at *n. */
 static void bed_list_text(const er_data *d, uint32_t mask, char *buf, size_t size, size_t *n)
 {

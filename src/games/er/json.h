@@ -27,11 +27,11 @@ int er_json_modifiers_parse(struct json_object *arr, const char *at, unsigned *o
 struct json_object *er_json_modifiers(unsigned mods);
 
 struct json_object *er_json_breakdown(const er_breakdown *b);
-struct json_object *er_json_details(const er_data *d, const er_details *det);
 /* The /er/score reply as text, written without building JSON objects (the hot path of the
- * stateless endpoint): the same document as {"total", "breakdown": er_json_breakdown(b),
- * "details": er_json_details(d, det)} — tests/unit/test_api_score_text.c compares them.
- * Returns a malloc'ed string (caller frees) and its length. */
+ * stateless endpoint): {"total", "breakdown": er_json_breakdown(b), "details": the beds of each
+ * of det's masks as [{"ward","bed"},…] (1-based, bed order) and "nurse_space" (1-based or
+ * null)} — tests/unit/test_api_score_text.c compares it with the same document built of
+ * json-c objects. Returns a malloc'ed string (caller frees) and its length. */
 char *er_json_score_text(const er_data *d, const er_breakdown *b, const er_details *det,
                          size_t *len);
 struct json_object *er_json_option(const er_option *o);
