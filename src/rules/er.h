@@ -252,7 +252,6 @@ void er_sheet_init(er_sheet *s, const er_data *d, bool alicat, unsigned modifier
 /* Rejects a sheet that could not arise in play; alicat relaxes the value rule to "≥". */
 er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, unsigned modifiers);
 bool er_ward_full(const er_data *d, const er_sheet *s, int ward);
-int er_patients(const er_sheet *s);
 
 /* ---- moves (er_move.c) ---- */
 
@@ -275,13 +274,11 @@ typedef struct {
 
 /* Every legal admission of each die (and its extra patient) for this player this turn, at the
  * cheapest cost for each (die, patient, ward, value, screen_first). Returns the count written
- * (≤ max); a move built from any option (other patient to the morgue) is accepted by apply. */
+ * (≤ max); a move built from any option — its screen first when it needs one, the admission,
+ * and when the die's bay is an extra patient the other patient to the morgue — is accepted by
+ * er_move_apply on the same sheet. */
 int er_move_options(const er_data *d, const er_turn *t, const er_sheet *s, bool alicat,
                     er_option *out, int max);
-/* The move of one option: its screen first when it needs one, the admission, and — when the
- * die's bay is an extra patient — the other patient to the morgue. Accepted by er_move_apply on
- * the sheet the option was computed for. */
-void er_move_from_option(const er_data *d, const er_turn *t, const er_option *o, er_move *m);
 
 /* ---- scoring (er_score.c) ---- */
 

@@ -323,22 +323,3 @@ int er_move_options(const er_data *d, const er_turn *t, const er_sheet *s, bool 
 	}
 	return n;
 }
-
-void er_move_from_option(const er_data *d, const er_turn *t, const er_option *o, er_move *m)
-{
-	memset(m, 0, sizeof *m);
-	m->die = o->die;
-	if (o->screen_first)
-		m->steps[m->nsteps++] =
-		    (er_step){.kind = ER_STEP_SCREEN, .ward = o->ward, .recolour = ER_NO_COLOUR};
-	m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_ADMIT,
-	                                  .patient = o->patient,
-	                                  .ward = o->ward,
-	                                  .value = o->value,
-	                                  .recolour = o->recolour};
-	if (d->cards[t->card - 1].bay[o->die].kind == ER_BONUS_EXTRA)
-		m->steps[m->nsteps++] =
-		    (er_step){.kind = ER_STEP_MORGUE,
-		              .patient = o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE,
-		              .recolour = ER_NO_COLOUR};
-}

@@ -28,14 +28,6 @@ bool er_ward_full(const er_data *d, const er_sheet *s, int ward)
 	return s->count[ward] >= d->wards[ward].nbeds;
 }
 
-int er_patients(const er_sheet *s)
-{
-	int n = 0;
-	for (int w = 0; w < ER_WARDS; w++)
-		n += s->count[w] > 0 ? s->count[w] : 0;
-	return n;
-}
-
 er_result er_sheet_validate(const er_data *d, const er_sheet *s, bool alicat, unsigned modifiers)
 {
 	er_result ok = er_ok();

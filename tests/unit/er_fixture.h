@@ -143,4 +143,36 @@ ER_FIXTURE_UNUSED static int er_fixture_sheet_beds(const er_data *d, er_sheet *s
 	return 0;
 }
 
+/* How many patients the sheet holds, in every ward. */
+ER_FIXTURE_UNUSED static int er_patients(const er_sheet *s)
+{
+	int n = 0;
+	for (int w = 0; w < ER_WARDS; w++)
+		n += s->count[w] > 0 ? s->count[w] : 0;
+	return n;
+}
+
+/* The move of one option (er_move_options): its screen first when it needs one, the
+ * admission, and — when the die's bay is an extra patient — the other patient to the morgue.
+ * Accepted by er_move_apply on the sheet the option was computed for. */
+ER_FIXTURE_UNUSED static void er_move_from_option(const er_data *d, const er_turn *t,
+                                                  const er_option *o, er_move *m)
+{
+	memset(m, 0, sizeof *m);
+	m->die = o->die;
+	if (o->screen_first)
+		m->steps[m->nsteps++] =
+		    (er_step){.kind = ER_STEP_SCREEN, .ward = o->ward, .recolour = ER_NO_COLOUR};
+	m->steps[m->nsteps++] = (er_step){.kind = ER_STEP_ADMIT,
+	                                  .patient = o->patient,
+	                                  .ward = o->ward,
+	                                  .value = o->value,
+	                                  .recolour = o->recolour};
+	if (d->cards[t->card - 1].bay[o->die].kind == ER_BONUS_EXTRA)
+		m->steps[m->nsteps++] =
+		    (er_step){.kind = ER_STEP_MORGUE,
+		              .patient = o->patient == ER_PT_DIE ? ER_PT_EXTRA : ER_PT_DIE,
+		              .recolour = ER_NO_COLOUR};
+}
+
 #endif

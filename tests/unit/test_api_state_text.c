@@ -9,6 +9,7 @@
 #include "games/er/data.h"
 #include "games/er/kind.h"
 #include "rules/er_game.h"
+#include "er_fixture.h"
 #include "test.h"
 
 #include <inttypes.h>
