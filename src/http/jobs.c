@@ -59,7 +59,7 @@ struct jobs {
 static void *worker(void *arg)
 {
 	jobs *p = arg;
-	t_may_wait = true;
+	http_thread_may_wait(true);
 	if (p->nice && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice) != 0)
 		log_info("%s: its threads run at the connection threads' priority", p->name);
 	pthread_mutex_lock(&p->mu);

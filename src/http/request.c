@@ -44,9 +44,10 @@ typedef struct heavy_job {
 static void remember_problem(req_ctx *c, const http_resp *resp)
 {
 	c->note[0] = '\0';
-	if (resp->status < 400 || !resp->body)
+	const char *body = http_resp_body(resp);
+	if (resp->status < 400 || !body)
 		return;
-	struct json_object *o = json_tokener_parse(resp->body), *d = NULL, *f = NULL;
+	struct json_object *o = json_tokener_parse(body), *d = NULL, *f = NULL;
 	if (o && json_object_object_get_ex(o, "detail", &d)) {
 		char tmp[200];
 		target_sanitize(tmp, sizeof tmp, json_object_get_string(d), sizeof tmp - 1);
@@ -80,7 +81,8 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 			resp->stream = NULL; /* MHD calls stream_free now */
 	} else if (resp->blob) {
 		r = MHD_create_response_from_buffer_with_free_callback_cls(
-		    resp->body_len, (void *)http_blob_data(resp->blob), blob_release, resp->blob);
+		    http_blob_len(resp->blob), (void *)http_blob_data(resp->blob), blob_release,
+		    resp->blob);
 		if (r)
 			resp->blob = NULL; /* MHD drops the reference */
 	} else if (resp->body && resp->body_len) {
