@@ -196,14 +196,6 @@ bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp)
 	return reply_429(resp, retry, "too many attempts from this address; try again shortly");
 }
 
-bool ratelimit_reply_key(ratelimit *rl, const char *key, const char *detail, http_resp *resp)
-{
-	int retry = 0;
-	if (ratelimit_take_key(rl, key, &retry))
-		return false;
-	return reply_429(resp, retry, detail);
-}
-
 /* ---- address groups ---- */
 
 static pthread_once_t g_prefix_once = PTHREAD_ONCE_INIT;

@@ -38,8 +38,6 @@ bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp);
 
 /* The same bucket keyed by any string (at most RATELIMIT_GROUP - 1 bytes are kept). */
 bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s);
-/* The same as ratelimit_reply for a key, with the reply's detail. */
-bool ratelimit_reply_key(ratelimit *rl, const char *key, const char *detail, http_resp *resp);
 
 /* How many buckets the table holds (for tests). */
 size_t ratelimit_size(ratelimit *rl);
