@@ -187,6 +187,11 @@ void live_tokens_changed(const char *game_id)
 void live_stop_notifier(void)
 {
 	db_notify_stop();
+	db_notify_stats st;
+	db_notify_stats_get(&st);
+	if (st.batches) /* how well the notifier batched: changes per statement */
+		log_info("live: %lu change(s) announced in %lu notification statement(s)", st.sent,
+		         st.batches);
 }
 
 void live_shutdown(void)

@@ -22,7 +22,8 @@ void live_tokens_changed(const char *game_id);
 /* The count of token changes that a stream of game_id opened now starts from: read it before
  * the stream's token is authenticated, so a replacement committed in between still ends it. */
 unsigned live_token_changes(const char *game_id);
-/* Sends what the notifier still holds and stops it: after the last request (http_stop). */
+/* Sends what the notifier still holds and stops it: after the last request (http_stop). Logs
+ * how many changes it announced in how many statements. */
 void live_stop_notifier(void);
 /* Ends every stream (resuming suspended connections, as libmicrohttpd requires before
  * stopping) and stops the listener. Call before http_stop(). */
