@@ -6,12 +6,14 @@
 // their own links, is checked at 360 px in light and in dark: one h1, the language of its
 // folder, its link to the same page in the other language, axe-core (experimental rules on), the
 // layout checks of the phone screens (lib.mjs), the theme the phone asks for, and in French a
-// no-break space before ':' ';' '?' '!'. Screenshots: build/e2e/help-*.png. Run by all.mjs.
+// no-break space before ':' ';' '?' '!'. A page read once opens again offline (the service
+// worker). Screenshots: build/e2e/help-*.png. Run by all.mjs.
 import { BASE, assert, erLayoutCheck, readJson, suite } from "./lib.mjs";
 
 const H = suite("help");
 const { test, audit, shot } = H;
 const LANGS = { en: "en-GB", fr: "fr-FR" };
+const WAIT = 20000; // ms a step of a page may take (the lanes share a busy machine)
 const TOPICS = ["leagues", "imports", "display", "box", "er"];
 const STRINGS = {
 	en: { ...readJson("static/i18n/en.json"), ...readJson("static/i18n/leagues.en.json"), ...readJson("static/i18n/display.en.json"), ...readJson("static/i18n/tabletop.boxcheck.en.json") },
@@ -76,7 +78,7 @@ async function erHost(p) {
 
 for (const [lang, locale] of Object.entries(LANGS)) {
 	await test(`help-a-er-game-and-big-screen-link-${lang}`, async () => {
-		const p = await H.phone({ locale });
+		const p = await H.phone({ locale, timeout: WAIT });
 		await erHost(p);
 		await follow(p, ".turn-line a", { from: `ER game (${lang})`, lang, topic: "er", text: "help" });
 		await p.locator(".turn-head #show-display").waitFor(); // back on the game after the help page
@@ -84,12 +86,13 @@ for (const [lang, locale] of Object.entries(LANGS)) {
 		await shot(p, `help-link-er-${lang}`);
 		await p.click("#show-display");
 		await p.locator("#bs-help").waitFor();
+		await shot(p, `help-link-display-${lang}`);
 		await follow(p, "#bs-help", { from: `big screen dialog (${lang})`, lang, topic: "display", text: "dsp.help_link" });
 		await p.context().close();
 	});
 
 	await test(`help-b-box-check-link-${lang}`, async () => {
-		const p = await H.phone({ locale });
+		const p = await H.phone({ locale, timeout: WAIT });
 		await p.goto(`${BASE}/#tt=clinic`);
 		const check = p.locator("#tt-profile-status.tt-check-link");
 		await check.waitFor();
@@ -101,7 +104,7 @@ for (const [lang, locale] of Object.entries(LANGS)) {
 	});
 
 	await test(`help-c-league-screens-links-${lang}`, async () => {
-		const p = await H.phone({ locale });
+		const p = await H.phone({ locale, timeout: WAIT });
 		const call = async (method, path, data) => {
 			const r = await p.request.fetch(`${BASE}/api/v1${path}`, { method, data, headers: { Origin: origin } });
 			return { status: r.status(), body: await r.json() };
@@ -134,10 +137,32 @@ await test("help-d-every-topic-linked-in-both-languages", async () => {
 	assert(missing.length === 0, `no screen links ${missing.join(", ")}`);
 });
 
+await test("help-f-a-page-read-once-opens-offline", async () => {
+	// the service worker (sw.js, on 127.0.0.1: a secure context) keeps what it served, network
+	// first: a help page read at the table opens again, with its style, when the network is gone
+	const p = await H.phone({ locale: "fr-FR", timeout: WAIT });
+	await p.goto(`${BASE}/`);
+	await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+	await p.goto(`${BASE}/help/fr/er.html`);
+	const deadline = Date.now() + 10000;
+	while (!(await p.evaluate(() => navigator.serviceWorker.controller !== null))) {
+		assert(Date.now() < deadline, "the help page is not under the service worker");
+		await p.reload();
+	}
+	const h1 = await p.locator("h1").innerText();
+	await p.reload(); // read once under the worker: now in its cache
+	await p.context().setOffline(true);
+	await p.reload();
+	assert((await p.locator("h1").innerText()) === h1, `offline: ${await p.locator("h1").innerText()}`);
+	assert((await p.evaluate(() => getComputedStyle(document.querySelector(".top")).position)) === "sticky", "offline: the page without its style");
+	await p.context().setOffline(false);
+	await p.context().close();
+});
+
 // Every help page, reached from the contents of each language through the pages' own links.
 for (const scheme of ["light", "dark"])
 	await test(`help-e-every-page-at-360-${scheme}`, async () => {
-		const p = await H.phone({ colorScheme: scheme, serviceWorkers: "block" });
+		const p = await H.phone({ colorScheme: scheme, serviceWorkers: "block", timeout: WAIT });
 		const seen = new Set();
 		const queue = Object.keys(LANGS).map((l) => `${BASE}/help/${l}/index.html`);
 		while (queue.length) {
