@@ -6,7 +6,7 @@
 // with its strings (i18n/display.*.json) and its style (bigscreen.css).
 import { request, readStored } from "./api.js";
 import { h } from "./dom.js";
-import { t, addStrings } from "./i18n.js";
+import { t, addStrings, lang } from "./i18n.js";
 import { errorBox, errorOf } from "./view.js";
 
 const STORE = "dh.display.links";
@@ -53,7 +53,8 @@ export async function showBigScreen(kind, id, token) {
 	const body = h("div", { class: "bs-body" }, h("p", { role: "status" }, t("dsp.busy")));
 	const close = h("button", { type: "button", class: "primary", id: "bs-close", onclick: () => dialog.close() }, t("dsp.close"));
 	const dialog = h("dialog", { class: "bigscreen", id: "bigscreen", "aria-labelledby": "bs-h" },
-		h("h2", { id: "bs-h" }, t("dsp.show")), h("p", {}, t("dsp.help")), body, close);
+		h("h2", { id: "bs-h" }, t("dsp.show")), h("p", {}, t("dsp.help")),
+		h("p", {}, h("a", { id: "bs-help", href: `help/${lang()}/display.html`, target: "_blank", rel: "noopener" }, t("dsp.help_link"))), body, close);
 	dialog.addEventListener("close", () => {
 		dialog.remove();
 		const o = opener && document.getElementById(opener);

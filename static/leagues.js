@@ -95,6 +95,9 @@ function panel(...children) {
 	return h("section", { class: "panel" }, ...children);
 }
 
+/** A small link to the help page of topic (static/help/LANG/TOPIC.html), in the language shown. */
+const helpLink = (topic) => h("a", { class: "lg-help", href: `help/${document.documentElement.lang}/${topic}.html`, "data-help": topic }, t(`help.${topic}`));
+
 function field(label, input) {
 	return h("label", { class: "field" }, h("span", {}, label), input);
 }
@@ -254,6 +257,7 @@ async function renderHome() {
 		invitations,
 		panel(
 			h("h1", {}, t("leagues.mine")),
+			helpLink("leagues"),
 			leagues.length
 				? h("ul", { class: "lg-list" }, leagues.map((l) => h("li", {}, h("a", { class: "button", href: `#league=${enc(l.id)}` }, h("span", {}, l.name), h("span", { class: "muted" }, tn("leagues.plays", l.plays))))))
 				: h("p", { class: "muted" }, t("leagues.none")),
@@ -369,6 +373,7 @@ async function renderLeague(id) {
 		flashBox(),
 		panel(
 			h("h1", {}, lg.name),
+			helpLink("leagues"),
 			h("div", { class: "lg-filters" }, field(t("league.season"), seasonSel), field(t("league.game"), gameSel)),
 			// the pictures of these filters: near the top, the standings can be long
 			st.standings.length ? h("a", { class: "button wide", id: "lg-pictures", href: `#pictures=${lid}${qs ? `&${qs}` : ""}` }, t("pics.see")) : null,
@@ -663,6 +668,7 @@ function filesPanel(lg) {
 	const r = importResults.get(lg.id);
 	return panel(
 		h("h2", {}, t("files.title")),
+		helpLink("imports"),
 		h("div", { class: "lg-actions" }, h("a", { class: "button", href: `${BASE}/leagues/${lid}/export.json`, download: "" }, t("league.export_json")), h("a", { class: "button", href: `${BASE}/leagues/${lid}/export.csv`, download: "" }, t("league.export_csv")), h("a", { class: "button", href: `${BASE}/leagues/${lid}/backup.json`, download: "" }, t("league.backup"))),
 		lg.you.owner ? h("div", {}, h("h3", {}, t("league.import")), dropZone(lg)) : null,
 		r ? importResultView(lg, r) : null,
@@ -716,7 +722,7 @@ async function renderMembers(id) {
 	show(
 		flashBox(),
 		...pending,
-		panel(h("h1", {}, t("members.title", { league: lg.name })), you && !owner && lg.members.some((m) => m.guest && m.id !== you) ? h("p", { class: "muted" }, t("members.claim_explain")) : null, h("ul", { class: "lg-members" }, lg.members.map(card))),
+		panel(h("h1", {}, t("members.title", { league: lg.name })), helpLink("leagues"), you && !owner && lg.members.some((m) => m.guest && m.id !== you) ? h("p", { class: "muted" }, t("members.claim_explain")) : null, h("ul", { class: "lg-members" }, lg.members.map(card))),
 		add,
 		h("a", { class: "button wide", href: `#league=${lid}` }, t("back")),
 	);

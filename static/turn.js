@@ -46,7 +46,7 @@ export function turnViews({ store, A }) {
 		const chief = D.chiefSeat(S);
 		const conn = !S.online ? "offline" : S.live === "live" ? "live" : "lost";
 		return [
-			h("div", { class: "turn-line" }, h("h1", { id: "turn-number" }, line), h("span", { class: "code" }, st.code)),
+			h("div", { class: "turn-line" }, h("h1", { id: "turn-number" }, line), h("span", { class: "code" }, st.code), h("a", { href: `help/${S.lang}/er.html` }, t("help"))),
 			chief ? h("div", { class: "chief-line", id: "chief" }, t("game.chief", { name: D.seatOf(S, chief).name })) : null,
 			h("div", { class: "you-conn" },
 				h("span", { class: "you-line" }, D.isHost(S) ? `${t("game.host")} · ` : "", t("game.you", { name: D.seatOf(S, D.me(S)).name })),

@@ -191,6 +191,7 @@ export function openCheck(app, kind, profileId, from) {
 				h("section", { class: "panel bc-head" },
 					h("h1", {}, t("tt.box.title")),
 					h("p", {}, t("tt.box.intro")),
+					h("p", {}, h("a", { id: "bc-help", href: `help/${lang()}/box.html`, target: "_blank", rel: "noopener" }, t("tt.box.help"))),
 					h("p", { class: "muted" }, t("tt.box.from", { name: profileName(kind, M.profile), game: t(`tt.${kind}`) })),
 					others > 0 ? h("p", { class: "muted" }, t("tt.box.others", { n: others })) : null),
 				M.values.length

@@ -99,7 +99,7 @@ if [ -n "${E2E_FILES:-}" ]; then
 	exit $rc
 fi
 # the two lanes take about as long as each other; Lighthouse measures speed, so it runs alone
-lane er,boxcheck,tabletop-words 1 &
+lane er,boxcheck,tabletop-words,help 1 &
 A=$!
 lane leagues,charts,ertable,display,tabletop 2 &
 B=$!
