@@ -8,12 +8,12 @@ import { request, ApiError } from "./api.js";
 import { h, s } from "./dom.js";
 import { bars, boxes, figure, hbars, heat, lines } from "./charts.js";
 import { invitationsPanel, pendingPanels } from "./consent.js";
+import { initTheme } from "./theme.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
 const LANGS = ["en", "fr"];
 const LANG_STORE = "dh.lang";
-const THEME_STORE = "dh.theme";
 let dict = {};
 let me = null; // the logged-in account, or null
 let flash = null; // a sentence the next screen shows once (what the last action did)
@@ -46,15 +46,7 @@ async function loadLang(l) {
 	dict = l === "en" ? en : { ...en, ...(await (await fetch(`i18n/leagues.${l}.json`)).json()) };
 	document.documentElement.lang = l;
 	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
-}
-
-/* Dark mode as the game screens set it: the phone's choice (dh.theme), else the system's. */
-const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
-function applyTheme() {
-	const mode = localStorage.getItem(THEME_STORE);
-	const dark = mode === "dark" || (mode !== "light" && darkQuery.matches);
-	document.documentElement.dataset.theme = dark ? "dark" : "light";
-	document.querySelector('meta[name="theme-color"]')?.setAttribute("content", dark ? "#10213d" : "#0d47a1");
+	applyTheme();
 }
 
 /** The API (cookies travel with it: same origin), with this screen's sentence for a server that
@@ -1230,9 +1222,8 @@ async function routeOnce() {
 	}
 }
 
-applyTheme();
-darkQuery.addEventListener("change", applyTheme);
-window.addEventListener("storage", (e) => e.key === THEME_STORE && applyTheme());
+// dark mode as the game screens set it, with the same button (its words from this page's strings)
+const applyTheme = initTheme(document.getElementById("theme"), t);
 // a file dropped beside the drop zone must not replace the page
 for (const ev of ["dragover", "drop"]) window.addEventListener(ev, (e) => e.preventDefault());
 
