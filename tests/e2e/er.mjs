@@ -347,7 +347,7 @@ await test("d-offline-move-queued", async () => {
 	await C.locator("#conn[data-conn=offline]").waitFor();
 	await C.click("#submit");
 	await C.locator("#status", { hasText: "waits on this phone" }).waitFor();
-	await C.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	await C.locator("#conn", { hasText: "1 move waiting" }).waitFor();
 	await C.locator("#status", { hasText: "Your move waits on this phone" }).waitFor();
 	assert((await C.locator('.bay:not([aria-disabled="true"])').count()) === 0, "no second move offered while one waits");
 	await screen(C, "game-offline-queued");

@@ -179,7 +179,7 @@ await test("er-queued-move-drawn-pending", async () => {
 	await B.locator("#conn[data-conn=offline]").waitFor();
 	const drafted = await B.locator(".bed.draft").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
 	await B.click("#submit");
-	await B.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	await B.locator("#conn", { hasText: "1 move waiting" }).waitFor();
 	const pending = await B.locator(".bed.pending").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
 	assert(JSON.stringify(pending) === JSON.stringify(drafted), `pending beds ${pending} (drafted ${drafted})`);
 	if (pending.length) {
