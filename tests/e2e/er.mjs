@@ -600,7 +600,7 @@ await test("l-words-checks-catch-planted", async () => {
 		<p>Gained: 1 blood bag(s)</p><p>Another phone took over the seat of .</p><p>. Waiting</p><p>Score {n}</p><p>Bob ()</p></main>`);
 	const found = (await wordsCheck(P)).join("\n");
 	for (const [what, re] of [["the repeated badge", /"not checked against your box" 2 times in ul/], ["the raw plural", /raw plural: "Gained: 1 blood bag\(s\)"/],
-		["the empty name slot", /empty slot .*seat of \."/], ["the leading full stop", /opening with a full stop: ". Waiting"/], ["the placeholder", /placeholder left: "Score \{n\}"/], ["empty brackets", /empty brackets: "Bob \(\)"/]])
+		["the empty name slot", /empty slot .*seat of \."/], ["the leading full stop", /opening with a full stop or comma: "\. Waiting"/], ["the placeholder", /placeholder left: "Score \{n\}"/], ["empty brackets", /empty brackets: "Bob \(\)"/]])
 		assert(re.test(found), `${what} not caught:\n${found}`);
 	// one badge per section, counts in words, names filled: nothing to say
 	await P.setContent(`<main><section><p class="tt-badge">not checked against your box</p><ul><li>Red 3</li><li>Yellow 2</li></ul></section>
