@@ -593,8 +593,7 @@ await test("k-front-end-size-and-preload", async () => {
 
 await test("l-words-checks-catch-planted", async () => {
 	// the two checks every audited screen gets (lib.mjs wordsCheck) fail on planted examples
-	const P = await phone();
-	await P.goto(BASE + "/");
+	const P = await phone(); // a blank page: the planted screens are the only words on it
 	await P.setContent(`<main><section><h2>Round 1</h2><ul><li>Red 3 <span class="tt-badge">not checked against your box</span></li>
 		<li>Yellow 2 <span class="tt-badge">not checked against your box</span></li></ul></section>
 		<p>Gained: 1 blood bag(s)</p><p>Another phone took over the seat of .</p><p>. Waiting</p><p>Score {n}</p><p>Bob ()</p></main>`);
