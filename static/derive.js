@@ -1,5 +1,4 @@
-// What the game screen derives from the store's state (pure functions): whose turn, what this
-// seat may do, the legal beds of the patient being placed, and why a bed is not legal.
+// Pure functions of the store's state (static/README.md, "The ER screens").
 import { t, lang } from "./i18n.js";
 
 export const COLOURS = ["red", "yellow", "green"];
@@ -137,7 +136,7 @@ export function explainBed(S, w, pos) {
 	if (prev && !prev.screen) {
 		const values = d.current === "extra" ? d.bay.values : [S.game.turn.dice[d.die]];
 		const best = Math.max(...values.map((v) => Math.min(6, v + steth)));
-		if (best <= prev.value) return { key: "explain.value", vars: { ...vars, prev: prev.value, steth } };
+		if (best <= prev.value) return { key: "explain.value", vars: { ...vars, prev: prev.value, n: steth } };
 	}
 	return { key: "explain.other" };
 }

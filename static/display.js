@@ -133,7 +133,7 @@ function erSeat(store, seat, roomy) {
 		h("span", { class: "dsp-name" }, bot ? icon("robot") : null, name),
 		chief ? h("span", { class: "tag" }, t("game.chief_tag")) : null,
 		open ? h("span", { class: `dsp-moved${moved ? " ok" : ""}` }, moved ? `✓ ${t("game.moved")}` : t("game.waiting")) : null,
-		h("strong", { class: "dsp-total", "data-total": total }, total, sr(` ${t("game.score", { n: "" }).trim()}`)),
+		h("strong", { class: "dsp-total", "data-total": total }, total, sr(t("game.score", { n: total }).slice(String(total).length))),
 	]);
 	const layout = store.get().data.sheet;
 	const board = createBoard(layout, { onBed() {}, onScreen() {}, onUnlit() {} });

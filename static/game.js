@@ -1,5 +1,4 @@
-// The game screen: the store, loading and live updates, the move draft, the actions. Views
-// (turn.js, table.js, hexsheet.js) subscribe to the store and update only what changed.
+// The game screen: the store, live updates, the move draft, the actions (static/README.md).
 import * as api from "./api.js";
 import * as queue from "./queue.js";
 import { h } from "./dom.js";
@@ -35,9 +34,7 @@ export function openGame(root, { id, token, seat }) {
 		if (es) es.close();
 	}
 
-	// ---- loading and live updates ----
-	// One request at a time; a live event that arrives meanwhile asks for one more, so the state
-	// shown is never older than the last event (a reply read before that event must not be final).
+	// ---- loading and live updates (one read at a time, one more for events meanwhile) ----
 	let refreshing = null;
 	let again = false;
 	function refresh() {
@@ -104,9 +101,7 @@ export function openGame(root, { id, token, seat }) {
 		}
 	}
 
-	/** ALICAT's latest move from the log (this turn's once it has moved in it, as Chief Physician
-	 * it moves first), and what it gained in that turn: its sheet and total then, less before the
-	 * turn (the turn before it, or the start: ALICAT starts with nurses, so with points). */
+	/** ALICAT's latest move from the log and what it gained in that turn (static/README.md, "Solo"). */
 	function alicatSummary(log, g) {
 		const bot = g.seats.find((s) => s.bot);
 		const turns = log.turns || [];
@@ -143,8 +138,7 @@ export function openGame(root, { id, token, seat }) {
 		}
 	}
 
-	/** Asks the server again for what the move being drafted waits for (after a lost connection
-	 * or a reload): the options, the second patient's options, the checked move. */
+	/** Asks again for what the draft waits for (options, second options, the check), once online. */
 	function resume() {
 		const S = get();
 		if (!S.optsKey || S.optsKey === "x" || !D.canMove(S)) return;
@@ -269,9 +263,7 @@ export function openGame(root, { id, token, seat }) {
 		secondOptions(d);
 	}
 
-	/** Options for the second patient once the first is written: the sheet with the first one
-	 * written and its costs paid (the extra patient's die has no stethoscope or blood bag bonus to
-	 * count twice). */
+	/** Options for the second patient on the sheet with the first written and paid for. */
 	async function secondOptions(d) {
 		const firstDone = D.patientsOf(d).find((p) => d.done[p]);
 		const o = d.done[firstDone];
@@ -419,11 +411,14 @@ export function openGame(root, { id, token, seat }) {
 	// a die chosen (or a patient placed): its lit beds and the dice of the turn in view together,
 	// between the header and the dock, with the least scrolling
 	store.subscribe((S) => S.game && S.data && D.canMove(S) && S.draft && !S.picker && [S.draft.die, S.draft.current, [...D.litBeds(S).keys()]],
-		(v) => v && v[2].length && requestAnimationFrame(showLit));
-	function showLit() {
-		const lit = [...root.querySelectorAll(".bed.lit")].map((e) => e.getBoundingClientRect());
-		const dice = [...root.querySelectorAll(".card .die")].map((e) => e.getBoundingClientRect());
+		(v) => v && v[2].length && requestAnimationFrame(() => show(".bed.lit", ".card .die")));
+	// the value picker open: the bed being written stays in view above it
+	store.subscribe((S) => S.picker && [S.picker.ward], (v) => v && requestAnimationFrame(() => show(".bed.picking")));
+	function show(beds, more) {
+		const rects = (sel) => (sel ? [...root.querySelectorAll(sel)].map((e) => e.getBoundingClientRect()) : []);
+		const lit = rects(beds), dice = rects(more);
 		if (!lit.length) return;
+		pad(); // the page's end clear of the dock as it is now, so the page can scroll that far
 		const head = document.querySelector(".top");
 		const top = (head ? head.getBoundingClientRect().bottom : 0) + 4;
 		const bottom = (turn.dock.hidden ? innerHeight : turn.dock.getBoundingClientRect().top) - 4;
@@ -434,7 +429,8 @@ export function openGame(root, { id, token, seat }) {
 		if (dy) scrollBy({ top: dy, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 	}
 	// the dock is fixed at the bottom: keep the page's end clear of it
-	const ro = new ResizeObserver(() => document.documentElement.style.setProperty("--dock", `${turn.dock.offsetHeight + 16}px`));
+	const pad = () => document.documentElement.style.setProperty("--dock", `${turn.dock.offsetHeight + 16}px`);
+	const ro = new ResizeObserver(pad);
 	ro.observe(turn.dock);
 
 	(async () => {

@@ -1,8 +1,5 @@
-// The ER sheet as printed, in SVG: pointy-top hexes in their rows (game-data.md §1.2, hex =
-// row*100 + col, even rows shifted half a hex right), the two X-ray labs, each ward's clipboard and
-// nurse at its end, the lobby; then the ledger (stethoscopes 3×5, blood bags 3×3, nurses track,
-// morgue) and the score row. Built once per layout; update() changes only the hexes and boxes
-// whose state changed, so focus and scroll stay where they are.
+// The ER sheet as printed, in SVG (static/README.md, "The sheet is the paper sheet"). Built once
+// per layout; update() changes only the hexes and boxes whose state changed.
 import { s, iconParts } from "./dom.js";
 import { t, lang } from "./i18n.js";
 
@@ -206,8 +203,7 @@ export function createLedger(layout) {
 		track.push(c);
 		wrap.append(c, s("text", { x: cx, y: 135, "text-anchor": "middle", class: "track-val" }, v));
 	});
-	// score row: filled wards + critical + nurses + cardiologists + radiologist + epidemiologist +
-	// morgue (+ ALICAT's difficulty points) = total; redrawn when the boxes change
+	// score row (the breakdown's boxes, then the total), redrawn when the boxes change
 	wrap.append(label("score.title", 6, 170));
 	const row = s("g", {});
 	wrap.append(row);

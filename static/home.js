@@ -1,5 +1,4 @@
-// The screens outside a game: home (the game the table plays, join, this phone's games, the new
-// game), an ER game's links and QR codes, joining a table seat by seat, printing blank ER sheets.
+// The screens outside a game (static/README.md, "The ER screens").
 import * as api from "./api.js";
 import { h, icon } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";

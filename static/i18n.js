@@ -64,8 +64,14 @@ export function onLangChange(f) {
 	listeners.push(f);
 }
 
-/** t("game.turn", {n: 3, total: 24}) */
+/** t("game.turn", {n: 3, total: 24}). A count: with no string at key itself and a number n, the
+ * plural form key.one, key.other… that the language's Intl.PluralRules names for n (else
+ * key.other): t("count.steth", {n: 2}) → "2 stethoscopes". */
 export function t(key, vars) {
+	if (typeof vars?.n == "number" && !has(key)) {
+		const f = `${key}.${new Intl.PluralRules(current).select(vars.n)}`;
+		key = has(f) ? f : `${key}.other`;
+	}
 	let s = dict[key] ?? fallback[key] ?? key;
 	if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 	return s;

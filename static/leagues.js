@@ -8,12 +8,12 @@ import { request, ApiError } from "./api.js";
 import { h, s } from "./dom.js";
 import { bars, boxes, figure, hbars, heat, lines } from "./charts.js";
 import { invitationsPanel, pendingPanels } from "./consent.js";
+import { initTheme } from "./theme.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
 const LANGS = ["en", "fr"];
 const LANG_STORE = "dh.lang";
-const THEME_STORE = "dh.theme";
 let dict = {};
 let me = null; // the logged-in account, or null
 let flash = null; // a sentence the next screen shows once (what the last action did)
@@ -46,15 +46,7 @@ async function loadLang(l) {
 	dict = l === "en" ? en : { ...en, ...(await (await fetch(`i18n/leagues.${l}.json`)).json()) };
 	document.documentElement.lang = l;
 	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
-}
-
-/* Dark mode as the game screens set it: the phone's choice (dh.theme), else the system's. */
-const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
-function applyTheme() {
-	const mode = localStorage.getItem(THEME_STORE);
-	const dark = mode === "dark" || (mode !== "light" && darkQuery.matches);
-	document.documentElement.dataset.theme = dark ? "dark" : "light";
-	document.querySelector('meta[name="theme-color"]')?.setAttribute("content", dark ? "#10213d" : "#0d47a1");
+	applyTheme();
 }
 
 /** The API (cookies travel with it: same origin), with this screen's sentence for a server that
@@ -67,6 +59,36 @@ const api = (method, path, body, contentType, headers) =>
  * too, unlike crypto.randomUUID). */
 function idempotencyKey() {
 	return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- plays saved without a network: kept on this phone, sent when it returns ----
+// Each waits with its Idempotency-Key (dh.leagues.pending: [{lid, key, body, league}]), so a
+// play whose reply was lost is stored once however often it is sent again.
+const PENDING = "dh.leagues.pending";
+const pendingPlays = () => JSON.parse(localStorage.getItem(PENDING) || "[]");
+const keepPending = (list) => (list.length ? localStorage.setItem(PENDING, JSON.stringify(list)) : localStorage.removeItem(PENDING));
+let sending = null;
+
+/** Sends the plays that wait, oldest first; stops at the first network failure. A play the
+ * server refuses is dropped, its refusal said on the next screen. Redraws when one went. */
+function sendPending() {
+	sending ??= (async () => {
+		let sent = 0;
+		for (const x of pendingPlays()) {
+			try {
+				await api("POST", `/leagues/${enc(x.lid)}/plays`, x.body, undefined, { "Idempotency-Key": x.key });
+				sent++;
+			} catch (e) {
+				if ([0, 401, 429, 503].includes(e.status)) break; // later (a session again, the network back)
+				flash = `${t("play.pending_refused", { game: x.body.game })} ${problemText(e)}`;
+			}
+			keepPending(pendingPlays().filter((y) => y.key !== x.key));
+		}
+		if (sent) flash ??= tn("play.pending_sent", sent);
+		return sent;
+	})().finally(() => (sending = null));
+	// a form being filled in is not drawn again (what it holds would be lost)
+	return sending.then((n) => (n || flash) && me && !/^#(add|edit)=/.test(location.hash) && route());
 }
 
 /** A refusal in this screen's words: the rule's sentence when there is one, else the server's. */
@@ -388,6 +410,7 @@ async function renderLeague(id) {
 			),
 			h("a", { class: "button primary wide", href: `#add=${lid}` }, t("league.add_play")),
 		),
+		waitingPlays(lg.id),
 		panel(h("h2", {}, t("league.recent")), recentPlays(lid, plays)),
 		membersSummary(lg),
 		seasonsPanel(lg, season),
@@ -430,6 +453,16 @@ function recentPlays(lid, first) {
 		}
 	});
 	return h("div", {}, list, msg, more);
+}
+
+/** The plays of this league kept on this phone until the network returns. */
+function waitingPlays(id) {
+	const list = pendingPlays().filter((x) => x.lid === id);
+	if (!list.length) return null;
+	return h("section", { class: "panel", "data-testid": "pending", "aria-labelledby": "lg-pending-h" },
+		h("h2", { id: "lg-pending-h" }, tn("play.pending_title", list.length)),
+		h("ul", { class: "lg-plain" }, list.map((x) => h("li", {}, `${x.body.game} · ${day(x.body.date)}`))),
+		h("button", { type: "button", class: "wide", id: "lg-send-pending", onclick: () => sendPending() }, t("play.pending_send")));
 }
 
 function membersSummary(lg) {
@@ -1111,15 +1144,44 @@ async function renderPlayForm(lid, play) {
 	// a new play whose reply never came (a dropped connection, a 503): saved again unchanged, it
 	// goes out as it was with its Idempotency-Key, so the server stores it once
 	let pending = null;
-	const rows = lg.members.map((m) => {
+	const row = (m, on) => {
 		const r = was.get(m.id);
-		return {
+		const x = {
 			m,
-			on: h("input", { type: "checkbox", "aria-label": m.name, checked: !!r }),
+			on: h("input", { type: "checkbox", "aria-label": m.name, checked: on || !!r }),
 			score: h("input", { type: "number", step: "any", "aria-label": `${t("play.score")} ${m.name}`, value: r && r.score !== null ? r.score : null }),
 			win: h("input", { type: "checkbox", "aria-label": `${t("play.winner")} ${m.name}`, checked: !!(starred && r && r.winner) }),
 		};
-	});
+		x.el = h("div", { class: "lg-row", "data-member": m.name }, h("label", { class: "check lg-grow" }, x.on, m.name), x.score, h("label", { class: "check lg-star" }, x.win, h("span", { "aria-hidden": "true" }, "★")));
+		return x;
+	};
+	const rows = lg.members.map((m) => row(m, false));
+	// the columns said once: the score, and the star that marks a winner
+	const head = h("div", { class: "lg-row lg-who-head", "aria-hidden": "true" }, h("span", { class: "lg-grow" }), h("span", {}, t("play.score")), h("span", {}, `★ ${t("play.winner")}`));
+	const list = h("div", {}, head, rows.map((r) => r.el));
+	// an owner adds a new player here (a new league has only its owner): a member of the league,
+	// ticked as playing
+	const newName = h("input", { type: "text", maxlength: 64, id: "lg-new-player", autocomplete: "off" });
+	const newMsg = h("div");
+	const addPlayer = async () => {
+		newMsg.replaceChildren();
+		if (!newName.value.trim()) return newName.focus();
+		try {
+			const m = await api("POST", `/leagues/${enc(lid)}/members`, { name: newName.value });
+			const x = row({ id: m.id, name: m.name ?? newName.value.trim() }, true);
+			rows.push(x);
+			list.append(x.el);
+			newName.value = "";
+			x.score.focus();
+		} catch (e) {
+			newMsg.replaceChildren(errorBox(e));
+		}
+	};
+	newName.addEventListener("keydown", (e) => e.key === "Enter" && (e.preventDefault(), addPlayer()));
+	const adder = lg.you.owner
+		? h("div", { class: "lg-new-player" }, newMsg, h("label", { class: "field", for: "lg-new-player" }, h("span", {}, t("play.new_player"))),
+			h("div", { class: "lg-row" }, newName, h("button", { type: "button", id: "lg-add-player", onclick: addPlayer }, t("play.add_player"))))
+		: null;
 	const back = play ? `#play=${enc(lid)}/${enc(play.id)}` : `#league=${enc(lid)}`;
 	show(
 		panel(
@@ -1131,7 +1193,7 @@ async function renderPlayForm(lid, play) {
 					h("div", { class: "lg-row2" }, field(t("play.date"), date), field(t("play.duration"), dur)),
 					h("label", { class: "check" }, coop, t("play.coop")),
 					h("label", { class: "check" }, won, t("play.coop_won")),
-					h("fieldset", { class: "lg-who" }, h("legend", {}, t("play.who")), rows.map((r) => h("div", { class: "lg-row" }, h("label", { class: "check lg-grow" }, r.on, r.m.name), r.score, h("label", { class: "check" }, r.win, "★")))),
+					h("fieldset", { class: "lg-who" }, h("legend", {}, t("play.who")), list, adder),
 					field(t("play.notes"), notes),
 				],
 				t("play.save"),
@@ -1161,7 +1223,17 @@ async function renderPlayForm(lid, play) {
 					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
 					const form = JSON.stringify({ ...body, date: date.value });
 					if (!play && (!pending || pending.form !== form)) pending = { form, body, key: idempotencyKey() };
-					const p = play ? await api("PUT", `/leagues/${enc(lid)}/plays/${enc(play.id)}`, body) : await api("POST", `/leagues/${enc(lid)}/plays`, pending.body, undefined, { "Idempotency-Key": pending.key });
+					let p;
+					try {
+						p = play ? await api("PUT", `/leagues/${enc(lid)}/plays/${enc(play.id)}`, body) : await api("POST", `/leagues/${enc(lid)}/plays`, pending.body, undefined, { "Idempotency-Key": pending.key });
+					} catch (e) {
+						// no network: a new play waits on this phone, to go when the network returns
+						if (play || e.status !== 0) throw e;
+						keepPending([...pendingPlays().filter((x) => x.key !== pending.key), { lid, key: pending.key, body: pending.body, league: lg.name }]);
+						flash = t("play.pending_kept");
+						location.hash = `league=${enc(lid)}`;
+						return;
+					}
 					if (play) flash = t("play.saved");
 					location.hash = `play=${enc(lid)}/${enc(p.id)}`;
 				},
@@ -1232,13 +1304,13 @@ async function routeOnce() {
 			me = null;
 			return renderAuth(false);
 		}
-		show(errorBox(e), h("a", { class: "button wide", href: "#" }, t("back")));
+		// without a network, a league's screen still lists the plays that wait on this phone
+		show(flashBox(), errorBox(e), p.get("league") ? waitingPlays(p.get("league")) : null, h("a", { class: "button wide", href: "#" }, t("back")));
 	}
 }
 
-applyTheme();
-darkQuery.addEventListener("change", applyTheme);
-window.addEventListener("storage", (e) => e.key === THEME_STORE && applyTheme());
+// dark mode as the game screens set it, with the same button (its words from this page's strings)
+const applyTheme = initTheme(document.getElementById("theme"), t);
 // a file dropped beside the drop zone must not replace the page
 for (const ev of ["dragover", "drop"]) window.addEventListener(ev, (e) => e.preventDefault());
 
@@ -1260,10 +1332,13 @@ sel.addEventListener("change", async () => {
 	localStorage.setItem(LANG_STORE, sel.value);
 	route();
 });
+window.addEventListener("online", () => sendPending());
+setInterval(() => navigator.onLine && pendingPlays().length && sendPending(), 15000);
 try {
 	await loadLang(lang());
 	window.addEventListener("hashchange", route);
-	route();
+	await route();
+	if (pendingPlays().length) sendPending();
 } catch {
 	// the strings did not arrive: the page is being left, or there is no network and nothing
 	// kept; say so in both languages (the strings are what is missing)

@@ -1,5 +1,4 @@
-// Start-up and routing: "#game=ID&token=…" opens the game screen, "#join=CODE" the seats of a
-// table, "#created" the new game's links, "#print" blank sheets, anything else the home screen.
+// Start-up and routing (static/README.md, "The ER screens").
 import * as api from "./api.js";
 import { t, setLang, preferredLang, onLangChange, addStrings } from "./i18n.js";
 import { openGame } from "./game.js";
@@ -12,9 +11,7 @@ let routeId = 0; // a screen drawn after an await checks it is still the current
 
 const params = () => new URLSearchParams(location.hash.replace(/^#/, ""));
 
-// Dice Hospital and Clinic screens (tabletop.js and tabletop/): loaded on first use, so the ER
-// screens do not carry them; once loaded, every route goes through it (it closes its own open
-// screen, and rewords it when only the language changed).
+// Dice Hospital and Clinic screens: loaded on first use; then every route goes through them.
 let tabletop = null;
 const loadTabletop = () =>
 	Promise.all([import("./tabletop.js"), addStrings("tabletop")]).then(([m]) => (tabletop = m));
@@ -65,8 +62,7 @@ onLangChange((l) => {
 });
 window.addEventListener("hashchange", () => route(false));
 
-// The service worker caches the app shell; browsers allow it only in a secure context (HTTPS,
-// localhost). On plain HTTP at home the page works the same and queues moves by itself (queue.js).
+// The service worker (a secure context only; queue.js works without it).
 function registerWorker() {
 	if (!window.isSecureContext || !("serviceWorker" in navigator)) return;
 	navigator.serviceWorker.register("sw.js").catch((e) => console.warn("service worker:", e.message));

@@ -1,7 +1,4 @@
-// Moves made while the connection is lost wait here (localStorage, per game) and are sent, in
-// order, when it is back. Works without a service worker (plain HTTP on a home network): the
-// server answers an identical resubmission as before, and every write carries its turn, so a
-// queued move that the table has overtaken is refused (turn-stale) instead of misapplied.
+// The offline queue of moves, per game in localStorage (static/README.md, "At the table for real").
 import * as api from "./api.js";
 
 const key = (id) => `dh.er.queue.${id}`;

@@ -1,5 +1,4 @@
-// A state store: set() merges, views run when what they select changes (compared as JSON). A pass
-// yields after SLICE ms and goes on after the next frame: a slow phone draws a screen in steps.
+// The state store (static/README.md, "The ER screens").
 const SLICE = 8;
 
 export function createStore(initial) {

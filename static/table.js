@@ -200,15 +200,17 @@ export function tableViews({ store, A, root }) {
 	/** What ALICAT gained in the turn: the items, then the points (those of the turn, not its total). */
 	function describeGain(a) {
 		const g = [];
-		if (a.gained.stethoscopes > 0) g.push(t("alicat.gain_steth", { n: a.gained.stethoscopes }));
-		if (a.gained.blood_bags > 0) g.push(t("alicat.gain_blood", { n: a.gained.blood_bags }));
-		if (a.gained.nurses > 0) g.push(t("alicat.gain_nurse", { n: a.gained.nurses }));
-		if (a.gained.points) g.push(t("alicat.points", { n: a.gained.points > 0 ? `+${a.gained.points}` : `−${-a.gained.points}` }));
+		if (a.gained.stethoscopes > 0) g.push(t("count.steth", { n: a.gained.stethoscopes }));
+		if (a.gained.blood_bags > 0) g.push(t("count.blood", { n: a.gained.blood_bags }));
+		if (a.gained.nurses > 0) g.push(t("count.nurse", { n: a.gained.nurses }));
+		if (a.gained.points) g.push(t("alicat.points", { n: Math.abs(a.gained.points), sign: a.gained.points > 0 ? "+" : "−" }));
 		return g.length ? g.join(", ") : t("alicat.gain_none");
 	}
+	/** Where ALICAT's score comes from: "Score 23: Nurses 3, Radiologist 10, Epidemiologist 10." */
+	const scoreLine = (s) => t("alicat.total", { n: s.total, list: BREAKDOWN.filter((k) => s.breakdown[k]).map((k) => `${t(`score.${k}`)} ${s.breakdown[k]}`).join(", ") });
 	const alicat = mount(store, h("div", {}), (S) => S.game && S.game.solo && S.data && (() => {
 		const bot = S.game.seats.find((s) => s.bot);
-		return [S.lang, S.alicat, S.view === bot.seat, bot.score.breakdown.radiologist, bot.score.breakdown.epidemiologist];
+		return [S.lang, S.alicat, S.view === bot.seat, bot.score.total, bot.score.breakdown.radiologist, bot.score.breakdown.epidemiologist];
 	})(), (v) => {
 		if (!v) return [];
 		const S = get();
@@ -220,7 +222,7 @@ export function tableViews({ store, A, root }) {
 			S.game.alicat_modifiers.length ? ` ${t("alicat.modifiers", { list: S.game.alicat_modifiers.map((m) => t(`mod.${m}`)).join("; ") })}` : "");
 		return h("section", { class: "alicat-panel", id: "alicat", "aria-labelledby": "alicat-h" },
 			h("h2", { id: "alicat-h" }, icon("robot"), a ? t("alicat.last", { n: a.turn }) : t("alicat.title")),
-			a ? h("p", { id: "alicat-move" }, describeMove(S, a), a.gained ? [" ", h("span", { class: "gain" }, `${t("alicat.gained")}: ${describeGain(a)}`)] : null) : null,
+			a ? h("p", { id: "alicat-move" }, describeMove(S, a), a.gained ? [" ", h("span", { class: "gain" }, t("alicat.gained", { list: describeGain(a) }))] : null, ` ${scoreLine(bot.score)}`) : null,
 			h("details", { class: "alicat-rules" }, h("summary", {}, t("alicat.how")), intro),
 			h("button", { type: "button", class: "secondary", id: "alicat-sheet", onclick: () => {
 				A.view(showing ? D.me(S) : bot.seat);

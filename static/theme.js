@@ -1,28 +1,32 @@
-// Dark mode: follows the system unless this phone chose light or dark (remembered).
+// Dark mode: follows the system unless this phone chose light or dark (remembered, for every
+// page: another tab's choice applies at once). tr: the page's translations (the leagues page has
+// its own); returns apply(), to call when the page's language changes.
 import { t, onLangChange } from "./i18n.js";
 
 const STORE = "dh.theme";
 const MODES = ["auto", "light", "dark"];
 
-export function initTheme(button) {
-	let mode = MODES.includes(localStorage.getItem(STORE)) ? localStorage.getItem(STORE) : "auto";
-	const dark = window.matchMedia("(prefers-color-scheme: dark)");
-	const meta = document.querySelector('meta[name="theme-color"]');
+export function initTheme(button, tr = t) {
+	const mode = () => (MODES.includes(localStorage.getItem(STORE)) ? localStorage.getItem(STORE) : "auto");
+	const dark = matchMedia("(prefers-color-scheme: dark)");
 	function apply() {
-		const isDark = mode === "dark" || (mode === "auto" && dark.matches);
+		const m = mode();
+		const isDark = m === "dark" || (m === "auto" && dark.matches);
 		document.documentElement.dataset.theme = isDark ? "dark" : "light";
-		meta.setAttribute("content", isDark ? "#10213d" : "#0d47a1");
+		document.querySelector('meta[name="theme-color"]').setAttribute("content", isDark ? "#10213d" : "#0d47a1");
 		// visible text first in the accessible name: "Dark — theme"
-		button.replaceChildren(t(`theme.${mode}`), Object.assign(document.createElement("span"), { className: "sr-only", textContent: ` — ${t("theme.label")}` }));
-		button.setAttribute("data-mode", mode);
+		button.replaceChildren(tr(`theme.${m}`), Object.assign(document.createElement("span"), { className: "sr-only", textContent: ` — ${tr("theme.label")}` }));
+		button.setAttribute("data-mode", m);
 	}
 	button.addEventListener("click", () => {
-		mode = MODES[(MODES.indexOf(mode) + 1) % MODES.length];
-		if (mode === "auto") localStorage.removeItem(STORE);
-		else localStorage.setItem(STORE, mode);
+		const m = MODES[(MODES.indexOf(mode()) + 1) % MODES.length];
+		if (m === "auto") localStorage.removeItem(STORE);
+		else localStorage.setItem(STORE, m);
 		apply();
 	});
 	dark.addEventListener("change", apply);
+	addEventListener("storage", (e) => e.key === STORE && apply());
 	onLangChange(apply);
 	apply();
+	return apply;
 }

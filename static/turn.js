@@ -1,5 +1,4 @@
-// The turn: the header (turn, Chief Physician, connection), the flipped card and dice, the reveal
-// panel of the Chief Physician, and the dock at the bottom (status, value picker, actions).
+// The turn: header, card and dice, reveal panel, dock (static/README.md, "The ER screens").
 import { h, icon, sr } from "./dom.js";
 import { t } from "./i18n.js";
 import { mount, errorBox } from "./view.js";
@@ -173,9 +172,9 @@ export function turnViews({ store, A }) {
 			h("p", { id: "picker-q" }, q),
 			h("div", { class: "values" }, p.list.map((o) => {
 				const costs = [];
-				if (o.stethoscopes) costs.push(t("game.cost_steth", { n: o.stethoscopes }));
+				if (o.stethoscopes) costs.push(t("count.steth", { n: o.stethoscopes }));
 				if (o.recolour) costs.push(t("game.cost_recolour", { colour: t(`colour.${o.recolour}`) }));
-				if (o.blood_bags) costs.push(t("game.cost_blood", { n: o.blood_bags }));
+				if (o.blood_bags) costs.push(t("count.blood", { n: o.blood_bags }));
 				if (o.screen_first) costs.push(t("game.cost_screen", { ward: o.ward }));
 				return h("button", { type: "button", class: "value", "data-value": o.value, onclick: () => A.place(o) },
 					h("b", {}, o.value), h("small", {}, costs.length ? costs.join(" · ") : t("game.rolled")));

@@ -1,5 +1,4 @@
-// Views on the store: a view owns one container and rebuilds only it, only when its selection
-// changed; the element that had focus inside (found again by id or data-* attributes) gets it back.
+// Views on the store (static/README.md, "The ER screens"): focus kept across a rebuild.
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t, has, lang } from "./i18n.js";
@@ -38,9 +37,7 @@ export function errorOf(e) {
 
 const STATUS_WORDS = { 400: "error.bad_request", 401: "error.unauthorised", 403: "error.forbidden", 404: "error.not_found", 409: "error.conflict", 429: "error.too_many", 503: "error.unavailable" };
 
-/** The refusal in words: the rule's message in the current language (the HTTP status never shows;
- * the rule id is in data-rule). The server's own detail (English, with specifics) follows as a
- * second line in English, as a tooltip otherwise. */
+/** The refusal in words (static/README.md, "A turn that explains itself"). */
 export function errorBox(err, attrs = {}) {
 	const box = h("div", { class: "error", role: "alert", ...attrs });
 	if (err.key) {

@@ -85,7 +85,7 @@ export function entryViews(ctx) {
 						chosen.sort((a, b) => a - b);
 						touch();
 					} }),
-				h("span", {}, t("tt.report_line", { n: r.card, row: t(r.row === "bottom" ? "tt.row_bottom" : "tt.row_top"), need: need(r), points: r.points }),
+				h("span", {}, t("tt.report_line", { card: r.card, row: t(r.row === "bottom" ? "tt.row_bottom" : "tt.row_top"), need: need(r), n: r.points }),
 					doneBefore ? ` (${t("tt.done_round", { n: r.completed_round })})` : ""));
 			}));
 	}

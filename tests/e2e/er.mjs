@@ -1,7 +1,7 @@
 // End-to-end tests of the ER phone screens in headless Debian chromium (playwright-core), at the
 // smallest phone we support (360 × 640). Every screen is audited with axe-core (experimental rules
 // on) in light, dark and French. Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, ROOT, api, assert, erLayoutCheck, readJson, suite } from "./lib.mjs";
+import { BASE, ROOT, api, assert, erLayoutCheck, readJson, suite, wordsCheck } from "./lib.mjs";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 const EN = readJson("static/i18n/en.json");
@@ -347,7 +347,7 @@ await test("d-offline-move-queued", async () => {
 	await C.locator("#conn[data-conn=offline]").waitFor();
 	await C.click("#submit");
 	await C.locator("#status", { hasText: "waits on this phone" }).waitFor();
-	await C.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	await C.locator("#conn", { hasText: "1 move waiting" }).waitFor();
 	await C.locator("#status", { hasText: "Your move waits on this phone" }).waitFor();
 	assert((await C.locator('.bay:not([aria-disabled="true"])').count()) === 0, "no second move offered while one waits");
 	await screen(C, "game-offline-queued");
@@ -589,6 +589,133 @@ await test("k-front-end-size-and-preload", async () => {
 	const notKept = [...modules, "app.js", "app.css", "index.html", "i18n/en.json", "i18n/fr.json"].filter((m) => !sw.includes(`"${m}"`));
 	assert(notKept.length === 0, `not in sw.js's shell: ${notKept}`);
 	return `(${Math.round(total / 1024)} KB in ${files.length} files)`;
+});
+
+await test("l-words-checks-catch-planted", async () => {
+	// the two checks every audited screen gets (lib.mjs wordsCheck) fail on planted examples
+	const P = await phone(); // a blank page: the planted screens are the only words on it
+	await P.setContent(`<main><section><h2>Round 1</h2><ul><li>Red 3 <span class="tt-badge">not checked against your box</span></li>
+		<li>Yellow 2 <span class="tt-badge">not checked against your box</span></li></ul></section>
+		<p>Gained: 1 blood bag(s)</p><p>Another phone took over the seat of .</p><p>. Waiting</p><p>Score {n}</p><p>Bob ()</p></main>`);
+	const found = (await wordsCheck(P)).join("\n");
+	for (const [what, re] of [["the repeated badge", /"not checked against your box" 2 times in ul/], ["the raw plural", /raw plural: "Gained: 1 blood bag\(s\)"/],
+		["the empty name slot", /empty slot .*seat of \."/], ["the leading full stop", /opening with a full stop or comma: "\. Waiting"/], ["the placeholder", /placeholder left: "Score \{n\}"/], ["empty brackets", /empty brackets: "Bob \(\)"/]])
+		assert(re.test(found), `${what} not caught:\n${found}`);
+	// one badge per section, counts in words, names filled: nothing to say
+	await P.setContent(`<main><section><p class="tt-badge">not checked against your box</p><ul><li>Red 3</li><li>Yellow 2</li></ul></section>
+		<section><p class="tt-badge">not checked against your box</p></section><p>Gained: 1 blood bag, 2 nurses. Score 23: Nurses 3.</p><p>Ward 1, bed 2: which value?</p></main>`);
+	const clean = await wordsCheck(P);
+	assert(clean.length === 0, `a clean page flagged: ${clean.join("; ")}`);
+	await P.context().close();
+});
+
+/** A two-player game at 360 × 740, Ann's phone with a die chosen (the lit beds drawn). */
+async function litBoard(locale, colorScheme) {
+	const g = (await api("POST", "/er/games", { players: [{ name: "Ann" }, { name: "Bob" }], deck: "app", seed: 5 })).body;
+	const P = await phone({ locale, colorScheme, height: 740 });
+	await P.goto(`${BASE}/#game=${g.id}&token=${g.seats[0].seat_token}`);
+	await P.click("#reveal");
+	await P.locator('.bay:not([aria-disabled="true"])').nth(2).click();
+	await P.locator('.sheet-panel[data-opts="ready"]').waitFor();
+	await P.locator(".bed.lit").first().waitFor();
+	return P;
+}
+
+/** Polls until every element of sel is clear of the header and the dock; "" or what covers. */
+async function clearOfBars(P, sel) {
+	const look = () => P.evaluate((sel) => {
+		const top = document.querySelector(".top").getBoundingClientRect().bottom, dock = document.querySelector(".dock").getBoundingClientRect().top;
+		const els = [...document.querySelectorAll(sel)];
+		if (!els.length) return `no ${sel}`;
+		return els.map((e) => e.getBoundingClientRect()).filter((r) => r.top < top - 0.5 || r.bottom > dock + 0.5).map((r) => `${sel} at ${Math.round(r.top)}–${Math.round(r.bottom)}, header to ${Math.round(top)}, dock from ${Math.round(dock)}`).join("; ");
+	}, sel);
+	const end = Date.now() + 4000;
+	let r = await look();
+	while (r && Date.now() < end) {
+		await P.waitForTimeout(100); // the poll's interval: the page scrolls smoothly
+		r = await look();
+	}
+	return r;
+}
+
+await test("m-picker-leaves-the-bed-in-view-lit-beds-keep-colour", async () => {
+	for (const [locale, colorScheme, v, S] of [["en-GB", "light", "en", EN], ["fr-FR", "dark", "fr-dark", FR]]) {
+		const P = await litBoard(locale, colorScheme);
+		// a lit bed is filled with its own colour, as the same colour's unlit beds are, and ringed
+		const fills = await P.evaluate(() => [...document.querySelectorAll(".bed.lit")].map((b) => {
+			const colour = [...b.classList].find((c) => c.startsWith("c-"));
+			const plain = document.querySelector(`.bed.${colour}:not(.lit):not(.filled) .hex`);
+			const hex = getComputedStyle(b.querySelector(".hex"));
+			return { colour, lit: hex.fill, plain: plain && getComputedStyle(plain).fill, ring: parseFloat(hex.strokeWidth) };
+		}));
+		for (const f of fills) assert(f.plain && f.lit === f.plain && f.ring >= 4, `${v}: a lit ${f.colour} bed: ${JSON.stringify(f)}`);
+		// after a theme switch (each of the button's three modes) the lit beds stay between the bars
+		for (let i = 0; i < 3; i++) {
+			await P.click("#theme");
+			const r = await clearOfBars(P, ".bed.lit");
+			assert(!r, `${v}: after the theme button (${await P.locator("#theme").getAttribute("data-mode")}): ${r}`);
+		}
+		// a bed with several values opens the picker: that bed stays in view above it
+		const n = await P.locator(".bed.lit").count();
+		for (let i = n - 1; i >= 0 && !(await P.locator(".picker").count()); i--) await P.locator(".bed.lit").nth(i).click();
+		await P.locator(".picker").waitFor();
+		const r = await clearOfBars(P, ".bed.picking");
+		assert(!r, `${v}: the bed being written is covered: ${r}`);
+		// its choices in words: "1 stethoscope", "2 stethoscopes", never "(s)"
+		const choices = await P.locator(".picker .value small").allInnerTexts();
+		const one = S["count.steth.one"].replace("{n}", "1"), two = S["count.steth.other"].replace("{n}", "2");
+		assert(choices.some((c) => c === one) && choices.some((c) => c === two) && !choices.some((c) => c.includes("(s)")), `${v}: ${choices}`);
+		await screen(P, `er-picker-open-${v}`);
+		await P.context().close();
+	}
+});
+
+await test("n-header-and-prompt-fit-360", async () => {
+	for (const [locale, colorScheme, v] of [["en-GB", "light", "en"], ["en-GB", "dark", "en-dark"], ["fr-FR", "light", "fr"], ["fr-FR", "dark", "fr-dark"]]) {
+		const P = await litBoard(locale, colorScheme);
+		for (let i = 0; i < 3; i++) {
+			// the game's name on at most two lines, clear of the leagues link, whatever the theme button says
+			const m = await P.evaluate(() => {
+				const b = document.querySelector(".brand"), l = document.querySelector(".top-link");
+				const lines = Math.round(b.lastChild.nodeType === 3 ? (() => { const r = document.createRange(); r.selectNodeContents(b.lastChild); return r.getClientRects().length; })() : 0);
+				return { lines, gap: l.getBoundingClientRect().left - b.getBoundingClientRect().right, text: b.innerText };
+			});
+			assert(m.lines >= 1 && m.lines <= 2 && m.gap >= 4, `${v} (${await P.locator("#theme").getAttribute("data-mode")}): "${m.text}" on ${m.lines} lines, ${m.gap} px from the leagues link`);
+			await P.click("#theme");
+		}
+		// the turn's prompt and its buttons take at most a quarter of the screen
+		const dock = await P.locator(".dock").boundingBox();
+		assert(dock.height <= 740 / 4, `${v}: the dock is ${Math.round(dock.height)} px high: ${await P.locator("#status").innerText()}`);
+		await P.context().close();
+	}
+});
+
+await test("o-alicat-line-explains-its-points", async () => {
+	for (const [locale, colorScheme, v, S] of [["en-GB", "light", "en", EN], ["fr-FR", "dark", "fr-dark", FR]]) {
+		const g = (await api("POST", "/er/games", { players: [{ name: "Solo" }], solo: true, deck: "app", seed: 21 })).body;
+		const P = await phone({ locale, colorScheme, height: 740 });
+		await P.goto(`${BASE}/#game=${g.id}&token=${g.seats[0].seat_token}`);
+		await P.click("#reveal");
+		await tapMove(P);
+		await P.locator("#alicat-move").waitFor();
+		const st = (await api("GET", `/er/games/${g.id}`, null, g.host_token)).body;
+		const bot = st.seats.find((s) => s.bot);
+		await P.locator("#alicat-move", { hasText: String(bot.score.total) }).waitFor();
+		const line = await P.locator("#alicat-move").innerText();
+		// the score and every part of it that is not zero, in words
+		const parts = Object.entries(bot.score.breakdown).filter(([, n]) => n);
+		assert(parts.every(([k, n]) => line.includes(`${S[`score.${k}`]} ${n}`)) && line.includes(String(bot.score.total)), `${v}: ${line} / ${JSON.stringify(bot.score)}`);
+		assert(!/\(s\)/.test(line), `${v}: ${line}`);
+		// "How ALICAT scores" is a button: bordered, 44 px high, it opens the rules
+		const how = P.locator(".alicat-rules summary");
+		const look = await how.evaluate((e) => ({ border: parseFloat(getComputedStyle(e).borderTopWidth), h: e.getBoundingClientRect().height }));
+		assert(look.border >= 1 && look.h >= 44, `${v}: the rules' summary looks like ${JSON.stringify(look)}`);
+		await how.click();
+		await P.locator("#alicat-start").waitFor();
+		await P.locator("#alicat").scrollIntoViewIfNeeded();
+		await screen(P, `er-alicat-line-${v}`);
+		await P.context().close();
+	}
 });
 
 await ER.finish("er");

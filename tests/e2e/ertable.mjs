@@ -179,7 +179,7 @@ await test("er-queued-move-drawn-pending", async () => {
 	await B.locator("#conn[data-conn=offline]").waitFor();
 	const drafted = await B.locator(".bed.draft").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
 	await B.click("#submit");
-	await B.locator("#conn", { hasText: "1 move(s) waiting" }).waitFor();
+	await B.locator("#conn", { hasText: "1 move waiting" }).waitFor();
 	const pending = await B.locator(".bed.pending").evaluateAll((els) => els.map((e) => `${e.dataset.ward}/${e.dataset.bed}:${e.textContent}`));
 	assert(JSON.stringify(pending) === JSON.stringify(drafted), `pending beds ${pending} (drafted ${drafted})`);
 	if (pending.length) {
@@ -217,7 +217,7 @@ await test("er-solo-alicat-gains-of-the-turn", async () => {
 	let text = await S.locator("#alicat-move").textContent();
 	const p1 = t1.total - startTotal;
 	assert(!text.includes(`+${t1.total} points`), `turn 1 shows ALICAT's total as gained: ${text}`);
-	if (p1) assert(text.includes(`${p1 > 0 ? "+" : "−"}${Math.abs(p1)} points`), `turn 1: ${p1} points gained: ${text}`);
+	if (p1) assert(text.includes(`${p1 > 0 ? "+" : "−"}${Math.abs(p1)} point`), `turn 1: ${p1} points gained: ${text}`);
 	const nurses1 = t1.sheet.nurse_track - log.start.seats[1].sheet.nurse_track;
 	if (nurses1) assert(text.includes(`${nurses1} nurse`), `turn 1: ${nurses1} nurse(s): ${text}`);
 	else assert(!/nurse/.test(text), text);
@@ -228,7 +228,7 @@ await test("er-solo-alicat-gains-of-the-turn", async () => {
 	const st = (await api("GET", `/er/games/${g.id}`, null, host)).body;
 	const p2 = st.seats[1].score.total - t1.total;
 	text = await S.locator("#alicat-move").textContent();
-	if (p2) assert(text.includes(`${p2 > 0 ? "+" : "−"}${Math.abs(p2)} points`), `turn 2: ${p2} points gained: ${text}`);
+	if (p2) assert(text.includes(`${p2 > 0 ? "+" : "−"}${Math.abs(p2)} point`), `turn 2: ${p2} points gained: ${text}`);
 	else assert(!/points/.test(text), `turn 2: no point gained: ${text}`);
 	await S.context().close();
 });

@@ -674,4 +674,63 @@ await test("leagues-installable-and-offline", async () => {
 	await c.close();
 });
 
+await test("leagues-play-form-new-player-and-a-play-kept-offline", async () => {
+	for (const [locale, colorScheme, v, S] of [["en-GB", "light", "en", EN], ["fr-FR", "dark", "fr-dark", FR]]) {
+		const P = await phone({ locale, colorScheme });
+		const email = `cabin-${v}@example.org`;
+		await call(P, "POST", "/accounts", { email, password: "e2e password", display_name: "Ann" });
+		await call(P, "POST", "/sessions", { email, password: "e2e password" });
+		const { lid } = await newLeague(P, `Cabin ${v}`);
+		await visit(P, `add=${lid}`, "#lg-new-player");
+		// the theme button of the other pages is here too
+		await P.locator("header #theme").waitFor();
+		// a new league has only its owner: Bob is added from the form itself, ticked as playing
+		await P.fill("#lg-new-player", "Bob");
+		await P.click("#lg-add-player");
+		await P.locator('[data-member="Bob"]').waitFor();
+		assert(await P.getByLabel("Bob", { exact: true }).isChecked(), `${v}: Bob ticked`);
+		const members = (await call(P, "GET", `/leagues/${lid}`)).body.members.map((m) => m.name);
+		assert(members.includes("Bob"), `${v}: Bob a member: ${members}`);
+		// the star column says what it is, once
+		const head = await P.locator(".lg-who-head").innerText();
+		assert(head.includes(`★ ${S["play.winner"]}`) && head.includes(S["play.score"]), `${v}: the columns: ${head}`);
+		await P.getByLabel("Ann", { exact: true }).check();
+		await P.getByLabel(`${S["play.score"]} Ann`, { exact: true }).fill("31");
+		await P.getByLabel(`${S["play.score"]} Bob`, { exact: true }).fill("27");
+		await P.getByLabel(S["play.game"], { exact: true }).fill("Azul");
+		await screen(P, `leagues-play-form-new-player-${v}`);
+		// the network goes as the play is saved, after the server stored it: the reply is lost
+		let stored = 0;
+		await P.route("**/api/v1/leagues/*/plays", async (r) => {
+			if (r.request().method() !== "POST") return r.continue();
+			if (!stored++) await r.fetch();
+			return r.abort("internetdisconnected");
+		});
+		await P.getByRole("button", { name: S["play.save"] }).click();
+		await P.locator('[data-testid="pending"]').waitFor();
+		assert((await P.locator('[data-testid="flash"]').innerText()) === S["play.pending_kept"], `${v}: said kept`);
+		// kept across a reload while the network is still gone
+		await P.reload();
+		await P.locator('[data-testid="pending"]').waitFor();
+		await screen(P, `leagues-play-kept-offline-${v}`);
+		// the network back: sent again with its Idempotency-Key, stored once
+		await P.unroute("**/api/v1/leagues/*/plays");
+		const sent = P.locator('[data-testid="flash"]', { hasText: S["play.pending_sent.one"] });
+		// a try made while the route still cut it may be under way: tap again until it goes
+		for (let i = 0; i < 5 && !(await sent.count()); i++) {
+			if (await P.locator("#lg-send-pending").count()) await P.click("#lg-send-pending");
+			await sent.waitFor({ timeout: 3000 }).catch(() => {});
+		}
+		await sent.waitFor();
+		assert((await P.locator('[data-testid="pending"]').count()) === 0, `${v}: nothing waits`);
+		assert(await P.evaluate(() => localStorage.getItem("dh.leagues.pending") === null), `${v}: the phone's copy is gone`);
+		const plays = (await call(P, "GET", `/leagues/${lid}/plays`)).body;
+		assert(plays.total === 1, `${v}: one play stored: ${JSON.stringify(plays).slice(0, 300)}`);
+		const play = (await call(P, "GET", `/leagues/${lid}/plays/${encodeURIComponent(plays.plays[0].id)}`)).body;
+		assert(play.results.length === 2 && play.results.find((r) => r.name === "Bob").score === 27, `${v}: the play as typed: ${JSON.stringify(play.results)}`);
+		assert(stored >= 2, `${v}: the play was sent ${stored} times`);
+		await P.context().close();
+	}
+});
+
 await L.finish("leagues");

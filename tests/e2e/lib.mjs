@@ -49,6 +49,37 @@ export async function api(method, path, body, token) {
 	return { status: r.status, body: parsed };
 }
 
+/** The words of the screen as a player reads them, two checks every audited screen gets:
+ * - a badge or warning (a class naming a badge, warn or notice, role note, alert or status, an
+ *   error box) says a thing once per section (the closest section, fieldset, article, dialog,
+ *   form, details, table, list or .panel): the same one on every line says nothing;
+ * - no text left unfinished: "(s)" for a plural, a word followed by " ." or " ," (an empty name
+ *   slot: "the seat of ."), a line opening with "." or ",", "()", a {placeholder} unfilled.
+ * Returns the problems found, "what: where" each. */
+export async function wordsCheck(page) {
+	return page.evaluate(() => {
+		const out = [];
+		const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], .sr-only");
+		const where = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`;
+		const SECTION = "section, fieldset, article, dialog, form, details, table, ul, ol, dl, .panel, main, body";
+		const seen = new Map(); // section → text → count
+		for (const el of document.querySelectorAll('[class*="badge"], [class*="warn"], [class*="notice"], [role="note"], [role="alert"], [role="status"], .error')) {
+			if (!shown(el) || el.closest("svg")) continue;
+			const text = (el.innerText || "").replace(/\s+/g, " ").trim();
+			if (!text) continue;
+			const sec = el.parentElement?.closest(SECTION) || document.body;
+			const texts = seen.get(sec) || new Map();
+			seen.set(sec, texts);
+			texts.set(text, (texts.get(text) || 0) + 1);
+		}
+		for (const [sec, texts] of seen) for (const [text, n] of texts) if (n > 1) out.push(`"${text.slice(0, 60)}" ${n} times in ${where(sec)}`);
+		const BAD = [[/\(s\)|\(e\)s?\b|\(x\)/i, "a raw plural"], [/\S\s+[.,](?!\d)/, "an empty slot before a full stop or comma"], [/^\s*[.,]/, "a line opening with a full stop or comma"], [/\(\s*\)/, "empty brackets"], [/\{\w+\}/, "a placeholder left"]];
+		for (const line of document.body.innerText.split("\n"))
+			for (const [re, what] of BAD) if (re.test(line)) out.push(`${what}: "${line.trim().slice(0, 80)}"`);
+		return [...new Set(out)];
+	});
+}
+
 let shared = null; // the one browser of the process (a promise: files may ask at once)
 
 /** The one headless Chromium every file's pages live in. */
@@ -71,6 +102,7 @@ const trace = (e, lines) => String(e && e.stack ? e.stack : e).split("\n").slice
 export function suite(file) {
 	const jsErrors = [];
 	const audits = []; // "screen: rule (impact) — target — why" of every axe violation
+	const words = []; // "screen: problem" of every screen's words (wordsCheck)
 	const mine = [];
 	let screens = 0; // how many times audit ran
 	const only = process.env.ONLY || "";
@@ -130,6 +162,7 @@ export function suite(file) {
 	async function audit(page, name) {
 		const rules = Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }]));
 		screens++;
+		for (const w of await wordsCheck(page)) words.push(`${name}: ${w}`);
 		const r = await new AxeBuilder({ page }).options({ rules }).analyze();
 		for (const v of r.violations)
 			for (const n of v.nodes)
@@ -143,19 +176,23 @@ export function suite(file) {
 		await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
 	}
 
-	/** The checks that close the file: no axe violation on the screens it audited (when it
-	 * audited any), no script error. */
+	/** The checks that close the file: no axe violation and no problem of words (wordsCheck) on
+	 * the screens it audited (when it audited any), no script error. */
 	async function finish(prefix) {
-		if (screens > 0)
+		if (screens > 0) {
 			await test(`${prefix}-axe-every-screen`, async () => {
 				assert(audits.length === 0, `${audits.length} violation(s) on ${screens} screens:\n${audits.slice(0, 30).join("\n")}`);
 			});
+			await test(`${prefix}-words-every-screen`, async () => {
+				assert(words.length === 0, `${words.length} problem(s) of words on ${screens} screens:\n${words.slice(0, 30).join("\n")}`);
+			});
+		}
 		await test(`${prefix}-no-script-errors`, async () => {
 			assert(jsErrors.length === 0, jsErrors.join("\n"));
 		});
 	}
 
-	return { test, phone, audit, shot, finish, jsErrors, audits, results: mine };
+	return { test, phone, audit, shot, finish, jsErrors, audits, words, results: mine };
 }
 
 /** The ER phone screens at 360 px: nothing wider than the screen, no two controls overlapping
