@@ -110,8 +110,20 @@ export function entryViews(ctx) {
 		if (!v) return [];
 		return [writable(S.game).map((seat) => seatForm(S, seat)), isDh && S.game.solo && S.round !== "finish" ? reportsPicker(S) : null];
 	});
-	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg],
-		() => [errorBox(get().err, { form: "entry", game: get().game, round: get().round, code: get().game?.code }), okLine(get().msg)]);
+	const box = () => errorBox(get().err, { form: "entry", game: get().game, round: get().round, code: get().game?.code });
+	// a refusal about one seat's field shows in that seat's block, next to the field, and takes the
+	// player there; any other refusal (and the saved line) under the forms
+	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg, !!fieldOf(forms, S.err)],
+		(v, S) => [fieldOf(forms, S.err) ? null : box(), okLine(S.msg)]);
+	store.subscribe((S) => [S.lang, errorKey(S.err), S.draftRev], () => {
+		forms.querySelector(".tt-field-error")?.remove();
+		const at = fieldOf(forms, get().err);
+		if (!at) return;
+		const el = h("div", { class: "tt-field-error", tabindex: "-1" }, box());
+		at.row.after(el);
+		at.row.scrollIntoView({ block: "center" });
+		(at.focus || el).focus({ preventScroll: true });
+	});
 	const save = mount(store, h("button", { type: "button", class: "primary wide", id: "tt-save", onclick: () => saveEntry(ctx) }),
 		(S) => [S.lang, S.round], () => (get().round === "finish" ? t("tt.save_finish") : t("tt.save_round", { n: get().round })));
 	store.subscribe((S) => [open(S), S.busy], ([on, busy]) => {
@@ -119,6 +131,23 @@ export function entryViews(ctx) {
 		save.disabled = busy;
 	});
 	return h("section", { class: "panel", id: "tt-entry" }, title, chips, forms, notes, save);
+}
+
+/** Where a refusal of the entries is about, in the forms shown: {row, focus} (the field's row in
+ * its seat's block, the control to focus), else null. The pointer "/entries/I/discharged/red"
+ * names the I-th entry sent (error.sent.seats) and the field "discharged.red"; a pointer to a
+ * whole group ("/entries/I/discharged") finds its first field, one to the entry itself the seat's
+ * block. */
+export function fieldOf(forms, e) {
+	const m = e && e.sent && /^\/entries\/(\d+)(?:\/(.*))?$/.exec(e.field || "");
+	const seat = m && e.sent.seats[Number(m[1])];
+	const block = seat && forms.querySelector(`.tt-seat[data-seat="${seat}"]`);
+	if (!block) return null;
+	const field = (m[2] || "").split("/").join(".");
+	const ctl = field && [...block.querySelectorAll("[data-field]")].find((x) => x.dataset.field === field || x.dataset.field.startsWith(`${field}.`));
+	if (!ctl) return { row: block.querySelector("legend") || block, focus: null };
+	const row = ctl.closest(".tt-row, .tt-toggle") || ctl;
+	return { row, focus: ctl.matches("input") ? ctl : ctl.querySelector("button:not([disabled])") };
 }
 
 /** Saves the round (PUT …/rounds/N) or the end (POST …/finish) of every seat shown. */
