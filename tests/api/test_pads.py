@@ -341,3 +341,38 @@ def test_league_report_pdf():
             problem(st, hd, o, 400, field="/lang")
         finally:
             _pdf._server = saved
+
+
+def test_dh_pad_of_a_game_ended_early():
+    """A game the table ended after round 3 (POST …/finish "ended_after": 3): its pad prints the
+    three rounds played and the end of the game, not rounds 4 to 8."""
+    with Server(database=make_database("h_pads_early")) as s:
+        saved, _pdf._server = _pdf._server, s
+        try:
+            st, _, g = s.json("POST", "/api/v1/dh/games",
+                              {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+            assert st == 201, g
+            host = g["host_token"]
+            for n in range(1, 4):
+                st, _, cur = s.json("PUT", f"/api/v1/dh/games/{g['id']}/rounds/{n}", {
+                    "entries": [{"seat": 1, "discharged": {"red": 1}},
+                                {"seat": 2, "discharged": {"yellow": 2}}]}, token=host)
+                assert st == 200, cur
+            st, _, fin = s.json("POST", f"/api/v1/dh/games/{g['id']}/finish", {
+                "entries": [{"seat": 1, "patients_left": 2}, {"seat": 2, "blood_bags": 1}],
+                "ended_after": 3}, token=host)
+            assert st == 200 and fin["rounds_played"] == 3, fin
+            for lang, rnd, end in (("en", "Round", "End of game"), ("fr", "Manche", "Fin de partie")):
+                st, hd, body = s.request("GET", f"/api/v1/dh/games/{g['id']}/pad.pdf?lang={lang}",
+                                         headers={"Authorization": "Bearer " + host})
+                assert st == 200, (st, body[:200])
+                f = f"{_pdf.OUT}/dh-game-early-{lang}.pdf"
+                open(f, "wb").write(body)
+                check_pdf(f, 1, A4)
+                t = _flat(text(f))
+                for n in (1, 2, 3):
+                    assert f"{rnd} {n}" in t, (n, t[:600])
+                assert f"{rnd} 4" not in t and f"{rnd} 8" not in t, t[:800]
+                assert end in t, t[:800]
+        finally:
+            _pdf._server = saved
