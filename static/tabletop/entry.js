@@ -13,6 +13,10 @@ import { finishDraft, finishRows } from "./finish.js";
 
 const CL_ROUND = ["popularity_bought", "lab_doctors", "deaths", "unpaid_expenses", "time_spent"];
 
+/** The round a game ends after when its end is entered now: the rounds every seat entered,
+ * fewer than the rulebook's when the table stops early (0: not ending early). */
+export const endingEarly = (S, nRounds) => (S.round === "finish" && S.game.rounds_complete < nRounds ? S.game.rounds_complete : 0);
+
 /** The seats this phone enters: its own, or every seat on the host's phone. */
 export const writable = (g) => g.seats.filter((s) => !g.you || s.seat === g.you);
 
@@ -58,7 +62,7 @@ export function entryViews(ctx) {
 		};
 		const check = (label, field) => toggle(label, d[field], setter(d, field), attrs(field));
 		let rows;
-		if (S.round === "finish") rows = finishRows(isDh, S.game, row, check);
+		if (S.round === "finish") rows = finishRows(isDh, S.game, row, check, endingEarly(S, nRounds) > 0);
 		else if (isDh)
 			rows = [
 				COLOURS.map((c) => row(t("tt.discharged", { colour: t(`colour.${c}`) }), `discharged.${c}`, 12)),
@@ -92,10 +96,14 @@ export function entryViews(ctx) {
 
 	const showRound = (n) => set({ round: n, drafts: {}, draftRev: get().draftRev + 1, dirty: false, err: null });
 
-	const title = mount(store, h("div"), (S) => [S.lang, !!S.game, S.game && S.game.status, S.round], () => {
+	const title = mount(store, h("div"), (S) => [S.lang, !!S.game, S.game && S.game.status, S.round, S.game && S.game.rounds_complete], () => {
 		const S = get();
 		if (!S.game) return h("p", { class: "muted" }, "…");
 		if (!open(S)) return h("h2", {}, t("game.finished"));
+		const early = endingEarly(S, nRounds);
+		if (early) // a table may stop after any round: what that means, above its end
+			return [h("h2", {}, t("tt.finish_early_title", { n: early })),
+				h("p", { class: "tt-early-note", id: "tt-early-note" }, t("tt.finish_early_note", { n: early, total: nRounds }))];
 		return h("h2", {}, S.round === "finish" ? t("tt.finish_title") : t("tt.round_title", { n: S.round, total: nRounds }));
 	});
 	const chips = mount(store, h("div", { class: "tt-chips", role: "tablist" }), (S) => open(S) && [S.lang, S.round, S.game.rounds_complete, S.game.next.action], (v, S) => {
@@ -103,9 +111,9 @@ export function entryViews(ctx) {
 		const chip = (n, label, disabled) => h("button", { type: "button", class: `tt-chip${S.round === n ? " on" : ""}`, "data-round": n,
 			role: "tab", "aria-selected": S.round === n ? "true" : "false", disabled, onclick: () => showRound(n) }, label);
 		return [Array.from({ length: nRounds }, (_, i) => chip(i + 1, String(i + 1), i + 1 > S.game.rounds_complete + 1)),
-			chip("finish", t("tt.end"), S.game.next.action !== "finish")];
+			chip("finish", t("tt.end"), S.game.next.action !== "finish" && S.game.rounds_complete < 1)];
 	});
-	const formShape = (S) => [S.lang, S.round, S.draftRev, writable(S.game).map((s) => s.name), S.game.variants, S.game.expansions, S.game.goal, S.game.profile];
+	const formShape = (S) => [S.lang, S.round, S.draftRev, endingEarly(S, nRounds), writable(S.game).map((s) => s.name), S.game.variants, S.game.expansions, S.game.goal, S.game.profile];
 	const forms = mount(store, h("div"), (S) => open(S) && formShape(S), (v, S) => {
 		if (!v) return [];
 		return [writable(S.game).map((seat) => seatForm(S, seat)), isDh && S.game.solo && S.round !== "finish" ? reportsPicker(S) : null];
@@ -151,12 +159,13 @@ export function fieldOf(forms, e) {
 }
 
 /** Saves the round (PUT …/rounds/N) or the end (POST …/finish) of every seat shown. */
-async function saveEntry({ store, isDh, token, path, setGame }) {
+async function saveEntry({ store, isDh, token, path, setGame, nRounds }) {
 	const { get, set } = store;
 	const S = get();
 	const round = S.round;
 	const entries = writable(S.game).map((seat) => ({ seat: seat.seat, ...draftFor(S, isDh, seat) }));
 	const body = { entries };
+	if (endingEarly(S, nRounds)) body.ended_after = endingEarly(S, nRounds);
 	if (round !== "finish" && isDh && S.game.solo) body.reports_completed = S.drafts[`${round}:reports`] || [];
 	set({ busy: true, err: null, msg: null });
 	try {

@@ -20,14 +20,17 @@ export function finishDraft(isDh, seat) {
 }
 
 /** The end-of-game rows of one seat: row(label, field, max) a stepper, check(label, field) a
- * toggle (field: a path in the seat's draft). Values the scoring profile does not confirm are
+ * toggle (field: a path in the seat's draft); early: the table ends the game before the
+ * rulebook's last round. Values the scoring profile does not confirm are
  * marked on the score lines that use them, not on the fields. */
-export function finishRows(isDh, g, row, check) {
+export function finishRows(isDh, g, row, check, early = false) {
+	// a game ended early asks no pips (a complete game's tie-break) and no collections (they
+	// come after the last round): seed 000, END GAME SCORING; FINAL ROUND COLLECTIONS
 	if (isDh)
 		return [
 			row(t("tt.f.fatalities"), "fatalities", 30), row(t("tt.f.blood_bags"), "blood_bags", 30),
-			row(t("tt.f.patients_left"), "patients_left", 12), row(t("tt.f.pips_left"), "pips_left", 72),
-			g.variants.final_round_collections ? row(t("tt.f.collected"), "collected", 12) : null];
+			row(t("tt.f.patients_left"), "patients_left", 12), early ? null : row(t("tt.f.pips_left"), "pips_left", 72),
+			g.variants.final_round_collections && !early ? row(t("tt.f.collected"), "collected", 12) : null];
 	const has = (x) => g.expansions.includes(x);
 	return [
 		h("h4", {}, t("tt.f.employees")),
