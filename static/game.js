@@ -61,8 +61,17 @@ export function openGame(root, { id, token, seat }) {
 		return refreshing;
 	}
 
+	/** Keeps on this phone whose seat it plays (and the table's code): a phone that opened a seat
+	 * link knows no more, and once another phone takes the seat over the game no longer loads. */
+	function rememberSeat(st) {
+		const seat = st.you && st.seats.find((s) => s.seat === st.you);
+		const saved = api.savedGames()[get().id] || {};
+		if (seat && (saved.seatName !== seat.name || saved.code !== st.code)) api.saveGame(get().id, { seat: seat.seat, seatName: seat.name, code: st.code });
+	}
+
 	function setGame(st) {
 		const prev = get().game;
+		rememberSeat(st);
 		set({ game: st });
 		let S = get();
 		const patch = {};
@@ -392,9 +401,10 @@ export function openGame(root, { id, token, seat }) {
 		if (!lost) return lostBox.replaceChildren();
 		const S = get();
 		const saved = api.savedGames()[S.id] || {};
-		const name = S.game && S.game.you ? D.seatOf(S, S.game.you).name : saved.label || "";
+		const name = S.game && S.game.you ? D.seatOf(S, S.game.you).name : saved.seatName || (saved.seat ? saved.label : "");
+		const words = lost !== "replaced" ? t("game.not_found") : name ? t("game.replaced", { name }) : t("game.replaced_unnamed");
 		lostBox.replaceChildren(h("section", { class: "panel lost", id: "lost" },
-			h("div", { role: "alert" }, h("h1", {}, lost === "replaced" ? t("game.replaced", { name }) : t("game.not_found"))),
+			h("div", { role: "alert" }, h("h1", {}, words)),
 			lost === "replaced" ? h("p", {}, t("game.replaced_help")) : null,
 			h("div", { class: "actions-inline" },
 				saved.code ? h("a", { class: "button primary", id: "rejoin", href: `#join=${encodeURIComponent(saved.code)}` }, t("game.rejoin")) : null,

@@ -4,6 +4,7 @@ import { h, icon } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import { errorOf, errorBox, replaceKeepingFocus } from "./view.js";
 import { leagueChoice } from "./league-picker.js";
+import { gameReady } from "./share.js";
 
 const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
 const SPECS = [["c1", "cardiologist", 0], ["c2", "cardiologist", 1], ["radiologist", "radiologist", 0], ["epidemiologist", "epidemiologist", 0]];
@@ -23,16 +24,8 @@ const field = (labelKey, input, vars) => h("label", { class: "field" }, h("span"
 /** Radio buttons: set(value) when checked, label(value) beside each. */
 const radios = (legend, name, values, cur, set, label, ...more) => h("fieldset", {}, h("legend", {}, t(legend)), values.map((v) =>
 	h("label", { class: "check" }, h("input", { type: "radio", name, value: v, checked: cur === v, onchange: () => set(v) }), label(v))), more);
-// links and QR codes use the address the host opened, or the one chosen on the new game's screen
-// (on localhost: the machine's address on the network, from GET /api/v1/addresses)
-const share = { list: null, origin: "" };
-const base = () => `${share.origin || location.origin}${location.pathname}`;
-const joinLink = (code) => `${base()}#join=${encodeURIComponent(code)}`;
-export const seatLink = (id, token) => `${base()}#game=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
-const isLocal = () => /^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname);
 /** Paper for this phone's language: US Letter in the Americas' English and Spanish, else A4. */
 export const paperOf = () => (/^en-(US|CA)|^es-(US|MX)/.test(navigator.language) ? "letter" : "a4");
-const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${encodeURIComponent(url)}`, alt, width: 160, height: 160, loading: "lazy" });
 
 // ---- home ----
 
@@ -178,63 +171,17 @@ async function create(redraw) {
 
 // ---- the new game's links ----
 
-function copyButton(input) {
-	return h("button", {
-		type: "button", onclick: async (e) => {
-			const btn = e.currentTarget;
-			try {
-				await navigator.clipboard.writeText(input.value);
-			} catch {
-				input.select();
-				if (document.execCommand) document.execCommand("copy");
-			}
-			btn.textContent = t("created.copied");
-		},
-	}, t("created.copy"));
-}
-
-function linkRow(label, url, testid, withQr) {
-	const id = `link-${testid}`;
-	const input = h("input", { type: "text", readonly: true, value: url, id, "data-link": testid, onfocus: (e) => e.target.select() });
-	return h("li", { class: "link-row" }, h("label", { class: "link-label", for: id }, label), h("div", { class: "link-line" }, input, copyButton(input)),
-		withQr ? h("details", { class: "qr-box" }, h("summary", {}, t("created.qr")), qr(url, t("created.qr_alt", { what: label }))) : null);
-}
-
-/** On localhost: a warning, and the addresses other phones can open to choose from. */
-function sharePanel(redraw) {
-	if (!isLocal()) return null;
-	if (!share.list) {
-		share.list = [];
-		api.request("GET", "/addresses").then((r) => {
-			share.list = [...(r.public_url ? [r.public_url.replace(/\/$/, "")] : []), ...r.lan.map((u) => u.replace(/\/$/, ""))];
-			redraw();
-		}).catch(() => {});
-	}
-	const choice = (origin, key) => h("label", { class: "check" },
-		h("input", { type: "radio", name: "share-origin", value: origin, checked: (share.origin || location.origin) === origin, onchange: () => { share.origin = origin; redraw(); } }),
-		h("span", {}, t(key, { host: origin.replace(/^https?:\/\//, "") })));
-	return h("div", { class: "share-warn", id: "share-warn" },
-		h("p", {}, t("share.local_warn", { host: location.host })),
-		share.list.length
-			? h("fieldset", {}, h("legend", {}, t("share.address")), choice(location.origin, "share.this_machine"), share.list.map((o) => choice(o, "share.lan")))
-			: h("p", {}, t("share.no_lan")));
-}
-
 export function renderCreated(app, isCurrent = () => true) {
 	const c = created;
 	if (!c) return false;
 	showGame("er");
 	const redraw = () => isCurrent() && renderCreated(app, isCurrent);
-	replaceKeepingFocus(app, h("section", { class: "panel created" },
-		h("h1", {}, t("created.title")),
-		sharePanel(redraw),
-		h("h2", { class: "big-code", id: "join-code-shown", "data-code": c.code }, t("created.code", { code: c.code })),
-		h("div", { class: "join-qr" }, qr(joinLink(c.code), t("created.qr_alt", { what: t("created.join_link") })), h("p", { class: "muted" }, t("created.join_qr"))),
-		h("p", {}, t("created.links")),
-		h("ul", { class: "links" },
-			c.seats.filter((s) => !s.bot).map((s) => linkRow(t("created.seat_link", { seat: s.seat, name: s.name }), seatLink(c.id, s.seat_token), `seat-${s.seat}`, true)),
-			linkRow(t("created.host"), seatLink(c.id, c.host_token), "host", false)),
-		h("a", { class: "button primary wide", id: "open-host", href: `#game=${encodeURIComponent(c.id)}&token=${encodeURIComponent(c.host_token)}` }, t("created.open_host"))));
+	const route = (token) => `#game=${encodeURIComponent(c.id)}&token=${encodeURIComponent(token)}`;
+	replaceKeepingFocus(app, h("section", { class: "panel created" }, gameReady({
+		code: c.code, codeId: "join-code-shown", codeText: t("created.code", { code: c.code }),
+		seats: c.seats.filter((s) => !s.bot).map((s) => ({ seat: s.seat, label: t("created.seat_link", { seat: s.seat, name: s.name }), route: route(s.seat_token) })),
+		host: route(c.host_token), open: { id: "open-host", href: route(c.host_token), label: t("created.open_host") },
+	}, redraw)));
 	return true;
 }
 

@@ -83,6 +83,9 @@ struct table_game {
 	bool host;
 	int you;
 	bool display; /* the display token: reads only, and the join code is not shown */
+	/* seats (bit seat-1) the host's writes are known to have claimed on this server: a hint
+	 * that spares the statement (table_kind.host_plays_event) */
+	unsigned host_claimed;
 	char code[DB_CODE_MAX + 1];
 	char league[TABLE_LEAGUE_MAX + 1];
 	char created_at[DB_TIME_MAX + 1];

@@ -264,6 +264,23 @@ static bool turn_take(stripe *s, turn *t, const char *id, bool may_wait, http_re
 	return true;
 }
 
+/* After a committed write: the host's token playing a seat claims it (table_kind's
+ * host_plays_event), so the join list shows it taken. Best effort, after the commit: a row
+ * held by a join is not waited for (the next such write tries again), and a failure leaves the
+ * write as it stands. */
+static void host_claim(db_conn *c, table_game *g, const table_event *ev, bool may_wait)
+{
+	const char *plays = g->kind->host_plays_event;
+	if (!g->host || plays == NULL || strcmp(ev->name, plays) != 0 || ev->seat < 1 ||
+	    ev->seat > g->nseats || g->bot[ev->seat - 1] ||
+	    (g->host_claimed >> (ev->seat - 1)) & 1u)
+		return;
+	db_conn_nowait(c, !may_wait);
+	if (db_seat_claim(c, g->id, ev->seat) == DB_OK)
+		g->host_claimed |= 1u << (ev->seat - 1);
+	db_conn_nowait(c, false);
+}
+
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
 {
 	char hash[TOKEN_HASH_HEX + 1];
@@ -301,6 +318,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	db_conn_nowait(c, false);
 	if (st == DB_OK) { /* committed: this state is the game at its new version */
 		eng_learn_token(g, hash, g->host ? 0 : g->you); /* and its claim is durable */
+		host_claim(c, g, ev, may_wait);
 		game_cache_put(g->id, g->version, g, eng_game_size(kind), epoch);
 		live_changed(g->id, g->version);
 	}

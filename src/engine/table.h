@@ -121,6 +121,11 @@ typedef struct table_kind {
 	 * (e.g. ER's turn-by-turn summary). Optional. */
 	void (*log_step)(const void *state, const table_event *ev, const table_view *v,
 	                 struct json_object *log);
+	/* The event by which a phone plays a seat ("move"): the host's token sending it for a
+	 * seat claims that seat, as the seat's own token would (the host's phone plays it, so a
+	 * join needs "replace"). NULL: the host's writes claim nothing (a scorekeeper writing for
+	 * the whole table). */
+	const char *host_plays_event;
 } table_kind;
 
 /* ---- registry (at start, before the server runs) ---- */

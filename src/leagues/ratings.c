@@ -502,6 +502,9 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 		finished = json_object_get_string(v);
 	if (json_object_object_get_ex(root, "created_at", &v))
 		created = json_object_get_string(v);
+	/* a game the table ended before the rulebook's last round: kept and shown, not rated */
+	if (json_object_object_get_ex(root, "incomplete", &v))
+		p.incomplete = json_object_get_boolean(v);
 	int off;
 	if (!finished || !league_parse_rfc3339(finished, p.when, &off)) {
 		time_t now = time(NULL);

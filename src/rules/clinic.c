@@ -116,6 +116,17 @@ void clinic_game_init(clinic_game *g, const clinic_config *cfg)
 	g->cfg = *cfg;
 }
 
+/* The last round any seat entered (0: none). */
+static int rounds_entered(const clinic_game *g)
+{
+	int n = 0;
+	for (int r = 0; r < CL_ROUNDS; r++)
+		for (int s = 0; s < g->cfg.nseats; s++)
+			if (g->rounds[r][s].entered)
+				n = r + 1;
+	return n;
+}
+
 int clinic_rounds_complete(const clinic_game *g)
 {
 	int n = 0;
@@ -254,8 +265,14 @@ static int check_finish_entry(const void *game, const void *input, int i, tt_err
 
 int clinic_finish_apply(clinic_game *g, const clinic_finish_input *in, tt_error *err)
 {
-	if (tt_finish_check(&kind, g->finished, clinic_rounds_complete(g), g->cfg.nseats,
-	                    in->nentries, check_finish_entry, g, in, err) != 0)
+	/* "After 6 rounds, the game ends" (seed 001, End of the Game); a table may stop earlier:
+	 * the end of the game is scored the same way, on the boards as they stand */
+	int last = in->ended_after ? in->ended_after : CL_ROUNDS;
+	if (last < 1 || last > CL_ROUNDS)
+		return tt_fail(err, 400, "round-out-of-range",
+		               "a game ends after one of rounds 1 to 6", "/ended_after");
+	if (tt_finish_check(&kind, g->finished, clinic_rounds_complete(g), rounds_entered(g), last,
+	                    g->cfg.nseats, in->nentries, check_finish_entry, g, in, err) != 0)
 		return -1;
 	for (int i = 0; i < in->nentries; i++) {
 		clinic_finish_entry *f = &g->finish[in->e[i].seat - 1];
@@ -272,6 +289,7 @@ int clinic_finish_apply(clinic_game *g, const clinic_finish_input *in, tt_error 
 		f->goal_achieved = in->e[i].goal_achieved;
 	}
 	g->finished = true;
+	g->rounds_played = (int8_t)last;
 	return 0;
 }
 
@@ -417,7 +435,8 @@ static void replay(const clinic_game *g, clinic_scores *out)
 static void standings(const clinic_game *g, clinic_scores *out)
 {
 	int n = g->cfg.nseats;
-	const int8_t *fin = out->turn_order[CL_ROUNDS];
+	/* the turn order after the last round played (seed 001, End of the Game: ties) */
+	const int8_t *fin = out->turn_order[g->rounds_played ? g->rounds_played : CL_ROUNDS];
 	int pos[CL_MAX_SEATS];
 	for (int i = 0; i < n; i++)
 		pos[fin[i] - 1] = i;

@@ -116,6 +116,9 @@ typedef struct {
 	int8_t order_next[CL_ROUNDS][CL_MAX_SEATS]; /* as entered (order_given) */
 	clinic_finish_entry finish[CL_MAX_SEATS];
 	bool finished;
+	/* once finished: the round the game ended after (CL_ROUNDS for the rulebook's game, fewer
+	 * when the table stopped early) */
+	int8_t rounds_played;
 } clinic_game;
 
 typedef struct {
@@ -137,6 +140,8 @@ typedef struct {
 		int patients[CL_PATIENTS], zombies;
 		bool goal_achieved;
 	} e[CL_MAX_ENTRIES];
+	/* the round the table stopped after (1..CL_ROUNDS); 0: the rulebook's end, after round 6 */
+	int ended_after;
 } clinic_finish_input;
 
 typedef struct {

@@ -180,6 +180,17 @@ void dh_game_init(dh_game *g, const dh_config *cfg)
 	g->cfg = *cfg;
 }
 
+/* The last round any seat entered (0: none). */
+static int rounds_entered(const dh_game *g)
+{
+	int n = 0;
+	for (int r = 0; r < DH_ROUNDS; r++)
+		for (int s = 0; s < g->cfg.nseats; s++)
+			if (g->rounds[r][s].entered)
+				n = r + 1;
+	return n;
+}
+
 int dh_rounds_complete(const dh_game *g)
 {
 	int n = 0;
@@ -333,6 +344,21 @@ int dh_round_apply(dh_game *g, int round, const dh_round_input *in, tt_error *er
 
 /* ---- finish (seed 000, END GAME SCORING; FINAL ROUND COLLECTIONS) ---- */
 
+/* A game the table stopped before the rulebook's end ("At the end of the 8th round, the game
+ * ends", seed 000, GAME SEQUENCE): no round 8 to check the wards against, and the pips of the
+ * patients left are not asked (they only break a tie of a complete game); the Final Round
+ * Collections happen "after the last round of the game" (seed 000, FINAL ROUND COLLECTIONS),
+ * which was not played. */
+static int check_early_entry(const dh_finish_input *in, int i, tt_error *err)
+{
+	if (in->e[i].collected > 0)
+		return tt_fail(err, 422, "collections-after-early-end",
+		               "patients are collected after the last round, and the game ended "
+		               "before it",
+		               "/entries/%d/collected", i);
+	return 0;
+}
+
 static int check_finish_entry(const void *game, const void *input, int i, tt_error *err)
 {
 	const dh_game *g = game;
@@ -354,6 +380,8 @@ static int check_finish_entry(const void *game, const void *input, int i, tt_err
 		return tt_fail(err, 422, "too-many-patients",
 		               "a hospital holds 12 patients (left + collected)",
 		               "/entries/%d/patients_left", i);
+	if (in->ended_after && in->ended_after < DH_ROUNDS)
+		return check_early_entry(in, i, err);
 	/* Each remaining die shows 1 to 6 pips (seed 000, GLOSSARY: PATIENT). */
 	if (pips < left || pips > 6 * left)
 		return tt_fail(err, 422, "impossible-pips",
@@ -384,8 +412,12 @@ static int check_finish_entry(const void *game, const void *input, int i, tt_err
 
 int dh_finish_apply(dh_game *g, const dh_finish_input *in, tt_error *err)
 {
-	if (tt_finish_check(&kind, g->finished, dh_rounds_complete(g), g->cfg.nseats, in->nentries,
-	                    check_finish_entry, g, in, err) != 0)
+	int last = in->ended_after ? in->ended_after : DH_ROUNDS;
+	if (last < 1 || last > DH_ROUNDS)
+		return tt_fail(err, 400, "round-out-of-range",
+		               "a game ends after one of rounds 1 to 8", "/ended_after");
+	if (tt_finish_check(&kind, g->finished, dh_rounds_complete(g), rounds_entered(g), last,
+	                    g->cfg.nseats, in->nentries, check_finish_entry, g, in, err) != 0)
 		return -1;
 	for (int i = 0; i < in->nentries; i++) {
 		dh_finish_entry *f = &g->finish[in->e[i].seat - 1];
@@ -397,6 +429,7 @@ int dh_finish_apply(dh_game *g, const dh_finish_input *in, tt_error *err)
 		f->collected = (int16_t)in->e[i].collected;
 	}
 	g->finished = true;
+	g->rounds_played = (int8_t)last;
 	return 0;
 }
 

@@ -131,6 +131,9 @@ typedef struct {
 	int8_t nreports_done[DH_ROUNDS];
 	dh_finish_entry finish[DH_MAX_SEATS];
 	bool finished;
+	/* once finished: the round the game ended after (DH_ROUNDS for the rulebook's game, fewer
+	 * when the table stopped early) */
+	int8_t rounds_played;
 } dh_game;
 
 /* Input of one round (PUT …/rounds/{n}): the seats listed replace their entries of that round,
@@ -155,6 +158,8 @@ typedef struct {
 		int seat;
 		int fatalities, blood_bags, patients_left, pips_left, collected;
 	} e[DH_MAX_ENTRIES];
+	/* the round the table stopped after (1..DH_ROUNDS); 0: the rulebook's end, after round 8 */
+	int ended_after;
 } dh_finish_input;
 
 typedef struct {

@@ -81,16 +81,21 @@ int tt_round_open(const tt_game *k, int round, bool finished, int nentries, bool
 	return 0;
 }
 
-int tt_finish_check(const tt_game *k, bool finished, int complete, int nseats, int nentries,
-                    tt_entry_check *check, const void *game, const void *input, tt_error *err)
+int tt_finish_check(const tt_game *k, bool finished, int complete, int latest, int last, int nseats,
+                    int nentries, tt_entry_check *check, const void *game, const void *input,
+                    tt_error *err)
 {
 	char detail[TT_DETAIL_LEN];
 	if (finished)
 		return tt_fail(err, 409, "game-finished", "the game is already finished", "%s", "");
-	if (complete < k->rounds) {
+	if (latest > last) {
 		snprintf(detail, sizeof detail,
-		         "the game ends after round %d: enter every seat's rounds first",
-		         k->rounds);
+		         "round %d has entries: the game cannot end after round %d", latest, last);
+		return tt_fail(err, 422, "rounds-after-end", detail, "/ended_after");
+	}
+	if (complete < last) {
+		snprintf(detail, sizeof detail,
+		         "the game ends after round %d: enter every seat's rounds first", last);
 		return tt_fail(err, 422, "finish-before-last-round", detail, "/entries");
 	}
 	if (check_entries(k, nentries, err) != 0)

@@ -79,12 +79,16 @@ int tt_round_open(const tt_game *k, int round, bool finished, int nentries, bool
 
 /* A game's own check of entry i of its finish (game and input: the game's types). */
 typedef int tt_entry_check(const void *game, const void *input, int i, tt_error *err);
-/* The checks of a finish, in this order: not finished yet (409 game-finished), every seat
- * entered every round (complete = rounds every seat entered; 422 finish-before-last-round), at
- * most max_entries entries (400 too-many-entries), check(game, input, i) on each entry, one entry
- * for each of the nseats seats (422 seat-missing). */
-int tt_finish_check(const tt_game *k, bool finished, int complete, int nseats, int nentries,
-                    tt_entry_check *check, const void *game, const void *input, tt_error *err);
+/* The checks of a finish, in this order: not finished yet (409 game-finished), no round after
+ * the one the game ends after has an entry (latest = the last round any seat entered, last = the
+ * round the game ends after: k->rounds for the rulebook's game, fewer when the table stopped
+ * early; 422 rounds-after-end, field /ended_after), every seat entered every round up to last
+ * (complete = rounds every seat entered; 422 finish-before-last-round), at most max_entries
+ * entries (400 too-many-entries), check(game, input, i) on each entry, one entry for each of
+ * the nseats seats (422 seat-missing). */
+int tt_finish_check(const tt_game *k, bool finished, int complete, int latest, int last, int nseats,
+                    int nentries, tt_entry_check *check, const void *game, const void *input,
+                    tt_error *err);
 /* Entry i's seat (seats[0..i]) names one of the nseats seats (422 unknown-seat) that no earlier
  * entry named (422 seat-twice, with the sentence `twice`). */
 int tt_check_seat(int nseats, const int *seats, int i, const char *twice, tt_error *err);

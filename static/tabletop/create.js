@@ -4,6 +4,7 @@
 // part is a view on one store: adding a player or turning solo on redraws only the parts that
 // depend on it, and typed names live in the state, so nothing typed is lost.
 import { h } from "../dom.js";
+import { gameReady } from "../share.js";
 import { t, lang } from "../i18n.js";
 import { createStore } from "../store.js";
 import { mount } from "../view.js";
@@ -131,7 +132,8 @@ export function openNew(app, kind, opts = {}) {
 	const heading = mount(store, h("h1", { class: "home-h1" }), (S) => S.lang, () => t(`tt.${kind}`));
 	const home = opts.embedded ? form : h("div", { class: "home tt" }, back, heading, form, joinForm(store, kind));
 	const created = h("section", { class: "panel created" });
-	mount(store, created, (S) => S.created && S.lang, () => createdLinks(kind, get().created));
+	const redrawLinks = () => !closed && set({ shareRev: (get().shareRev || 0) + 1 });
+	mount(store, created, (S) => S.created && [S.lang, S.shareRev], () => createdLinks(kind, get().created, redrawLinks));
 	store.subscribe((S) => !!S.created, (done) => app.replaceChildren(done ? created : home));
 	store.flush();
 	return {
@@ -140,17 +142,13 @@ export function openNew(app, kind, opts = {}) {
 	};
 }
 
-/** The new game's code and one link per seat and for the host (each link carries its token). */
-function createdLinks(kind, c) {
+/** The new game's "Game ready" (share.js, as ER's): the code, one link per seat and the host's
+ * (each link carries its token), their QR codes. */
+function createdLinks(kind, c, redraw) {
 	if (!c) return [];
-	const link = (tok) => `${location.origin}${location.pathname}${gameRoute(kind, c.id, tok)}`;
-	const row = (label, url, id) => h("li", { class: "link-row" }, h("span", { class: "link-label" }, label),
-		h("div", { class: "link-line" }, h("input", { type: "text", readonly: true, value: url, "data-link": id, "aria-label": label, onfocus: (e) => e.target.select() })));
-	return [
-		h("h1", {}, t("created.title")),
-		h("p", { class: "big-code", id: "tt-code-shown", "data-code": c.code }, t("tt.created_code", { code: c.code })),
-		h("p", {}, t("tt.created_links")),
-		h("ul", { class: "links" }, c.seats.map((s) => row(t("tt.seat_link", { seat: s.seat, name: s.name }), link(s.seat_token), `seat-${s.seat}`)),
-			row(t("created.host"), link(c.host_token), "host")),
-		h("a", { class: "button primary wide", id: "tt-open-host", href: gameRoute(kind, c.id, c.host_token) }, t("tt.open_table"))];
+	return gameReady({
+		code: c.code, codeId: "tt-code-shown", codeText: t("tt.created_code", { code: c.code }),
+		seats: c.seats.map((s) => ({ seat: s.seat, label: t("tt.seat_link", { seat: s.seat, name: s.name }), route: gameRoute(kind, c.id, s.seat_token) })),
+		host: gameRoute(kind, c.id, c.host_token), open: { id: "tt-open-host", href: gameRoute(kind, c.id, c.host_token), label: t("tt.open_table") },
+	}, redraw);
 }

@@ -13,6 +13,10 @@ import { finishDraft, finishRows } from "./finish.js";
 
 const CL_ROUND = ["popularity_bought", "lab_doctors", "deaths", "unpaid_expenses", "time_spent"];
 
+/** The round a game ends after when its end is entered now: the rounds every seat entered,
+ * fewer than the rulebook's when the table stops early (0: not ending early). */
+export const endingEarly = (S, nRounds) => (S.round === "finish" && S.game.rounds_complete < nRounds ? S.game.rounds_complete : 0);
+
 /** The seats this phone enters: its own, or every seat on the host's phone. */
 export const writable = (g) => g.seats.filter((s) => !g.you || s.seat === g.you);
 
@@ -58,7 +62,7 @@ export function entryViews(ctx) {
 		};
 		const check = (label, field) => toggle(label, d[field], setter(d, field), attrs(field));
 		let rows;
-		if (S.round === "finish") rows = finishRows(isDh, S.game, row, check);
+		if (S.round === "finish") rows = finishRows(isDh, S.game, row, check, endingEarly(S, nRounds) > 0);
 		else if (isDh)
 			rows = [
 				COLOURS.map((c) => row(t("tt.discharged", { colour: t(`colour.${c}`) }), `discharged.${c}`, 12)),
@@ -92,10 +96,14 @@ export function entryViews(ctx) {
 
 	const showRound = (n) => set({ round: n, drafts: {}, draftRev: get().draftRev + 1, dirty: false, err: null });
 
-	const title = mount(store, h("div"), (S) => [S.lang, !!S.game, S.game && S.game.status, S.round], () => {
+	const title = mount(store, h("div"), (S) => [S.lang, !!S.game, S.game && S.game.status, S.round, S.game && S.game.rounds_complete], () => {
 		const S = get();
 		if (!S.game) return h("p", { class: "muted" }, "…");
 		if (!open(S)) return h("h2", {}, t("game.finished"));
+		const early = endingEarly(S, nRounds);
+		if (early) // a table may stop after any round: what that means, above its end
+			return [h("h2", {}, t("tt.finish_early_title", { n: early })),
+				h("p", { class: "tt-early-note", id: "tt-early-note" }, t("tt.finish_early_note", { n: early, total: nRounds }))];
 		return h("h2", {}, S.round === "finish" ? t("tt.finish_title") : t("tt.round_title", { n: S.round, total: nRounds }));
 	});
 	const chips = mount(store, h("div", { class: "tt-chips", role: "tablist" }), (S) => open(S) && [S.lang, S.round, S.game.rounds_complete, S.game.next.action], (v, S) => {
@@ -103,15 +111,27 @@ export function entryViews(ctx) {
 		const chip = (n, label, disabled) => h("button", { type: "button", class: `tt-chip${S.round === n ? " on" : ""}`, "data-round": n,
 			role: "tab", "aria-selected": S.round === n ? "true" : "false", disabled, onclick: () => showRound(n) }, label);
 		return [Array.from({ length: nRounds }, (_, i) => chip(i + 1, String(i + 1), i + 1 > S.game.rounds_complete + 1)),
-			chip("finish", t("tt.end"), S.game.next.action !== "finish")];
+			chip("finish", t("tt.end"), S.game.next.action !== "finish" && S.game.rounds_complete < 1)];
 	});
-	const formShape = (S) => [S.lang, S.round, S.draftRev, writable(S.game).map((s) => s.name), S.game.variants, S.game.expansions, S.game.goal, S.game.profile];
+	const formShape = (S) => [S.lang, S.round, S.draftRev, endingEarly(S, nRounds), writable(S.game).map((s) => s.name), S.game.variants, S.game.expansions, S.game.goal, S.game.profile];
 	const forms = mount(store, h("div"), (S) => open(S) && formShape(S), (v, S) => {
 		if (!v) return [];
 		return [writable(S.game).map((seat) => seatForm(S, seat)), isDh && S.game.solo && S.round !== "finish" ? reportsPicker(S) : null];
 	});
-	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg],
-		() => [errorBox(get().err, { form: "entry", game: get().game, round: get().round, code: get().game?.code }), okLine(get().msg)]);
+	const box = () => errorBox(get().err, { form: "entry", game: get().game, round: get().round, code: get().game?.code });
+	// a refusal about one seat's field shows in that seat's block, next to the field, and takes the
+	// player there; any other refusal (and the saved line) under the forms
+	const notes = mount(store, h("div"), (S) => [S.lang, errorKey(S.err), S.msg, !!fieldOf(forms, S.err)],
+		(v, S) => [fieldOf(forms, S.err) ? null : box(), okLine(S.msg)]);
+	store.subscribe((S) => [S.lang, errorKey(S.err), S.draftRev], () => {
+		forms.querySelector(".tt-field-error")?.remove();
+		const at = fieldOf(forms, get().err);
+		if (!at) return;
+		const el = h("div", { class: "tt-field-error", tabindex: "-1" }, box());
+		at.row.after(el);
+		at.row.scrollIntoView({ block: "center" });
+		(at.focus || el).focus({ preventScroll: true });
+	});
 	const save = mount(store, h("button", { type: "button", class: "primary wide", id: "tt-save", onclick: () => saveEntry(ctx) }),
 		(S) => [S.lang, S.round], () => (get().round === "finish" ? t("tt.save_finish") : t("tt.save_round", { n: get().round })));
 	store.subscribe((S) => [open(S), S.busy], ([on, busy]) => {
@@ -121,13 +141,31 @@ export function entryViews(ctx) {
 	return h("section", { class: "panel", id: "tt-entry" }, title, chips, forms, notes, save);
 }
 
+/** Where a refusal of the entries is about, in the forms shown: {row, focus} (the field's row in
+ * its seat's block, the control to focus), else null. The pointer "/entries/I/discharged/red"
+ * names the I-th entry sent (error.sent.seats) and the field "discharged.red"; a pointer to a
+ * whole group ("/entries/I/discharged") finds its first field, one to the entry itself the seat's
+ * block. */
+export function fieldOf(forms, e) {
+	const m = e && e.sent && /^\/entries\/(\d+)(?:\/(.*))?$/.exec(e.field || "");
+	const seat = m && e.sent.seats[Number(m[1])];
+	const block = seat && forms.querySelector(`.tt-seat[data-seat="${seat}"]`);
+	if (!block) return null;
+	const field = (m[2] || "").split("/").join(".");
+	const ctl = field && [...block.querySelectorAll("[data-field]")].find((x) => x.dataset.field === field || x.dataset.field.startsWith(`${field}.`));
+	if (!ctl) return { row: block.querySelector("legend") || block, focus: null };
+	const row = ctl.closest(".tt-row, .tt-toggle") || ctl;
+	return { row, focus: ctl.matches("input") ? ctl : ctl.querySelector("button:not([disabled])") };
+}
+
 /** Saves the round (PUT …/rounds/N) or the end (POST …/finish) of every seat shown. */
-async function saveEntry({ store, isDh, token, path, setGame }) {
+async function saveEntry({ store, isDh, token, path, setGame, nRounds }) {
 	const { get, set } = store;
 	const S = get();
 	const round = S.round;
 	const entries = writable(S.game).map((seat) => ({ seat: seat.seat, ...draftFor(S, isDh, seat) }));
 	const body = { entries };
+	if (endingEarly(S, nRounds)) body.ended_after = endingEarly(S, nRounds);
 	if (round !== "finish" && isDh && S.game.solo) body.reports_completed = S.drafts[`${round}:reports`] || [];
 	set({ busy: true, err: null, msg: null });
 	try {

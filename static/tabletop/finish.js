@@ -1,11 +1,10 @@
 // The end of a Dice Hospital or Clinic game: the end-of-game fields of the entry form (entry.js
 // draws them) and the final ranking with its tie-breaks (and, in a solo game, this phone's best).
 import { h } from "../dom.js";
-import { t, has } from "../i18n.js";
+import { t } from "../i18n.js";
 import { mount } from "../view.js";
 import { readStored } from "../api.js";
-import { CL_COLOURS, day, locale, num, tr } from "./shared.js";
-import { unverifiedBadge } from "./widgets.js";
+import { CL_COLOURS, day, num, rankWords, tr } from "./shared.js";
 
 const DH_END = ["fatalities", "blood_bags", "patients_left", "pips_left", "collected"];
 
@@ -20,28 +19,28 @@ export function finishDraft(isDh, seat) {
 	};
 }
 
-/** The end-of-game rows of one seat: row(label, field, max, badge) a stepper, check(label, field)
- * a toggle (field: a path in the seat's draft). Clinic's values the scoring profile does not
- * confirm carry the unverified badge. */
-export function finishRows(isDh, g, row, check) {
+/** The end-of-game rows of one seat: row(label, field, max) a stepper, check(label, field) a
+ * toggle (field: a path in the seat's draft); early: the table ends the game before the
+ * rulebook's last round. Values the scoring profile does not confirm are
+ * marked on the score lines that use them, not on the fields. */
+export function finishRows(isDh, g, row, check, early = false) {
+	// a game ended early asks no pips (a complete game's tie-break) and no collections (they
+	// come after the last round): seed 000, END GAME SCORING; FINAL ROUND COLLECTIONS
 	if (isDh)
 		return [
 			row(t("tt.f.fatalities"), "fatalities", 30), row(t("tt.f.blood_bags"), "blood_bags", 30),
-			row(t("tt.f.patients_left"), "patients_left", 12), row(t("tt.f.pips_left"), "pips_left", 72),
-			g.variants.final_round_collections ? row(t("tt.f.collected"), "collected", 12) : null];
-	const pv = g.profile.values;
-	const ub = (v) => (v && v.verified === false ? unverifiedBadge() : null);
+			row(t("tt.f.patients_left"), "patients_left", 12), early ? null : row(t("tt.f.pips_left"), "pips_left", 72),
+			g.variants.final_round_collections && !early ? row(t("tt.f.collected"), "collected", 12) : null];
 	const has = (x) => g.expansions.includes(x);
 	return [
 		h("h4", {}, t("tt.f.employees")),
-		[...CL_COLOURS, ...(has("workaholic_doctors") ? ["purple"] : [])].map((c) =>
-			row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), `doctors.${c}`, 30, ub(pv.doctor[c]))),
-		row(t("tt.f.nurses"), "nurses", 30, ub(pv.nurse)),
+		[...CL_COLOURS, ...(has("workaholic_doctors") ? ["purple"] : [])].map((c) => row(t("tt.doctor", { colour: t(`tt.colour.${c}`) }), `doctors.${c}`, 30)),
+		row(t("tt.f.nurses"), "nurses", 30),
 		h("h4", {}, t("tt.f.rooms")),
-		[0, 1, 2, 3, ...(has("floor_4") ? [4] : [])].map((f) => row(t("tt.floor", { n: f }), `treatment_rooms.${f}`, 12, ub(pv.treatment_room[f]))),
+		[0, 1, 2, 3, ...(has("floor_4") ? [4] : [])].map((f) => row(t("tt.floor", { n: f }), `treatment_rooms.${f}`, 12)),
 		row(t("tt.f.buildings"), "additional_buildings", 10),
 		h("h4", {}, t("tt.f.patients_left")),
-		CL_COLOURS.map((c) => row(t(`tt.colour.${c}`), `patients_left.${c}`, 30, ub(pv.patient_left[c]))),
+		CL_COLOURS.map((c) => row(t(`tt.colour.${c}`), `patients_left.${c}`, 30)),
 		has("zombies") ? row(t("tt.f.zombies"), "zombies", 8) : null,
 		g.solo && g.goal ? check(t("tt.f.goal_achieved", { goal: g.goal }), "goal_achieved") : null];
 }
@@ -62,10 +61,13 @@ function personalBest(kind, id, total) {
 	return h("p", { id: "tt-best", "data-best": best.total }, words);
 }
 
-/** A rank as the language writes it: "#1" in English, "1er", "2e" in French. */
-function rank(n) {
-	const key = `tt.rank_${new Intl.PluralRules(locale(), { type: "ordinal" }).select(n)}`;
-	return t(has(key) ? key : "tt.rank_other", { n: num(n) });
+
+/** Whether standing s says how its tie was broken: Clinic's turn order only under a player who
+ * won it (a tied player is ranked after them); every other tie-break under each tied player. */
+function tieShown(standings, s) {
+	if (!s.tie_break) return false;
+	if (s.tie_break !== "turn-order") return true;
+	return standings.some((o) => o.total === s.total && o.rank > s.rank);
 }
 
 /** The final ranking, shown once the game is finished. */
@@ -76,10 +78,9 @@ export function standingsView({ store, kind, id }) {
 		const g = S.game;
 		return [h("h2", {}, t("tt.ranking")), g.solo ? personalBest(kind, id, g.standings[0].total) : null,
 			h("ol", { class: "tt-standings" }, g.standings.map((s) => h("li", { "data-seat": s.seat, "data-rank": s.rank },
-				h("span", { class: "tt-rank" }, rank(s.rank)), h("span", {}, s.name), h("strong", {}, num(s.total)),
-				s.tie_break ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
-				s.title ? h("span", { class: "tag" }, s.title) : null,
-				s.verified ? null : unverifiedBadge())))];
+				h("span", { class: "tt-rank" }, rankWords(s.rank)), h("span", { class: "tt-name" }, s.name), h("strong", { class: "tt-final" }, num(s.total)),
+				tieShown(g.standings, s) ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
+				s.title ? h("span", { class: "tag" }, s.title) : null)))];
 	});
 	store.subscribe((S) => !!finished(S), (on) => (el.hidden = !on));
 	return el;

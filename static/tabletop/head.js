@@ -47,7 +47,7 @@ export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 	}
 
 	const select = (S) => S.game && [S.lang, S.live, S.game.code, S.game.you, S.game.status, S.game.next.action, S.game.next.round, S.game.rounds_complete,
-		S.game.profile.all_verified, S.game.profile.name, S.game.profile.checked_at, S.game.turn_orders, S.game.seats.map((s) => s.name)];
+		S.game.profile.all_verified, S.game.rounds_played, S.game.profile.name, S.game.profile.checked_at, S.game.turn_orders, S.game.seats.map((s) => s.name)];
 	return mount(store, h("div", { class: "turn-head tt-head" }), select, (v) => {
 		if (!v) return [];
 		const S = get();
@@ -57,7 +57,7 @@ export function headView({ store, kind, id, token, isDh, nRounds, path }) {
 			h("div", { class: "turn-line" }, h("h1", {}, t(`tt.${kind}`)), h("span", { class: "code", id: "tt-code" }, t("tt.code", { code: g.code }))),
 			h("div", { class: "you-line" }, you ? t("tt.you", { name: you.name, seat: you.seat }) : t("tt.whole_table")),
 			h("div", { class: "muted", id: "tt-status" },
-				g.status === "finished" ? t("game.finished") : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
+				g.status === "finished" ? (g.incomplete ? t("tt.finished_early", { n: g.rounds_played, total: nRounds }) : t("game.finished")) : g.next.action === "finish" ? t("tt.ready_finish") : t("tt.round_of", { n: g.next.round, total: nRounds }),
 				" · ", S.live ? t("tt.live") : t("tt.live_lost")),
 			profileStatus(kind, g.profile, unverifiedBadge("big"), id, t("tt.profile_named", { name: profileName(kind, g.profile) })),
 			!isDh && g.turn_orders ? h("p", { class: "muted", id: "tt-turn-order" }, t("tt.turn_order_next", {

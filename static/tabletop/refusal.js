@@ -75,6 +75,7 @@ function entryWords(keys, e, { game, round }) {
 		return [null, card ? report(card) : t("tt.reports_completed")];
 	}
 	if (top === "turn_order") return [null, t("tt.w.turn_order")];
+	if (top === "ended_after") return [null, t("tt.finish_title")];
 	return [null, null];
 }
 

@@ -4,14 +4,13 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
-import { num, tr } from "./shared.js";
-import { unverifiedBadge } from "./widgets.js";
+import { num, rankWords, tr } from "./shared.js";
+import { unverifiedMark, unverifiedLegend } from "./widgets.js";
 
 function reasonLine(r) {
 	const name = tr(`ttr.${r.rule}`, {}, r.rule);
 	return h("li", { class: `tt-reason${r.verified ? "" : " unverified"}`, "data-rule": r.rule },
-		h("span", {}, r.count > 1 ? `${name} ×${num(r.count)}` : name), h("span", { class: "tt-pts" }, num(r.points, true)),
-		r.verified ? null : unverifiedBadge());
+		h("span", {}, r.count > 1 ? `${name} ×${num(r.count)}` : name, r.verified ? null : unverifiedMark()), h("span", { class: "tt-pts" }, num(r.points, true)));
 }
 
 /** A block of reasons under its heading (a round, or the end) and its points. */
@@ -20,16 +19,17 @@ const reasonBlock = (head, points, reasons) => h("div", { class: "tt-round" },
 
 function seatLine(store, n) {
 	const { get, set } = store;
-	const select = (S) => [S.lang, !!S.open[n], S.game.seats[n - 1]];
-	return mount(store, h("li", { class: "tt-score", "data-seat": n }), select, ([, open, s]) => [
+	// once the game is over, the seat's rank (the lines stay in seat order while it goes on)
+	const standing = (S) => (S.game.standings || []).find((x) => x.seat === n) || null;
+	const select = (S) => [S.lang, !!S.open[n], S.game.seats[n - 1], standing(S)?.rank];
+	return mount(store, h("li", { class: "tt-score", "data-seat": n }), select, ([, open, s, rank]) => [
 		h("button", { type: "button", class: "tt-score-head secondary", "aria-expanded": open ? "true" : "false",
 			onclick: () => set({ open: { ...get().open, [n]: !open } }) },
-		h("span", {}, `${s.seat}. ${s.name}`), h("strong", { class: "tt-total", "data-total": s.score.total }, num(s.score.total)),
-		s.score.verified ? null : unverifiedBadge()),
+		rank ? h("span", { class: "tt-rank", "data-rank": rank }, rankWords(rank)) : null, h("span", { class: "tt-name" }, s.name), h("strong", { class: "tt-total", "data-total": s.score.total }, num(s.score.total))),
 		open ? h("div", { class: "tt-reasons" },
 			s.rounds.filter((r) => r.reasons.length || r.entered).map((r) => reasonBlock(t("tt.round_short", { n: r.round }), r.points, r.reasons)),
-			s.score.end_reasons && s.score.end_reasons.length ? reasonBlock(t("tt.end"), s.score.end, s.score.end_reasons) : null) : null,
-	]);
+			s.score.end_reasons && s.score.end_reasons.length ? reasonBlock(t("tt.end"), s.score.end, s.score.end_reasons) : null,
+			s.score.verified ? null : unverifiedLegend()) : null]);
 }
 
 export function scoresView({ store }) {
@@ -39,6 +39,14 @@ export function scoresView({ store }) {
 	// (a view subscribed while the store runs its views runs in the same pass)
 	store.subscribe((S) => S.game && S.game.seats.length, (n) => {
 		if (n && !list.firstChild) list.replaceChildren(...Array.from({ length: n }, (_, i) => seatLine(store, i + 1)));
+	});
+	// once the game is over the lines move into the ranking's order (each keeps its own view)
+	store.subscribe((S) => S.game && S.game.standings && S.game.standings.map((x) => x.seat).join(), (order) => {
+		if (!order) return;
+		for (const seat of order.split(",")) {
+			const line = list.querySelector(`.tt-score[data-seat="${seat}"]`);
+			if (line) list.append(line);
+		}
 	});
 	const el = h("section", { class: "panel", id: "tt-scores" }, title, list);
 	store.subscribe((S) => !S.game, (none) => (el.hidden = none));

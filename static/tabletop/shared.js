@@ -55,3 +55,9 @@ export const money = (n) => new Intl.NumberFormat(locale(), { style: "currency",
 
 /** A day (an ISO timestamp) in the language's own order: "25 Nov 2026", "25 nov. 2026". */
 export const day = (iso) => new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));
+
+/** A rank as the language writes it: "#1" in English, "1er", "2e" in French. */
+export function rankWords(n) {
+	const key = `tt.rank_${new Intl.PluralRules(locale(), { type: "ordinal" }).select(n)}`;
+	return t(has(key) ? key : "tt.rank_other", { n: num(n) });
+}

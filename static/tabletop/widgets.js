@@ -8,6 +8,15 @@ export function unverifiedBadge(extra = "") {
 	return h("span", { class: `tt-badge ${extra}`, title: t("tt.unverified_long") }, t("tt.unverified"));
 }
 
+/** The small mark of a score line that used a value not checked against the box: the game's
+ * one notice (the badge in its head, with unverifiedLegend under the scores) says what it means. */
+export function unverifiedMark() {
+	return h("span", { class: "tt-mark", title: t("tt.unverified") }, h("span", { "aria-hidden": "true" }, "*"), h("span", { class: "sr-only" }, ` (${t("tt.unverified")})`));
+}
+
+/** What the mark means, once under the lines that carry it. */
+export const unverifiedLegend = () => h("p", { class: "tt-legend muted" }, h("span", { class: "tt-mark", "aria-hidden": "true" }, "*"), ` ${t("tt.unverified_legend")}`);
+
 /** − value +, kept between min and max; onchange(v) after every tap (the output updates itself). */
 export function stepper(value, min, max, onchange, attrs = {}) {
 	let cur = value;

@@ -165,3 +165,38 @@ def test_clinic_business_helper():
         assert st == 200 and (b["income"], b["expenses"], b["popularity_affordable"]) == (64, 4, 20), b
         st, hd, obj = s.json("POST", "/api/v1/clinic/business", {"modules": -1})
         problem(st, hd, obj, 400, "negative-count", "/modules")
+
+
+def test_clinic_game_ended_early():
+    """"After 6 rounds, the game ends" (seed 001, End of the Game) stays the complete game; a
+    table that stops after round n finishes with "ended_after": n: the end of the game is
+    scored the same way, ties go by the turn order after round n, and the game is incomplete."""
+    with Server(database=_db()) as s:
+        _, _, g = _create(s, {"players": [{"name": "X"}, {"name": "Y"}]})
+        host = g["host_token"]
+        for n in (1, 2):
+            _round(s, g["id"], n, [_e(1, 1), _e(2, 1)], host)
+        st, hd, obj = s.json("POST", f"{GAMES}/{g['id']}/finish",
+                             {"entries": [{"seat": 1}, {"seat": 2}], "ended_after": 7},
+                             token=host)
+        problem(st, hd, obj, 400, None, "/ended_after")
+        st, hd, obj = s.json("POST", f"{GAMES}/{g['id']}/finish",
+                             {"entries": [{"seat": 1}, {"seat": 2}], "ended_after": 3},
+                             token=host)
+        problem(st, hd, obj, 422, "finish-before-last-round", "/entries")
+        st, _, fin = s.json("POST", f"{GAMES}/{g['id']}/finish",
+                            {"entries": [{"seat": 1, "nurses": 1}, {"seat": 2}],
+                             "ended_after": 2}, token=host)
+        assert st == 200, fin
+        assert fin["rounds_played"] == 2 and fin["incomplete"] is True, fin
+        assert fin["standings"][0]["seat"] == 1, fin["standings"]
+        # a tie goes by the turn order after the last round played
+        _, _, h = _create(s, {"players": [{"name": "X"}, {"name": "Y"}]})
+        _round(s, h["id"], 1, [_e(1, 1), _e(2, 1)], h["host_token"])
+        st, _, fin = s.json("POST", f"{GAMES}/{h['id']}/finish",
+                            {"entries": [{"seat": 1}, {"seat": 2}], "ended_after": 1},
+                            token=h["host_token"])
+        assert st == 200, fin
+        order = fin["turn_orders"][1]["order"]
+        assert [x["seat"] for x in fin["standings"]] == order, (fin["standings"], order)
+        assert all(x["tie_break"] == "turn-order" for x in fin["standings"]), fin["standings"]

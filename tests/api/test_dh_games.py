@@ -279,3 +279,71 @@ def test_dh_live_update_on_round():
         assert data["version"] == 1 and data["kind"] == "round" and data["turn"] == 1, data
         assert data["seat"] == 1, data
         c.close()
+
+
+def test_dh_game_ended_early():
+    """A table may stop after any round (the rulebook's game is 8 rounds: seed 000, GAME
+    SEQUENCE "At the end of the 8th round, the game ends"; that stays the only complete game):
+    POST …/finish with "ended_after": n once every seat entered rounds 1..n. The pips of the
+    patients left are not asked and round 8's wards are not checked; patients are collected
+    "after the last round of the game" (FINAL ROUND COLLECTIONS), so not after an early end. The
+    game is finished, incomplete, and a league keeps it as an incomplete play: shown, not rated."""
+    from league_util import user
+    with Server(database=_db()) as s:
+        ann = user(s, "early@example.org", "Ann")
+        st, _, lg = ann.post("/api/v1/leagues", {"name": "Early club"})
+        assert st == 201, lg
+        st, _, g = ann.post(GAMES, {"players": [{"name": "Ann"}, {"name": "Bob"}],
+                                    "variants": {"final_round_collections": True},
+                                    "league": lg["id"]})
+        assert st == 201, g
+        host = g["host_token"]
+        for n in range(1, 4):
+            _round(s, g["id"], n, [_e(1, 2, 1), _e(2, 1, 1)], host)
+        _round(s, g["id"], 4, [_e(1, 1)], host)  # round 4: only Ann so far
+        fin = {"entries": [{"seat": 1, "patients_left": 3}, {"seat": 2, "blood_bags": 2}],
+               "ended_after": 3}
+        before = _state(s, g["id"], host)
+        assert before["rounds_played"] is None and before["incomplete"] is False, before
+        # refusals name the rule and the field, and change nothing
+        cases = [({**fin, "ended_after": 9}, 400, None, "/ended_after"),
+                 ({**fin, "ended_after": 0}, 400, None, "/ended_after"),
+                 ({**fin, "ended_after": "3"}, 400, None, "/ended_after"),
+                 (fin, 422, "rounds-after-end", "/ended_after"),
+                 ({**fin, "ended_after": 4}, 422, "finish-before-last-round", "/entries")]
+        for body, status, rule, field in cases:
+            st, hd, obj = s.json("POST", f"{GAMES}/{g['id']}/finish", body, token=host)
+            problem(st, hd, obj, status, rule, field)
+        # a table that stopped after round 3 with nothing entered for round 4
+        st, _, h = ann.post(GAMES, {"players": [{"name": "Ann"}, {"name": "Bob"}],
+                                    "variants": {"final_round_collections": True},
+                                    "league": lg["id"]})
+        for n in range(1, 4):
+            _round(s, h["id"], n, [_e(1, 2, 1), _e(2, 1, 1)], h["host_token"])
+        bad = {"entries": [{"seat": 1, "collected": 1}, {"seat": 2}], "ended_after": 3}
+        st, hd, obj = s.json("POST", f"{GAMES}/{h['id']}/finish", bad, token=h["host_token"])
+        problem(st, hd, obj, 422, "collections-after-early-end", "/entries/0/collected")
+        assert _state(s, h["id"], h["host_token"])["version"] == 3
+        # patients left without pips and no wards-empty check: accepted
+        st, _, done = s.json("POST", f"{GAMES}/{h['id']}/finish", fin, token=h["host_token"])
+        assert st == 200, done
+        assert done["status"] == "finished" and done["rounds_played"] == 3, done
+        assert done["incomplete"] is True, done
+        # the same finish again: answered as the first time
+        st, _, again = s.json("POST", f"{GAMES}/{h['id']}/finish", fin, token=h["host_token"])
+        assert st == 200 and again["version"] == done["version"], again
+        # the league keeps it as an incomplete play: listed, out of the standings
+        st, _, plays = ann.get(f"/api/v1/leagues/{lg['id']}/plays")
+        assert st == 200 and len(plays["plays"]) == 1, plays
+        assert plays["plays"][0]["incomplete"] is True, plays["plays"][0]
+        st, _, table = ann.get(f"/api/v1/leagues/{lg['id']}/standings")
+        assert st == 200 and all(r["games"] == 0 for r in table["standings"]), table
+        # the rulebook's game: 8 rounds, complete
+        for n in range(4, 9):
+            _round(s, g["id"], n, [_e(1, 1), _e(2, 1)], host)
+        st, _, full = s.json("POST", f"{GAMES}/{g['id']}/finish", {"entries": [
+            {"seat": 1, "patients_left": 1, "pips_left": 3}, {"seat": 2, "patients_left": 1,
+                                                             "pips_left": 2}]}, token=host)
+        assert st == 200 and full["rounds_played"] == 8 and full["incomplete"] is False, full
+        st, _, plays = ann.get(f"/api/v1/leagues/{lg['id']}/plays")
+        assert sorted(p["incomplete"] for p in plays["plays"]) == [False, True], plays

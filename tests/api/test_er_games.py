@@ -157,6 +157,34 @@ def test_join_lists_seats_and_claims():
         problem(st, hd, obj, 400, field="/replace")
 
 
+def test_the_hosts_seat_is_claimed_once_the_host_plays_it():
+    """api.md "Auth at the table": a seat that a phone plays is claimed. The host's phone plays
+    a seat with the host token (its moves for that seat): the join list shows that seat taken
+    and a second phone needs "replace" to take it; seats the host has not played stay free."""
+    with Server(database=_db()) as s:
+        g = create(s, names=["Ann", "Bob", "Cy"], deck="table")
+        gid, host = g["id"], g["host_token"]
+        reveal(s, gid, host, 10, (3, 4, 5))
+        cur = state(s, gid, host)
+        assert cur["turn"]["chief_seat"] == 1, cur["turn"]
+        submit(s, gid, 1, host, 1, _first_move(s, cur, 1))  # the host's phone plays Ann
+        st, _, j = s.json("GET", f"/api/v1/join/{g['code']}")
+        assert st == 200, j
+        assert [(x["name"], x["claimed"]) for x in j["seats"]] == \
+            [("Ann", True), ("Bob", False), ("Cy", False)], j
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 1})
+        problem(st, hd, obj, 409, rule="seat-claimed", field="/seat")
+        assert "Ann" in obj["detail"], obj
+        # Bob's phone joins his free seat without "replace"
+        st, _, j = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 2})
+        assert st == 200 and j["name"] == "Bob", j
+        # a second move of the host for Ann (undo, then again) changes nothing in the list
+        undo(s, gid, 1, host, 1)
+        submit(s, gid, 1, host, 1, _first_move(s, state(s, gid, host), 1))
+        st, _, j = s.json("GET", f"/api/v1/join/{g['code']}")
+        assert [x["claimed"] for x in j["seats"]] == [True, True, False], j
+
+
 def test_conflicts_409():
     with Server(database=_db()) as s:
         g, cur = _started(s, 3, card=10, dice=(3, 4, 5))

@@ -14,15 +14,15 @@ import test_pdf as _pdf
 
 PUBLIC = "https://dice.example"
 DH_ROWS_EN = ("Discharged: red", "Discharged: yellow", "Discharged: green",
-              "All four wards empty", "Registrars who discharged", "Fatality tokens",
-              "Blood bags left", "Patients left in wards", "Pips left", "Patients collected")
-DH_ROWS_FR = ("Patients sortis : rouges", "Les quatre services vides", "Jetons Décès",
+              "All four wards empty", "Registrars that discharged", "Fatalities",
+              "Blood bags left", "Patients left", "Pips of the patients left", "Patients collected")
+DH_ROWS_FR = ("Sortis : rouge", "Les quatre chambres vides", "Jetons Décès",
               "Poches de sang restantes", "Manche 8", "Fin de partie", "Départage")
-CL_ROWS_EN = ("Popularity bought", "Doctors in labs", "Deaths", "Unpaid expenses",
-              "Time spent", "Doctors: purple", "Nurses", "Treatment rooms: floor 4",
-              "Additional buildings", "Patients left: red", "Zombies", "Solitaire goal")
-CL_ROWS_FR = ("Popularité achetée", "Médecins en laboratoire", "Dépenses impayées",
-              "Salles de soins : étage 0", "Bâtiments supplémentaires", "Manche 6")
+CL_ROWS_EN = ("Popularity bought", "Doctors in labs", "Patient deaths", "Unpaid expenses",
+              "Time spent", "Purple doctors", "Nurses", "Floor 4",
+              "Additional buildings", "Patients left — Red", "Zombies", "Solitaire goal")
+CL_ROWS_FR = ("Popularité achetée", "Médecins au laboratoire", "Dépenses impayées",
+              "Étage 0", "Bâtiments supplémentaires", "Manche 6")
 
 
 def _flat(t):
@@ -62,6 +62,59 @@ def test_blank_clinic_pad_en_and_fr():
     t = _flat(text(f))
     for w in CL_ROWS_FR + ("Joueur 1",):
         assert w in t, (w, t[:600])
+
+
+def _screen_words(lang):
+    """The screens' words (static/i18n, the one glossary) for every field of the pads, built
+    the way the entry forms and refusals word a field (static/tabletop/refusal.js)."""
+    import json
+    import os
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "static", "i18n")
+    t = {}
+    for name in (f"{lang}.json", f"tabletop.{lang}.json"):
+        with open(os.path.join(root, name), encoding="utf-8") as fh:
+            t.update(json.load(fh))
+    money = "$3" if lang == "en" else "3\u00a0$"
+
+    def word(ptr):
+        k, *rest = ptr.split("/")[1:]
+        s = rest[0] if rest else None
+        if k == "discharged":
+            return t["tt.discharged"].replace("{colour}", t["colour." + s])
+        if k in ("wards_empty", "registrar"):
+            return t["tt." + k]
+        if k in ("popularity_bought", "lab_doctors", "deaths", "unpaid_expenses", "time_spent"):
+            return t["tt.c." + k].replace("{money}", money)
+        if k == "doctors":
+            return t["tt.doctor"].replace("{colour}", t["tt.colour." + s])
+        if k == "treatment_rooms":
+            return t["tt.f.rooms"] + " — " + t["tt.floor"].replace("{n}", s)
+        if k == "patients_left" and s:
+            return t["tt.f.patients_left"] + " — " + t["tt.colour." + s]
+        if k == "additional_buildings":
+            return t["tt.f.buildings"]
+        if k == "goal_achieved":
+            return None  # the pad has no goal to name: "Solitaire goal achieved"
+        return t["tt.f." + k]
+    return word
+
+
+def test_pad_labels_are_the_screens_words():
+    """The pads print the words of the screens: one glossary, static/i18n (templates/pads.json
+    holds them for the PDF renderer, which reads no front-end file)."""
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "templates", "pads.json"),
+              encoding="utf-8") as fh:
+        pads = json.load(fh)
+    for lang in ("en", "fr"):
+        word = _screen_words(lang)
+        for kind in ("dh", "clinic"):
+            for ptr, label in pads[kind][lang]["fields"].items():
+                want = word(ptr)
+                assert want is None or label == want, (kind, lang, ptr, label, want)
+    assert pads["dh"]["en"]["fields"]["/fatalities"] == "Fatalities"
+    assert pads["clinic"]["en"]["fields"]["/deaths"] == "Patient deaths"
 
 
 def test_blank_pads_bad_parameters_are_400():
@@ -286,5 +339,40 @@ def test_league_report_pdf():
             problem(st, hd, o, 404)
             st, hd, o = ann.get(f"{path}?lang=xx")
             problem(st, hd, o, 400, field="/lang")
+        finally:
+            _pdf._server = saved
+
+
+def test_dh_pad_of_a_game_ended_early():
+    """A game the table ended after round 3 (POST …/finish "ended_after": 3): its pad prints the
+    three rounds played and the end of the game, not rounds 4 to 8."""
+    with Server(database=make_database("h_pads_early")) as s:
+        saved, _pdf._server = _pdf._server, s
+        try:
+            st, _, g = s.json("POST", "/api/v1/dh/games",
+                              {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+            assert st == 201, g
+            host = g["host_token"]
+            for n in range(1, 4):
+                st, _, cur = s.json("PUT", f"/api/v1/dh/games/{g['id']}/rounds/{n}", {
+                    "entries": [{"seat": 1, "discharged": {"red": 1}},
+                                {"seat": 2, "discharged": {"yellow": 2}}]}, token=host)
+                assert st == 200, cur
+            st, _, fin = s.json("POST", f"/api/v1/dh/games/{g['id']}/finish", {
+                "entries": [{"seat": 1, "patients_left": 2}, {"seat": 2, "blood_bags": 1}],
+                "ended_after": 3}, token=host)
+            assert st == 200 and fin["rounds_played"] == 3, fin
+            for lang, rnd, end in (("en", "Round", "End of game"), ("fr", "Manche", "Fin de partie")):
+                st, hd, body = s.request("GET", f"/api/v1/dh/games/{g['id']}/pad.pdf?lang={lang}",
+                                         headers={"Authorization": "Bearer " + host})
+                assert st == 200, (st, body[:200])
+                f = f"{_pdf.OUT}/dh-game-early-{lang}.pdf"
+                open(f, "wb").write(body)
+                check_pdf(f, 1, A4)
+                t = _flat(text(f))
+                for n in (1, 2, 3):
+                    assert f"{rnd} {n}" in t, (n, t[:600])
+                assert f"{rnd} 4" not in t and f"{rnd} 8" not in t, t[:800]
+                assert end in t, t[:800]
         finally:
             _pdf._server = saved

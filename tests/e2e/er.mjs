@@ -254,6 +254,42 @@ await test("b-claimed-seat-needs-confirmation", async () => {
 	await D.context().close();
 }, ["a-home-create-join"]);
 
+await test("b2-seat-taken-over-names-the-seat-after-a-reload", async () => {
+	// a phone that opened Bob's seat link, then another phone takes the seat over: after a reload
+	// (the game no longer loads) the message still names Bob, in both languages
+	const g = (await api("POST", "/er/games", { players: [{ name: "Ann" }, { name: "Bob" }], deck: "app" })).body;
+	const link = (token) => `${BASE}/#game=${g.id}&token=${token}`;
+	let bob = g.seats[1].seat_token, ann = g.seats[0].seat_token;
+	for (const [locale, words] of [["en-GB", EN], ["fr-FR", FR]]) {
+		const P = await phone({ locale });
+		await P.goto(link(bob));
+		await P.locator(".you-line", { hasText: "Bob" }).waitFor();
+		const r = await api("POST", "/join", { code: g.code, seat: 2, replace: true });
+		assert(r.status === 200, `taken over: ${r.status}`);
+		bob = r.body.seat_token;
+		await P.reload();
+		const lost = P.locator("#lost h1");
+		await lost.waitFor();
+		const said = (await lost.innerText()).trim();
+		assert(said === words["game.replaced"].replace("{name}", "Bob"), `${locale}: ${said}`);
+		assert(await lost.isVisible(), "the message is visible");
+		await screen(P, `seat-replaced-reload-${locale.slice(0, 2)}`);
+		// a seat link first opened after the take-over: no name known, and no empty slot
+		const Q = await phone({ locale });
+		const r2 = await api("POST", "/join", { code: g.code, seat: 1, replace: true });
+		assert(r2.status === 200, `Ann's seat joined: ${r2.status}`);
+		await Q.goto(link(ann));
+		ann = r2.body.seat_token;
+		const lost2 = Q.locator("#lost h1");
+		await lost2.waitFor();
+		const said2 = (await lost2.innerText()).trim();
+		assert(said2 === words["game.replaced_unnamed"], `${locale}: ${said2}`);
+		assert(!/ \.|\s[.:]$|\s\.$/.test(said2) && !said2.includes("{"), `no empty name slot: ${said2}`);
+		await P.context().close();
+		await Q.context().close();
+	}
+});
+
 const phones = () => [A, B, C];
 const used = [];
 

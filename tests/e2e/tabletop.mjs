@@ -2,11 +2,12 @@
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
 // shown with its rule, and French. Run by all.mjs (lib.mjs).
-import { BASE, assert, readJson, suite } from "./lib.mjs";
+import { BASE, api, assert, readJson, suite } from "./lib.mjs";
 import { readFileSync } from "node:fs";
 
 // the screens' strings: the shared file and their own (i18n/tabletop.fr.json, loaded on their routes)
 const FR = { ...readJson("static/i18n/fr.json"), ...readJson("static/i18n/tabletop.fr.json") };
+const EN = { ...readJson("static/i18n/en.json"), ...readJson("static/i18n/tabletop.en.json") };
 const T = suite("tabletop");
 const { test } = T;
 const phone = (locale = "en-GB") => T.phone({ locale, timeout: 8000 });
@@ -301,6 +302,189 @@ await test("tt-g-live-update-redraws-only-what-changed", async () => {
 	assert((await red.innerText()) === "1", `the entry kept across the language change: ${await red.innerText()}`);
 	await host.context().close();
 	await other.context().close();
+});
+
+// ---- the second trial at the table: one notice, games that end early, errors at their field,
+// final screens that rank, "Game ready" as ER's; English light and French dark ----
+
+const LOOKS = [["en-GB", "light", EN], ["fr-FR", "dark", FR]];
+const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+
+/** The element is shown as a player sees it: visible, in the page's width, and what is drawn at
+ * its middle is itself (or inside it), not something covering it. */
+async function seen(page, loc, what) {
+	await loc.waitFor();
+	assert(await loc.isVisible(), `${what}: not visible`);
+	const ok = await loc.evaluate((el) => {
+		el.scrollIntoView({ block: "center" });
+		const r = el.getBoundingClientRect();
+		const top = document.elementFromPoint(r.left + Math.min(r.width / 2, 24), r.top + r.height / 2);
+		return r.right <= document.documentElement.clientWidth + 1 && !!top && (el === top || el.contains(top) || top.contains(el));
+	});
+	assert(ok, `${what}: covered or out of the screen`);
+}
+
+/** A Dice Hospital or Clinic table made through the API, rounds entered: {g, host}. */
+async function tableWith(kind, names, rounds, entryOf, extra = {}) {
+	const c = await api("POST", `/${kind}/games`, { players: names.map((name) => ({ name })), ...extra });
+	assert(c.status === 201, `created: ${c.status} ${JSON.stringify(c.body)}`);
+	for (let n = 1; n <= rounds; n++) {
+		const r = await api("PUT", `/${kind}/games/${c.body.id}/rounds/${n}`, { entries: names.map((_, i) => entryOf(i + 1, n)) }, c.body.host_token);
+		assert(r.status === 200, `round ${n}: ${r.status} ${JSON.stringify(r.body)}`);
+	}
+	return { g: c.body, host: c.body.host_token };
+}
+
+const dhEntry = (seat) => ({ seat, discharged: { red: seat, yellow: 1, green: 0 } });
+
+await test("tt-h-end-early-and-the-final-screens", async () => {
+	for (const [locale, colorScheme, W] of LOOKS) {
+		const { g, host } = await tableWith("dh", ["Ann", "Bob", "Cy"], 3, dhEntry);
+		const page = await T.phone({ locale, colorScheme, timeout: 20000 });
+		await page.goto(`${BASE}/#tt=dh&game=${encodeURIComponent(g.id)}&token=${encodeURIComponent(host)}`);
+		// after 3 of 8 rounds the End tab is open; the end asks only what fits an early end
+		await page.locator('#tt-entry .tt-seat[data-seat="3"]').waitFor();
+		await page.locator('[data-round="finish"]:not([disabled])').click();
+		await seen(page, page.locator("#tt-early-note"), "the early-end note");
+		assert((await page.locator("#tt-early-note").innerText()).trim() === fill(W["tt.finish_early_note"], { n: 3, total: 8 }), await page.locator("#tt-early-note").innerText());
+		assert((await page.locator("#tt-entry h2").innerText()).trim() === fill(W["tt.finish_early_title"], { n: 3 }), "the end's title");
+		assert((await page.locator('[data-field="pips_left"]').count()) === 0, "no pips asked after an early end");
+		assert((await page.locator('[data-field="fatalities"]').count()) === 3, "fatalities asked");
+		await bump(page, 1, "patients_left", 2);
+		await bump(page, 3, "blood_bags", 2);
+		await bump(page, 1, "blood_bags", 1); // a line from the rulebook: no mark
+		await page.locator("#tt-save:not([disabled])").click();
+		await page.locator("#tt-standings li").first().waitFor();
+		assert((await page.locator("#tt-status").innerText()).includes(fill(W["tt.finished_early"], { n: 3, total: 8 })), await page.locator("#tt-status").innerText());
+		// one notice for the game: the head's; none on totals, ranking or lines without a stand-in value
+		assert((await page.locator(".tt-badge").count()) === 1, `one notice: ${await page.locator(".tt-badge").count()}`);
+		await seen(page, page.locator(".tt-profile-line .tt-badge"), "the game's notice");
+		// the ranking: ranks, and every score in one column whatever follows
+		const st = await api("GET", `/dh/games/${g.id}`, undefined, host);
+		const order = st.body.standings.map((x) => String(x.seat));
+		const rights = await page.locator("#tt-standings .tt-final").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().right)));
+		assert(new Set(rights).size === 1, `scores aligned: ${rights}`);
+		// the Scores list in the ranking's order with ranks, no seat numbers that read as ranks
+		const lines = await page.locator(".tt-score").evaluateAll((els) => els.map((e) => [e.dataset.seat, e.querySelector(".tt-rank")?.textContent || "", e.querySelector(".tt-score-head").textContent]));
+		assert(JSON.stringify(lines.map((l) => l[0])) === JSON.stringify(order), `scores in rank order: ${JSON.stringify(lines)}`);
+		const ranks = await page.locator("#tt-standings .tt-rank").allInnerTexts();
+		assert(JSON.stringify(lines.map((l) => l[1])) === JSON.stringify(ranks), `the same ranks: ${JSON.stringify(lines)} ${ranks}`);
+		assert(lines.every((l) => !/^\s*\d+\.\s/.test(l[2])), `no seat numbers: ${JSON.stringify(lines)}`);
+		// a mark only on the lines that used the stand-in discharge table, told once
+		await page.locator('.tt-score[data-seat="1"] .tt-score-head').click();
+		await page.locator('.tt-score[data-seat="1"] .tt-legend').waitFor();
+		const marked = await page.locator('.tt-score[data-seat="1"] .tt-reason').evaluateAll((els) => els.map((e) => [e.dataset.rule, !!e.querySelector(".tt-mark")]));
+		assert(marked.length > 3 && marked.every(([rule, m]) => m === (rule === "discharge-table")), `marks: ${JSON.stringify(marked)}`);
+		assert((await page.locator(".tt-legend").count()) === 1, "the mark explained once");
+		await seen(page, page.locator(".tt-legend"), "the mark's legend");
+		assert((await page.locator(".tt-legend").innerText()).includes(W["tt.unverified_legend"]), "the legend's words");
+		await noHorizontalScroll(page);
+		await shot(page, `tt-dh-final-${locale.slice(0, 2)}-${colorScheme}`);
+		await page.context().close();
+	}
+});
+
+await test("tt-i-clinic-final-tie-under-its-winner", async () => {
+	for (const [locale, colorScheme, W] of LOOKS) {
+		const zero = (seat) => ({ seat, popularity_bought: 1 });
+		const { g, host } = await tableWith("clinic", ["Eve", "Flo", "Gus"], 2, zero);
+		const fin = await api("POST", `/clinic/games/${g.id}/finish`, { entries: [{ seat: 1 }, { seat: 2 }, { seat: 3, nurses: 1 }], ended_after: 2 }, host);
+		assert(fin.status === 200, `finished: ${fin.status} ${JSON.stringify(fin.body)}`);
+		const page = await T.phone({ locale, colorScheme, timeout: 20000 });
+		await page.goto(`${BASE}/#tt=clinic&game=${encodeURIComponent(g.id)}&token=${encodeURIComponent(host)}`);
+		await page.locator("#tt-standings li").first().waitFor();
+		// Gus first on points; Eve and Flo tied, the turn order decided: said under its winner only
+		const ties = await page.locator("#tt-standings li").evaluateAll((els) => els.map((e) => [e.dataset.rank, !!e.querySelector(".tt-tie")]));
+		assert(JSON.stringify(ties) === JSON.stringify([["1", false], ["2", true], ["3", false]]), `tie-break shown: ${JSON.stringify(ties)}`);
+		await seen(page, page.locator("#tt-standings .tt-tie"), "the tie-break");
+		assert((await page.locator("#tt-standings .tt-tie").innerText()).trim() === W["tt.tie.turn-order"], "its words");
+		assert((await page.locator(".tt-badge").count()) === 1, "one notice for the game");
+		const rights = await page.locator("#tt-standings .tt-final").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().right)));
+		assert(new Set(rights).size === 1, `scores aligned: ${rights}`);
+		await noHorizontalScroll(page);
+		await shot(page, `tt-clinic-final-${locale.slice(0, 2)}-${colorScheme}`);
+		await page.context().close();
+	}
+});
+
+await test("tt-j-round-error-at-its-field", async () => {
+	for (const [locale, colorScheme, W] of LOOKS) {
+		for (const kind of ["dh", "clinic"]) {
+			const { g, host } = await tableWith(kind, ["Ann", "Bob", "Cy", "Dee"], 0, null);
+			const page = await T.phone({ locale, colorScheme, timeout: 20000 });
+			await page.goto(`${BASE}/#tt=${kind}&game=${encodeURIComponent(g.id)}&token=${encodeURIComponent(host)}`);
+			await page.locator('#tt-entry .tt-seat[data-seat="4"]').waitFor();
+			// the last player but one is wrong; the save button is at the bottom
+			const [seat, field] = kind === "dh" ? [3, "discharged.red"] : [3, "popularity_bought"];
+			if (kind === "dh") {
+				await bump(page, 3, "discharged.red", 12);
+				await bump(page, 3, "discharged.yellow", 1);
+			} else {
+				await bump(page, 3, "popularity_bought", 2);
+				await bump(page, 3, "unpaid_expenses", 3);
+			}
+			await page.locator("#tt-save").click();
+			const err = page.locator(`.tt-seat[data-seat="${seat}"] #tt-error`);
+			await err.waitFor();
+			assert((await page.locator("#tt-error").count()) === 1, "the refusal once");
+			// next to the field, in view, and the focus there
+			const after = await err.evaluate((el, f) => {
+				const row = el.closest(".tt-field-error").previousElementSibling;
+				return !!row && !!row.querySelector(`[data-field="${f}"]`);
+			}, field);
+			assert(after, "the refusal right under its field");
+			const box = await err.boundingBox();
+			const vh = page.viewportSize().height;
+			assert(box && box.y >= 0 && box.y + box.height <= vh, `the refusal in view: ${JSON.stringify(box)}`);
+			await seen(page, err, "the refusal");
+			const focus = await page.evaluate((n) => !!document.activeElement && !!document.activeElement.closest(`.tt-seat[data-seat="${n}"]`), seat);
+			assert(focus, "the focus is in that player's block");
+			assert((await err.innerText()).includes("Cy"), `names the player: ${await err.innerText()}`);
+			if (kind === "clinic") assert((await err.innerText()).includes(W["ttrule.bought-with-unpaid-expenses"] || ""), await err.innerText());
+			await shot(page, `tt-${kind}-error-at-field-${locale.slice(0, 2)}-${colorScheme}`, false);
+			await page.context().close();
+		}
+	}
+});
+
+await test("tt-k-game-ready-as-er", async () => {
+	for (const [locale, colorScheme, W] of LOOKS) {
+		for (const kind of ["dh", "clinic", "er"]) {
+			const page = await T.phone({ locale, colorScheme, timeout: 20000 });
+			if (kind === "er") {
+				await page.goto(BASE + "/");
+				await page.click("#pick-er");
+				await page.fill('input[name="player1"]', "Ann");
+				await page.fill('input[name="player2"]', "Bob");
+				await page.click("#create");
+			} else {
+				await createGame(page, kind, ["Ann", "Bob"]);
+				await page.click("#tt-create");
+			}
+			await page.locator(".created h1").waitFor();
+			assert((await page.locator(".created h1").innerText()).trim() === W["created.title"], "Game ready");
+			// opened at 127.0.0.1: the warning that other phones cannot open that address
+			await seen(page, page.locator("#share-warn"), `${kind}: the localhost warning`);
+			assert((await page.locator("#share-warn").innerText()).includes(fill(W["share.local_warn"], { host: new URL(BASE).host })), "its words");
+			await seen(page, page.locator(".join-qr img.qr"), `${kind}: the join QR code`);
+			assert((await page.locator(".created button.copy").count()) === 3, `${kind}: a Copy button per link`);
+			await seen(page, page.locator(".created button.copy").first(), `${kind}: Copy`);
+			// a seat's "QR code" looks like a control: a button's border and colours, a pointer
+			const summary = page.locator(".qr-box summary").first();
+			await summary.scrollIntoViewIfNeeded();
+			await seen(page, summary, `${kind}: the seat's QR code control`);
+			const look = await summary.evaluate((el) => {
+				const c = getComputedStyle(el), b = getComputedStyle(document.querySelector(".created button.copy"));
+				return [c.borderTopWidth === b.borderTopWidth && c.borderTopColor === b.borderTopColor, c.cursor, el.getBoundingClientRect().height];
+			});
+			assert(look[0] && look[1] === "pointer" && look[2] >= 44, `${kind}: QR code as a button: ${look}`);
+			await summary.click();
+			await seen(page, page.locator(".qr-box[open] img.qr").first(), `${kind}: the seat's QR code`);
+			await noHorizontalScroll(page);
+			await shot(page, `tt-game-ready-${kind}-${locale.slice(0, 2)}-${colorScheme}`);
+			await page.context().close();
+		}
+	}
 });
 
 await T.finish("tt");

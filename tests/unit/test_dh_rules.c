@@ -480,6 +480,76 @@ static void t_round8_wards_empty_agrees(void)
 	}
 }
 
+/* seed 000, GAME SEQUENCE: "At the end of the 8th round, the game ends" is the only complete
+ * game; a table that stops after round n ends there (ended_after = n) once every seat entered
+ * rounds 1..n. Both sides of each rule: the rounds before n entered, none after; no pips asked
+ * and no round-8 wards check; no collections (FINAL ROUND COLLECTIONS: "After the last round
+ * of the game"). */
+static void t_ended_early(void)
+{
+	static const struct {
+		int played, entered_after, ended_after, left, pips, collected, status;
+		const char *rule, *field;
+	} cases[] = {
+	    {3, 0, 3, 2, 0, 0, 0, NULL, NULL}, /* pips not asked: 0 for 2 patients */
+	    {1, 0, 1, 0, 0, 0, 0, NULL, NULL}, /* after round 1 */
+	    {3, 0, 4, 0, 0, 0, 422, "finish-before-last-round", "/entries"},
+	    {3, 1, 3, 0, 0, 0, 422, "rounds-after-end", "/ended_after"},
+	    {3, 0, 3, 1, 0, 1, 422, "collections-after-early-end", "/entries/0/collected"},
+	    {3, 0, 9, 0, 0, 0, 400, "round-out-of-range", "/ended_after"},
+	    {8, 0, 8, 2, 0, 0, 422, "impossible-pips", "/entries/0/pips_left"}, /* complete */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		dh_game g;
+		game(&g, 2, NULL);
+		g.cfg.variant[DH_VAR_FINAL_ROUND_COLLECTIONS] = true;
+		fill_rounds(&g, cases[i].played);
+		tt_error e;
+		if (cases[i].entered_after) {
+			dh_round_input r = {0};
+			entry(&r, 1, 1, 0, 0, false, 0);
+			CHECK_EQ_INT(dh_round_apply(&g, cases[i].played + 1, &r, &e), 0);
+		}
+		dh_finish_input f = {.nentries = 2, .ended_after = cases[i].ended_after};
+		f.e[0].seat = 1;
+		f.e[0].patients_left = cases[i].left;
+		f.e[0].pips_left = cases[i].pips;
+		f.e[0].collected = cases[i].collected;
+		f.e[1].seat = 2;
+		f.e[1].blood_bags = 2;
+		dh_game before = g;
+		int rc = dh_finish_apply(&g, &f, &e);
+		if (cases[i].status == 0) {
+			CHECK_EQ_INT(rc, 0);
+			CHECK(g.finished);
+			CHECK_EQ_INT(g.rounds_played, cases[i].ended_after);
+			continue;
+		}
+		CHECK_EQ_INT(rc, -1);
+		CHECK_EQ_INT(e.status, cases[i].status);
+		CHECK_STR(e.rule, cases[i].rule);
+		CHECK_STR(e.field, cases[i].field);
+		CHECK(memcmp(&before, &g, sizeof g) == 0);
+	}
+	/* the rulebook's game: ended_after omitted (0) or 8 is the complete game */
+	dh_game g;
+	game(&g, 2, NULL);
+	fill_rounds(&g, 8);
+	dh_finish_input f = {.nentries = 2};
+	for (int k = 0; k < 2; k++) {
+		f.e[k].seat = k + 1;
+		f.e[k].patients_left = 1; /* round 8 did not empty the wards */
+		f.e[k].pips_left = 4;
+	}
+	tt_error e;
+	dh_game h = g;
+	CHECK_EQ_INT(dh_finish_apply(&g, &f, &e), 0);
+	CHECK_EQ_INT(g.rounds_played, 8);
+	f.ended_after = 8;
+	CHECK_EQ_INT(dh_finish_apply(&h, &f, &e), 0);
+	CHECK_EQ_INT(h.rounds_played, 8);
+}
+
 static void finish_with(dh_game *g, const int left[], const int pips[], const int bags[])
 {
 	dh_finish_input f = {.nentries = g->cfg.nseats};
@@ -681,6 +751,9 @@ int main(void)
 	     t_finish);
 	TEST("dh tie-breaks: fewest patients, highest pips, shared (seed 000 END GAME SCORING)",
 	     t_tie_breaks);
+	TEST("dh a game ended early: the rounds played, no pips, no collections (seed 000 GAME "
+	     "SEQUENCE, FINAL ROUND COLLECTIONS)",
+	     t_ended_early);
 	TEST("dh whole 3-player game to a final ranking (seed 000 GAME SEQUENCE)", t_whole_game);
 	TEST("dh solo Medical Report example (seed 000 SOLO PLAY RULES; seed 004 RÈGLES DU JEU "
 	     "SOLO)",

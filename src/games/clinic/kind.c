@@ -89,9 +89,10 @@ static int parse_finish(json_object *root, void *input, js_error *err)
 	json_object *entries = NULL;
 	const js_field f[] = {
 	    {"entries", JS_ARRAY, JS_F_REQUIRED, 0, CL_MAX_ENTRIES, NULL, &entries, NULL},
+	    {"ended_after", JS_INT, JS_F_INT32, 1, CL_ROUNDS, NULL, &in->ended_after, NULL},
 	};
 	memset(in, 0, sizeof *in);
-	if (js_fields(root, "", f, 1, err) != 0)
+	if (js_fields(root, "", f, 2, err) != 0)
 		return -1;
 	in->nentries = (int)json_object_array_length(entries);
 	for (int i = 0; i < in->nentries; i++) {
@@ -180,6 +181,8 @@ static json_object *finish_body_json(const void *input)
 		jx_push(a, e);
 	}
 	jx_set(o, "entries", a);
+	if (in->ended_after)
+		jx_set(o, "ended_after", jx_int(in->ended_after));
 	return o;
 }
 
@@ -426,6 +429,11 @@ static int nseats(const void *state)
 	return ((const clinic_game *)state)->cfg.nseats;
 }
 
+static int rounds_played(const void *state)
+{
+	return ((const clinic_game *)state)->rounds_played;
+}
+
 static bool finished(const void *state)
 {
 	return ((const clinic_game *)state)->finished;
@@ -598,6 +606,7 @@ static void clinic_state_json(const void *state, const table_view *v, json_objec
 	jx_set(o, "rounds_complete", jx_int(clinic_rounds_complete(g)));
 	jx_set(o, "profile", profile_json(&g->cfg.profile));
 	jx_set(o, "next", round_next_json(&clinic_round_kind, g));
+	round_end_json(&clinic_round_kind, g, o);
 	for (int r = 0; r <= CL_ROUNDS; r++) {
 		json_object *t = jx_obj();
 		jx_set(t, "round", r < CL_ROUNDS ? jx_int(r + 1) : jx_str("end"));
@@ -676,6 +685,7 @@ const round_kind clinic_round_kind = {
     .nseats = nseats,
     .finished = finished,
     .round_entered = round_entered,
+    .rounds_played = rounds_played,
     .finish_entered = finish_entered,
     .rounds_complete = rounds_complete,
     .score = score,

@@ -78,9 +78,10 @@ static int parse_finish(json_object *root, void *input, js_error *err)
 	json_object *entries = NULL;
 	const js_field f[] = {
 	    {"entries", JS_ARRAY, JS_F_REQUIRED, 0, DH_MAX_ENTRIES, NULL, &entries, NULL},
+	    {"ended_after", JS_INT, JS_F_INT32, 1, DH_ROUNDS, NULL, &in->ended_after, NULL},
 	};
 	memset(in, 0, sizeof *in);
-	if (js_fields(root, "", f, 1, err) != 0)
+	if (js_fields(root, "", f, 2, err) != 0)
 		return -1;
 	in->nentries = (int)json_object_array_length(entries);
 	for (int i = 0; i < in->nentries; i++) {
@@ -140,6 +141,8 @@ static json_object *finish_body_json(const void *input)
 		jx_push(a, e);
 	}
 	jx_set(o, "entries", a);
+	if (in->ended_after)
+		jx_set(o, "ended_after", jx_int(in->ended_after));
 	return o;
 }
 
@@ -395,6 +398,11 @@ static int nseats(const void *state)
 	return ((const dh_game *)state)->cfg.nseats;
 }
 
+static int rounds_played(const void *state)
+{
+	return ((const dh_game *)state)->rounds_played;
+}
+
 static bool finished(const void *state)
 {
 	return ((const dh_game *)state)->finished;
@@ -547,6 +555,7 @@ static void dh_state_json(const void *state, const table_view *v, json_object *o
 	jx_set(o, "rounds_complete", jx_int(dh_rounds_complete(g)));
 	jx_set(o, "profile", profile_json(&g->cfg.profile));
 	jx_set(o, "next", round_next_json(&dh_round_kind, g));
+	round_end_json(&dh_round_kind, g, o);
 	if (g->cfg.solo)
 		jx_set(o, "reports", reports_json(g, sc));
 	for (int s = 0; s < g->cfg.nseats; s++) {
@@ -614,6 +623,7 @@ const round_kind dh_round_kind = {
     .nseats = nseats,
     .finished = finished,
     .round_entered = round_entered,
+    .rounds_played = rounds_played,
     .finish_entered = finish_entered,
     .rounds_complete = rounds_complete,
     .score = score,

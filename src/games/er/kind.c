@@ -227,4 +227,5 @@ const table_kind er_table_kind = {
     .state_text = er_state_text,
     .result_json = er_result_json,
     .log_step = er_log_step,
+    .host_plays_event = "move",
 };

@@ -188,6 +188,7 @@ json_object *round_result_json(const round_kind *rk, const void *state, const ta
 	jx_set(o, "standings", round_standings_json(rk, sc, v, true));
 	jx_set(o, "solo", jx_bool(sc->solo));
 	jx_set(o, "profile", jx_str(sc->profile_id));
+	round_end_json(rk, state, o);
 	free(sc);
 	return o;
 }

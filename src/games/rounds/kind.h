@@ -100,6 +100,9 @@ struct round_kind {
 	bool (*round_entered)(const void *state, int round, int seat);
 	bool (*finish_entered)(const void *state, int seat);
 	int (*rounds_complete)(const void *state);
+	/* Once finished: the round the game ended after (rounds, or fewer when the table stopped
+	 * early); 0 before. */
+	int (*rounds_played)(const void *state);
 	/* The scores as entered so far (out is zeroed by the caller). */
 	void (*score)(const void *state, round_scores *out);
 	const char *(*rule_id)(int rule);          /* tt_item.rule → "discharge-table" */
@@ -118,7 +121,7 @@ void round_log_step(const void *state, const table_event *tev, const table_view 
                     struct json_object *log);
 /* For the kind's own event_decode and result_json. */
 int round_event_decode(const round_kind *rk, table_event *tev, const char *payload);
-/* {"standings", "solo", "profile"} (caller owns). */
+/* {"standings", "solo", "profile", "rounds_played", "incomplete"} (caller owns). */
 struct json_object *round_result_json(const round_kind *rk, const void *state, const table_view *v);
 
 /* ---- handlers: the kind's route functions call these with its round_kind ---- */
@@ -126,6 +129,9 @@ int round_api_round(const http_req *req, http_resp *resp, const round_kind *rk);
 int round_api_finish(const http_req *req, http_resp *resp, const round_kind *rk); /* POST */
 
 /* ---- pieces of the state reply (score.c; each returns a new object, caller owns) ---- */
+/* Sets "rounds_played" (the round the game ended after, null before it is finished) and
+ * "incomplete" (it ended before the rulebook's last round) on the state reply o. */
+void round_end_json(const round_kind *rk, const void *state, struct json_object *o);
 /* {"action": "round"|"finish"|"finished", "round", "seats"} */
 struct json_object *round_next_json(const round_kind *rk, const void *state);
 /* Seat s's rounds: [{"round", "entered", the entry's fields, "points", "reasons"}]. */

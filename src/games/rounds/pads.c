@@ -264,8 +264,11 @@ static void build_rows(pad_build *b, const pad_kind *k, pdf_lang lang, const voi
                        const pad_scores *sc)
 {
 	const char *pts = lab(k, lang, "points");
-	for (int r = 0; r <= k->rk->rounds && r < PAD_GROUPS - 1; r++) {
-		int round = r < k->rk->rounds ? r + 1 : 0; /* the end of the game last */
+	/* the rounds played: all of them, or those before the table ended the game early */
+	int played = g && k->rk->finished(g) ? k->rk->rounds_played(g) : 0;
+	int nrounds = played > 0 && played < k->rk->rounds ? played : k->rk->rounds;
+	for (int r = 0; r <= nrounds && r < PAD_GROUPS - 1; r++) {
+		int round = r < nrounds ? r + 1 : 0; /* the end of the game last */
 		char *group = b->groups[r];
 		if (round)
 			snprintf(group, PDF_LABEL_MAX, "%s %d", lab(k, lang, "round"), round);

@@ -17,6 +17,13 @@ round_scores *round_scores_of(const round_kind *rk, const void *state)
 	return sc;
 }
 
+void round_end_json(const round_kind *rk, const void *state, json_object *o)
+{
+	int played = rk->finished(state) ? rk->rounds_played(state) : 0;
+	jx_set(o, "rounds_played", played ? jx_int(played) : jx_null());
+	jx_set(o, "incomplete", jx_bool(played && played < rk->rounds));
+}
+
 json_object *round_next_json(const round_kind *rk, const void *state)
 {
 	json_object *o = jx_obj();
