@@ -1,5 +1,5 @@
 // What every browser test file shares: the server's address, the screenshot folder, one headless
-// Chromium for all files, phones and screens made the same way, axe-core, the
+// Chromium for all files (Lighthouse's too), phones and screens made the same way, axe-core, the
 // layout checks (ER screens, other phone screens, the table display), the API from node, and a
 // runner printing "PASS name (ms)" / "FAIL name" + indented details per test.
 //
@@ -10,7 +10,7 @@
 import { chromium } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import axeCore from "axe-core";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 
 export const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
 export const SHOTS = process.env.SHOTS || "build/e2e";
@@ -53,10 +53,28 @@ export async function api(method, path, body, token) {
 
 let shared = null; // the one browser of the process (a promise: files may ask at once)
 
-/** The one headless Chromium every file's pages live in. */
+/** The one headless Chromium every file's pages live in. Its DevTools also listen on a port of
+ * loopback that Chromium picks (for Lighthouse, devtoolsPort). */
 export function browser() {
-	shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, "--disable-dev-shm-usage"] });
+	shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, "--disable-dev-shm-usage", "--remote-debugging-port=0"] });
 	return shared;
+}
+
+/** The loopback port of the browser's DevTools (Lighthouse drives the browser through it):
+ * Chromium writes it to DevToolsActivePort in its profile, the --user-data-dir of the browser
+ * process this process started. */
+export async function devtoolsPort() {
+	await browser();
+	for (const pid of readdirSync("/proc")) {
+		if (!/^\d+$/.test(pid)) continue;
+		try {
+			const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+			if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== process.pid) continue; // state, ppid, …
+			const dir = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => a.startsWith("--user-data-dir="));
+			if (dir) return Number(readFileSync(`${dir.slice("--user-data-dir=".length)}/DevToolsActivePort`, "utf8").split("\n")[0]);
+		} catch {} // another child, or gone meanwhile
+	}
+	throw new Error("the browser's DevTools port was not found");
 }
 
 export async function closeBrowser() {
