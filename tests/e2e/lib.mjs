@@ -147,10 +147,10 @@ export function suite(file) {
 
 	/** axe-core on the page as it is now (experimental rules on); violations are collected and
 	 * fail this file's closing check. Returns how many rules were broken. Every rule runs on
-	 * every node; only the violations are listed node by node (resultTypes: axe's CSS selector
-	 * of each passing node is what costs a page of a thousand rows a minute), and on a page
+	 * every node; only the violations are listed node by node (resultTypes), and on a page
 	 * without frames axe runs in the page itself (legacy mode; the partial mode, for frames,
-	 * carries every result out to be finished in a blank page). */
+	 * carries every node's result out to be finished in a blank page). Together: the charts'
+	 * player page (676 table rows) in 17 s instead of 77 s on a loaded machine. */
 	async function audit(page, name) {
 		screens++;
 		const legacy = page.frames().length === 1;
