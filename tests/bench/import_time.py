@@ -3,8 +3,14 @@ leagues (whole request: upload, parse, one transaction, ratings). The file is th
 export of tests/api/data/bgstats-real/, its plays repeated with fresh uuids (and the dates
 moved on a day each time) until it holds 1,500 plays when it has fewer: every play is one a
 user's app wrote. Prints each time, the median and the verdict (target < 1 s).
-Run inside pg_virtualenv (tests/bench/import.sh)."""
-import copy, glob, http.client, json, os, socket, statistics, subprocess, sys, time, uuid
+Run inside pg_virtualenv (tests/bench/import.sh). The server is started and stopped by the API
+tests' harness (tests/api/harness.py: a free port, ready once it listens, a crash or sanitizer
+report fails the run)."""
+import copy, glob, json, os, statistics, subprocess, sys, time, uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "api"))
+from harness import Server, make_database  # noqa: E402
 
 NPLAYS = 1500
 
@@ -26,16 +32,7 @@ def grown(doc):
         k += 1
     return out
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVER = os.environ.get("SERVER", "build/server")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def analyzed():
@@ -68,20 +65,20 @@ def main():
     doc = json.load(open(path, "rb"))
     nreal = len(doc["plays"])
     body = json.dumps(grown(doc)).encode()
+    with Server(database=make_database("bench_import"), binary=SERVER) as srv:
+        return run(srv, path, nreal, body)
+
+
+def run(srv, path, nreal, body):
+    """The five timed imports against the running server srv; the exit status."""
     nplays = len(json.loads(body)["plays"])
-    subprocess.run(["psql", "-q", "-d", "postgres", "-c", "CREATE DATABASE bench_import"], check=True)
-    port = free_port()
-    env = dict(os.environ, PORT=str(port), DATABASE_URL="dbname=bench_import",
-               STATIC_DIR=os.path.join(ROOT, "static"), TEMPLATES_DIR=os.path.join(ROOT, "templates"),
-               MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
-    log = open(os.path.join(ROOT, "build/bench/import_server.log"), "w")
-    srv = subprocess.Popen([os.path.join(ROOT, SERVER)], env=env, stdout=log, stderr=subprocess.STDOUT)
     cookie = None
-    origin = f"http://127.0.0.1:{port}"
+    origin = f"http://127.0.0.1:{srv.port}"
 
     def call(method, path, data=None, ctype="application/json"):
+        """One request on a connection of its own, timed whole (sent to read): body, seconds."""
         nonlocal cookie
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        c = srv.conn(timeout=120)
         h = {"Origin": origin, "Content-Type": ctype}
         if cookie:
             h["Cookie"] = "dh_session=" + cookie
@@ -98,36 +95,26 @@ def main():
         assert 200 <= r.status < 300, (path, r.status, out[:300])
         return json.loads(out), dt
 
-    try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/v1/health")
-                break
-            except OSError:
-                time.sleep(0.05)
-        call("POST", "/api/v1/accounts", {"email": "b@example.org", "password": "bench password",
-                                          "display_name": "Bench"})
-        call("POST", "/api/v1/sessions", {"email": "b@example.org", "password": "bench password"})
-        times, settles = [], []
-        for i in range(5):
-            lg, _ = call("POST", "/api/v1/leagues", {"name": f"Import {i}"})
-            before = analyzed()
-            res, dt = call("POST", f"/api/v1/leagues/{lg['id']}/import?format=bgstats", body)
-            times.append(dt)
-            settles.append(settled(before))
-        med = statistics.median(times)
-        print(f"file: {os.path.relpath(path, ROOT)}: its {nreal} plays repeated to {nplays} "
-              f"({len(body) / 1e3:.0f} KB); imported {res['imported']}, skipped {res['skipped']}")
-        print("import times: " + ", ".join(f"{t * 1000:.0f} ms" for t in times))
-        print("planner statistics refreshed after each reply (not part of the import's time) in: "
-              + ", ".join(f"{t * 1000:.0f} ms" for t in settles))
-        print(f"median {med * 1000:.0f} ms: target < 1 s {'met' if med < 1 else 'MISSED'}")
-        print(f"VERDICT | import of a 1,500-play BG Stats export, median of 5 < 1 s | "
-              f"{med * 1000:.0f} ms | {'met' if med < 1 else 'NOT met'} |")
-        return 0 if med < 1 else 1
-    finally:
-        srv.terminate()
-        srv.wait()
+    call("POST", "/api/v1/accounts", {"email": "b@example.org", "password": "bench password",
+                                      "display_name": "Bench"})
+    call("POST", "/api/v1/sessions", {"email": "b@example.org", "password": "bench password"})
+    times, settles = [], []
+    for i in range(5):
+        lg, _ = call("POST", "/api/v1/leagues", {"name": f"Import {i}"})
+        before = analyzed()
+        res, dt = call("POST", f"/api/v1/leagues/{lg['id']}/import?format=bgstats", body)
+        times.append(dt)
+        settles.append(settled(before))
+    med = statistics.median(times)
+    print(f"file: {os.path.relpath(path, ROOT)}: its {nreal} plays repeated to {nplays} "
+          f"({len(body) / 1e3:.0f} KB); imported {res['imported']}, skipped {res['skipped']}")
+    print("import times: " + ", ".join(f"{t * 1000:.0f} ms" for t in times))
+    print("planner statistics refreshed after each reply (not part of the import's time) in: "
+          + ", ".join(f"{t * 1000:.0f} ms" for t in settles))
+    print(f"median {med * 1000:.0f} ms: target < 1 s {'met' if med < 1 else 'MISSED'}")
+    print(f"VERDICT | import of a 1,500-play BG Stats export, median of 5 < 1 s | "
+          f"{med * 1000:.0f} ms | {'met' if med < 1 else 'NOT met'} |")
+    return 0 if med < 1 else 1
 
 
 sys.exit(main())

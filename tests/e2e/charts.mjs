@@ -9,7 +9,7 @@
 // (screenshots, axe-core, nothing wider than the phone: the heat map scrolls in its own box).
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { readFileSync } from "node:fs";
-import { BASE, ROOT, assert, fill, readJson, suite } from "./lib.mjs";
+import { BASE, ROOT, assert, fill, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 
 const EN = readJson("static/i18n/leagues.en.json");
 const FR = readJson("static/i18n/leagues.fr.json");
@@ -45,35 +45,12 @@ async function visit(p, hash, ready) {
 }
 
 /** At 360 px: nothing wider than the screen but inside a box that scrolls by itself, no two
- * controls overlapping, tap targets of 44 px (links in text and tables aside). */
-async function layoutCheck(p, name) {
-	const problems = await p.evaluate(() => {
-		const out = [];
-		const W = 360; // not innerWidth: a phone widens its layout to fit what runs off
-		if (document.documentElement.scrollWidth > W || window.innerWidth > W) out.push(`page ${document.documentElement.scrollWidth}px wide, the window ${window.innerWidth}px`);
-		const visible = (el) => {
-			const r = el.getBoundingClientRect();
-			return r.width > 0 && r.height > 0 && !el.closest("[hidden], details:not([open]) > :not(summary)");
-		};
-		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent || "").trim().slice(0, 30)}"`;
-		for (const el of document.querySelectorAll("#app *"))
-			if (visible(el) && el.getBoundingClientRect().right > W + 0.5 && !el.closest(".sr-only, .ch-scroll")) out.push(`${desc(el)} cut at the right`);
-		for (const box of document.querySelectorAll("#app .ch-scroll")) if (box.getBoundingClientRect().right > W + 0.5) out.push(`${desc(box)}: a scroll box wider than the screen`);
-		const controls = [...document.querySelectorAll("#app button, #app a.button, #app select, #app summary")].filter(visible);
-		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect() }));
-		for (const b of boxes) if (b.r.height < 43.5 || (b.r.width < 43.5 && b.el.tagName !== "SUMMARY")) out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
-		for (let i = 0; i < boxes.length; i++)
-			for (let j = i + 1; j < boxes.length; j++) {
-				const a = boxes[i], b = boxes[j];
-				if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
-				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
-			}
-		return out;
-	});
-	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
-}
+ * controls overlapping, tap targets of 44 px (links in text and tables aside; a summary as wide
+ * as its text, 44 px high). */
+const layoutCheck = (p, name) => phoneLayoutCheck(p, name, {
+	width: 360, cut: "#app *", cutExempt: ".sr-only, .ch-scroll", scrollBoxes: "#app .ch-scroll", invisibleToo: true,
+	controls: "#app button, #app a.button, #app select, #app summary", noText: true, heightOnly: "summary",
+});
 
 /** French typography in text: a no-break space before ':' ';' '?' '!'. */
 function badFrench(text) {

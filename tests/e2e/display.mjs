@@ -7,7 +7,7 @@
 // rules on) in dark and light, and checked for a page that scrolls, text cut or spilling out of
 // its box, panels that overlap, and type too small to read across a table. Screenshots:
 // build/e2e/display-*.png. Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, SHOTS, api, assert, suite } from "./lib.mjs";
+import { BASE, SHOTS, api, assert, suite, tvLayoutCheck } from "./lib.mjs";
 import { execFileSync } from "node:child_process";
 
 const D = suite("display");
@@ -16,54 +16,13 @@ const phone = (o = {}) => D.phone(o);
 // a TV whose system asks for light: the display is dark all the same
 const tv = (o = {}) => D.phone({ width: 1280, height: 720, dpr: 1, isMobile: false, colorScheme: "light", ...o });
 
-/** The display at 1280 × 720: the page does not scroll; no panel overlaps another or holds more
- * than it shows; no text is cut or spills out of its box (a name too long for its place ends
- * with an ellipsis: that is drawn, not cut); every text is at least 14 px, names and totals
- * bigger. */
-async function layoutCheck(p, name) {
-	const problems = await p.evaluate(() => {
-		const out = [];
-		const de = document.documentElement;
-		if (de.scrollHeight > innerHeight || de.scrollWidth > innerWidth) out.push(`the page scrolls: ${de.scrollWidth}×${de.scrollHeight}`);
-		const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
-		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].join(".")} "${(el.textContent || "").trim().slice(0, 30)}"`;
-		const boxes = [...document.querySelectorAll(".dsp-head, .dsp-now, .dsp-seat, .dsp-panel")].filter(shown);
-		for (let i = 0; i < boxes.length; i++) {
-			const a = boxes[i].getBoundingClientRect();
-			if (a.right > innerWidth + 0.5 || a.bottom > innerHeight + 0.5) out.push(`${desc(boxes[i])} leaves the screen`);
-			if (boxes[i].scrollHeight > boxes[i].clientHeight + 1) out.push(`${desc(boxes[i])} holds more than it shows (${boxes[i].scrollHeight} > ${boxes[i].clientHeight})`);
-			for (let j = i + 1; j < boxes.length; j++) {
-				if (boxes[i].contains(boxes[j]) || boxes[j].contains(boxes[i])) continue;
-				const b = boxes[j].getBoundingClientRect();
-				if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
-					out.push(`${desc(boxes[i])} and ${desc(boxes[j])} overlap`);
-			}
-		}
-		for (const el of document.querySelectorAll("#dsp *")) {
-			if (!shown(el) || el.closest("svg") || el.classList.contains("sr-only")) continue;
-			const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-			if (!own) continue;
-			const cs = getComputedStyle(el);
-			const px = parseFloat(cs.fontSize);
-			if (px < 14) out.push(`${desc(el)}: ${px}px type`);
-			const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 2;
-			if (cut && cs.display !== "inline" && cs.textOverflow !== "ellipsis") out.push(`${desc(el)}: text cut (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`);
-		}
-		for (const el of document.querySelectorAll(".dsp-total, .dsp-rank strong, .dsp-table td.total, #dsp-h1"))
-			if (shown(el) && parseFloat(getComputedStyle(el).fontSize) < 26) out.push(`${desc(el)}: ${getComputedStyle(el).fontSize}, not big enough`);
-		return out;
-	});
-	assert(problems.length === 0, `${name}:\n  ${problems.slice(0, 12).join("\n  ")}`);
-}
-
-
 /** Shot, axe and layout of the display as it is now, in dark; then the same in light. */
 async function look(p, name) {
 	assert((await p.evaluate(() => document.documentElement.dataset.theme)) === "dark", `${name}: dark by default`);
 	assert((await p.locator("h1").count()) === 1, `${name}: one h1`);
 	await shot(p, name);
 	await audit(p, name);
-	await layoutCheck(p, name);
+	await tvLayoutCheck(p, name);
 	await p.click("#dsp-theme");
 	assert((await p.evaluate(() => document.documentElement.dataset.theme)) === "light", `${name}: the button switches to light`);
 	await shot(p, `${name}-light`);

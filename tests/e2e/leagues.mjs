@@ -8,7 +8,7 @@
 // in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
 // overlapping), and no script error or external request.
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, SHOTS, assert, readJson, suite } from "./lib.mjs";
+import { BASE, SHOTS, assert, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 
 const EN = readJson("static/i18n/leagues.en.json");
 const FR = readJson("static/i18n/leagues.fr.json");
@@ -43,36 +43,12 @@ async function visit(p, hash, ready) {
 
 /** Nothing at 360 px wider than the screen, no two controls overlapping, no text spilling out of
  * its control, tap targets of 44 px (links in text and the drop zone's hidden file input
- * aside: the zone itself is the target). */
-async function layoutCheck(p, name) {
-	const problems = await p.evaluate(() => {
-		const out = [];
-		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
-		const visible = (el) => {
-			const r = el.getBoundingClientRect();
-			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], details:not([open]) > :not(summary)");
-		};
-		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent || el.value || "").trim().slice(0, 30)}"`;
-		for (const el of document.querySelectorAll("#app *"))
-			if (visible(el) && el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest(".sr-only")) out.push(`${desc(el)} cut at the right`);
-		const controls = [...document.querySelectorAll("#app button, #app a.button, #app input:not([type=checkbox]):not([type=radio]):not(.lg-file), #app select, #app textarea, #app summary")].filter(visible);
-		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect() }));
-		for (const b of boxes) {
-			if (b.el.scrollWidth > b.el.clientWidth + 1 && b.el.tagName !== "SELECT" && b.el.tagName !== "TEXTAREA" && b.el.tagName !== "INPUT") out.push(`${desc(b.el)}: text wider than the control`);
-			if (b.r.height < 43.5 || (b.r.width < 43.5 && b.el.tagName !== "SUMMARY")) out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
-		}
-		for (let i = 0; i < boxes.length; i++)
-			for (let j = i + 1; j < boxes.length; j++) {
-				const a = boxes[i], b = boxes[j];
-				if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
-				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
-			}
-		return out;
-	});
-	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
-}
+ * aside: the zone itself is the target; a summary as wide as its text, 44 px high). */
+const layoutCheck = (p, name) => phoneLayoutCheck(p, name, {
+	cut: "#app *", cutExempt: ".sr-only",
+	controls: "#app button, #app a.button, #app input:not([type=checkbox]):not([type=radio]):not(.lg-file), #app select, #app textarea, #app summary",
+	noText: "select, textarea, input", heightOnly: "summary",
+});
 
 /** axe-core (experimental rules on), the layout, no string key left untranslated, a screenshot. */
 async function screen(p, name) {

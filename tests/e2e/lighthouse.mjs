@@ -1,6 +1,6 @@
 // Lighthouse (mobile) scores the home and game screens in Debian's chromium, each category at
-// least 98. Run by all.mjs last and alone (it measures speed), in a Chromium of its own that
-// Lighthouse drives over the DevTools protocol.
+// least 98. Run by all.mjs last and alone (it measures speed), in the lane's Chromium (lib.mjs),
+// which Lighthouse drives over the DevTools protocol on the browser's own port.
 //
 // The emulated phone is calibrated to this host, as Lighthouse's throttling docs ask for hosts
 // that are not high-end desktops (docs/throttling.md, "Calibrating the CPU slowdown"): its default
@@ -9,11 +9,9 @@
 // emulates a phone slower than Lighthouse's own target. Right before each run the host's index is
 // measured with Lighthouse's own benchmark (pageFunctions.computeBenchmarkIndex, median of three)
 // and the slowdown set to 4 x index / 1750 (at least 1): the same phone whatever the host.
-import { BASE, CHROMIUM, FLAGS, SHOTS, api, assert, browser, suite } from "./lib.mjs";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { BASE, SHOTS, api, assert, browser, devtoolsPort, suite } from "./lib.mjs";
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 
 const { test } = suite("lighthouse");
 
@@ -40,67 +38,44 @@ await test("m-lighthouse", async () => {
 	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed: 3 });
 	const tok = g.body.seats[0].seat_token;
 	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, tok);
-	const profile = mkdtempSync(join(tmpdir(), "dh-lh-"));
-	// port 0: Chromium picks a free port and writes it to DevToolsActivePort (no collision with
-	// another job's port); its own process group, so every helper process ends with it
-	const chrome = spawn(CHROMIUM, [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], { stdio: "ignore", detached: true });
-	const exited = new Promise((r) => chrome.once("exit", r));
-	try {
-		let port = 0;
-		for (let i = 0; i < 200 && !port; i++) {
-			try {
-				port = Number(readFileSync(join(profile, "DevToolsActivePort"), "utf8").split("\n")[0]) || 0;
-			} catch {}
-			if (!port) await new Promise((r) => setTimeout(r, 50));
+	const port = await devtoolsPort();
+	const pages = { home: `${BASE}/`, game: `${BASE}/#game=${g.body.id}&token=${tok}` };
+	const lines = [];
+	const low = [];
+	// up to three runs per page, the best of each category, a second and third run only while
+	// a category is under 98: these 2 cores are shared with other jobs, and simulated
+	// throttling multiplies whatever CPU time another job steals (a run under a load average
+	// of 9 scored 74 where a quiet one scores 99); every run is printed (median advice:
+	// lighthouse's docs; here the spread is contention, not the page)
+	const score = (r, k) => Math.round(r.categories[k].score * 100);
+	for (const [name, url] of Object.entries(pages)) {
+		const runs = [];
+		const good = () => runs.length && Object.keys(runs[0].categories).every((k) => Math.max(...runs.map((r) => score(r, k))) >= 98);
+		while (runs.length < 3 && !good()) {
+			const load = loadavg()[0];
+			const host = await calibratedSlowdown(pageFunctions);
+			const cpu = { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: host.slowdown };
+			const lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", throttling: cpu, onlyCategories: ["performance", "accessibility", "best-practices", "seo"] })).lhr;
+			lhr.loadBefore = load;
+			lhr.hostIndex = host.index;
+			runs.push(lhr);
 		}
-		assert(port > 0, "Chromium did not report its debugging port");
-		const pages = { home: `${BASE}/`, game: `${BASE}/#game=${g.body.id}&token=${tok}` };
-		const lines = [];
-		const low = [];
-		// up to three runs per page, the best of each category, a second and third run only while
-		// a category is under 98: these 2 cores are shared with other jobs, and simulated
-		// throttling multiplies whatever CPU time another job steals (a run under a load average
-		// of 9 scored 74 where a quiet one scores 99); every run is printed (median advice:
-		// lighthouse's docs; here the spread is contention, not the page)
-		const score = (r, k) => Math.round(r.categories[k].score * 100);
-		for (const [name, url] of Object.entries(pages)) {
-			const runs = [];
-			const good = () => runs.length && Object.keys(runs[0].categories).every((k) => Math.max(...runs.map((r) => score(r, k))) >= 98);
-			while (runs.length < 3 && !good()) {
-				const load = loadavg()[0];
-				const host = await calibratedSlowdown(pageFunctions);
-				const cpu = { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: host.slowdown };
-				const lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", throttling: cpu, onlyCategories: ["performance", "accessibility", "best-practices", "seo"] })).lhr;
-				lhr.loadBefore = load;
-				lhr.hostIndex = host.index;
-				runs.push(lhr);
-			}
-			const cats = Object.keys(runs[0].categories);
-			const scores = Object.fromEntries(cats.map((k) => [k, Math.max(...runs.map((r) => score(r, k)))]));
-			const best = runs.reduce((a, b) => (b.categories.performance.score > a.categories.performance.score ? b : a));
-			lines.push(`${name}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(", ")} (runs: ${cats.map((k) => runs.map((r) => score(r, k)).join("/")).join(", ")}); best performance run ${metrics(best)}`);
-			for (const [k, v] of Object.entries(scores)) if (v < 98) {
-				const lhr = runs.find((r) => score(r, k) === v);
-				const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[k].auditRefs.some((ref) => ref.id === a.id && ref.weight > 0)).map((a) => `${a.id} ${a.displayValue || ""}`);
-				low.push(`${name} ${k} ${v}: ${failing.join("; ")}`);
-				// which metric moved, and how loaded the machine was: every run's figures
-				if (k === "performance") for (const r of runs) low.push(`  ${name} run: ${metrics(r)}`);
-			}
-			writeFileSync(`${SHOTS}/lighthouse-${name}.json`, JSON.stringify(best));
+		const cats = Object.keys(runs[0].categories);
+		const scores = Object.fromEntries(cats.map((k) => [k, Math.max(...runs.map((r) => score(r, k)))]));
+		const best = runs.reduce((a, b) => (b.categories.performance.score > a.categories.performance.score ? b : a));
+		lines.push(`${name}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(", ")} (runs: ${cats.map((k) => runs.map((r) => score(r, k)).join("/")).join(", ")}); best performance run ${metrics(best)}`);
+		for (const [k, v] of Object.entries(scores)) if (v < 98) {
+			const lhr = runs.find((r) => score(r, k) === v);
+			const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[k].auditRefs.some((ref) => ref.id === a.id && ref.weight > 0)).map((a) => `${a.id} ${a.displayValue || ""}`);
+			low.push(`${name} ${k} ${v}: ${failing.join("; ")}`);
+			// which metric moved, and how loaded the machine was: every run's figures
+			if (k === "performance") for (const r of runs) low.push(`  ${name} run: ${metrics(r)}`);
 		}
-		writeFileSync(`${SHOTS}/lighthouse.txt`, lines.join("\n") + "\n");
-		assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
-		return `\n  ${lines.join("\n  ")}`;
-	} finally {
-		// the browser's helpers (crashpad, GPU, utilities) outlive it for a moment and keep
-		// writing into the profile: end the whole group, wait until none is left, then remove it
-		try {
-			process.kill(-chrome.pid, "SIGKILL");
-		} catch {}
-		await exited;
-		for (let i = 0; i < 100 && groupRunning(chrome.pid); i++) await new Promise((r) => setTimeout(r, 50));
-		rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+		writeFileSync(`${SHOTS}/lighthouse-${name}.json`, JSON.stringify(best));
 	}
+	writeFileSync(`${SHOTS}/lighthouse.txt`, lines.join("\n") + "\n");
+	assert(low.length === 0, `${lines.join("\n")}\n${low.join("\n")}`);
+	return `\n  ${lines.join("\n  ")}`;
 });
 
 /** One run's performance figures: each weighted metric with its score, the host's CPU
@@ -110,17 +85,4 @@ function metrics(lhr) {
 	const m = ids.map((id) => `${id} ${lhr.audits[id]?.displayValue || "?"} (${Math.round((lhr.audits[id]?.score ?? 0) * 100)})`);
 	const slowdown = lhr.configSettings.throttling.cpuSlowdownMultiplier;
 	return `${Math.round(lhr.categories.performance.score * 100)}: ${m.join(", ")}; CPU slowdown ${slowdown.toFixed(2)} (host index ${lhr.hostIndex}); benchmarkIndex ${lhr.environment?.benchmarkIndex}; load ${lhr.loadBefore?.toFixed(2)}`;
-}
-
-/** Is any process of group pgid still running (zombies, which write nothing, aside)? */
-function groupRunning(pgid) {
-	for (const pid of readdirSync("/proc")) {
-		if (!/^\d+$/.test(pid)) continue;
-		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-			const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // state, ppid, pgrp, …
-			if (Number(f[2]) === pgid && f[0] !== "Z") return true;
-		} catch {} // gone meanwhile
-	}
-	return false;
 }

@@ -7,7 +7,7 @@
 // games has a sentence in both languages, and no French string lacks its no-break space before
 // ':' ';' '?' '!'. Every screenshot is checked with axe-core and for controls cut, overlapping or
 // too small. Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, ROOT, api, assert, fill, readJson, suite } from "./lib.mjs";
+import { BASE, ROOT, api, assert, fill, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 
 const TT_EN = readJson("static/i18n/tabletop.en.json");
@@ -49,37 +49,12 @@ const frenchText = (page) => page.evaluate(() => {
 	return out.join("\n");
 });
 
-/** At 360 px: nothing wider than the screen, no two controls overlapping, no text spilling out of
- * its control, tap targets of 44 px (links in running text excepted). The header is not these
- * screens'. */
-async function layoutCheck(page, name) {
-	const problems = await page.evaluate(() => {
-		const out = [];
-		if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
-		const visible = (el) => {
-			const r = el.getBoundingClientRect();
-			return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden]");
-		};
-		const controls = [...document.querySelectorAll("#app button, #app a.button, #app input:not([type=radio]):not([type=checkbox]), #app select")].filter(visible);
-		const boxes = controls.map((el) => ({ el, r: el.getBoundingClientRect() }));
-		const desc = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `[${a.name}=${a.value}]`).join("")} "${(el.textContent || "").trim().slice(0, 24)}"`;
-		for (const b of boxes) {
-			if (b.r.right > window.innerWidth + 0.5 || b.r.left < -0.5) out.push(`${desc(b.el)} outside the screen`);
-			if (b.el.tagName !== "INPUT" && b.el.tagName !== "SELECT" && b.el.scrollWidth > b.el.clientWidth + 1) out.push(`${desc(b.el)}: text wider than the control`);
-			if (b.r.width < 43.5 || b.r.height < 43.5) out.push(`${desc(b.el)} is ${Math.round(b.r.width)}×${Math.round(b.r.height)}`);
-		}
-		for (let i = 0; i < boxes.length; i++)
-			for (let j = i + 1; j < boxes.length; j++) {
-				const a = boxes[i], b = boxes[j];
-				if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
-				const ix = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-				const iy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-				if (ix > 1 && iy > 1) out.push(`${desc(a.el)} and ${desc(b.el)} overlap`);
-			}
-		return out;
-	});
-	assert(problems.length === 0, `${name} at 360 px:\n${problems.slice(0, 12).join("\n")}`);
-}
+/** The layout at 360 px: nothing wider than the screen, no two controls overlapping, no text
+ * spilling out of its control (fields and lists aside), tap targets of 44 px (links in running
+ * text are no controls here). The header is not these screens'. */
+const layoutCheck = (page, name) => phoneLayoutCheck(page, name, {
+	controls: "#app button, #app a.button, #app input:not([type=radio]):not([type=checkbox]), #app select", outside: true, noText: "input, select",
+});
 
 /** Every screen: no string key on screen, French typography in French, axe (collected), the
  * layout (asserted), a screenshot of the viewport (or of the whole page). */
