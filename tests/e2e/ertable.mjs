@@ -78,25 +78,26 @@ await test("er-join-code-pasted-with-space-or-dash", async () => {
 	await P.context().close();
 });
 
-/** Where the lit beds and the dice of the turn are: {lit, dice, out (those not between the
- * header and the dock), top, dock, ok}. Runs in the page. */
-function litAndDice() {
-	const top = document.querySelector(".top").getBoundingClientRect().bottom;
-	const dock = document.querySelector(".dock").getBoundingClientRect().top;
-	const lit = [...document.querySelectorAll(".bed.lit")];
-	const dice = [...document.querySelectorAll(".card .die")];
-	const out = [...lit, ...dice].map((e) => [e, e.getBoundingClientRect()]).filter(([, b]) => b.top < top - 0.5 || b.bottom > dock + 0.5)
-		.map(([e, b]) => `${e.dataset.ward ? `bed ${e.dataset.ward}/${e.dataset.bed}` : `die ${e.textContent}`} ${Math.round(b.top)}–${Math.round(b.bottom)}`);
-	return { lit: lit.length, dice: dice.length, out, top: Math.round(top), dock: Math.round(dock), ok: lit.length > 0 && dice.length === 3 && out.length === 0 };
-}
-
-/** The lit beds and the dice of the turn between the header and the dock, once the page has
- * scrolled them there (polled each frame, 4 s at most: then what is out of view). */
+/** The lit beds and the dice of the turn between the header and the dock, polled until the page
+ * has scrolled them there (or the deadline passes: then what is out of view). */
 async function litAndDiceInView(page, what) {
-	const there = await page.waitForFunction(`(${litAndDice})().ok`, null, { timeout: 4000 }).then(() => true, () => false);
-	if (there) return;
-	const r = await page.evaluate(litAndDice);
-	assert(r.ok, `${what}: ${r.lit} lit bed(s), ${r.dice} dice; out of view between the header (${r.top}) and the dock (${r.dock}): ${r.out.join(", ")}`);
+	const deadline = Date.now() + 4000;
+	let r;
+	for (;;) {
+		r = await page.evaluate(() => {
+			const top = document.querySelector(".top").getBoundingClientRect().bottom;
+			const dock = document.querySelector(".dock").getBoundingClientRect().top;
+			const lit = [...document.querySelectorAll(".bed.lit")];
+			const dice = [...document.querySelectorAll(".card .die")];
+			const out = [...lit, ...dice].map((e) => [e, e.getBoundingClientRect()]).filter(([, b]) => b.top < top - 0.5 || b.bottom > dock + 0.5)
+				.map(([e, b]) => `${e.dataset.ward ? `bed ${e.dataset.ward}/${e.dataset.bed}` : `die ${e.textContent}`} ${Math.round(b.top)}–${Math.round(b.bottom)}`);
+			return { lit: lit.length, dice: dice.length, out, top: Math.round(top), dock: Math.round(dock) };
+		});
+		if (r.lit && r.dice === 3 && !r.out.length) return r;
+		if (Date.now() > deadline) break;
+		await page.waitForTimeout(50);
+	}
+	assert(false, `${what}: ${r.lit} lit bed(s), ${r.dice} dice; out of view between the header (${r.top}) and the dock (${r.dock}): ${r.out.join(", ")}`);
 }
 
 await test("er-lit-beds-and-dice-in-view", async () => {
