@@ -24,7 +24,7 @@
 #include "api/api.h"
 #include "engine/live.h"
 #include "engine/table.h"
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "db/db.h"
 #include "http/http.h"
 

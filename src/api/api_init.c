@@ -3,7 +3,7 @@
  * the PDF renderers, and the live-update listener. api_init runs the steps in order and, when
  * one fails, stops the ones already started in reverse order; api_shutdown stops them all in
  * reverse order. */
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "api/api.h"
 #include "games/clinic/kind.h"
 #include "games/dh/kind.h"

@@ -4,7 +4,7 @@
  * between patterns that could match the same path (the first match wins): list literals first. Keep
  * static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "leagues/consent.h"
 #include "leagues/leagues.h"
 #include "games/er/data.h"

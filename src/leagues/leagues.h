@@ -8,7 +8,7 @@
 #ifndef API_LEAGUES_H
 #define API_LEAGUES_H
 
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "base/sbuf.h"
 #include "db/db.h"
 #include "http/http.h"

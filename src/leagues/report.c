@@ -4,7 +4,7 @@
  * src/pdf/league.c; the texts are templates/league-report.json. */
 #include "leagues/report.h"
 
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "leagues/leagues.h"
 #include "leagues/stats.h"
 #include "pdf/serve.h"

@@ -14,6 +14,7 @@ rules db
 http
 pdf
 engine
+accounts
 games/rounds
 games/er games/dh games/clinic
 leagues

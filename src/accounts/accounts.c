@@ -1,5 +1,5 @@
 /* Accounts and cookie sessions (see accounts.h). */
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 
 #include "http/ratelimit.h"
 #include "base/log.h"

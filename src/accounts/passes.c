@@ -12,7 +12,7 @@
  *
  * Both tables are direct-mapped (a new entry takes its slot) under one mutex; entries are
  * copied out, so nothing is shared after the lock is released. */
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
