@@ -91,6 +91,14 @@ void league_cache_done(const char *key, long long version);
 int league_cache_put(const char *key, long long version, http_resp *resp, json_object *o,
                      const char *link);
 
+/* A reply built on a miss of the cache (NULL with *st: a database failure). */
+typedef json_object *(*cache_build_fn)(db_conn *c, const http_req *req, const char *season,
+                                       const char *game, db_status *st);
+/* The reply of key at the league's version with its ETag (a 304 when the client has it), from
+ * the cache, else built by build(c, req, season, game) and kept. Returns 0. */
+int cache_reply(const http_req *req, http_resp *resp, db_conn *c, long long version, const char *key,
+                cache_build_fn build, const char *season, const char *game);
+
 /* ---- ratings.c: the league's result rows (ratings, standings, head-to-head) ---- */
 
 typedef struct {

@@ -317,3 +317,18 @@ int api_invitation_decline(const http_req *req, http_resp *resp)
 {
 	return answer(req, resp, false);
 }
+
+/* Account by id or e-mail: true with id filled; else false after a reply (503, or 422 for
+ * a key no account has). */
+bool league_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
+{
+	bool found;
+	if (db_account_find(c, key, &found, id) != DB_OK) {
+		acct_reply_db(resp);
+		return false;
+	}
+	if (!found)
+		http_reply_problem(resp, 422, "no account has this id or e-mail address",
+		                   "unknown-account", "/account");
+	return found;
+}

@@ -184,6 +184,10 @@ bool league_play_rank(league_play *p, const char **detail);
 db_status league_play_insert(db_conn *c, const char *league, const char *author,
                              const league_play *p, char id[ID_LEN + 1]);
 
+/* Rewrites play's columns and results as p holds them (an edit), in the caller's transaction.
+ * Does not recompute ratings. */
+db_status league_play_update(db_conn *c, const char *league, const char *play, const league_play *p);
+
 /* Many plays stored in two statements (an import): each league_batch_add gives the play its
  * id and copies its columns and results; league_batch_store inserts them all, in the order
  * added, as plays of league by author. The caller has made sure no uuid is already in the
