@@ -8,8 +8,8 @@
 #include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/access.h"
+#include "leagues/kept.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

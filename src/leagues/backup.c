@@ -1,6 +1,10 @@
 /* A whole league as our own JSON backup (GET …/backup), and read back by the import: a backup
  * restores the league it came from identically. */
-#include "leagues/import.h"
+#include "leagues/backup.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -8,9 +12,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <math.h>
 #include <microhttpd.h>

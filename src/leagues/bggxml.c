@@ -3,7 +3,10 @@
  * <play> is imported (quantity="N" as N plays) or listed in skipped_plays with a stable reason;
  * only a document that is not a BGG plays answer at all (another root element, one of BGG's
  * error answers, a <play> without BGG's id attribute) is refused. */
-#include "leagues/import.h"
+#include "leagues/bggxml.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -11,9 +14,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <math.h>
 #include <microhttpd.h>

@@ -16,9 +16,10 @@
 #include "db/league_files.h"
 #include "db/leagues.h"
 #include "json/jx.h"
+#include "leagues/bgsexport.h"
+#include "leagues/access.h"
 #include "leagues/bgsdoc.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
+#include "leagues/io.h"
 
 #include <stdio.h>
 #include <stdlib.h>

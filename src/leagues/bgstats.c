@@ -6,7 +6,10 @@
  * all is refused. What BG Stats records that we do not model (a play's modificationDate, a
  * seat's role or team, a game's whole description…) is kept as JSON beside the play, the
  * result, the game, the location and the player, and the export writes it back. */
-#include "leagues/import.h"
+#include "leagues/bgstats.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -14,9 +17,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <limits.h>
 #include <math.h>

@@ -6,7 +6,8 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
+#include "leagues/cache.h"
+#include "leagues/access.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -222,8 +223,8 @@ void leagues_shutdown(void)
 
 /* ---- the routes ---- */
 
-int cache_reply(const http_req *req, http_resp *resp, db_conn *c, long long version, const char *key,
-                cache_build_fn build, const char *season, const char *game)
+int cache_reply(const http_req *req, http_resp *resp, db_conn *c, long long version,
+                const char *key, cache_build_fn build, const char *season, const char *game)
 {
 	char etag[LEAGUE_ETAG_LEN];
 	league_etag(etag, version, key);

@@ -4,8 +4,9 @@
 #include "db/consent.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/claims.h"
+#include "leagues/access.h"
+#include "leagues/ratings.h"
 
 #include <stdio.h>
 #include <string.h>

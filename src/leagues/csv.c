@@ -1,6 +1,8 @@
 /* A league as CSV for spreadsheets: one row per player per play, one row with empty player
  * columns for a play without players (GET …/export.csv). */
-#include "leagues/import.h"
+#include "leagues/csv.h"
+#include "leagues/access.h"
+#include "leagues/io.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -8,9 +10,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <math.h>
 #include <microhttpd.h>

@@ -6,7 +6,7 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
+#include "leagues/dates.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

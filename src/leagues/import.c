@@ -5,6 +5,14 @@
  * members by name, new names become guest members. Who may import is checked from the headers
  * before the body is read (api_league_import_pre_body). */
 #include "leagues/import.h"
+#include "leagues/access.h"
+#include "leagues/backup.h"
+#include "leagues/bggxml.h"
+#include "leagues/bgstats.h"
+#include "leagues/io.h"
+#include "leagues/members.h"
+#include "leagues/ratings.h"
+#include "leagues/store.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -13,9 +21,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <math.h>
 #include <microhttpd.h>

@@ -5,8 +5,8 @@
 #include "db/consent.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/invitations.h"
+#include "leagues/access.h"
 
 #include <stdio.h>
 #include <string.h>

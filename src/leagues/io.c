@@ -1,7 +1,9 @@
 /* What the league files' exports and imports share (internal.h): text helpers for CSV and
  * numbers written as typed, the rows an export reads, a file reply; the import's arena and the
  * checks every format's parser makes (ranks, names). */
-#include "leagues/internal.h"
+#include "leagues/io.h"
+#include "leagues/access.h"
+#include "leagues/store.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -9,9 +11,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <ctype.h>
 #include <math.h>

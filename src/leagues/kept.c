@@ -21,7 +21,9 @@
  * about 20 MB for a league of 10,000 plays (40,000 results), a few hundred kilobytes for a usual
  * one. */
 #include "base/oom.h"
-#include "leagues/internal.h"
+#include "leagues/kept.h"
+#include "engine/tokens.h"
+#include "leagues/rows.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* Leagues, their owners, members and seasons, and the access check every league route makes
  * (leagues.h); the small helpers the league files share (internal.h). */
 #include "leagues/leagues.h"
+#include "leagues/access.h"
 #include "base/log.h"
 #include "base/names.h"
 #include "base/oom.h"
@@ -10,8 +11,6 @@
 #include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -188,4 +187,3 @@ int api_league_get(const http_req *req, http_resp *resp)
 	league_tag_reply(resp, etag);
 	return 0;
 }
-

@@ -8,8 +8,10 @@
 #include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/members.h"
+#include "leagues/access.h"
+#include "leagues/claims.h"
+#include "leagues/invitations.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

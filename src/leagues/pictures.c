@@ -1,10 +1,10 @@
 /* pictures */
 #include "leagues/pictures.h"
+#include "leagues/rows.h"
 #include "base/oom.h"
 #include "db/accounts.h"
 #include "db/leagues.h"
 #include "json/jx.h"
-#include "leagues/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,8 +113,8 @@ static void stats_h2h(stats *s)
 
 /* Builds s from rows[0..n) (borrowed; all of one league, in play order, member and game
  * indexes below nm and ng). filtered, line: see stats_rate. */
-void pictures_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng,
-                        bool filtered, const db_scope_line *line)
+void pictures_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng, bool filtered,
+                    const db_scope_line *line)
 {
 	memset(s, 0, sizeof *s);
 	s->n = n;
@@ -413,7 +413,7 @@ static db_status pictures_read_tx(db_conn *c, void *arg)
  * scope's line of one version of the league. On success the caller clears *set and frees
  * *line; on failure both are empty. */
 db_status pictures_read(db_conn *c, const char *league, const char *season, const char *game,
-                               const char *line_season, db_stat_rows *set, db_scope_line *line)
+                        const char *line_season, db_stat_rows *set, db_scope_line *line)
 {
 	*set = (db_stat_rows){0};
 	memset(line, 0, sizeof *line);

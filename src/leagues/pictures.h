@@ -17,7 +17,6 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
-
 enum {
 	STATS_POINTS = 200, /* a line's points on the league page, at most */
 	STATS_VALUES = 200, /* scores listed per game, at most */
@@ -53,8 +52,8 @@ typedef struct {
 /* Builds s from rows[0..n) (borrowed; all of one league, in play order, member and game
  * indexes below nm and ng). filtered: a season or game filter applies, whose kept line is
  * line (empty when the scope is not kept: its plays are rated here). */
-void pictures_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng,
-                    bool filtered, const db_scope_line *line);
+void pictures_build(stats *s, const db_stat_row *const *rows, int n, int nm, int ng, bool filtered,
+                    const db_scope_line *line);
 void pictures_free(stats *s);
 /* How many members and games the rows of set index (nm, ng). */
 void pictures_counts(const db_stat_rows *set, int *nm, int *ng);

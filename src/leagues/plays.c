@@ -1,6 +1,11 @@
 /* Plays: dates, ranks and storing a play (for every source), and the plays entered by hand —
  * add, read, list, edit, delete — with the league's change log (leagues.h). */
-#include "leagues/leagues.h"
+#include "leagues/plays.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
+#include "leagues/ratings.h"
+#include "leagues/rows.h"
+#include "leagues/store.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
@@ -8,7 +13,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
 #include <inttypes.h>
 #include <math.h>

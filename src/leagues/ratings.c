@@ -1,6 +1,9 @@
 /* The league's result rows and its ratings, recomputed from the plays in order; finished
  * table games recorded as plays (leagues.h). */
-#include "leagues/leagues.h"
+#include "leagues/ratings.h"
+#include "leagues/kept.h"
+#include "leagues/rows.h"
+#include "leagues/scopes.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
@@ -8,7 +11,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -278,4 +280,3 @@ db_status league_recompute_added(db_conn *c, const char *league, const char *pla
 		kept_pending_set(k, v);
 	return st;
 }
-

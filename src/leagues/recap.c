@@ -1,11 +1,13 @@
 /* recap */
+#include "leagues/recap.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
 #include "leagues/pictures.h"
-#include "leagues/stats.h"
+#include "leagues/rows.h"
 #include "base/oom.h"
 #include "db/accounts.h"
 #include "db/leagues.h"
 #include "json/jx.h"
-#include "leagues/internal.h"
 
 #include <math.h>
 #include <stdio.h>

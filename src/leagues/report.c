@@ -3,10 +3,12 @@
  * same filters) with the ratings (μ − 3σ, provisional mark), then the newest plays. Drawn by
  * src/pdf/league.c; the texts are templates/league-report.json. */
 #include "leagues/report.h"
+#include "leagues/access.h"
+#include "leagues/recap.h"
+#include "leagues/standings.h"
+#include "leagues/stats.h"
 
 #include "accounts/accounts.h"
-#include "leagues/leagues.h"
-#include "leagues/stats.h"
 #include "pdf/serve.h"
 #include "base/templates.h"
 #include "base/log.h"

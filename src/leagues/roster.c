@@ -1,11 +1,12 @@
 /* What an owner adds to or takes from a league in one write — a guest removed, a season
  * added — each in a transaction that holds the league's lock and reads the owner's rights
  * again under it (league_lock_as): an owner demoted while the write waited is refused. */
-#include "leagues/leagues.h"
+#include "leagues/roster.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
 #include <string.h>
 

@@ -1,4 +1,6 @@
-/* A league's result rows in play order, rated from default ratings; a member's standing over them; the batch of ratings after a play appended to its players' lines; stored numbers and ratings as JSON. */
+/* A league's result rows in play order, rated from default ratings; a member's standing over them;
+ * the batch of ratings after a play appended to its players' lines; stored numbers and ratings as
+ * JSON. */
 #include "base/log.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
@@ -6,7 +8,7 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
+#include "leagues/rows.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

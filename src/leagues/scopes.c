@@ -5,7 +5,9 @@
 #include "base/oom.h"
 #include "base/sbuf.h"
 #include "db/leagues.h"
-#include "leagues/internal.h"
+#include "leagues/scopes.h"
+#include "leagues/kept.h"
+#include "leagues/rows.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 /* Standings, head-to-head and a player's history, answered from a per-process cache keyed by
  * the league's version (leagues.h). */
-#include "leagues/leagues.h"
+#include "leagues/standings.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
+#include "leagues/rows.h"
 #include "base/log.h"
 #include "base/oom.h"
 #include "base/sbuf.h"
@@ -8,7 +11,6 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -9,12 +9,14 @@
  * show. Only a scope that is not kept (a season added since the last change of the plays, a
  * game filter naming several games) has its plays rated here, as its standings are. */
 #include "leagues/stats.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
 #include "leagues/pictures.h"
+#include "leagues/rows.h"
 #include "base/oom.h"
 #include "db/accounts.h"
 #include "db/leagues.h"
 #include "json/jx.h"
-#include "leagues/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -229,4 +231,3 @@ int api_league_player_stats(const http_req *req, http_resp *resp)
 {
 	return league_read(req, resp, player_stats_read);
 }
-

@@ -6,7 +6,8 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
+#include "leagues/store.h"
+#include "leagues/rows.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

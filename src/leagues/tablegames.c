@@ -6,7 +6,13 @@
 #include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
+#include "leagues/tablegames.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
+#include "leagues/members.h"
+#include "leagues/ratings.h"
+#include "leagues/rows.h"
+#include "leagues/store.h"
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

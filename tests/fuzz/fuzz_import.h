@@ -5,6 +5,7 @@
 #define FUZZ_IMPORT_H
 
 #include "leagues/import.h"
+#include "leagues/io.h"
 
 #include <libxml/parser.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * "86+84+" read as their total) and the numbers an export writes back (the shortest decimal
  * that reads back to the number), plus the UUIDs an export gives what has none. Links the app
  * library (src/leagues/io.c). */
-#include "leagues/internal.h"
+#include "leagues/io.h"
 #include "test.h"
 
 #include <string.h>

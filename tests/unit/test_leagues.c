@@ -2,8 +2,11 @@
  * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
  * ranks come from the scores when omitted). */
 #include "base/oom.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
+#include "leagues/dates.h"
+#include "leagues/rows.h"
+#include "leagues/store.h"
 #include "test.h"
 
 #include <pthread.h>
