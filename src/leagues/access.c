@@ -8,6 +8,7 @@
 #include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
+#include "accounts/passes.h"
 #include "leagues/access.h"
 #include "leagues/kept.h"
 #include <inttypes.h>
@@ -22,8 +23,8 @@
 
 /* The season and game filters of a standings-like request: season must be one of the
  * league's (404 otherwise), game any name. */
-bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
-                          const char **game)
+bool access_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
+                         const char **game)
 {
 	*season = http_query(req, "season");
 	*game = http_query(req, "game");
@@ -43,13 +44,13 @@ bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, cons
 	return found;
 }
 
-int league_reply_status(http_resp *resp, db_status st)
+int access_reply_status(http_resp *resp, db_status st)
 {
 	(void)st;
 	return acct_reply_db(resp);
 }
 
-db_status league_tx(db_conn *c, db_tx_fn fn, void *arg)
+db_status access_tx(db_conn *c, db_tx_fn fn, void *arg)
 {
 	kept_pending_begin();
 	db_status st = c ? db_tx(c, false, fn, arg) : DB_UNAVAILABLE;
@@ -60,26 +61,26 @@ db_status league_tx(db_conn *c, db_tx_fn fn, void *arg)
 /* On a libmicrohttpd thread the transaction waits for no lock (db_conn_nowait): a league row
  * or a member's line held by another session defers the whole request to a waiting thread,
  * where it runs again from the start (http_defer); nothing was written. */
-void league_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp)
+void access_run_tx(db_conn *c, const account *writer, db_tx_fn fn, void *arg, http_resp *resp)
 {
 	bool nowait = c && !http_may_wait();
 	if (nowait)
 		db_conn_nowait(c, true);
-	db_status st = league_tx(c, fn, arg);
+	db_status st = access_tx(c, fn, arg);
 	bool refused = nowait && st != DB_OK && db_conn_lock_refused(c);
 	if (nowait)
 		db_conn_nowait(c, false);
 	if (refused)
 		http_defer(resp);
 	else if (st == DB_OK)
-		league_wrote(c, writer);
+		access_wrote(c, writer);
 	else if (st != DB_ABORT)
-		league_reply_status(resp, st);
+		access_reply_status(resp, st);
 }
 
 /* ---- reads a standby may answer ---- */
 
-void league_wrote(db_conn *c, const account *writer)
+void access_wrote(db_conn *c, const account *writer)
 {
 	db_lsn lsn;
 	/* Failing here (the primary went away right after COMMIT) loses only this guarantee for
@@ -88,7 +89,7 @@ void league_wrote(db_conn *c, const account *writer)
 		db_read_wrote(writer->session, lsn);
 }
 
-/* league_read for league (the session's league check), on c (the thread's primary
+/* access_read for league (the session's league check), on c (the thread's primary
  * connection, NULL when the database is away). */
 static int league_read_in(const http_req *req, http_resp *resp, db_conn *c, const char *league,
                           league_read_fn fn)
@@ -109,30 +110,30 @@ static int league_read_in(const http_req *req, http_resp *resp, db_conn *c, cons
 	return http_resp_header(resp, "X-Read-From", db_read_source(c));
 }
 
-int league_read(const http_req *req, http_resp *resp, league_read_fn fn)
+int access_read(const http_req *req, http_resp *resp, league_read_fn fn)
 {
 	return league_read_in(req, resp, db_thread_conn(), req->params[0], fn);
 }
 
-int league_read_player(const http_req *req, http_resp *resp, league_read_fn fn)
+int access_read_player(const http_req *req, http_resp *resp, league_read_fn fn)
 {
 	db_conn *c = db_thread_conn();
 	db_member_league ml;
 	/* an unknown player: the session is checked against no league, fn answers 404 */
 	const char *league = req->params[0];
-	if (c && league_member_at(c, req->params[0], -1, &ml) == DB_OK && ml.found)
+	if (c && access_member_at(c, req->params[0], -1, &ml) == DB_OK && ml.found)
 		league = ml.league;
 	return league_read_in(req, resp, c, league, fn);
 }
 
-db_status league_member_at(db_conn *c, const char *member, int64_t version, db_member_league *out)
+db_status access_member_at(db_conn *c, const char *member, int64_t version, db_member_league *out)
 {
-	if (acct_member_get(member, version, out))
+	if (passes_member_get(member, version, out))
 		return DB_OK;
 	unsigned epoch = db_server_epoch();
 	db_status st = db_member_league_get(c, member, out);
 	if (st == DB_OK && out->found)
-		acct_member_put(member, version, epoch, out);
+		passes_member_put(member, version, epoch, out);
 	return st;
 }
 
@@ -161,7 +162,7 @@ static bool query_count(const http_req *req, http_resp *resp, const char *name, 
 	return false;
 }
 
-bool league_page_read(const http_req *req, http_resp *resp, league_page *pg)
+bool access_page_read(const http_req *req, http_resp *resp, league_page *pg)
 {
 	if (!query_count(req, resp, "limit", PAGE_DEFAULT, 1, PAGE_MAX, &pg->limit) ||
 	    !query_count(req, resp, "offset", 0, 0, INT32_MAX, &pg->offset))
@@ -186,7 +187,7 @@ static void sb_pct(sbuf *s, const char *v)
 	}
 }
 
-char *league_page_link(const char *kind, const char *id, const char *list, const league_page *pg,
+char *access_page_link(const char *kind, const char *id, const char *list, const league_page *pg,
                        long long total, const char *season, const char *game)
 {
 	if (pg->offset + pg->limit >= total)
@@ -213,7 +214,7 @@ char *league_page_link(const char *kind, const char *id, const char *list, const
 	return s.b;
 }
 
-void league_etag(char out[LEAGUE_ETAG_LEN], long long version, const char *key)
+void access_etag(char out[LEAGUE_ETAG_LEN], long long version, const char *key)
 {
 	unsigned long long h = 0xcbf29ce484222325ULL; /* FNV-1a: the same on every server */
 	for (const char *p = key; *p; p++) {
@@ -230,7 +231,7 @@ static void etag_gz(char out[LEAGUE_ETAG_LEN + 3], const char *etag)
 	snprintf(out, LEAGUE_ETAG_LEN + 3, "%.*s-gz\"", (int)(n > 0 ? n - 1 : 0), etag);
 }
 
-void league_tag_reply(http_resp *resp, const char *etag)
+void access_tag_reply(http_resp *resp, const char *etag)
 {
 	char gz[LEAGUE_ETAG_LEN + 3];
 	etag_gz(gz, etag);
@@ -239,7 +240,7 @@ void league_tag_reply(http_resp *resp, const char *etag)
 	http_resp_header(resp, "Vary", "Accept-Encoding");
 }
 
-bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
+bool access_not_modified(const http_req *req, http_resp *resp, const char *etag)
 {
 	const char *inm = http_header(req, "If-None-Match");
 	char gz[LEAGUE_ETAG_LEN + 3];
@@ -257,13 +258,13 @@ bool league_not_modified(const http_req *req, http_resp *resp, const char *etag)
 
 /* ---- access ---- */
 
-bool league_access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league,
-                         bool owner, league_access *a)
+bool access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league, bool owner,
+                  league_access *a)
 {
 	account acc;
 	if (!acct_session(req, resp, c, &acc))
 		return false;
-	return league_access_as(resp, c, &acc, league, owner, a);
+	return access_as(resp, c, &acc, league, owner, a);
 }
 
 /* Fills a's rights from row; false when they fall short (owner: owners only; else owners and
@@ -283,8 +284,8 @@ static bool access_take(http_resp *resp, const db_league_access *row, bool owner
 	return false;
 }
 
-bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const char *league,
-                      bool owner, league_access *a)
+bool access_as(http_resp *resp, db_conn *c, const account *acc, const char *league, bool owner,
+               league_access *a)
 {
 	memset(a, 0, sizeof *a);
 	a->acc = *acc;
@@ -302,37 +303,37 @@ bool league_access_as(http_resp *resp, db_conn *c, const account *acc, const cha
 	return access_take(resp, &row, owner, a);
 }
 
-db_conn *league_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
+db_conn *access_open_write(const http_req *req, http_resp *resp, bool json, bool owner,
                            league_access *a)
 {
 	db_conn *c = db_thread_conn();
 	if (acct_csrf_reply(req, resp, json) ||
-	    !league_access_check(req, resp, c, req->params[0], owner, a))
+	    !access_check(req, resp, c, req->params[0], owner, a))
 		return NULL;
 	return c;
 }
 
-db_conn *league_open_body(const http_req *req, http_resp *resp, bool owner, league_access *a,
+db_conn *access_open_body(const http_req *req, http_resp *resp, bool owner, league_access *a,
                           json_object **root)
 {
-	db_conn *c = league_open_write(req, resp, true, owner, a);
+	db_conn *c = access_open_write(req, resp, true, owner, a);
 	if (!c || http_body_json(req, resp, root) != 0)
 		return NULL;
 	return c;
 }
 
-db_status league_lock(db_conn *c, const char *league)
+db_status access_lock(db_conn *c, const char *league)
 {
 	bool found;
 	db_status st = db_league_lock(c, league, &found);
 	return st == DB_OK && !found ? DB_ABORT : st;
 }
 
-db_status league_lock_as(db_conn *c, const char *league, bool owner, league_access *a,
+db_status access_lock_as(db_conn *c, const char *league, bool owner, league_access *a,
                          http_resp *resp)
 {
 	db_league_access row;
-	db_status st = league_lock(c, league);
+	db_status st = access_lock(c, league);
 	/* a new statement after the lock: it sees what committed while the lock was awaited */
 	if (st == DB_OK)
 		st = db_league_access_get(c, league, a->acc.id, &row);

@@ -5,7 +5,7 @@
 #include "http/http.h"
 #include "leagues/io.h"
 
-int league_parse_backup(league_import *im);
+int backup_parse(league_import *im);
 
 int api_league_backup(const http_req *req, http_resp *resp);
 

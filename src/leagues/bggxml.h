@@ -6,6 +6,6 @@
 
 #include <stddef.h>
 
-int league_parse_bggxml(league_import *im, const char *body, size_t len);
+int bggxml_parse(league_import *im, const char *body, size_t len);
 
 #endif

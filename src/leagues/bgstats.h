@@ -4,6 +4,6 @@
 
 #include "leagues/io.h"
 
-int league_parse_bgstats(league_import *im);
+int bgstats_parse(league_import *im);
 
 #endif

@@ -89,7 +89,7 @@ static bool cache_copy(const char *key, long long version, bool gz, http_resp *r
 	return false;
 }
 
-void league_cache_key(char out[LCACHE_KEY], const char *fmt, ...)
+void cache_key(char out[LCACHE_KEY], const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -111,11 +111,11 @@ void league_cache_key(char out[LCACHE_KEY], const char *fmt, ...)
 }
 
 /* Answers from the cache when it holds key at version (its Link header too). On a miss the
- * caller computes the reply and must end with league_cache_put or league_cache_done; when
+ * caller computes the reply and must end with cache_put or cache_done; when
  * another request is computing it already, this waits for that one first — or, on a thread
  * that may not wait (http_may_wait), defers the request (true, resp marked: the caller
  * returns) so that it runs again on a waiting thread. */
-bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp)
+bool cache_get(const http_req *req, const char *key, long long version, http_resp *resp)
 {
 	bool hit = false, gz = http_accepts_gzip(http_header(req, "Accept-Encoding")),
 	     gzipped = false, defer = false, may_wait = http_may_wait();
@@ -163,7 +163,7 @@ static void flight_end(const char *key, long long version)
 	}
 }
 
-void league_cache_done(const char *key, long long version)
+void cache_done(const char *key, long long version)
 {
 	pthread_mutex_lock(&g_lcache_mu);
 	flight_end(key, version);
@@ -172,8 +172,7 @@ void league_cache_done(const char *key, long long version)
 
 /* Replies o (taking it) with its Link header (link: NULL for none; borrowed) and keeps both
  * under (key, version). */
-int league_cache_put(const char *key, long long version, http_resp *resp, json_object *o,
-                     const char *link)
+int cache_put(const char *key, long long version, http_resp *resp, json_object *o, const char *link)
 {
 	const char *text = jx_text(o);
 	size_t len = strlen(text), gz_len = 0;
@@ -209,7 +208,7 @@ int league_cache_put(const char *key, long long version, http_resp *resp, json_o
 	return 0;
 }
 
-void leagues_shutdown(void)
+void cache_shutdown(void)
 {
 	pthread_mutex_lock(&g_lcache_mu);
 	for (int i = 0; i < LCACHE_SLOTS; i++) {
@@ -227,18 +226,18 @@ int cache_reply(const http_req *req, http_resp *resp, db_conn *c, long long vers
                 const char *key, cache_build_fn build, const char *season, const char *game)
 {
 	char etag[LEAGUE_ETAG_LEN];
-	league_etag(etag, version, key);
-	if (league_not_modified(req, resp, etag))
+	access_etag(etag, version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(req, key, version, resp)) {
+	if (!cache_get(req, key, version, resp)) {
 		db_status st;
 		json_object *o = build(c, req, season, game, &st);
 		if (o == NULL) {
-			league_cache_done(key, version);
+			cache_done(key, version);
 			return acct_reply_db(resp);
 		}
-		league_cache_put(key, version, resp, o, NULL);
+		cache_put(key, version, resp, o, NULL);
 	}
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }

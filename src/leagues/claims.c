@@ -19,7 +19,7 @@ static db_status refuse(http_resp *resp, int status, const char *detail, const c
 	return DB_ABORT;
 }
 
-db_status league_merge_members(db_conn *c, const char *league, const char *from,
+db_status claims_merge_members(db_conn *c, const char *league, const char *from,
                                const char *from_account, const char *into, const char *by,
                                char merge_id[ID_LEN + 1])
 {
@@ -34,7 +34,7 @@ db_status league_merge_members(db_conn *c, const char *league, const char *from,
 	if (st == DB_OK)
 		st = db_member_unclash(c, league);
 	if (st == DB_OK)
-		st = league_recompute(c, league);
+		st = ratings_recompute(c, league);
 	return st;
 }
 
@@ -79,7 +79,7 @@ typedef struct {
 static db_status claim_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = guest_check(c, x->resp, x->league, x->id);
 	if (st == DB_OK && x->a.member[0])
@@ -105,13 +105,13 @@ int api_league_member_link(const http_req *req, http_resp *resp)
 	claim_arg x = {.league = req->params[0], .id = req->params[1], .resp = resp};
 	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
 	js_error err;
-	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, false, &x.a, &root);
 	if (!c)
 		return 0;
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &x.a.acc, claim_tx, &x, resp);
+		access_run_tx(c, &x.a.acc, claim_tx, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -122,7 +122,7 @@ int api_league_claims(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_claim_rows rows = {0};
 	if (db_claims_of_league(c, req->params[0], a.owner ? NULL : a.acc.id, &rows) != DB_OK)
@@ -164,7 +164,7 @@ static db_status approve_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
 	db_claim claim;
-	db_status st = league_lock_as(c, x->league, true, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, &x->a, x->resp);
 	if (st == DB_OK)
 		st = db_claim_get(c, x->id, x->league, &claim);
 	if (st == DB_OK && !claim.found)
@@ -178,7 +178,7 @@ static db_status approve_tx(db_conn *c, void *arg)
 		st = same_play_check(c, x->resp, claim.guest, row.member);
 	char merge[ID_LEN + 1] = "";
 	if (st == DB_OK && row.member[0])
-		st = league_merge_members(c, x->league, claim.guest, NULL, row.member, x->a.acc.id,
+		st = claims_merge_members(c, x->league, claim.guest, NULL, row.member, x->a.acc.id,
 		                          merge);
 	else if (st == DB_OK)
 		st = db_member_link(c, claim.guest, claim.account);
@@ -203,13 +203,13 @@ static int owner_post(const http_req *req, http_resp *resp, db_tx_fn fn)
 	claim_arg x = {.league = req->params[0], .id = req->params[1], .resp = resp};
 	json_object *root = NULL;
 	js_error err;
-	db_conn *c = league_open_body(req, resp, true, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, true, &x.a, &root);
 	if (!c)
 		return 0;
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &x.a.acc, fn, &x, resp);
+		access_run_tx(c, &x.a.acc, fn, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -223,7 +223,7 @@ int api_league_claim_approve(const http_req *req, http_resp *resp)
 int api_league_claim_delete(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = league_open_write(req, resp, false, false, &a);
+	db_conn *c = access_open_write(req, resp, false, false, &a);
 	if (!c)
 		return 0;
 	db_claim claim;
@@ -240,7 +240,7 @@ int api_league_claim_delete(const http_req *req, http_resp *resp)
 		return acct_reply_db(resp);
 	if (!deleted)
 		return http_reply_problem(resp, 404, "no such claim in this league", NULL, NULL);
-	league_wrote(c, &a.acc);
+	access_wrote(c, &a.acc);
 	resp->status = 204;
 	return 0;
 }
@@ -251,7 +251,7 @@ int api_league_merges(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], true, &a))
+	if (!access_check(req, resp, c, req->params[0], true, &a))
 		return 0;
 	db_merge_rows rows = {0};
 	if (db_merges_of_league(c, req->params[0], &rows) != DB_OK)
@@ -285,7 +285,7 @@ static db_status undo_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
 	db_merge mg;
-	db_status st = league_lock_as(c, x->league, true, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, &x->a, x->resp);
 	if (st == DB_OK)
 		st = db_merge_get(c, x->id, x->league, &mg);
 	if (st == DB_OK && !mg.found)
@@ -309,7 +309,7 @@ static db_status undo_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = db_merge_delete(c, x->id);
 	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+		st = ratings_recompute(c, x->league);
 	if (st != DB_OK)
 		return st;
 	json_object *o = jx_obj();

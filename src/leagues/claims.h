@@ -12,7 +12,7 @@
  * has one, goes to `into`) and recomputes the league; the merge is kept (merge_id receives its
  * id) so that consent_undo can reverse it. The caller locked the league and checked that the
  * two never sat in one play and do not both have an account. */
-db_status league_merge_members(db_conn *c, const char *league, const char *from,
+db_status claims_merge_members(db_conn *c, const char *league, const char *from,
                                const char *from_account, const char *into, const char *by,
                                char merge_id[ID_LEN + 1]);
 

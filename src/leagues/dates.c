@@ -69,7 +69,7 @@ static bool parse_clock(const char **t, bool need_seconds)
 /* A UTC offset "+HH:MM" or "-HH:MM" that ends the string at t → minutes east of UTC in *min
  * ("-00:00", an unknown offset: 0). PostgreSQL takes offsets up to ±15:59 (its timestamptz
  * input refuses more with SQLSTATE 22009), and so do we: the one check every date of a client,
- * an import or a backup passes (league_parse_when, league_parse_rfc3339). */
+ * an import or a backup passes (dates_parse_when, dates_parse_rfc3339). */
 static bool parse_offset(const char *t, int *min)
 {
 	int oh, om;
@@ -81,7 +81,7 @@ static bool parse_offset(const char *t, int *min)
 	return true;
 }
 
-bool league_parse_when(const char *s, char out[64])
+bool dates_parse_when(const char *s, char out[64])
 {
 	int y, mo, d;
 	size_t n = strlen(s);
@@ -106,7 +106,7 @@ bool league_parse_when(const char *s, char out[64])
 	return true;
 }
 
-bool league_parse_rfc3339(const char *s, char out[64], int *offset_min)
+bool dates_parse_rfc3339(const char *s, char out[64], int *offset_min)
 {
 	int y, mo, d;
 	size_t n = strlen(s);

@@ -12,11 +12,11 @@ enum { LEAGUE_MAX_OFFSET_MIN = 15 * 60 + 59 };
  * with "T") → a timestamptz literal of that wall time at offset 0 (BG Stats' playDate is the
  * phone's local time, a BGG date a local date); a time with a zone names that instant. false
  * when malformed, not a calendar date, a leap second or an offset beyond ±15:59. */
-bool league_parse_when(const char *s, char out[64]);
+bool dates_parse_when(const char *s, char out[64]);
 
 /* Strict RFC 3339 (section 5.6: "T" or "t", seconds required, "Z", "z" or ±HH:MM up to
  * ±15:59, no leap second) or a bare date "YYYY-MM-DD" (local midnight, offset 0) → a timestamptz
  * literal of the instant into out and the offset in minutes into *offset_min. */
-bool league_parse_rfc3339(const char *s, char out[64], int *offset_min);
+bool dates_parse_rfc3339(const char *s, char out[64], int *offset_min);
 
 #endif

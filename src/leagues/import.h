@@ -12,8 +12,8 @@
 
 /* Parses body[0..len) in the format into im. Returns 0, or -1 with im->field (a JSON pointer
  * or XPath-like location, "" for the whole file) and im->detail. Either way the caller frees
- * im with league_import_free. */
-int league_import_parse(league_import *im, import_format format, const char *body, size_t len);
+ * im with io_import_free. */
+int import_parse(league_import *im, import_format format, const char *body, size_t len);
 
 int api_league_import(const http_req *req, http_resp *resp);
 

@@ -14,14 +14,14 @@
 
 /* Account by id or e-mail: true with id filled; else false after a reply (503, or 422
  * unknown-account naming /account). */
-bool league_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp);
+bool invitations_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp);
 
 /* Invites the account acc_id into league as a member: a new entry named name, or (member non-NULL)
  * the guest entry `member`. Replies 202 with the invitation, or 409 (member-exists: the account
  * has an entry here, or another member has the name) on resp; DB_ABORT after a refusal. */
-db_status consent_invite_member(db_conn *c, http_resp *resp, const char *league, const char *by,
-                                const char *acc_id, const char *name, const char *member,
-                                char invitation[ID_LEN + 1]);
+db_status invitations_invite_member(db_conn *c, http_resp *resp, const char *league, const char *by,
+                                    const char *acc_id, const char *name, const char *member,
+                                    char invitation[ID_LEN + 1]);
 
 /* The routes (static/openapi.json). */
 int api_invitations_list(const http_req *req, http_resp *resp);

@@ -70,7 +70,7 @@ typedef struct {
 	char *detail;
 } imp_skip;
 
-/* One parsed import. Zero-initialise it (plus league and account for storing); league_import_free
+/* One parsed import. Zero-initialise it (plus league and account for storing); io_import_free
  * releases it. */
 typedef struct {
 	struct json_object *root; /* owns the strings of a JSON import */
@@ -103,82 +103,81 @@ typedef struct {
 	int ncache;
 } league_import;
 
-void league_import_free(league_import *im);
+void io_import_free(league_import *im);
 
 /* io.c */
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
  * a spreadsheet would run as a formula (= + - @ TAB CR first) get a leading apostrophe. */
-void lio_csv_cell(sbuf *s, const char *v, bool text);
+void io_csv_cell(sbuf *s, const char *v, bool text);
 
 /* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
-int64_t lio_int_text(const char *v);
+int64_t io_int_text(const char *v);
 
 /* A stored number as text (NULL: SQL NULL), or NULL when it is not a finite number: a double
  * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
-const char *lio_finite_text(const char *v);
+const char *io_finite_text(const char *v);
 
-json_object *lio_num_text(const char *v);
+json_object *io_num_text(const char *v);
 
-enum { LIO_NUM_MAX = 64, LIO_UUID_LEN = 36 };
+enum { IO_NUM_MAX = 64, IO_UUID_LEN = 36 };
 
 /* The shortest decimal that reads back to d: "45", "0.1" (not "0.10000000000000001"), "-2.5". */
-void lio_shortest(double d, char buf[LIO_NUM_MAX]);
+void io_shortest(double d, char buf[IO_NUM_MAX]);
 
 /* A score as typed in BG Stats: a decimal number or a sum of them ("20+16+16", "-10+7+22"),
  * the trailing sign of a sum left unfinished ignored ("86+84+"); spaces between the parts.
  * True with the total in *out; false for anything else (words, "", "1e400", "12,5"). */
-bool lio_score_parse(const char *s, double *out);
+bool io_score_parse(const char *s, double *out);
 
 /* A score as BG Stats writes it: what was typed (text), else the shortest decimal of the
  * stored number (v: its text from the database, NULL for none), else null. */
-json_object *lio_score_json(const char *v, const char *text);
+json_object *io_score_json(const char *v, const char *text);
 
 /* Is s a UUID in RFC 4122 text form: 8-4-4-4-12 hex digits (either case)? */
-bool lio_is_uuid(const char *s);
+bool io_is_uuid(const char *s);
 
 /* A UUID of version 4's form derived from (kind, a, b; b may be NULL): the same inputs give the
  * same UUID in every process, so an export names a play, player, game or location of ours the
  * same way each time and an import can recognise it. */
-void lio_derived_uuid(const char *kind, const char *a, const char *b, char out[LIO_UUID_LEN + 1]);
+void io_derived_uuid(const char *kind, const char *a, const char *b, char out[IO_UUID_LEN + 1]);
 
 /* A stored play's uuid as an export writes it: itself when in RFC 4122 form, else derived. */
-void lio_play_uuid(const char *stored, char out[LIO_UUID_LEN + 1]);
+void io_play_uuid(const char *stored, char out[IO_UUID_LEN + 1]);
 
 /* Reply body of another content type (text owned by the caller, copied). */
-int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body,
-                   size_t len);
+int io_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body, size_t len);
 
 /* The league's export rows into *rows (caller clears), or false after a reply: every play,
  * a play without results (a BGG play logged without players) as one row with has_result
  * false. */
-bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                         league_access *a, db_export_rows *rows);
+bool io_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                        league_access *a, db_export_rows *rows);
 
 /* The same, the rows of results only: a play without results is left out. */
-bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                     league_access *a, db_export_rows *rows);
+bool io_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                    league_access *a, db_export_rows *rows);
 
 /* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
-int lio_intern(const char ***list, int *n, const char *s);
+int io_intern(const char ***list, int *n, const char *s);
 
-const char *lio_dup(league_import *im, const char *s);
+const char *io_dup(league_import *im, const char *s);
 
-int lio_fail(league_import *im, const char *field, const char *detail);
+int io_fail(league_import *im, const char *field, const char *detail);
 
 /* Lists play index of the file (its id in the file or NULL, borrowed) as skipped for reason
  * (a static stable id) with a sentence (copied). */
-void lio_skip(league_import *im, int index, const char *id, const char *reason, const char *detail);
+void io_skip(league_import *im, int index, const char *id, const char *reason, const char *detail);
 
 /* A new play of the file (index: its position in the file's list of plays) with room for
  * nres results. */
-imp_play *lio_new_play(league_import *im, int index, int nres);
+imp_play *io_new_play(league_import *im, int index, int nres);
 
 /* Ranks an imported play: ranks given for every player as they are (ranks given for only some
  * are dropped); else from the scores (highest first, or lowest first when the file says so, or
  * when that is what its winner flags say); else, or when the winner flags agree with the scores
  * neither way, from the winner flags. field names the play for an error. */
-int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field);
+int io_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field);
 
-int lio_check_names(league_import *im, imp_play *ip, const char *field);
+int io_check_names(league_import *im, imp_play *ip, const char *field);
 
 #endif

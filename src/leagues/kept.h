@@ -17,18 +17,18 @@ typedef struct {
 
 typedef struct kept_league kept_league;
 
-/* A kept entry of league (borrowed) made of s (league_rows_load_keyed, then rated by
- * league_rows_rate; taken, s is emptied). */
+/* A kept entry of league (borrowed) made of s (rows_load_keyed, then rated by
+ * rows_rate; taken, s is emptied). */
 kept_league *kept_from_rows(const char *league, league_rows *s);
 
 /* Its rows (rated in place by the caller). */
 league_rows *kept_rows(kept_league *k);
 
 /* How many of its first rows are as the last rating left them (none changed, moved or added
- * since): a rating may start there (league_rows_rate_from). */
+ * since): a rating may start there (rows_rate_from). */
 int kept_rated(const kept_league *k);
 
-/* Its rows were all rated again (league_rows_rate_from). */
+/* Its rows were all rated again (rows_rate_from). */
 void kept_rated_all(kept_league *k);
 
 /* Where the last kept_splice's play was and is. */
@@ -46,7 +46,7 @@ kept_league *kept_take(const char *league, long long version);
 void kept_free(kept_league *k);
 
 /* The thread's pending entry, for version (the league's version the transaction wrote; k
- * taken, replaces any). Only between kept_pending_begin and kept_pending_end (league_tx): an
+ * taken, replaces any). Only between kept_pending_begin and kept_pending_end (access_tx): an
  * entry set elsewhere is dropped at once. kept_pending_end keeps it when the transaction
  * committed, else drops it. */
 void kept_pending_set(kept_league *k, long long version);

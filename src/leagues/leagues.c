@@ -137,7 +137,7 @@ int api_league_create(const http_req *req, http_resp *resp)
 	if (js_fields(root, "", f, 1, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &a.acc, league_create_tx, &a, resp);
+		access_run_tx(c, &a.acc, league_create_tx, &a, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -171,19 +171,19 @@ int api_league_get(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	/* the reply says who asks ("you"): the account is part of the tag */
 	char key[128], etag[LEAGUE_ETAG_LEN];
 	snprintf(key, sizeof key, "league\n%s\n%s", req->params[0], a.acc.id);
-	league_etag(etag, a.version, key);
-	if (league_not_modified(req, resp, etag))
+	access_etag(etag, a.version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
 	db_status st;
 	json_object *o = league_json(c, req->params[0], &a, &st);
 	if (o == NULL)
 		return acct_reply_db(resp);
 	http_reply_json(resp, 200, o);
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }

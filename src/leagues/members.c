@@ -20,8 +20,8 @@
 #include <string.h>
 #include <time.h>
 
-db_status league_member_by_name(db_conn *c, const char *league, const char *name,
-                                char id[ID_LEN + 1], bool *created)
+db_status members_by_name(db_conn *c, const char *league, const char *name, char id[ID_LEN + 1],
+                          bool *created)
 {
 	char nid[ID_LEN + 1];
 	id_new(nid);
@@ -76,7 +76,7 @@ static db_status guest_add_tx(db_conn *c, void *arg)
 {
 	guest_arg *x = arg;
 	bool inserted;
-	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, x->a, x->resp);
 	if (st == DB_OK)
 		st = db_member_insert(c, x->id, x->league, x->name, NULL, &inserted);
 	if (st != DB_OK)
@@ -108,7 +108,7 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	    {"account", JS_STRING, JS_F_NULLABLE, 1, 254, NULL, &account_key, NULL},
 	};
 	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	db_conn *c = access_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
 	char acc[ID_LEN + 1] = "", id[ID_LEN + 1];
@@ -119,18 +119,18 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	}
 	char trimmed[NAME_TEXT];
 	if (!name_trim(name, trimmed, resp) ||
-	    (account_key && !league_find_account(c, account_key, acc, resp)))
+	    (account_key && !invitations_find_account(c, account_key, acc, resp)))
 		goto out;
 	id_new(id);
 	if (acc[0]) { /* an account joins when it accepts (consent.h) */
-		st = consent_invite_member(c, resp, req->params[0], a.acc.id, acc, trimmed, NULL,
-		                           id);
+		st = invitations_invite_member(c, resp, req->params[0], a.acc.id, acc, trimmed,
+		                               NULL, id);
 		if (st != DB_OK && st != DB_ABORT)
 			acct_reply_db(resp);
 		goto out;
 	}
 	guest_arg x = {.league = req->params[0], .id = id, .name = trimmed, .a = &a, .resp = resp};
-	league_run_tx(c, &a.acc, guest_add_tx, &x, resp);
+	access_run_tx(c, &a.acc, guest_add_tx, &x, resp);
 out:
 	json_object_put(root);
 	return 0;
@@ -192,7 +192,7 @@ static db_status member_update_tx(db_conn *c, void *arg)
 {
 	member_arg *x = arg;
 	db_member_rows m = {0};
-	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, x->a, x->resp);
 	if (st == DB_OK)
 		st = member_load(c, x, x->member, NULL, &m);
 	bool renamed = true;
@@ -207,8 +207,8 @@ static db_status member_update_tx(db_conn *c, void *arg)
 		st = DB_ABORT;
 	}
 	if (st == DB_OK && x->acc) /* the account takes the guest over when it accepts */
-		st = consent_invite_member(c, x->resp, x->league, x->by, x->acc, NULL, x->member,
-		                           x->invitation);
+		st = invitations_invite_member(c, x->resp, x->league, x->by, x->acc, NULL,
+		                               x->member, x->invitation);
 	db_rowset_clear(&m);
 	if (st == DB_OK)
 		st = db_member_unclash(c, x->league);
@@ -229,7 +229,7 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	    {"account", JS_STRING, 0, 1, 254, NULL, &account_key, NULL},
 	};
 	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	db_conn *c = access_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
 	char trimmed[NAME_TEXT], acc[ID_LEN + 1];
@@ -243,10 +243,10 @@ int api_league_member_update(const http_req *req, http_resp *resp)
 	} else if (!name && !account_key) {
 		http_reply_problem(resp, 400, "give a new name, an account, or both", NULL, NULL);
 	} else if ((!name || name_trim(name, trimmed, resp)) &&
-	           (!account_key || league_find_account(c, account_key, acc, resp))) {
+	           (!account_key || invitations_find_account(c, account_key, acc, resp))) {
 		x.name = name ? trimmed : NULL;
 		x.acc = account_key ? acc : NULL;
-		league_run_tx(c, &a.acc, member_update_tx, &x, resp);
+		access_run_tx(c, &a.acc, member_update_tx, &x, resp);
 	}
 	json_object_put(root);
 	return 0;
@@ -258,7 +258,7 @@ static db_status member_merge_tx(db_conn *c, void *arg)
 {
 	member_arg *x = arg;
 	db_member_rows from = {0}, into = {0};
-	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, x->a, x->resp);
 	if (st == DB_OK)
 		st = member_load(c, x, x->member, NULL, &from);
 	if (st == DB_OK)
@@ -286,7 +286,7 @@ static db_status member_merge_tx(db_conn *c, void *arg)
 	db_rowset_clear(&into);
 	char merge[ID_LEN + 1] = "";
 	if (st == DB_OK) /* kept, so that it can be undone (consent.h) */
-		st = league_merge_members(c, x->league, x->member, acc, x->into, x->by, merge);
+		st = claims_merge_members(c, x->league, x->member, acc, x->into, x->by, merge);
 	if (st == DB_OK) {
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(x->into));
@@ -305,7 +305,7 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 	js_error err;
 	const js_field f[] = {{"into", JS_STRING, JS_F_REQUIRED, 1, ID_LEN, NULL, &into, NULL}};
 	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	db_conn *c = access_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
 	member_arg x = {.league = req->params[0],
@@ -320,7 +320,7 @@ int api_league_member_merge(const http_req *req, http_resp *resp)
 		                   "/into");
 	} else {
 		x.into = into;
-		league_run_tx(c, &a.acc, member_merge_tx, &x, resp);
+		access_run_tx(c, &a.acc, member_merge_tx, &x, resp);
 	}
 	json_object_put(root);
 	return 0;

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 
 /* The member id of name in league, created as a guest when new (*created set). */
-db_status league_member_by_name(db_conn *c, const char *league, const char *name,
-                                char id[ID_LEN + 1], bool *created);
+db_status members_by_name(db_conn *c, const char *league, const char *name, char id[ID_LEN + 1],
+                          bool *created);
 
 int api_league_member_add(const http_req *req, http_resp *resp);
 

@@ -54,7 +54,7 @@ static void stats_rate_filtered(stats *s, const db_scope_line *line)
 		                     .coop = s->rows[i].y->cooperative};
 	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
 	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
-	league_rows_rate(&lrs, cur);
+	rows_rate(&lrs, cur);
 	for (int i = 0; i < s->n; i++) {
 		s->rows[i].after = lr[i].after;
 		s->rows[i].rated = lr[i].rated;
@@ -230,16 +230,16 @@ static json_object *spread_json(const char *game, bool lowest, double *v, int n)
 	jx_set(o, "game", jx_str(game));
 	jx_set(o, "lowest_wins", jx_bool(lowest));
 	jx_set(o, "n", jx_int(n));
-	jx_set(o, "min", league_num_json(true, v[0]));
+	jx_set(o, "min", rows_num_json(true, v[0]));
 	jx_set(o, "q1", jx_double(quantile(v, n, 0.25)));
 	jx_set(o, "median", jx_double(quantile(v, n, 0.5)));
 	jx_set(o, "q3", jx_double(quantile(v, n, 0.75)));
-	jx_set(o, "max", league_num_json(true, v[n - 1]));
+	jx_set(o, "max", rows_num_json(true, v[n - 1]));
 	json_object *vals = jx_arr();
 	int k = n <= STATS_VALUES ? n : STATS_VALUES;
 	for (int i = 0; i < k; i++) {
 		long long at = n <= STATS_VALUES ? i : (long long)i * (n - 1) / (STATS_VALUES - 1);
-		jx_push(vals, league_num_json(true, v[at]));
+		jx_push(vals, rows_num_json(true, v[at]));
 	}
 	jx_set(o, "values", vals);
 	return o;
@@ -360,7 +360,7 @@ json_object *pictures_league_json(const stats *s)
 		jx_set(o, "player", jx_str(s->mem[m].member));
 		jx_set(o, "name", jx_str(s->mem[m].name));
 		jx_set(o, "top", jx_bool(k < STATS_TOP));
-		jx_set(o, "rating", league_rating_json(s->mem[m].r));
+		jx_set(o, "rating", rows_rating_json(s->mem[m].r));
 		jx_set(o, "points", pictures_points_json(s, m, STATS_POINTS, false));
 		jx_push(players, o);
 	}

@@ -58,14 +58,14 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		jx_set(x, "player", jx_str(z->member));
 		jx_set(x, "name", jx_str(z->name));
 		jx_set(x, "seat", jx_int(z->seat));
-		jx_set(x, "score", league_num_json(z->has_score, z->score));
+		jx_set(x, "score", rows_num_json(z->has_score, z->score));
 		jx_set(x, "score_text", jx_str_or_null(z->score_text));
 		jx_set(x, "rank", jx_int(z->rank));
 		jx_set(x, "winner", jx_bool(z->winner));
 		if (z->breakdown)
 			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
 		if (z->has_rating)
-			jx_set(x, "rating_after", league_rating_json((rating){z->mu, z->sigma}));
+			jx_set(x, "rating_after", rows_rating_json((rating){z->mu, z->sigma}));
 		jx_set(x, "unrated", jx_bool(z->unrated));
 		jx_push(a, x);
 	}
@@ -118,7 +118,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else if (!league_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
+	} else if (!dates_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
 		http_reply_problem(
 		    resp, 400,
 		    "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
@@ -158,7 +158,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 	}
 	p->nresults = (int)n;
 	const char *why = NULL;
-	if (!league_play_rank(p, &why)) {
+	if (!store_play_rank(p, &why)) {
 		http_reply_problem(resp, 400, why, NULL, "/results");
 		return -1;
 	}
@@ -260,15 +260,15 @@ static db_status log_play(db_conn *c, const char *league, const char *play, cons
 static db_status play_add_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK && x->key)
 		st = play_key_replay(c, x);
 	if (st == DB_OK)
 		st = check_players(c, x);
 	if (st == DB_OK)
-		st = league_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
+		st = store_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
 	if (st == DB_OK)
-		st = league_recompute_added(c, x->league, x->id);
+		st = ratings_recompute_added(c, x->league, x->id);
 	if (st != DB_OK)
 		return st;
 	json_object *after = play_json(c, x->league, x->id, &st);
@@ -289,7 +289,7 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 {
 	json_object *root = NULL;
 	play_arg x = {.league = req->params[0], .play = play, .resp = resp};
-	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, false, &x.a, &root);
 	if (!c)
 		return 0;
 	if (tx == play_add_tx && !play_key_read(req, resp, &x)) {
@@ -298,7 +298,7 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 	}
 	x.in = xmalloc(sizeof *x.in);
 	if (play_parse(root, resp, x.in) == 0)
-		league_run_tx(c, &x.a.acc, tx, &x, resp);
+		access_run_tx(c, &x.a.acc, tx, &x, resp);
 	free(x.in);
 	json_object_put(root);
 	return 0;
@@ -313,7 +313,7 @@ int api_league_play_get(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_status st;
 	json_object *o = play_json(c, req->params[0], req->params[1], &st);
@@ -352,9 +352,8 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	league_access a;
 	league_page pg;
 	const char *season, *game, *league = req->params[0];
-	if (!league_access_as(resp, c, acc, league, false, &a) ||
-	    !league_page_read(req, resp, &pg) ||
-	    !leagues_read_filters(req, resp, c, &season, &game))
+	if (!access_as(resp, c, acc, league, false, &a) || !access_page_read(req, resp, &pg) ||
+	    !access_read_filters(req, resp, c, &season, &game))
 		return 0;
 	sbuf key = {0};
 	char etag[LEAGUE_ETAG_LEN];
@@ -368,19 +367,19 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	sb_str(&key, season ? season : "");
 	sb_str(&key, game ? "\ng" : "\n-");
 	sb_str(&key, game ? game : "");
-	league_etag(etag, a.version, key.b);
+	access_etag(etag, a.version, key.b);
 	free(key.b);
-	if (league_not_modified(req, resp, etag))
+	if (access_not_modified(req, resp, etag))
 		return 0;
 	db_play_page page = {0};
 	if (db_play_list(c, league, season, game, pg.limit_text, pg.offset_text, &page) != DB_OK) {
 		db_rowset_clear(&page.items);
 		return acct_reply_db(resp);
 	}
-	char *link = league_page_link("leagues", league, "plays", &pg, page.total, season, game);
+	char *link = access_page_link("leagues", league, "plays", &pg, page.total, season, game);
 	http_reply_json(resp, 200, play_page_json(&page));
 	db_rowset_clear(&page.items);
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	if (link)
 		http_resp_header(resp, "Link", link);
 	free(link);
@@ -389,7 +388,7 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 
 int api_league_play_list(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, play_list_read);
+	return access_read(req, resp, play_list_read);
 }
 
 /* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may
@@ -469,7 +468,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL, *after = NULL;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, false, &before);
 	if (st == DB_OK)
@@ -478,10 +477,10 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 	if (st == DB_OK) {
 		keep_breakdowns(before, x->in->res, p->nresults);
 		keep_unrated(before, x->in->res, p->nresults);
-		st = league_play_update(c, x->league, x->play, p);
+		st = store_play_update(c, x->league, x->play, p);
 	}
 	if (st == DB_OK)
-		st = league_recompute_play(c, x->league, x->play);
+		st = ratings_recompute_play(c, x->league, x->play);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
 		st = DB_FAIL;
 	if (st == DB_OK)
@@ -505,13 +504,13 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, true, &before);
 	if (st == DB_OK)
 		st = db_play_delete(c, x->play, x->league);
 	if (st == DB_OK)
-		st = league_recompute_play(c, x->league, x->play);
+		st = ratings_recompute_play(c, x->league, x->play);
 	if (st == DB_OK)
 		st = log_play(c, x->league, x->play, x->a.acc.id, "delete", before, NULL);
 	json_object_put(before);
@@ -525,10 +524,10 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 int api_league_play_delete(const http_req *req, http_resp *resp)
 {
 	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
-	db_conn *c = league_open_write(req, resp, false, false, &x.a);
+	db_conn *c = access_open_write(req, resp, false, false, &x.a);
 	if (!c)
 		return 0;
-	league_run_tx(c, &x.a.acc, play_delete_tx, &x, resp);
+	access_run_tx(c, &x.a.acc, play_delete_tx, &x, resp);
 	return 0;
 }
 
@@ -536,7 +535,7 @@ int api_league_log(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_log_rows log = {0};
 	if (db_play_log_list(c, req->params[0], &log) != DB_OK)

@@ -40,7 +40,7 @@ static void add_int(sbuf *a, bool first, int64_t v)
 static void line_add(line_arrays *a, const char *id, const league_rows *s, const int *rows, int n,
                      const db_out_rows *out, const int *outs, int nout)
 {
-	league_array_elem(&a->members, a->first, id);
+	rows_array_elem(&a->members, a->first, id);
 	int nrated = 0;
 	for (int i = 0; i < n; i++)
 		nrated += s->rows[rows[i]].rated;
@@ -71,7 +71,7 @@ static void line_add(line_arrays *a, const char *id, const league_rows *s, const
 }
 
 /* Stores every member's line (member_lines_store; the other lines of the league go): the rows
- * of s, rated by league_rows_rate*, and the league's results they leave out (read here), each
+ * of s, rated by rows_rate*, and the league's results they leave out (read here), each
  * member's in play order. */
 static db_status lines_store(db_conn *c, const char *league, const league_rows *s)
 {
@@ -157,18 +157,18 @@ static db_status lines_store(db_conn *c, const char *league, const league_rows *
 	return st;
 }
 
-/* Rates s (the league's rows in play order) from row from on (league_rows_rate_from: rows
+/* Rates s (the league's rows in play order) from row from on (rows_rate_from: rows
  * before it are as the last rating left them) and keeps the result: each member's line, then
  * the standings and lines of every scope (touch not NULL: of those holding the play it names;
- * league_scopes_keep). */
+ * scopes_keep). */
 static db_status rate_rows(db_conn *c, const char *league, league_rows *s, int from,
                            const league_touch *touch)
 {
 	rating *cur = xcalloc((size_t)s->nmembers + 1, sizeof *cur);
-	league_rows_rate_from(s, from, cur);
+	rows_rate_from(s, from, cur);
 	db_status st = lines_store(c, league, s);
 	if (st == DB_OK)
-		st = league_scopes_keep(c, league, s, cur, touch);
+		st = scopes_keep(c, league, s, cur, touch);
 	free(cur);
 	return st;
 }
@@ -180,17 +180,17 @@ static db_status rate_all(db_conn *c, const char *league, long long version)
 	league_rows s;
 	db_status st = db_recompute_work_mem(c);
 	if (st == DB_OK)
-		st = league_rows_load_keyed(c, league, &s);
+		st = rows_load_keyed(c, league, &s);
 	if (st != DB_OK)
 		return st;
 	st = rate_rows(c, league, &s, 0, NULL);
 	if (st == DB_OK)
 		kept_pending_set(kept_from_rows(league, &s), version);
-	league_rows_free(&s);
+	rows_free(&s);
 	return st;
 }
 
-db_status league_recompute(db_conn *c, const char *league)
+db_status ratings_recompute(db_conn *c, const char *league)
 {
 	long long v;
 	db_status st = db_league_bump(c, league, &v); /* invalidates cached standings */
@@ -255,7 +255,7 @@ static db_status rate_changed(db_conn *c, const char *league, const char *play, 
 	return st;
 }
 
-db_status league_recompute_play(db_conn *c, const char *league, const char *play)
+db_status ratings_recompute_play(db_conn *c, const char *league, const char *play)
 {
 	long long v;
 	bool same;
@@ -263,13 +263,13 @@ db_status league_recompute_play(db_conn *c, const char *league, const char *play
 	return st == DB_OK ? rate_changed(c, league, play, v, same) : st;
 }
 
-db_status league_recompute_added(db_conn *c, const char *league, const char *play)
+db_status ratings_recompute_added(db_conn *c, const char *league, const char *play)
 {
 	long long v;
 	bool same, done = false;
 	db_status st = bump_rekey(c, league, &v, &same);
 	if (st == DB_OK && same)
-		st = league_scopes_append(c, league, play, &done);
+		st = scopes_append(c, league, play, &done);
 	if (st == DB_OK && !done) /* a play dated before others: every play after it moves */
 		return rate_changed(c, league, play, v, same);
 	/* rated from the kept standings: the kept rows take the play too, for the next change */

@@ -100,7 +100,7 @@ static json_object *placed_json(const db_stat_row *y)
 	json_object *o = jx_obj();
 	jx_set(o, "player", jx_str(y->member));
 	jx_set(o, "name", jx_str(y->name));
-	jx_set(o, "score", league_num_json(true, y->score));
+	jx_set(o, "score", rows_num_json(true, y->score));
 	return o;
 }
 
@@ -139,7 +139,7 @@ static json_object *closest_json(const stats *s)
 	jx_set(o, "play", jx_str(bf->play));
 	jx_set(o, "date", jx_str(bf->date));
 	jx_set(o, "game", jx_str(bf->game));
-	jx_set(o, "margin", league_num_json(true, best));
+	jx_set(o, "margin", rows_num_json(true, best));
 	jx_set(o, "first", placed_json(bf));
 	jx_set(o, "second", placed_json(bs));
 	return o;
@@ -173,7 +173,7 @@ static json_object *champion_json(const stats *s)
 	json_object *o = jx_obj();
 	jx_set(o, "player", jx_str(p->member));
 	jx_set(o, "name", jx_str(p->name));
-	jx_set(o, "rating", league_rating_json(p->r));
+	jx_set(o, "rating", rows_rating_json(p->r));
 	return o;
 }
 
@@ -185,8 +185,8 @@ static int count_plays(const stats *s)
 	return n;
 }
 
-json_object *league_recap_json(db_conn *c, const char *league, const char *season, bool *found,
-                               db_status *st)
+json_object *recap_json(db_conn *c, const char *league, const char *season, bool *found,
+                        db_status *st)
 {
 	*found = false;
 	db_league_row lrow;
@@ -254,7 +254,7 @@ static json_object *build_recap(db_conn *c, const http_req *req, const char *sea
 {
 	(void)game;
 	bool found;
-	json_object *o = league_recap_json(c, req->params[0], season, &found, st);
+	json_object *o = recap_json(c, req->params[0], season, &found, st);
 	if (o == NULL && *st == DB_OK) /* the season went between the check and the read */
 		*st = DB_FAIL;
 	return o;
@@ -263,7 +263,7 @@ static json_object *build_recap(db_conn *c, const http_req *req, const char *sea
 static int recap_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
-	if (!league_access_as(resp, c, acc, req->params[0], false, &a))
+	if (!access_as(resp, c, acc, req->params[0], false, &a))
 		return 0;
 	bool found;
 	if (db_season_exists(c, req->params[0], req->params[1], &found) != DB_OK)
@@ -271,11 +271,11 @@ static int recap_read(const http_req *req, http_resp *resp, db_conn *c, const ac
 	if (!found)
 		return http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
 	char key[LCACHE_KEY];
-	league_cache_key(key, "recap\n%s\n%s", req->params[0], req->params[1]);
+	cache_key(key, "recap\n%s\n%s", req->params[0], req->params[1]);
 	return cache_reply(req, resp, c, a.version, key, build_recap, req->params[1], NULL);
 }
 
 int api_league_recap(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, recap_read);
+	return access_read(req, resp, recap_read);
 }

@@ -12,8 +12,8 @@ struct json_object;
 
 /* The recap of a season of the league as GET …/seasons/{season}/recap answers it (caller
  * owns), or NULL with *st; *found false (and NULL) when the league has no such season. */
-struct json_object *league_recap_json(db_conn *c, const char *league, const char *season,
-                                      bool *found, db_status *st);
+struct json_object *recap_json(db_conn *c, const char *league, const char *season, bool *found,
+                               db_status *st);
 
 /* GET /api/v1/leagues/{id}/seasons/{season}/recap */
 int api_league_recap(const http_req *req, http_resp *resp);

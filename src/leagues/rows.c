@@ -19,7 +19,7 @@
 
 /* ---- the league's result rows (ratings, standings, head-to-head) ---- */
 
-void league_rows_free(league_rows *s)
+void rows_free(league_rows *s)
 {
 	db_rowset_clear(&s->set);
 	free(s->rows);
@@ -84,8 +84,8 @@ static void rows_index(league_rows *s)
 }
 
 /* Loads the league's results in play order (season/game filters may be NULL). */
-db_status league_rows_load(db_conn *c, const char *league, const char *season, const char *game,
-                           league_rows *s)
+db_status rows_load(db_conn *c, const char *league, const char *season, const char *game,
+                    league_rows *s)
 {
 	memset(s, 0, sizeof *s);
 	db_status st = db_league_rows(c, league, season, game, &s->set);
@@ -94,7 +94,7 @@ db_status league_rows_load(db_conn *c, const char *league, const char *season, c
 	return st;
 }
 
-db_status league_rows_load_keyed(db_conn *c, const char *league, league_rows *s)
+db_status rows_load_keyed(db_conn *c, const char *league, league_rows *s)
 {
 	memset(s, 0, sizeof *s);
 	db_status st = db_league_rows_keyed(c, league, &s->set);
@@ -140,14 +140,14 @@ static void rate_span(league_rows *s, const int *idx, int n, rating *cur)
 	}
 }
 
-void league_rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
+void rows_rate_some(league_rows *s, const int *idx, int n, rating *cur)
 {
 	for (int m = 0; m < s->nmembers; m++)
 		cur[m] = rating_default();
 	rate_span(s, idx, n, cur);
 }
 
-void league_rows_rate_from(league_rows *s, int from, rating *cur)
+void rows_rate_from(league_rows *s, int from, rating *cur)
 {
 	for (int m = 0; m < s->nmembers; m++)
 		cur[m] = rating_default();
@@ -160,21 +160,21 @@ void league_rows_rate_from(league_rows *s, int from, rating *cur)
 		tail[i].line = tail[i].after;
 }
 
-void league_rows_rate(league_rows *s, rating *cur)
+void rows_rate(league_rows *s, rating *cur)
 {
-	league_rows_rate_from(s, 0, cur);
+	rows_rate_from(s, 0, cur);
 }
 
-void league_rating_batch_add(league_rating_batch *b, const char *member, rating r)
+void rows_batch_add(league_rating_batch *b, const char *member, rating r)
 {
-	league_array_elem(&b->members, b->n == 0, member);
+	rows_array_elem(&b->members, b->n == 0, member);
 	db_f8array_add(&b->mus, r.mu);
 	db_f8array_add(&b->sigmas, r.sigma);
 	b->n++;
 }
 
-db_status league_rating_batch_append(db_conn *c, const char *league, const char *play,
-                                     league_rating_batch *b, db_status st)
+db_status rows_batch_append(db_conn *c, const char *league, const char *play,
+                            league_rating_batch *b, db_status st)
 {
 	if (st == DB_OK) {
 		sb_str(&b->members, b->n ? "}" : "{}");
@@ -205,13 +205,13 @@ static void sb_elem(sbuf *s, const char *v)
 
 /* ---- storing plays ---- */
 
-void league_array_elem(sbuf *a, bool first, const char *v)
+void rows_array_elem(sbuf *a, bool first, const char *v)
 {
 	sb_str(a, first ? "{" : ",");
 	sb_elem(a, v);
 }
 
-void league_standing_add(league_standing *p, const league_row *x)
+void rows_standing_add(league_standing *p, const league_row *x)
 {
 	p->member = x->member;
 	p->name = x->name;
@@ -231,7 +231,7 @@ void league_standing_add(league_standing *p, const league_row *x)
 /* ---- small helpers ---- */
 
 /* A stored number (score) as JSON: an integer when it is one, null when absent. */
-json_object *league_num_json(bool has, double d)
+json_object *rows_num_json(bool has, double d)
 {
 	if (!has)
 		return NULL;
@@ -240,7 +240,7 @@ json_object *league_num_json(bool has, double d)
 	return jx_double(d);
 }
 
-json_object *league_rating_json(rating r)
+json_object *rows_rating_json(rating r)
 {
 	json_object *o = jx_obj();
 	jx_set(o, "mu", jx_double(r.mu));

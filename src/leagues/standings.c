@@ -33,8 +33,8 @@ static int standing_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-json_object *league_standings_reply(const char *league, const char *season, const char *game,
-                                    league_standing *t, int n)
+json_object *standings_reply(const char *league, const char *season, const char *game,
+                             league_standing *t, int n)
 {
 	qsort(t, (size_t)n, sizeof *t, standing_cmp);
 	json_object *arr = jx_arr();
@@ -51,7 +51,7 @@ json_object *league_standings_reply(const char *league, const char *season, cons
 		jx_set(o, "average_score", p->scored ? jx_double(p->score_sum / p->scored) : NULL);
 		jx_set(o, "best_score", p->has_best ? jx_double(p->best) : NULL);
 		jx_set(o, "average_rank", jx_double((double)p->rank_sum / p->games));
-		jx_set(o, "rating", league_rating_json(p->r));
+		jx_set(o, "rating", rows_rating_json(p->r));
 		jx_set(o, "rated", jx_bool(p->rated));
 		jx_push(arr, o);
 	}
@@ -68,24 +68,24 @@ static json_object *standings_computed(db_conn *c, const char *league, const cha
                                        const char *game, db_status *st)
 {
 	league_rows s;
-	if ((*st = league_rows_load(c, league, season, game, &s)) != DB_OK)
+	if ((*st = rows_load(c, league, season, game, &s)) != DB_OK)
 		return NULL;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
 	league_standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
-	league_rows_rate(&s, cur);
+	rows_rate(&s, cur);
 	for (int i = 0; i < s.nrows; i++)
-		league_standing_add(&t[s.rows[i].m], &s.rows[i]);
+		rows_standing_add(&t[s.rows[i].m], &s.rows[i]);
 	for (int m = 0; m < s.nmembers; m++)
 		t[m].r = cur[m];
-	json_object *o = league_standings_reply(league, season, game, t, s.nmembers);
+	json_object *o = standings_reply(league, season, game, t, s.nmembers);
 	free(t);
 	free(cur);
-	league_rows_free(&s);
+	rows_free(&s);
 	return o;
 }
 
-json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
-                                    const char *game, db_status *st)
+json_object *standings_json(db_conn *c, const char *league, const char *season, const char *game,
+                            db_status *st)
 {
 	db_scope_standings k;
 	bool kept;
@@ -110,7 +110,7 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 		                         .r = {y->mu, y->sigma},
 		                         .rated = y->rated};
 	}
-	json_object *o = league_standings_reply(league, season, game, t, k.n);
+	json_object *o = standings_reply(league, season, game, t, k.n);
 	free(t);
 	db_rowset_clear(&k);
 	return o;
@@ -121,8 +121,8 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 static bool open_filtered(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
                           league_access *a, const char **season, const char **game)
 {
-	return league_access_as(resp, c, acc, req->params[0], false, a) &&
-	       leagues_read_filters(req, resp, c, season, game);
+	return access_as(resp, c, acc, req->params[0], false, a) &&
+	       access_read_filters(req, resp, c, season, game);
 }
 
 static int standings_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
@@ -132,33 +132,33 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	league_cache_key(key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
-	                 game ? game : "");
-	league_etag(etag, a.version, key);
-	if (league_not_modified(req, resp, etag))
+	cache_key(key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	          game ? game : "");
+	access_etag(etag, a.version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(req, key, a.version, resp)) {
+	if (!cache_get(req, key, a.version, resp)) {
 		/* a libmicrohttpd thread waits for no lock either: the tables being rewritten,
 		 * the request runs again on a waiting thread */
 		bool may_wait = http_may_wait();
 		db_status st;
 		db_conn_nowait(c, !may_wait);
-		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+		json_object *o = standings_json(c, req->params[0], season, game, &st);
 		bool refused = !may_wait && db_conn_lock_refused(c);
 		db_conn_nowait(c, false);
 		if (o == NULL) {
-			league_cache_done(key, a.version);
+			cache_done(key, a.version);
 			return refused ? http_defer(resp) : acct_reply_db(resp);
 		}
-		league_cache_put(key, a.version, resp, o, NULL);
+		cache_put(key, a.version, resp, o, NULL);
 	}
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }
 
 int api_league_standings(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, standings_read);
+	return access_read(req, resp, standings_read);
 }
 
 typedef struct {
@@ -172,11 +172,11 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	league_rows s;
-	if (league_rows_load(c, req->params[0], season, game, &s) != DB_OK)
+	if (rows_load(c, req->params[0], season, game, &s) != DB_OK)
 		return acct_reply_db(resp);
 	size_t nm = (size_t)s.nmembers;
 	if (nm > H2H_MAX_PLAYERS) { /* the table is nm² cells: bounded memory */
-		league_rows_free(&s);
+		rows_free(&s);
 		return http_reply_problem(
 		    resp, 422,
 		    "too many players for one head-to-head table: choose a game "
@@ -230,13 +230,13 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	free(t);
 	free(names);
 	free(ids);
-	league_rows_free(&s);
+	rows_free(&s);
 	return http_reply_json(resp, 200, o);
 }
 
 int api_league_head_to_head(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, head_to_head_read);
+	return access_read(req, resp, head_to_head_read);
 }
 
 /* The JSON of a page of a player's history. */
@@ -251,13 +251,13 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 		jx_set(o, "game", jx_str(y->game));
 		jx_set(o, "date", jx_str(y->date));
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
-		jx_set(o, "score", league_num_json(y->has_score, y->score));
+		jx_set(o, "score", rows_num_json(y->has_score, y->score));
 		jx_set(o, "rank", jx_int(y->rank));
 		jx_set(o, "winner", jx_bool(y->winner));
 		jx_set(o, "rated", jx_bool(y->rated));
-		jx_set(o, "rating",
-		       league_rating_json(y->has_rating ? (rating){y->mu, y->sigma}
-		                                        : rating_default()));
+		jx_set(
+		    o, "rating",
+		    rows_rating_json(y->has_rating ? (rating){y->mu, y->sigma} : rating_default()));
 		jx_set(o, "players", jx_int(y->players));
 		jx_push(arr, o);
 	}
@@ -266,8 +266,8 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 	jx_set(o, "name", jx_str(ml->name));
 	jx_set(o, "league", jx_str(ml->league));
 	jx_set(o, "rating",
-	       league_rating_json(h->has_current ? (rating){h->current_mu, h->current_sigma}
-	                                         : rating_default()));
+	       rows_rating_json(h->has_current ? (rating){h->current_mu, h->current_sigma}
+	                                       : rating_default()));
 	jx_set(o, "total", jx_int(h->total));
 	jx_set(o, "history", arr);
 	return o;
@@ -276,44 +276,43 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 static int history_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	db_member_league ml;
-	if (league_member_at(c, req->params[0], -1, &ml) != DB_OK)
+	if (access_member_at(c, req->params[0], -1, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	league_access a;
 	league_page pg;
-	if (!league_access_as(resp, c, acc, ml.league, false, &a) ||
-	    !league_page_read(req, resp, &pg))
+	if (!access_as(resp, c, acc, ml.league, false, &a) || !access_page_read(req, resp, &pg))
 		return 0;
 	/* the name, and that the player is still there, as of this version */
-	if (league_member_at(c, req->params[0], a.version, &ml) != DB_OK)
+	if (access_member_at(c, req->params[0], a.version, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	league_cache_key(key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text, pg.offset_text);
-	league_etag(etag, a.version, key);
-	if (league_not_modified(req, resp, etag))
+	cache_key(key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text, pg.offset_text);
+	access_etag(etag, a.version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(req, key, a.version, resp)) {
+	if (!cache_get(req, key, a.version, resp)) {
 		db_history_page h = {0};
 		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
 		    DB_OK) {
 			db_rowset_clear(&h.items);
-			league_cache_done(key, a.version);
+			cache_done(key, a.version);
 			return acct_reply_db(resp);
 		}
-		char *link = league_page_link("players", req->params[0], "history", &pg, h.total,
+		char *link = access_page_link("players", req->params[0], "history", &pg, h.total,
 		                              NULL, NULL);
-		league_cache_put(key, a.version, resp, history_json(req, &ml, &h), link);
+		cache_put(key, a.version, resp, history_json(req, &ml, &h), link);
 		db_rowset_clear(&h.items);
 		free(link);
 	}
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }
 
 int api_player_history(const http_req *req, http_resp *resp)
 {
-	return league_read_player(req, resp, history_read);
+	return access_read_player(req, resp, history_read);
 }

@@ -9,14 +9,14 @@
 /* The standings reply of league (season, game: the filters or NULL; all borrowed) from
  * t[0..n), which it sorts (best ordinal first, then wins, then name); members without games
  * are left out. */
-json_object *league_standings_reply(const char *league, const char *season, const char *game,
-                                    league_standing *t, int n);
+json_object *standings_reply(const char *league, const char *season, const char *game,
+                             league_standing *t, int n);
 
 /* The standings of a league (optionally one season and/or one game) as GET …/standings
  * answers them: {"league","season","game","standings":[…]} (caller owns), or NULL with *st
  * (for the league report PDF and any other reader; no access check here). */
-struct json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
-                                           const char *game, db_status *st);
+struct json_object *standings_json(db_conn *c, const char *league, const char *season,
+                                   const char *game, db_status *st);
 
 int api_league_standings(const http_req *req, http_resp *resp);
 

@@ -3,8 +3,8 @@
  * read off it.
  *
  * Ratings: nothing is rated per request. Without filters, each row's rating is the one
- * stored after its play (the member's line, member_lines, written by league_recompute); with a
- * season or game filter, the rating after each row of the filter's scope, kept by league_recompute
+ * stored after its play (the member's line, member_lines, written by ratings_recompute); with a
+ * season or game filter, the rating after each row of the filter's scope, kept by ratings_recompute
  * too (league_scope_lines, scopes.c), so the player page shows the rating the filtered standings
  * show. Only a scope that is not kept (a season added since the last change of the plays, a
  * game filter naming several games) has its plays rated here, as its standings are. */
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_object *league_stats_json(db_conn *c, const char *league, const char *season, const char *game,
-                               db_status *st)
+json_object *stats_json(db_conn *c, const char *league, const char *season, const char *game,
+                        db_status *st)
 {
 	db_stat_rows set;
 	db_scope_line line;
@@ -93,7 +93,7 @@ static json_object *player_games_json(const stats *s, int m)
 		jx_set(o, "game", jx_str(s->rows[e->first].y->game));
 		jx_set(o, "plays", jx_int(e->plays));
 		jx_set(o, "wins", jx_int(e->wins));
-		jx_set(o, "best_score", league_num_json(e->scored, e->best));
+		jx_set(o, "best_score", rows_num_json(e->scored, e->best));
 		jx_set(o, "lowest_wins", jx_bool(e->lowest));
 		jx_push(arr, o);
 	}
@@ -143,7 +143,7 @@ static json_object *player_json(const stats *s, const char *member, const char *
 	json_object *o = jx_obj();
 	jx_set(o, "player", jx_str(member));
 	jx_set(o, "name", jx_str(name));
-	jx_set(o, "rating", league_rating_json(m < 0 ? rating_default() : s->mem[m].r));
+	jx_set(o, "rating", rows_rating_json(m < 0 ? rating_default() : s->mem[m].r));
 	jx_set(o, "points", m < 0 ? jx_arr() : pictures_points_json(s, m, 0, true));
 	jx_set(o, "games", m < 0 ? jx_arr() : player_games_json(s, m));
 	json_object *streaks = jx_obj();
@@ -158,25 +158,24 @@ static json_object *player_json(const stats *s, const char *member, const char *
 static json_object *build_league(db_conn *c, const http_req *req, const char *season,
                                  const char *game, db_status *st)
 {
-	return league_stats_json(c, req->params[0], season, game, st);
+	return stats_json(c, req->params[0], season, game, st);
 }
 
 static int stats_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	const char *season, *game;
-	if (!league_access_as(resp, c, acc, req->params[0], false, &a) ||
-	    !leagues_read_filters(req, resp, c, &season, &game))
+	if (!access_as(resp, c, acc, req->params[0], false, &a) ||
+	    !access_read_filters(req, resp, c, &season, &game))
 		return 0;
 	char key[LCACHE_KEY];
-	league_cache_key(key, "stats\n%s\n%s\n%s", req->params[0], season ? season : "",
-	                 game ? game : "");
+	cache_key(key, "stats\n%s\n%s\n%s", req->params[0], season ? season : "", game ? game : "");
 	return cache_reply(req, resp, c, a.version, key, build_league, season, game);
 }
 
 int api_league_stats(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, stats_read);
+	return access_read(req, resp, stats_read);
 }
 
 static json_object *build_player(db_conn *c, const http_req *req, const char *season,
@@ -212,22 +211,22 @@ static int player_stats_read(const http_req *req, http_resp *resp, db_conn *c, c
 {
 	league_access a;
 	const char *season, *game;
-	if (!league_access_as(resp, c, acc, req->params[0], false, &a))
+	if (!access_as(resp, c, acc, req->params[0], false, &a))
 		return 0;
 	db_member_league ml;
-	if (league_member_at(c, req->params[1], a.version, &ml) != DB_OK)
+	if (access_member_at(c, req->params[1], a.version, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found || strcmp(ml.league, req->params[0]) != 0)
 		return http_reply_problem(resp, 404, "no such player in this league", NULL, NULL);
-	if (!leagues_read_filters(req, resp, c, &season, &game))
+	if (!access_read_filters(req, resp, c, &season, &game))
 		return 0;
 	char key[LCACHE_KEY];
-	league_cache_key(key, "player-stats\n%s\n%s\n%s\n%s", req->params[0], req->params[1],
-	                 season ? season : "", game ? game : "");
+	cache_key(key, "player-stats\n%s\n%s\n%s\n%s", req->params[0], req->params[1],
+	          season ? season : "", game ? game : "");
 	return cache_reply(req, resp, c, a.version, key, build_player, season, game);
 }
 
 int api_league_player_stats(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, player_stats_read);
+	return access_read(req, resp, player_stats_read);
 }

@@ -12,8 +12,8 @@ struct json_object;
 /* The league page's data of GET …/stats under the filters (season, game: NULL for none):
  * {"players","scores","head_to_head","months"} (caller owns), or NULL with *st. No access
  * check here. */
-struct json_object *league_stats_json(db_conn *c, const char *league, const char *season,
-                                      const char *game, db_status *st);
+struct json_object *stats_json(db_conn *c, const char *league, const char *season, const char *game,
+                               db_status *st);
 
 /* GET /api/v1/leagues/{id}/players/{player}/stats?season=&game= */
 int api_league_player_stats(const http_req *req, http_resp *resp);

@@ -19,7 +19,7 @@
 
 /* ---- ranks ---- */
 
-bool league_play_rank(league_play *p, const char **detail)
+bool store_play_rank(league_play *p, const char **detail)
 {
 	int n = p->nresults, given = 0, scored = 0, flagged = 0;
 	for (int i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static void results_add(sbuf arr[BATCH_RESULT_COLS], int *rows, const char *play
 		                                    x->player_uuid,
 		                                    x->unrated ? "t" : "f"};
 		for (int k = 0; k < BATCH_RESULT_COLS; k++)
-			league_array_elem(&arr[k], *rows == 0, r[k]);
+			rows_array_elem(&arr[k], *rows == 0, r[k]);
 		(*rows)++;
 	}
 }
@@ -143,8 +143,8 @@ static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN]
 	col[7] = off;
 }
 
-db_status league_play_insert(db_conn *c, const char *league, const char *author,
-                             const league_play *p, char id[ID_LEN + 1])
+db_status store_play_insert(db_conn *c, const char *league, const char *author,
+                            const league_play *p, char id[ID_LEN + 1])
 {
 	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
 	id_new(id);
@@ -173,7 +173,7 @@ db_status league_play_insert(db_conn *c, const char *league, const char *author,
 
 /* ---- many plays at once ---- */
 
-void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
+void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
 {
 	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN], bggplay[NUM_LEN];
 	const char *col[PLAY_COLS];
@@ -198,12 +198,12 @@ void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]
 	                                  p->extra,
 	                                  p->game_uuid};
 	for (int k = 0; k < BATCH_PLAY_COLS; k++)
-		league_array_elem(&b->play[k], b->nplays == 0, v[k]);
+		rows_array_elem(&b->play[k], b->nplays == 0, v[k]);
 	b->nplays++;
 	results_add(b->res, &b->nresults, id, p->results, p->nresults);
 }
 
-db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
+db_status store_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
 {
 	if (b->nplays == 0)
 		return DB_OK;
@@ -217,7 +217,7 @@ db_status league_batch_store(db_conn *c, const char *league, const char *author,
 	return st != DB_OK ? st : rs;
 }
 
-void league_batch_free(league_batch *b)
+void store_batch_free(league_batch *b)
 {
 	for (int k = 0; k < BATCH_PLAY_COLS; k++)
 		free(b->play[k].b);
@@ -226,7 +226,7 @@ void league_batch_free(league_batch *b)
 	memset(b, 0, sizeof *b);
 }
 
-db_status league_play_update(db_conn *c, const char *league, const char *play, const league_play *p)
+db_status store_play_update(db_conn *c, const char *league, const char *play, const league_play *p)
 {
 	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
 	/* id, the play's columns, league */

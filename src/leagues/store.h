@@ -52,23 +52,22 @@ typedef struct {
  * play keeps each player's winner flag (some may win and others lose: a traitor, Mysterium's
  * culprits); winners rank 1, the others 2, and a player without a flag shares the first
  * flag's outcome. */
-bool league_play_rank(league_play *p, const char **detail);
+bool store_play_rank(league_play *p, const char **detail);
 
 /* Inserts a play (new id into id) with its results. DB_ABORT when a play of the same uuid
  * (or game_id) is already in the league (nothing stored). Does not recompute ratings. */
-db_status league_play_insert(db_conn *c, const char *league, const char *author,
-                             const league_play *p, char id[ID_LEN + 1]);
+db_status store_play_insert(db_conn *c, const char *league, const char *author,
+                            const league_play *p, char id[ID_LEN + 1]);
 
 /* Rewrites play's columns and results as p holds them (an edit), in the caller's transaction.
  * Does not recompute ratings. */
-db_status league_play_update(db_conn *c, const char *league, const char *play,
-                             const league_play *p);
+db_status store_play_update(db_conn *c, const char *league, const char *play, const league_play *p);
 
-/* Many plays stored in two statements (an import): each league_batch_add gives the play its
- * id and copies its columns and results; league_batch_store inserts them all, in the order
+/* Many plays stored in two statements (an import): each store_batch_add gives the play its
+ * id and copies its columns and results; store_batch_store inserts them all, in the order
  * added, as plays of league by author. The caller has made sure no uuid is already in the
  * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
- * league_batch_free. */
+ * store_batch_free. */
 enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 11 };
 
 typedef struct {
@@ -77,10 +76,10 @@ typedef struct {
 	int nplays, nresults;
 } league_batch;
 
-void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]);
+void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]);
 
-db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b);
+db_status store_batch_store(db_conn *c, const char *league, const char *author, league_batch *b);
 
-void league_batch_free(league_batch *b);
+void store_batch_free(league_batch *b);
 
 #endif

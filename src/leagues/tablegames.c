@@ -34,21 +34,21 @@ static const char *kind_game_name(const char *kind)
 	return kind;
 }
 
-void leagues_table_recorded(const http_req *req, void *c)
+void tablegames_recorded(const http_req *req, void *c)
 {
 	/* the cookie's session, unchecked: the worst a stale or forged one does is send its own
 	 * next reads to the primary */
 	account writer = {0};
 	if (acct_session_key(req, writer.session))
-		league_wrote(c, &writer);
+		access_wrote(c, &writer);
 }
 
-int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
-                        const char *result_json)
+int tablegames_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
+                           const char *result_json)
 {
 	if (league_id == NULL || league_id[0] == '\0')
 		return DB_OK;
-	db_status st = league_lock(c, league_id);
+	db_status st = access_lock(c, league_id);
 	if (st == DB_ABORT) {
 		log_client("game %s names league %s, which does not exist: not recorded", game_id,
 		           league_id);
@@ -75,14 +75,14 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 	if (json_object_object_get_ex(root, "created_at", &v))
 		created = json_object_get_string(v);
 	int off;
-	if (!finished || !league_parse_rfc3339(finished, p.when, &off)) {
+	if (!finished || !dates_parse_rfc3339(finished, p.when, &off)) {
 		time_t now = time(NULL);
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p.when, sizeof p.when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
 	char cw[64];
-	if (created && finished && league_parse_rfc3339(created, cw, &off)) {
+	if (created && finished && dates_parse_rfc3339(created, cw, &off)) {
 		struct tm a0 = {0}, a1 = {0};
 		if (strptime(cw, "%Y-%m-%dT%H:%M:%S", &a0) &&
 		    strptime(p.when, "%Y-%m-%dT%H:%M:%S", &a1)) {
@@ -102,16 +102,15 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 		league_result *x = &res[p.nresults++];
 		memset(x, 0, sizeof *x);
 		bool created_member;
-		st = league_member_by_name(c, league_id, json_object_get_string(name), x->member,
-		                           &created_member);
+		st = members_by_name(c, league_id, json_object_get_string(name), x->member,
+		                     &created_member);
 		/* two seats of one name are two players: the second is "name (seat N)" */
 		for (int k = 0; st == DB_OK && k < p.nresults - 1; k++)
 			if (strcmp(res[k].member, x->member) == 0) {
 				char alt[300];
 				snprintf(alt, sizeof alt, "%.256s (seat %zu)",
 				         json_object_get_string(name), i + 1);
-				st = league_member_by_name(c, league_id, alt, x->member,
-				                           &created_member);
+				st = members_by_name(c, league_id, alt, x->member, &created_member);
 				break;
 			}
 		if (json_object_object_get_ex(s, "score", &score)) {
@@ -126,26 +125,26 @@ int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, 
 			x->breakdown = json_object_to_json_string_ext(bd, JSON_C_TO_STRING_PLAIN);
 	}
 	const char *why;
-	if (st == DB_OK && p.nresults > 0 && league_play_rank(&p, &why)) {
+	if (st == DB_OK && p.nresults > 0 && store_play_rank(&p, &why)) {
 		char id[ID_LEN + 1];
-		st = league_play_insert(c, league_id, NULL, &p, id);
+		st = store_play_insert(c, league_id, NULL, &p, id);
 		if (st == DB_ABORT) /* already recorded */
 			st = DB_OK;
 		else if (st == DB_OK)
-			st = league_recompute_added(c, league_id, id);
+			st = ratings_recompute_added(c, league_id, id);
 	}
 	json_object_put(root);
 	return st;
 }
 
-int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
-                       const char *result_json)
+int tablegames_finish_hook(void *c, const char *game_id, const char *league, const char *kind,
+                           const char *result_json)
 {
-	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
+	return tablegames_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
 }
 
-bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
+bool tablegames_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
 {
 	league_access a;
-	return league_access_check(req, resp, c, league, false, &a);
+	return access_check(req, resp, c, league, false, &a);
 }

@@ -17,23 +17,23 @@
  * The league's ratings are recomputed. Returns 0 (DB_OK: recorded, already recorded, or
  * nothing to record — an unknown league is logged and skipped), or a db_status (DB_RETRY,
  * DB_FAIL, DB_UNAVAILABLE) after which the caller must roll back (DB_RETRY: retry). */
-int leagues_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
-                        const char *result_json);
+int tablegames_record_game(db_conn *c, const char *game_id, const char *league_id, const char *kind,
+                           const char *result_json);
 
 /* The same as a table_finish_hook (engine/table.h): 0, or -1 to roll back. api_init.c
  * registers it with table_set_finish_hook. */
-int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
-                       const char *result_json);
+int tablegames_finish_hook(void *c, const char *game_id, const char *league, const char *kind,
+                           const char *result_json);
 
 /* A table_recorded_hook (engine/table.h; api_init.c registers it): after the commit that
  * recorded a finished game as a play, the request's session (its cookie, if any) reads its
- * write from then on, as after a league write (league_wrote). */
-void leagues_table_recorded(const http_req *req, void *c);
+ * write from then on, as after a league write (access_wrote). */
+void tablegames_recorded(const http_req *req, void *c);
 
 /* For the table engine when a game is created with "league": may this request record games
  * in that league? True when it carries the session of an owner or a member of the league;
  * otherwise false with 401/403/404 (or 503) filled into resp. The engine asks it
  * (table_set_league_check, api_init.c) before creating a game with "league". */
-bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league);
+bool tablegames_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league);
 
 #endif
