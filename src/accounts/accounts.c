@@ -1,11 +1,10 @@
-/* Accounts and cookie sessions (see accounts.h). */
+/* Accounts and cookie sessions (accounts.h). */
 #include "accounts/accounts.h"
 #include "accounts/passes.h"
 
 #include "http/ratelimit.h"
 #include "base/log.h"
 #include "db/accounts.h"
-#include "base/oom.h"
 #include "json/jx.h"
 #include "json/spec.h"
 

@@ -1,4 +1,4 @@
-/* League reads' session checks kept for a moment, and the league of each player (accounts.h).
+/* League reads' session checks kept for a moment, and the league of each player (passes.h).
  *
  * A phone that opens a league page sends several reads at once, and a table of phones does
  * that together after a game: each read would otherwise spend a database round trip on the
@@ -16,9 +16,9 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 enum { PASS_SLOTS = 512, PASS_TTL_MS = 1000, MEMBER_SLOTS = 1024 };

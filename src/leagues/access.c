@@ -1,25 +1,16 @@
-/* access */
-#include "base/log.h"
-#include "base/names.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
+/* What every league route goes through (access.h): the caller's rights and the league's lock,
+ * the transaction runner of league writes, reads on a standby, the filters of a read, pages of
+ * the lists that grow, ETags and conditional reads. */
 #include "db/readpool.h"
-#include "json/jx.h"
-#include "json/spec.h"
 #include "accounts/passes.h"
 #include "leagues/access.h"
 #include "leagues/kept.h"
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-/* ---- standings, head-to-head, history ---- */
+/* ---- the filters of a read ---- */
 
 /* The season and game filters of a standings-like request: season must be one of the
  * league's (404 otherwise), game any name. */
@@ -137,7 +128,7 @@ db_status access_member_at(db_conn *c, const char *member, int64_t version, db_m
 	return st;
 }
 
-/* ---- pages and conditional reads (internal.h) ---- */
+/* ---- pages and conditional reads ---- */
 
 /* A query parameter that must be a whole number from lo to hi: true with *v (def when absent),
  * else false after a 400 naming it. */
@@ -256,7 +247,7 @@ bool access_not_modified(const http_req *req, http_resp *resp, const char *etag)
 	return true;
 }
 
-/* ---- access ---- */
+/* ---- the rights and the lock ---- */
 
 bool access_check(const http_req *req, http_resp *resp, db_conn *c, const char *league, bool owner,
                   league_access *a)

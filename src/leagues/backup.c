@@ -6,19 +6,11 @@
 #include "leagues/io.h"
 #include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
-#include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {

@@ -8,21 +8,14 @@
 #include "leagues/io.h"
 #include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
-#include "json/spec.h"
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 /* ---- BoardGameGeek plays XML (the XML API's /plays answer, or BGG's own export) ---- */
 

@@ -12,16 +12,13 @@
  * objects for the games, locations and players no file described, whose ids continue after the
  * largest. Every member is set through bd_put(), which replaces a member already there: no object
  * of the export repeats a name. */
-#include "base/oom.h"
 #include "db/league_files.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "leagues/bgsexport.h"
 #include "leagues/access.h"
 #include "leagues/bgsdoc.h"
 #include "leagues/io.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -11,21 +11,15 @@
 #include "leagues/io.h"
 #include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
-#include <microhttpd.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- import ---- */
 

@@ -1,15 +1,8 @@
-/* cache */
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
+/* League replies kept per (what was asked, the league's version) in this process (cache.h):
+ * standings, head-to-head, histories and the pictures. */
 #include "json/jx.h"
-#include "json/spec.h"
 #include "leagues/cache.h"
 #include "leagues/access.h"
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdarg.h>
@@ -220,7 +213,7 @@ void cache_shutdown(void)
 	pthread_mutex_unlock(&g_lcache_mu);
 }
 
-/* ---- the routes ---- */
+/* ---- a reply from the cache ---- */
 
 int cache_reply(const http_req *req, http_resp *resp, db_conn *c, long long version,
                 const char *key, cache_build_fn build, const char *season, const char *game)

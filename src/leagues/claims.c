@@ -1,4 +1,4 @@
-/* Claims and merges (consent.h): a member claims a guest's history ("this is me") and an owner
+/* Claims and merges (claims.h): a member claims a guest's history ("this is me") and an owner
  * approves or refuses the claim; every merge of two members (an owner's, or an approved claim's)
  * is kept with what it moved, so that an owner can undo it. */
 #include "db/consent.h"
@@ -8,7 +8,6 @@
 #include "leagues/access.h"
 #include "leagues/ratings.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static db_status refuse(http_resp *resp, int status, const char *detail, const char *rule,

@@ -4,19 +4,8 @@
 #include "leagues/access.h"
 #include "leagues/io.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
-
-#include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* The day (YYYY-MM-DD) and time of day (HH:MM:SS) of a play, as spreadsheets read them: the
  * parts of its local time (x->date, RFC 3339 with the play's own offset), so a game at 23:30

@@ -1,20 +1,10 @@
-/* Dates as they come in. */
-#include "base/log.h"
+/* Every date that comes in (dates.h): local dates and times as other apps write them, and
+ * strict RFC 3339, with UTC offsets up to PostgreSQL's own ±15:59. */
 #include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
 #include "leagues/dates.h"
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <sodium.h>
+
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- dates ---- */
 

@@ -14,22 +14,15 @@
 #include "leagues/ratings.h"
 #include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
 #include "db/league_files.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
-#include <math.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 /* An import that adds this many plays refreshes the planner statistics of the league tables. */
 enum { IMPORT_ANALYZE_PLAYS = 500 };

@@ -1,4 +1,4 @@
-/* Invitations (consent.h): an owner invites an account into a league as a member or as a
+/* Invitations (invitations.h): an owner invites an account into a league as a member or as a
  * co-owner; the account sees its pending invitations and accepts or declines each. Nothing
  * changes in the league until it accepts. */
 #include "db/accounts.h"

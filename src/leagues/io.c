@@ -1,25 +1,18 @@
-/* What the league files' exports and imports share (internal.h): text helpers for CSV and
- * numbers written as typed, the rows an export reads, a file reply; the import's arena and the
- * checks every format's parser makes (ranks, names). */
+/* What the league files' exports and imports share (io.h): text helpers for CSV and numbers
+ * written as typed, the rows an export reads, a file reply; the import's arena and the checks
+ * every format's parser makes (ranks, names). */
 #include "leagues/io.h"
 #include "leagues/access.h"
 #include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
-#include "json/spec.h"
 
 #include <ctype.h>
-#include <math.h>
-#include <microhttpd.h>
 #include <sodium.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- text helpers ---- */
 
@@ -316,7 +309,7 @@ imp_play *io_new_play(league_import *im, int index, int nres)
 	return p;
 }
 
-/* Ranks an imported play (internal.h). */
+/* Ranks an imported play (io.h). */
 int io_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field)
 {
 	int n = ip->nres, ranked = 0, scored = 0, flagged = 0, flags = 0;

@@ -1,4 +1,4 @@
-/* A league's rating input kept between its changes (internal.h, "kept.c").
+/* A league's rating input kept between its changes (kept.h).
  *
  * Rating a league again after a change of one of its plays needs every result of the league in
  * play order; at 40,000 results reading them is most of the time (src/leagues/README.md). The
@@ -20,10 +20,9 @@
  * The table holds KEPT_SLOTS leagues under one mutex (the least recently kept one gives way):
  * about 20 MB for a league of 10,000 plays (40,000 results), a few hundred kilobytes for a usual
  * one. */
-#include "base/oom.h"
 #include "leagues/kept.h"
-#include "engine/tokens.h"
 #include "leagues/rows.h"
+#include "engine/tokens.h"
 
 #include <pthread.h>
 #include <stdlib.h>

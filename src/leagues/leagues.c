@@ -1,24 +1,11 @@
-/* Leagues, their owners, members and seasons, and the access check every league route makes
- * (leagues.h); the small helpers the league files share (internal.h). */
+/* Leagues (leagues.h): a league created with its first owner, the caller's leagues listed, a
+ * league read with its members, owners, seasons and games. */
 #include "leagues/leagues.h"
 #include "leagues/access.h"
-#include "base/log.h"
-#include "base/names.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 /* ---- JSON of stored things ---- */
 

@@ -1,24 +1,16 @@
-/* members */
-#include "base/log.h"
+/* A league's members (members.h): guests added by name, renamed, an account invited to take a
+ * guest over, two entries of one person merged (claims.c keeps the merge). */
 #include "base/names.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "db/readpool.h"
 #include "json/jx.h"
 #include "json/spec.h"
 #include "leagues/members.h"
 #include "leagues/access.h"
 #include "leagues/claims.h"
 #include "leagues/invitations.h"
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 db_status members_by_name(db_conn *c, const char *league, const char *name, char id[ID_LEN + 1],
                           bool *created)
@@ -122,7 +114,7 @@ int api_league_member_add(const http_req *req, http_resp *resp)
 	    (account_key && !invitations_find_account(c, account_key, acc, resp)))
 		goto out;
 	id_new(id);
-	if (acc[0]) { /* an account joins when it accepts (consent.h) */
+	if (acc[0]) { /* an account joins when it accepts (invitations.h) */
 		st = invitations_invite_member(c, resp, req->params[0], a.acc.id, acc, trimmed,
 		                               NULL, id);
 		if (st != DB_OK && st != DB_ABORT)
@@ -285,7 +277,7 @@ static db_status member_merge_tx(db_conn *c, void *arg)
 	db_rowset_clear(&from);
 	db_rowset_clear(&into);
 	char merge[ID_LEN + 1] = "";
-	if (st == DB_OK) /* kept, so that it can be undone (consent.h) */
+	if (st == DB_OK) /* kept, so that it can be undone (invitations.h) */
 		st = claims_merge_members(c, x->league, x->member, acc, x->into, x->by, merge);
 	if (st == DB_OK) {
 		json_object *o = jx_obj();

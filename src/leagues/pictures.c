@@ -1,9 +1,7 @@
-/* pictures */
+/* The pictures of a league (pictures.h): the rows of db_league_stat_rows rated or read off the
+ * kept lines, the members in standings order, head-to-head, and the JSON every picture shares. */
 #include "leagues/pictures.h"
 #include "leagues/rows.h"
-#include "base/oom.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 
 #include <math.h>

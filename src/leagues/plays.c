@@ -1,23 +1,17 @@
-/* Plays: dates, ranks and storing a play (for every source), and the plays entered by hand —
- * add, read, list, edit, delete — with the league's change log (leagues.h). */
+/* The plays entered by hand (plays.h): add, read, list, edit, delete, with the league's change
+ * log. */
 #include "leagues/plays.h"
 #include "leagues/access.h"
 #include "leagues/dates.h"
 #include "leagues/ratings.h"
 #include "leagues/rows.h"
 #include "leagues/store.h"
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

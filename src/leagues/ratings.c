@@ -1,24 +1,14 @@
-/* The league's result rows and its ratings, recomputed from the plays in order; finished
- * table games recorded as plays (leagues.h). */
+/* A league's ratings recomputed from its plays in order (ratings.h): each member's line, the
+ * games' keys, the kept scopes; after a change of one play, from the kept rows. */
 #include "leagues/ratings.h"
 #include "leagues/kept.h"
 #include "leagues/rows.h"
 #include "leagues/scopes.h"
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
 
 #include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* One member's results in play order for its line: the rows of s the member has (rows[]),
  * merged with the member's results the rows leave out (out: league_rows_out). */

@@ -1,12 +1,10 @@
-/* recap */
+/* A season's recap (recap.h): its champion, biggest climb, most played game, closest play and
+ * longest streak, and the season's pictures; GET …/seasons/{season}/recap. */
 #include "leagues/recap.h"
 #include "leagues/access.h"
 #include "leagues/cache.h"
 #include "leagues/pictures.h"
 #include "leagues/rows.h"
-#include "base/oom.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 
 #include <math.h>

@@ -8,21 +8,15 @@
 #include "leagues/standings.h"
 #include "leagues/stats.h"
 
-#include "accounts/accounts.h"
 #include "pdf/serve.h"
 #include "base/templates.h"
 #include "base/log.h"
-#include "base/oom.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/strtab.h"
-#include "pdf/pdf.h"
 
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 enum {

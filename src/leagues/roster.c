@@ -4,7 +4,6 @@
 #include "leagues/roster.h"
 #include "leagues/access.h"
 #include "leagues/dates.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
 

@@ -1,21 +1,12 @@
-/* A league's result rows in play order, rated from default ratings; a member's standing over them;
- * the batch of ratings after a play appended to its players' lines; stored numbers and ratings as
- * JSON. */
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
+/* A league's result rows in play order, rated from default ratings (rows.h); a member's
+ * standing over them; the batch of ratings after a play appended to its players' lines; stored
+ * numbers and ratings as JSON. */
 #include "json/jx.h"
-#include "json/spec.h"
 #include "leagues/rows.h"
-#include <inttypes.h>
+
 #include <math.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- the league's result rows (ratings, standings, head-to-head) ---- */
 
@@ -187,6 +178,8 @@ db_status rows_batch_append(db_conn *c, const char *league, const char *play,
 	return st;
 }
 
+/* ---- PostgreSQL array literals ---- */
+
 /* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
 static void sb_elem(sbuf *s, const char *v)
 {
@@ -203,13 +196,13 @@ static void sb_elem(sbuf *s, const char *v)
 	sb_str(s, "\"");
 }
 
-/* ---- storing plays ---- */
-
 void rows_array_elem(sbuf *a, bool first, const char *v)
 {
 	sb_str(a, first ? "{" : ",");
 	sb_elem(a, v);
 }
+
+/* ---- a member's standing ---- */
 
 void rows_standing_add(league_standing *p, const league_row *x)
 {
@@ -228,7 +221,7 @@ void rows_standing_add(league_standing *p, const league_row *x)
 	}
 }
 
-/* ---- small helpers ---- */
+/* ---- stored numbers and ratings as JSON ---- */
 
 /* A stored number (score) as JSON: an integer when it is one, null when absent. */
 json_object *rows_num_json(bool has, double d)

@@ -2,9 +2,6 @@
  * season, each game, each season's game (migrations/0016_league_scopes.sql). ratings_recompute
  * calls scopes_keep with the league's rows after every change of its plays, in the same
  * transaction, so a standings read is one indexed query at any size (standings.c). */
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "leagues/scopes.h"
 #include "leagues/kept.h"
 #include "leagues/rows.h"

@@ -1,26 +1,13 @@
-/* Standings, head-to-head and a player's history, answered from a per-process cache keyed by
- * the league's version (leagues.h). */
+/* Standings, head-to-head and a player's history (standings.h), answered from the cache
+ * (cache.c) keyed by the league's version. */
 #include "leagues/standings.h"
 #include "leagues/access.h"
 #include "leagues/cache.h"
 #include "leagues/rows.h"
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
 #include "json/jx.h"
-#include "json/spec.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <sodium.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int standing_cmp(const void *a, const void *b)
 {

@@ -1,25 +1,12 @@
-/* The pictures of a league (stats.h): one pass over the rows of league_stat_rows builds a
- * `stats` (ratings, members in standings order, head-to-head), and the JSON of each route is
- * read off it.
- *
- * Ratings: nothing is rated per request. Without filters, each row's rating is the one
- * stored after its play (the member's line, member_lines, written by ratings_recompute); with a
- * season or game filter, the rating after each row of the filter's scope, kept by ratings_recompute
- * too (league_scope_lines, scopes.c), so the player page shows the rating the filtered standings
- * show. Only a scope that is not kept (a season added since the last change of the plays, a
- * game filter naming several games) has its plays rated here, as its standings are. */
+/* The pictures of a league's page and a player's page (stats.h), read off pictures.c's
+ * `stats`: a player's games, rivals and rating line; the routes reply them through the cache. */
 #include "leagues/stats.h"
 #include "leagues/access.h"
 #include "leagues/cache.h"
 #include "leagues/pictures.h"
 #include "leagues/rows.h"
-#include "base/oom.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

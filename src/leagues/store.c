@@ -1,21 +1,12 @@
-/* Storing a play. */
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
+/* Storing a play from any source (store.h): ranks derived, one play inserted or rewritten with
+ * its results, many plays of an import stored in two statements. */
 #include "leagues/store.h"
 #include "leagues/rows.h"
+
 #include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- ranks ---- */
 

@@ -1,11 +1,6 @@
-/* Table games. */
+/* A finished table game becomes a league play (tablegames.h): the name each kind's game gets,
+ * its seats mapped to members, the league recomputed, and the engine's league check. */
 #include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
 #include "leagues/tablegames.h"
 #include "leagues/access.h"
 #include "leagues/dates.h"
@@ -13,11 +8,8 @@
 #include "leagues/ratings.h"
 #include "leagues/rows.h"
 #include "leagues/store.h"
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
