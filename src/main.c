@@ -24,7 +24,8 @@
 #include "api/api.h"
 #include "engine/live.h"
 #include "engine/table.h"
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
+#include "accounts/passes.h"
 #include "db/db.h"
 #include "http/http.h"
 
@@ -273,7 +274,7 @@ int main(int argc, char **argv)
 	    /* ends the server-sent-event streams so the drain can finish (idempotent: api_shutdown
 	     * calls it again) */
 	    .on_quiesce = live_shutdown,
-	    .on_write = acct_forget_passes,
+	    .on_write = passes_forget_all,
 	    /* hostile and broken clients */
 	    .listen = c.listen,
 	    .per_addr = c.per_addr,

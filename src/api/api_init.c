@@ -3,20 +3,21 @@
  * the PDF renderers, and the live-update listener. api_init runs the steps in order and, when
  * one fails, stops the ones already started in reverse order; api_shutdown stops them all in
  * reverse order. */
-#include "leagues/accounts.h"
+#include "accounts/accounts.h"
 #include "api/api.h"
 #include "games/clinic/kind.h"
 #include "games/dh/kind.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
-#include "leagues/leagues.h"
+#include "leagues/cache.h"
+#include "leagues/report.h"
+#include "leagues/tablegames.h"
 #include "engine/live.h"
 #include "pdf/serve.h"
 /* score pads (games/rounds/pads.c) */
 #include "games/clinic/pad.h"
 #include "games/dh/pad.h"
 #include "games/rounds/pads.h"
-#include "leagues/report.h"
 #include "games/rounds/profiles.h"
 #include "engine/tokens.h"
 #include "base/log.h"
@@ -49,7 +50,7 @@ static int league_check(const http_req *req, http_resp *resp, void *c, const cha
 {
 	if (acct_csrf_reply(req, resp, false))
 		return -1;
-	return leagues_may_record(req, resp, c, league) ? 0 : -1;
+	return tablegames_may_record(req, resp, c, league) ? 0 : -1;
 }
 
 /* The table engine and every kind of game it serves (ER; Dice Hospital and Clinic). A finished
@@ -59,8 +60,8 @@ static int start_engine(void)
 	if (table_init() != 0 || table_register(&er_table_kind) != 0 ||
 	    table_register(&dh_table_kind) != 0 || table_register(&clinic_table_kind) != 0)
 		return -1;
-	table_set_finish_hook(leagues_table_hook);
-	table_set_recorded_hook(leagues_table_recorded);
+	table_set_finish_hook(tablegames_finish_hook);
+	table_set_recorded_hook(tablegames_recorded);
 	table_set_league_check(league_check);
 	return 0;
 }
@@ -77,7 +78,7 @@ static int start_pads(void)
 	static const pad_kind *const pad_kinds[] = {&dh_pad_kind, &clinic_pad_kind};
 	if (pads_api_init(g_templates_dir, pad_kinds, 2) != 0)
 		return -1;
-	if (league_pdf_init(g_templates_dir) == 0)
+	if (report_init(g_templates_dir) == 0)
 		return 0;
 	pads_api_shutdown();
 	return -1;
@@ -85,7 +86,7 @@ static int start_pads(void)
 
 static void stop_pads(void)
 {
-	league_pdf_shutdown();
+	report_shutdown();
 	pads_api_shutdown();
 }
 
@@ -111,7 +112,7 @@ static void stop_nothing(void)
 
 static void stop_leagues(void)
 {
-	leagues_shutdown();
+	cache_shutdown();
 	accounts_shutdown();
 }
 

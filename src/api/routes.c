@@ -4,9 +4,21 @@
  * between patterns that could match the same path (the first match wins): list literals first. Keep
  * static/openapi.json in step (tests/api/test_openapi.py). */
 #include "api/api.h"
-#include "leagues/accounts.h"
-#include "leagues/consent.h"
+#include "accounts/accounts.h"
+#include "leagues/backup.h"
+#include "leagues/bgsexport.h"
+#include "leagues/claims.h"
+#include "leagues/csv.h"
+#include "leagues/import.h"
+#include "leagues/invitations.h"
 #include "leagues/leagues.h"
+#include "leagues/members.h"
+#include "leagues/plays.h"
+#include "leagues/recap.h"
+#include "leagues/report.h"
+#include "leagues/roster.h"
+#include "leagues/standings.h"
+#include "leagues/stats.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
 /* Dice Hospital and Clinic */
@@ -20,9 +32,7 @@
 #include "games/clinic/pad.h"
 #include "games/dh/pad.h"
 /* the league report PDF (leagues/report.c) */
-#include "leagues/report.h"
 /* the pictures of a league: a player's page, the league's page, a season recap */
-#include "leagues/stats.h"
 
 const http_route api_routes[] = {
     /* health answers 503 itself when the database is down, so it is not gated */

@@ -1,29 +1,22 @@
 /* A whole league as our own JSON backup (GET …/backup), and read back by the import: a backup
  * restores the league it came from identically. */
-#include "leagues/import.h"
+#include "leagues/backup.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
-#include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
 	db_export_rows rs;
-	if (!lio_export_rows_all(req, resp, c, acc, &a, &rs))
+	if (!io_export_rows_all(req, resp, c, acc, &a, &rs))
 		return 0;
 	json_object *plays = jx_arr(), *play = NULL, *results = NULL;
 	const char *cur = "";
@@ -34,9 +27,9 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 			play = jx_obj();
 			jx_set(play, "uuid", jx_str(y->uuid));
 			jx_set(play, "game", jx_str(y->game));
-			jx_set(play, "bgg_id", lio_num_text(y->bgg_id));
+			jx_set(play, "bgg_id", io_num_text(y->bgg_id));
 			jx_set(play, "date", jx_str(y->date));
-			jx_set(play, "duration_min", lio_num_text(y->duration_min));
+			jx_set(play, "duration_min", io_num_text(y->duration_min));
 			jx_set(play, "notes", jx_str(y->notes));
 			jx_set(play, "location", jx_str(y->location));
 			jx_set(play, "cooperative", jx_bool(y->cooperative));
@@ -46,7 +39,7 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 			if (y->incomplete)
 				jx_set(play, "incomplete", jx_bool(true));
 			if (y->bgg_play_id)
-				jx_set(play, "bgg_play_id", lio_num_text(y->bgg_play_id));
+				jx_set(play, "bgg_play_id", io_num_text(y->bgg_play_id));
 			results = jx_arr();
 			jx_set(play, "results", results);
 			jx_push(plays, play);
@@ -55,7 +48,7 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 			continue;
 		json_object *x = jx_obj();
 		jx_set(x, "name", jx_str(y->name));
-		jx_set(x, "score", lio_num_text(y->score));
+		jx_set(x, "score", io_num_text(y->score));
 		jx_set(x, "rank", jx_int(y->rank));
 		jx_set(x, "winner", jx_bool(y->winner));
 		if (y->breakdown)
@@ -100,17 +93,17 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 	db_rowset_clear(&sr);
 	char *text = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
-	return lio_reply_file(resp, "application/json", "league-backup.json", text, strlen(text));
+	return io_reply_file(resp, "application/json", "league-backup.json", text, strlen(text));
 }
 
 int api_league_backup(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, backup_read);
+	return access_read(req, resp, backup_read);
 }
 
 /* ---- our backup ---- */
 
-int league_parse_backup(league_import *im)
+int backup_parse(league_import *im)
 {
 	const char *format = NULL;
 	int64_t version = 0;
@@ -126,9 +119,9 @@ int league_parse_backup(league_import *im)
 	    {"plays", JS_ARRAY, JS_F_REQUIRED, 0, IMPORT_MAX_PLAYS, NULL, &plays, NULL},
 	};
 	if (js_fields(im->root, "", f, sizeof f / sizeof f[0], &err) != 0)
-		return lio_fail(im, err.field, err.detail);
+		return io_fail(im, err.field, err.detail);
 	if (strcmp(format, BACKUP_FORMAT) != 0)
-		return lio_fail(im, "/format", "is not \"" BACKUP_FORMAT "\"");
+		return io_fail(im, "/format", "is not \"" BACKUP_FORMAT "\"");
 	char at[300];
 	size_t n = json_object_array_length(members);
 	im->members = xcalloc(n, sizeof *im->members);
@@ -137,7 +130,7 @@ int league_parse_backup(league_import *im)
 		                        &im->members[i], NULL}};
 		js_path_index(at, sizeof at, "/members", i);
 		if (js_fields(json_object_array_get_idx(members, i), at, mf, 1, &err) != 0)
-			return lio_fail(im, err.field, err.detail);
+			return io_fail(im, err.field, err.detail);
 		im->nmembers++;
 	}
 	n = json_object_array_length(seasons);
@@ -152,10 +145,10 @@ int league_parse_backup(league_import *im)
 		char w[64];
 		js_path_index(at, sizeof at, "/seasons", i);
 		if (js_fields(json_object_array_get_idx(seasons, i), at, sf, 3, &err) != 0)
-			return lio_fail(im, err.field, err.detail);
-		if (!league_parse_when(s->starts, w) || !league_parse_when(s->ends, w) ||
+			return io_fail(im, err.field, err.detail);
+		if (!dates_parse_when(s->starts, w) || !dates_parse_when(s->ends, w) ||
 		    strcmp(s->ends, s->starts) < 0)
-			return lio_fail(im, at, "a season has dates YYYY-MM-DD, ends ≥ starts");
+			return io_fail(im, at, "a season has dates YYYY-MM-DD, ends ≥ starts");
 		im->nseasons++;
 	}
 	static const char *const sources[] = {"hand", "table", "bgstats", "bggxml", NULL};
@@ -185,20 +178,20 @@ int league_parse_backup(league_import *im)
 		};
 		js_path_index(at, sizeof at, "/plays", i);
 		if (js_fields(pl, at, pf, sizeof pf / sizeof pf[0], &err) != 0)
-			return lio_fail(im, err.field, err.detail);
+			return io_fail(im, err.field, err.detail);
 		size_t nr = json_object_array_length(results);
-		imp_play *ip = lio_new_play(im, (int)i, (int)nr);
+		imp_play *ip = io_new_play(im, (int)i, (int)nr);
 		ip->p = tmp;
 		ip->p.source = sources[source];
 		ip->p.bgg_id = has_bgg ? bgg : 0;
 		ip->p.duration_min = has_dur ? dur : -1;
 		ip->p.bgg_play_id = bggplay;
-		if (!league_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min)) {
+		if (!dates_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min)) {
 			char df[sizeof at + 8];
 			snprintf(df, sizeof df, "%s/date", at);
-			return lio_fail(im, df,
-			                "date must be an RFC 3339 time with an offset from -15:59 "
-			                "to +15:59");
+			return io_fail(im, df,
+			               "date must be an RFC 3339 time with an offset from -15:59 "
+			               "to +15:59");
 		}
 		for (size_t k = 0; k < nr; k++) {
 			imp_result *r = &ip->res[ip->nres++];
@@ -220,14 +213,14 @@ int league_parse_backup(league_import *im)
 			snprintf(rf, sizeof rf, "%s/results/%zu", at, k);
 			if (js_fields(json_object_array_get_idx(results, k), rf, xf,
 			              sizeof xf / sizeof xf[0], &err) != 0)
-				return lio_fail(im, err.field, err.detail);
+				return io_fail(im, err.field, err.detail);
 			r->r.rank = (int)rank;
 			r->r.has_rank = r->r.has_winner = true;
 			r->r.breakdown =
 			    has_bd ? json_object_to_json_string_ext(bd, JSON_C_TO_STRING_PLAIN)
 			           : NULL;
 		}
-		if (lio_check_names(im, ip, at) != 0)
+		if (io_check_names(im, ip, at) != 0)
 			return -1;
 	}
 	return 0;

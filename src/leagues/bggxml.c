@@ -3,26 +3,19 @@
  * <play> is imported (quantity="N" as N plays) or listed in skipped_plays with a stable reason;
  * only a document that is not a BGG plays answer at all (another root element, one of BGG's
  * error answers, a <play> without BGG's id attribute) is refused. */
-#include "leagues/import.h"
+#include "leagues/bggxml.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
-#include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 /* ---- BoardGameGeek plays XML (the XML API's /plays answer, or BGG's own export) ---- */
 
@@ -62,7 +55,7 @@ static const char *arena_text(league_import *im, xmlChar *buf, size_t max)
 	while (len > 0 && strchr(" \t\r\n", v[len - 1]) != NULL)
 		len--;
 	v[utf8_cut(v, len, max)] = '\0';
-	return lio_dup(im, v);
+	return io_dup(im, v);
 }
 
 /* s (in the arena) cut to max bytes at a character boundary. */
@@ -75,7 +68,7 @@ static const char *arena_cut(league_import *im, const char *s, size_t max)
 	len = utf8_cut(s, len, max < NOTES_MAX ? max : NOTES_MAX);
 	memcpy(t, s, len);
 	t[len] = '\0';
-	return lio_dup(im, t);
+	return io_dup(im, t);
 }
 
 /* Attribute name of n as arena_text, or NULL when n has no such attribute. */
@@ -141,7 +134,7 @@ static const char *copy_uuid(league_import *im, const char *id, int k)
 		snprintf(u, sizeof u, "bgg-%s", id);
 	else
 		snprintf(u, sizeof u, "bgg-%s-%d", id, k);
-	return lio_dup(im, u);
+	return io_dup(im, u);
 }
 
 /* Lists play index, copies 1…copies of it, as skipped for reason. id: the play's numeric BGG
@@ -150,7 +143,7 @@ static void skip_play(league_import *im, int index, const char *id, const char *
                       const char *reason, const char *detail)
 {
 	for (int k = 1; k <= copies; k++)
-		lio_skip(im, index, id ? copy_uuid(im, id, k) : raw, reason, detail);
+		io_skip(im, index, id ? copy_uuid(im, id, k) : raw, reason, detail);
 }
 
 /* The name of a seat: the player's name, else their BGG username, else the file's user when
@@ -172,7 +165,7 @@ static const char *seat_name(league_import *im, const bgg_file *file, xmlNode *c
 			return file->username;
 		char t[48];
 		snprintf(t, sizeof t, "BGG user %s", uid);
-		return lio_dup(im, t);
+		return io_dup(im, t);
 	}
 	*anonymous = true;
 	return ANONYMOUS;
@@ -196,7 +189,7 @@ static void read_players(league_import *im, const bgg_file *file, xmlNode *playe
 			char t[NAME_MAX_BYTES + SEAT_SUFFIX];
 			int keep = (int)utf8_cut(name, strlen(name), NAME_MAX_BYTES - SEAT_SUFFIX);
 			snprintf(t, sizeof t, "%.*s (seat %d)", keep, name, ip->nres);
-			name = lio_dup(im, t);
+			name = io_dup(im, t);
 		}
 		r->name = name;
 		r->r.unrated = anonymous || twice;
@@ -243,7 +236,7 @@ static const char *read_play(league_import *im, xmlNode *pl, league_play *p, cha
 		         "without one)");
 		return "no-date";
 	}
-	if (strlen(date) != 10 || !league_parse_when(date, p->when)) {
+	if (strlen(date) != 10 || !dates_parse_when(date, p->when)) {
 		snprintf(why, 200, "the date \"%.40s\" is not a calendar date (YYYY-MM-DD)", date);
 		return "bad-date";
 	}
@@ -280,7 +273,7 @@ static void add_copies(league_import *im, int first, const char *id, int quantit
 {
 	for (int k = 2; k <= quantity; k++) {
 		int n = im->plays[first].nres;
-		imp_play *c = lio_new_play(im, im->plays[first].index, n);
+		imp_play *c = io_new_play(im, im->plays[first].index, n);
 		const imp_play *o = &im->plays[first]; /* after the new play: plays may move */
 		imp_result *res = c->res;
 		*c = *o;
@@ -299,17 +292,17 @@ static int parse_bgg_play(league_import *im, const bgg_file *file, xmlNode *pl, 
 	char f[64], why[200];
 	snprintf(f, sizeof f, "/plays/play[%d]", index + 1);
 	if (!xmlHasProp(pl, (const xmlChar *)"id"))
-		return lio_fail(im, f,
-		                "a BGG play has an id attribute: this is not a BoardGameGeek plays "
-		                "file");
+		return io_fail(im, f,
+		               "a BGG play has an id attribute: this is not a BoardGameGeek plays "
+		               "file");
 	const char *raw = xml_attr(im, pl, "id", 40);
 	const char *id = all_digits(raw) && atoll(raw) > 0 ? raw : NULL;
 	int quantity = play_quantity(xml_attr(im, pl, "quantity", 20));
 	int copies = quantity < 1 || quantity > QUANTITY_MAX ? 1 : quantity;
 	*total += copies;
 	if (*total > IMPORT_MAX_PLAYS)
-		return lio_fail(im, "/plays",
-		                "too many plays in one file (100000 at most, quantity counted)");
+		return io_fail(im, "/plays",
+		               "too many plays in one file (100000 at most, quantity counted)");
 	if (id == NULL) {
 		snprintf(why, sizeof why, "a BGG play id is a positive whole number, not \"%.40s\"",
 		         raw);
@@ -344,10 +337,10 @@ static int parse_bgg_play(league_import *im, const bgg_file *file, xmlNode *pl, 
 		return 0;
 	}
 	int first = im->nplays;
-	imp_play *ip = lio_new_play(im, index, n);
+	imp_play *ip = io_new_play(im, index, n);
 	ip->p = p;
 	read_players(im, file, players, ip);
-	if (lio_check_names(im, ip, f) != 0 || lio_rank(im, ip, false, f) != 0) {
+	if (io_check_names(im, ip, f) != 0 || io_rank(im, ip, false, f) != 0) {
 		/* a play that cannot be stored as it is: skipped, the file goes on */
 		snprintf(why, sizeof why, "%.190s", im->detail);
 		im->field[0] = im->detail[0] = '\0';
@@ -384,10 +377,10 @@ static int not_plays(league_import *im, xmlNode *root)
 		xmlFree(t);
 		snprintf(d, sizeof d,
 		         "this is an error answer of BoardGameGeek, not a plays file: %s", msg);
-		return lio_fail(im, "", d);
+		return io_fail(im, "", d);
 	}
 	snprintf(d, sizeof d, "a BGG plays file has the root element <plays>, not <%.40s>", name);
-	return lio_fail(im, "", d);
+	return io_fail(im, "", d);
 }
 
 static void xml_silent(void *ctx, const xmlError *e)
@@ -422,7 +415,7 @@ static void xml_stop_at_doctype(void *ctx, const xmlChar *name, const xmlChar *e
 	xmlStopParser(p);
 }
 
-int league_parse_bggxml(league_import *im, const char *body, size_t len)
+int bggxml_parse(league_import *im, const char *body, size_t len)
 {
 	const char *decl = xml_declaration(body, len);
 	if (decl != NULL) {
@@ -431,7 +424,7 @@ int league_parse_bggxml(league_import *im, const char *body, size_t len)
 		         "a BGG plays file has no DTD: the declaration %s is refused (entities are "
 		         "not expanded)",
 		         decl);
-		return lio_fail(im, "", d);
+		return io_fail(im, "", d);
 	}
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (ctx == NULL)
@@ -446,9 +439,9 @@ int league_parse_bggxml(league_import *im, const char *body, size_t len)
 	                                  XML_PARSE_NONET | XML_PARSE_NOCDATA);
 	int rc = 0;
 	if (doctype) {
-		rc = lio_fail(im, "",
-		              "a BGG plays file has no DTD: the declaration <!DOCTYPE is refused "
-		              "(entities are not expanded)");
+		rc = io_fail(im, "",
+		             "a BGG plays file has no DTD: the declaration <!DOCTYPE is refused "
+		             "(entities are not expanded)");
 		goto out;
 	}
 	if (doc == NULL) {
@@ -457,7 +450,7 @@ int league_parse_bggxml(league_import *im, const char *body, size_t len)
 		snprintf(d, sizeof d, "not well-formed XML (line %d: %s)", e ? e->line : 0,
 		         e && e->message ? e->message : "?");
 		d[strcspn(d, "\n")] = '\0';
-		rc = lio_fail(im, "", d);
+		rc = io_fail(im, "", d);
 		goto out;
 	}
 	xmlNode *root = xmlDocGetRootElement(doc);

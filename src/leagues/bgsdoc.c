@@ -4,7 +4,6 @@
 #include "leagues/bgsdoc.h"
 
 #include "base/names.h"
-#include "base/oom.h"
 #include "json/jx.h"
 
 #include <inttypes.h>

@@ -12,15 +12,13 @@
  * objects for the games, locations and players no file described, whose ids continue after the
  * largest. Every member is set through bd_put(), which replaces a member already there: no object
  * of the export repeats a name. */
-#include "base/oom.h"
 #include "db/league_files.h"
-#include "db/leagues.h"
 #include "json/jx.h"
+#include "leagues/bgsexport.h"
+#include "leagues/access.h"
 #include "leagues/bgsdoc.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
+#include "leagues/io.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,9 +102,9 @@ static void ex_index_rows(ex *e)
 			*p = (ex_play){
 			    .first = i, .file = -1, .edited = bd_map_get(edited, x->play, &v)};
 			bd_map_set(e->play_by_uuid, x->uuid, e->nplays);
-			if (!lio_is_uuid(x->uuid)) { /* the uuid the export writes for it */
-				char d[LIO_UUID_LEN + 1];
-				lio_play_uuid(x->uuid, d);
+			if (!io_is_uuid(x->uuid)) { /* the uuid the export writes for it */
+				char d[IO_UUID_LEN + 1];
+				io_play_uuid(x->uuid, d);
 				bd_map_set(e->play_by_uuid, d, e->nplays);
 			}
 			e->nplays++;
@@ -149,8 +147,8 @@ static int64_t ex_game(ex *e, const db_export_row *x)
 	const char *named = o ? bd_get_str(o, "name") : NULL;
 	if (!named || strcmp(named, x->game) != 0)
 		o = bd_list_at(&e->games, e->games.by_name, x->game);
-	char uuid[LIO_UUID_LEN + 1];
-	lio_derived_uuid("game", e->league, x->game, uuid);
+	char uuid[IO_UUID_LEN + 1];
+	io_derived_uuid("game", e->league, x->game, uuid);
 	if (!o)
 		o = bd_list_at(&e->games, e->games.by_uuid, uuid);
 	int64_t id;
@@ -166,9 +164,9 @@ static int64_t ex_game(ex *e, const db_export_row *x)
 	bd_put(o, "uuid", jx_str(g && g->uuid ? g->uuid : uuid));
 	bd_put(o, "name", jx_str(x->game));
 	if (g && g->bgg_id)
-		bd_put(o, "bggId", jx_int(lio_int_text(g->bgg_id)));
+		bd_put(o, "bggId", jx_int(io_int_text(g->bgg_id)));
 	else if (!bd_get(o, "bggId"))
-		bd_put(o, "bggId", jx_int(lio_int_text(x->bgg_id)));
+		bd_put(o, "bggId", jx_int(io_int_text(x->bgg_id)));
 	bd_put(o, "cooperative", jx_bool(g ? g->cooperative : x->cooperative));
 	bd_put(o, "highestWins", jx_bool(g ? g->highest_wins : true));
 	bd_put(o, "noPoints", jx_bool(g ? g->no_points : false));
@@ -180,8 +178,8 @@ static int64_t ex_game(ex *e, const db_export_row *x)
 static int64_t ex_location(ex *e, const char *name)
 {
 	json_object *o = bd_list_at(&e->locations, e->locations.by_name, name);
-	char uuid[LIO_UUID_LEN + 1];
-	lio_derived_uuid("location", e->league, name, uuid);
+	char uuid[IO_UUID_LEN + 1];
+	io_derived_uuid("location", e->league, name, uuid);
 	if (!o)
 		o = bd_list_at(&e->locations, e->locations.by_uuid, uuid);
 	int64_t id;
@@ -232,8 +230,8 @@ static int64_t ex_member_pid(ex *e, ex_member *m)
 	json_object *o = named ? named : first;
 	if (!o)
 		o = bd_list_at(&e->players, e->players.by_name, m->name);
-	char uuid[LIO_UUID_LEN + 1];
-	lio_derived_uuid("player", m->id, NULL, uuid);
+	char uuid[IO_UUID_LEN + 1];
+	io_derived_uuid("player", m->id, NULL, uuid);
 	if (!o)
 		o = bd_list_at(&e->players, e->players.by_uuid, uuid);
 	if (o && bd_get_id(o, "id", &m->pid))
@@ -345,11 +343,11 @@ static void ex_seats_kept(ex *e, json_object *po, const ex_play *p)
 /* Does seat object s say the score row r holds (none, or the same number)? */
 static bool score_same(json_object *s, const db_export_row *r)
 {
-	const char *have = lio_finite_text(r->score);
+	const char *have = io_finite_text(r->score);
 	json_object *v = bd_get(s, "score");
 	double d;
 	if (json_object_is_type(v, json_type_string)) {
-		if (!lio_score_parse(json_object_get_string(v), &d))
+		if (!io_score_parse(json_object_get_string(v), &d))
 			return have == NULL && r->score_text == NULL;
 	} else if (json_object_is_type(v, json_type_int) ||
 	           json_object_is_type(v, json_type_double)) {
@@ -369,7 +367,7 @@ static json_object *ex_seat(ex *e, json_object *src, const db_export_row *r)
 	bd_put(s, "playerRefId", jx_int(pid));
 	mark_used(e, pid);
 	if (src ? !score_same(src, r) : !bd_get(s, "score"))
-		bd_put(s, "score", lio_score_json(r->score, r->score_text));
+		bd_put(s, "score", io_score_json(r->score, r->score_text));
 	bd_put(s, "winner", jx_bool(r->winner));
 	if (!src || !bd_get_id(src, "rank", &rank) || rank != 0) /* 0: BG Stats ranked nobody */
 		bd_put(s, "rank", jx_int(r->rank));
@@ -432,7 +430,7 @@ static void ex_edited(ex *e, json_object *po, const ex_play *p)
 	int64_t v;
 	bd_put(po, "playDate", jx_str(x->date_bgs));
 	if (x->duration_min)
-		bd_put(po, "durationMin", jx_int(lio_int_text(x->duration_min)));
+		bd_put(po, "durationMin", jx_int(io_int_text(x->duration_min)));
 	else if (bd_get_id(po, "durationMin", &v) && v > 0)
 		bd_put(po, "durationMin", jx_int(0));
 	bd_put(po, "gameRefId", jx_int(ex_game(e, x)));
@@ -463,15 +461,15 @@ static json_object *ex_new_play(ex *e, const ex_play *p)
 		bd_put(o, "manualWinner", jx_bool(false));
 		bd_put(o, "rounds", jx_int(0));
 	}
-	char uuid[LIO_UUID_LEN + 1];
-	lio_play_uuid(x->uuid, uuid);
+	char uuid[IO_UUID_LEN + 1];
+	io_play_uuid(x->uuid, uuid);
 	bd_put(o, "uuid", jx_str(uuid));
 	bd_put(o, "playDate", jx_str(x->date_bgs));
-	bd_put(o, "durationMin", jx_int(lio_int_text(x->duration_min)));
+	bd_put(o, "durationMin", jx_int(io_int_text(x->duration_min)));
 	bd_put(o, "gameRefId", jx_int(ex_game(e, x)));
 	if (x->location[0])
 		bd_put(o, "locationRefId", jx_int(ex_location(e, x->location)));
-	bd_put(o, "bggId", jx_int(lio_int_text(x->bgg_play_id)));
+	bd_put(o, "bggId", jx_int(io_int_text(x->bgg_play_id)));
 	bd_put(o, "comments", jx_str(x->notes));
 	bd_put(o, "ignored", jx_bool(x->ignored));
 	if (x->incomplete) /* BGG's incomplete play: no BG Stats member says it */
@@ -676,7 +674,7 @@ static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, co
 {
 	league_access a;
 	ex e = {.league = req->params[0]};
-	if (!lio_export_rows_all(req, resp, c, acc, &a, &e.rs))
+	if (!io_export_rows_all(req, resp, c, acc, &a, &e.rs))
 		return 0;
 	if (db_league_games_list(c, e.league, &e.lgames) != DB_OK ||
 	    db_league_locations_list(c, e.league, &e.llocs) != DB_OK ||
@@ -699,10 +697,10 @@ static int export_json_read(const http_req *req, http_resp *resp, db_conn *c, co
 	                                                          JSON_C_TO_STRING_NOSLASHESCAPE);
 	char *text = xstrdup(oom_check((void *)t));
 	ex_free(&e);
-	return lio_reply_file(resp, "application/json", "league-bgstats.json", text, strlen(text));
+	return io_reply_file(resp, "application/json", "league-bgstats.json", text, strlen(text));
 }
 
 int api_league_export_json(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, export_json_read);
+	return access_read(req, resp, export_json_read);
 }

@@ -1,31 +1,25 @@
 /* BG Stats, the app most groups log their plays with: its export format (BGStatsExport.json)
- * read into an import (league_import_parse); bgsexport.c writes it (GET …/export.json).
+ * read into an import (import_parse); bgsexport.c writes it (GET …/export.json).
  *
  * Files are read as BG Stats writes them (api.md "Leagues and history"): every play is either
  * imported or listed as skipped with a stable reason; only a file that is no BG Stats export at
  * all is refused. What BG Stats records that we do not model (a play's modificationDate, a
  * seat's role or team, a game's whole description…) is kept as JSON beside the play, the
  * result, the game, the location and the player, and the export writes it back. */
-#include "leagues/import.h"
+#include "leagues/bgstats.h"
+#include "leagues/dates.h"
+#include "leagues/io.h"
+#include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
-#include <microhttpd.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- import ---- */
 
@@ -112,7 +106,7 @@ typedef struct {
 /* o as JSON text in the import's arena. */
 static const char *obj_text(league_import *im, json_object *o)
 {
-	return lio_dup(im, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	return io_dup(im, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 }
 
 /* o's members but those named in skip (NULL-terminated), as JSON text in the arena; NULL when
@@ -144,7 +138,7 @@ static void bgs_skip(league_import *im, size_t i, const char *uuid, const char *
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
-	lio_skip(im, (int)i, uuid, reason, detail);
+	io_skip(im, (int)i, uuid, reason, detail);
 }
 
 /* The JSON type of a member a play or a playerScore may carry ('i' integer, 's' string, 'b'
@@ -241,7 +235,7 @@ static const char *seat_name(league_import *im, const imp_play *ip, const char *
 				keep--;
 		}
 		snprintf(buf, sizeof buf, "%.*s%s", (int)keep, base, suffix);
-		name = lio_dup(im, buf);
+		name = io_dup(im, buf);
 	}
 }
 
@@ -256,13 +250,13 @@ static void seat_score(json_object *sc, imp_result *r, bool *kept)
 		return;
 	if (json_object_is_type(x, json_type_string)) {
 		const char *s = json_object_get_string(x);
-		char plain[LIO_NUM_MAX];
-		if (!lio_score_parse(s, &r->r.score)) {
+		char plain[IO_NUM_MAX];
+		if (!io_score_parse(s, &r->r.score)) {
 			*kept = true;
 			return;
 		}
 		r->r.has_score = true;
-		lio_shortest(r->r.score, plain);
+		io_shortest(r->r.score, plain);
 		if (strcmp(plain, s) != 0)
 			r->r.score_text = s;
 		return;
@@ -381,7 +375,7 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 		return;
 	}
 	league_play p = {.uuid = uuid, .source = "bgstats", .duration_min = -1};
-	if (!date || !league_parse_when(date, p.when)) {
+	if (!date || !dates_parse_when(date, p.when)) {
 		bgs_skip(
 		    im, i, uuid, "no-date",
 		    "playDate is missing or not a date and time (a UTC offset goes from -15:59 to "
@@ -412,11 +406,11 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 		loc->used = true;
 	}
 	p.extra = extra_text(im, pl, modelled);
-	imp_play *ip = lio_new_play(im, (int)i, (int)ns);
+	imp_play *ip = io_new_play(im, (int)i, (int)ns);
 	ip->p = p;
 	js_path_index(at, sizeof at, "/plays", i);
-	if (!bgs_seats(f, i, pl, ip, uuid) || lio_rank(im, ip, lowest, at) != 0) {
-		if (im->field[0] || im->detail[0]) { /* lio_rank's refusal: this play only */
+	if (!bgs_seats(f, i, pl, ip, uuid) || io_rank(im, ip, lowest, at) != 0) {
+		if (im->field[0] || im->detail[0]) { /* io_rank's refusal: this play only */
 			bgs_skip(im, i, uuid, "unranked", "%s", im->detail);
 			im->field[0] = im->detail[0] = '\0';
 		}
@@ -468,22 +462,21 @@ static void bgs_described(bgs_file *f)
 			im->locations[i].uuid = NULL;
 }
 
-int league_parse_bgstats(league_import *im)
+int bgstats_parse(league_import *im)
 {
 	json_object *root = im->root;
 	if (!json_object_is_type(root, json_type_object))
-		return lio_fail(im, "", "a BG Stats export is a JSON object");
+		return io_fail(im, "", "a BG Stats export is a JSON object");
 	json_object *plays = get_arr(root, "plays");
 	if (!get_arr(root, "players") || !get_arr(root, "games") || !plays)
-		return lio_fail(im, "",
-		                "a BG Stats export has the arrays games, players and plays");
+		return io_fail(im, "", "a BG Stats export has the arrays games, players and plays");
 	json_object *locs;
 	if (json_object_object_get_ex(root, "locations", &locs) && locs != NULL &&
 	    !json_object_is_type(locs, json_type_array))
-		return lio_fail(im, "/locations", "locations is an array");
+		return io_fail(im, "/locations", "locations is an array");
 	size_t n = json_object_array_length(plays);
 	if (n > IMPORT_MAX_PLAYS)
-		return lio_fail(im, "/plays", "too many plays in one file (100000 at most)");
+		return io_fail(im, "/plays", "too many plays in one file (100000 at most)");
 	bgs_file f = {.im = im};
 	index_build(get_arr(root, "games"), &f.games);
 	index_build(get_arr(root, "players"), &f.players);

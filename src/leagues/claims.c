@@ -1,13 +1,13 @@
-/* Claims and merges (consent.h): a member claims a guest's history ("this is me") and an owner
+/* Claims and merges (claims.h): a member claims a guest's history ("this is me") and an owner
  * approves or refuses the claim; every merge of two members (an owner's, or an approved claim's)
  * is kept with what it moved, so that an owner can undo it. */
 #include "db/consent.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/claims.h"
+#include "leagues/access.h"
+#include "leagues/ratings.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static db_status refuse(http_resp *resp, int status, const char *detail, const char *rule,
@@ -18,7 +18,7 @@ static db_status refuse(http_resp *resp, int status, const char *detail, const c
 	return DB_ABORT;
 }
 
-db_status league_merge_members(db_conn *c, const char *league, const char *from,
+db_status claims_merge_members(db_conn *c, const char *league, const char *from,
                                const char *from_account, const char *into, const char *by,
                                char merge_id[ID_LEN + 1])
 {
@@ -33,7 +33,7 @@ db_status league_merge_members(db_conn *c, const char *league, const char *from,
 	if (st == DB_OK)
 		st = db_member_unclash(c, league);
 	if (st == DB_OK)
-		st = league_recompute(c, league);
+		st = ratings_recompute(c, league);
 	return st;
 }
 
@@ -78,7 +78,7 @@ typedef struct {
 static db_status claim_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = guest_check(c, x->resp, x->league, x->id);
 	if (st == DB_OK && x->a.member[0])
@@ -104,13 +104,13 @@ int api_league_member_link(const http_req *req, http_resp *resp)
 	claim_arg x = {.league = req->params[0], .id = req->params[1], .resp = resp};
 	json_object *root = NULL; /* the body is {} (nothing to say), and nothing else */
 	js_error err;
-	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, false, &x.a, &root);
 	if (!c)
 		return 0;
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &x.a.acc, claim_tx, &x, resp);
+		access_run_tx(c, &x.a.acc, claim_tx, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -121,7 +121,7 @@ int api_league_claims(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_claim_rows rows = {0};
 	if (db_claims_of_league(c, req->params[0], a.owner ? NULL : a.acc.id, &rows) != DB_OK)
@@ -163,7 +163,7 @@ static db_status approve_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
 	db_claim claim;
-	db_status st = league_lock_as(c, x->league, true, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, &x->a, x->resp);
 	if (st == DB_OK)
 		st = db_claim_get(c, x->id, x->league, &claim);
 	if (st == DB_OK && !claim.found)
@@ -177,7 +177,7 @@ static db_status approve_tx(db_conn *c, void *arg)
 		st = same_play_check(c, x->resp, claim.guest, row.member);
 	char merge[ID_LEN + 1] = "";
 	if (st == DB_OK && row.member[0])
-		st = league_merge_members(c, x->league, claim.guest, NULL, row.member, x->a.acc.id,
+		st = claims_merge_members(c, x->league, claim.guest, NULL, row.member, x->a.acc.id,
 		                          merge);
 	else if (st == DB_OK)
 		st = db_member_link(c, claim.guest, claim.account);
@@ -202,13 +202,13 @@ static int owner_post(const http_req *req, http_resp *resp, db_tx_fn fn)
 	claim_arg x = {.league = req->params[0], .id = req->params[1], .resp = resp};
 	json_object *root = NULL;
 	js_error err;
-	db_conn *c = league_open_body(req, resp, true, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, true, &x.a, &root);
 	if (!c)
 		return 0;
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &x.a.acc, fn, &x, resp);
+		access_run_tx(c, &x.a.acc, fn, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -222,7 +222,7 @@ int api_league_claim_approve(const http_req *req, http_resp *resp)
 int api_league_claim_delete(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = league_open_write(req, resp, false, false, &a);
+	db_conn *c = access_open_write(req, resp, false, false, &a);
 	if (!c)
 		return 0;
 	db_claim claim;
@@ -239,7 +239,7 @@ int api_league_claim_delete(const http_req *req, http_resp *resp)
 		return acct_reply_db(resp);
 	if (!deleted)
 		return http_reply_problem(resp, 404, "no such claim in this league", NULL, NULL);
-	league_wrote(c, &a.acc);
+	access_wrote(c, &a.acc);
 	resp->status = 204;
 	return 0;
 }
@@ -250,7 +250,7 @@ int api_league_merges(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], true, &a))
+	if (!access_check(req, resp, c, req->params[0], true, &a))
 		return 0;
 	db_merge_rows rows = {0};
 	if (db_merges_of_league(c, req->params[0], &rows) != DB_OK)
@@ -284,7 +284,7 @@ static db_status undo_tx(db_conn *c, void *arg)
 {
 	claim_arg *x = arg;
 	db_merge mg;
-	db_status st = league_lock_as(c, x->league, true, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, &x->a, x->resp);
 	if (st == DB_OK)
 		st = db_merge_get(c, x->id, x->league, &mg);
 	if (st == DB_OK && !mg.found)
@@ -308,7 +308,7 @@ static db_status undo_tx(db_conn *c, void *arg)
 	if (st == DB_OK)
 		st = db_merge_delete(c, x->id);
 	if (st == DB_OK)
-		st = league_recompute(c, x->league);
+		st = ratings_recompute(c, x->league);
 	if (st != DB_OK)
 		return st;
 	json_object *o = jx_obj();

@@ -1,23 +1,11 @@
 /* A league as CSV for spreadsheets: one row per player per play, one row with empty player
  * columns for a play without players (GET …/export.csv). */
-#include "leagues/import.h"
+#include "leagues/csv.h"
+#include "leagues/access.h"
+#include "leagues/io.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
-#include "json/jx.h"
-#include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
-
-#include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* The day (YYYY-MM-DD) and time of day (HH:MM:SS) of a play, as spreadsheets read them: the
  * parts of its local time (x->date, RFC 3339 with the play's own offset), so a game at 23:30
@@ -33,7 +21,7 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 {
 	league_access a;
 	db_export_rows rs;
-	if (!lio_export_rows_all(req, resp, c, acc, &a, &rs))
+	if (!io_export_rows_all(req, resp, c, acc, &a, &rs))
 		return 0;
 	sbuf s = {0};
 	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
@@ -62,27 +50,27 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 		            {x->location, true},
 		            {x->name, true},
 		            {seat, false},
-		            {lio_finite_text(x->score), false},
+		            {io_finite_text(x->score), false},
 		            {rank, false},
 		            {!x->has_result ? ""
 		             : x->winner    ? "true"
 		                            : "false",
 		             false},
-		            {lio_finite_text(x->mu), false},
-		            {lio_finite_text(x->sigma), false},
+		            {io_finite_text(x->mu), false},
+		            {io_finite_text(x->sigma), false},
 		            {x->notes, true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
 				sb_str(&s, ",");
-			lio_csv_cell(&s, cols[k].v, cols[k].text);
+			io_csv_cell(&s, cols[k].v, cols[k].text);
 		}
 		sb_str(&s, "\r\n");
 	}
 	db_rowset_clear(&rs);
-	return lio_reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);
+	return io_reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);
 }
 
 int api_league_export_csv(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, export_csv_read);
+	return access_read(req, resp, export_csv_read);
 }

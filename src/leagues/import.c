@@ -5,38 +5,36 @@
  * members by name, new names become guest members. Who may import is checked from the headers
  * before the body is read (api_league_import_pre_body). */
 #include "leagues/import.h"
+#include "leagues/access.h"
+#include "leagues/backup.h"
+#include "leagues/bggxml.h"
+#include "leagues/bgstats.h"
+#include "leagues/io.h"
+#include "leagues/members.h"
+#include "leagues/ratings.h"
+#include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
 #include "db/league_files.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
-#include <math.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 /* An import that adds this many plays refreshes the planner statistics of the league tables. */
 enum { IMPORT_ANALYZE_PLAYS = 500 };
 
-int league_import_parse(league_import *im, import_format format, const char *body, size_t len)
+int import_parse(league_import *im, import_format format, const char *body, size_t len)
 {
 	if (format == IMPORT_BGGXML)
-		return league_parse_bggxml(im, body, len);
+		return bggxml_parse(im, body, len);
 	js_error err;
 	if (js_parse(body, len, &im->root, &err) != 0)
-		return lio_fail(im, err.field, err.detail);
-	return format == IMPORT_BACKUP ? league_parse_backup(im) : league_parse_bgstats(im);
+		return io_fail(im, err.field, err.detail);
+	return format == IMPORT_BACKUP ? backup_parse(im) : bgstats_parse(im);
 }
 
 /* ---- storing an import ---- */
@@ -52,7 +50,7 @@ static db_status imp_member(db_conn *c, league_import *im, const char *name, boo
 			return DB_OK;
 		}
 	bool created = false;
-	db_status st = league_member_by_name(c, im->league, name, id, &created);
+	db_status st = members_by_name(c, im->league, name, id, &created);
 	if (st != DB_OK)
 		return st;
 	im->created += created;
@@ -88,7 +86,7 @@ static db_status imp_seat(db_conn *c, league_import *im, const imp_play *ip, int
 	char t[NAME_MAX_BYTES + 1];
 	snprintf(t, sizeof t, "%.*s (seat %d)", (int)n, x->name, k + 1);
 	res[k].unrated = true;
-	return imp_member(c, im, lio_dup(im, t), x->anonymous, res[k].member);
+	return imp_member(c, im, io_dup(im, t), x->anonymous, res[k].member);
 }
 
 /* Is p the same BoardGameGeek play as one the league holds from another source? (A BG Stats
@@ -197,16 +195,15 @@ static int str_cmp(const void *a, const void *b)
 /* The uuids a play of the league is known by, sorted (strcmp): each stored one and, when it is
  * not in RFC 4122 form, the one the export writes for it (so an export imported back into its
  * league is a duplicate). The list and its derived strings are owned (*derived). */
-static const char **known_uuids(const db_uuid_rows *rows, char (**derived)[LIO_UUID_LEN + 1],
-                                int *n)
+static const char **known_uuids(const db_uuid_rows *rows, char (**derived)[IO_UUID_LEN + 1], int *n)
 {
 	const char **k = xcalloc((size_t)rows->n * 2 + 1, sizeof *k);
 	*derived = xcalloc((size_t)rows->n + 1, sizeof **derived);
 	*n = 0;
 	for (int i = 0; i < rows->n; i++) {
 		k[(*n)++] = rows->rows[i].uuid;
-		if (!lio_is_uuid(rows->rows[i].uuid)) {
-			lio_play_uuid(rows->rows[i].uuid, (*derived)[i]);
+		if (!io_is_uuid(rows->rows[i].uuid)) {
+			io_play_uuid(rows->rows[i].uuid, (*derived)[i]);
 			k[(*n)++] = (*derived)[i];
 		}
 	}
@@ -250,7 +247,7 @@ static db_status import_tx(db_conn *c, void *arg)
 		free(im->skips[i].detail);
 	im->nskips = im->nparse_skips;
 	im->imported = im->created = im->ncache = 0;
-	db_status st = league_lock_as(c, im->league, true, im->access, im->resp);
+	db_status st = access_lock_as(c, im->league, true, im->access, im->resp);
 	for (int i = 0; st == DB_OK && i < im->nmembers; i++) {
 		char id[ID_LEN + 1];
 		st = imp_member(c, im, im->members[i], false, id);
@@ -275,7 +272,7 @@ static db_status import_tx(db_conn *c, void *arg)
 	if (st == DB_OK && im->file_text) /* what the export writes back (bgsexport.c) */
 		st = db_league_file_store(c, im->league, im->file_text);
 	int nknown = 0;
-	char(*derived)[LIO_UUID_LEN + 1] = NULL;
+	char(*derived)[IO_UUID_LEN + 1] = NULL;
 	const char **kn = known_uuids(&known, &derived, &nknown);
 	bool *twice = later_twins(im);
 	league_batch batch = {0};
@@ -291,19 +288,19 @@ static db_status import_tx(db_conn *c, void *arg)
 				hi = mid - 1;
 		}
 		if (exists) {
-			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
-			         "this play is already in the league");
+			io_skip(im, ip->index, ip->p.uuid, "duplicate",
+			        "this play is already in the league");
 			continue;
 		}
 		if (bgg_play_known(&bgg, &ip->p)) {
-			lio_skip(
+			io_skip(
 			    im, ip->index, ip->p.uuid, "duplicate",
 			    "this BoardGameGeek play is already in the league from another app");
 			continue;
 		}
 		if (twice[i]) {
-			lio_skip(im, ip->index, ip->p.uuid, "duplicate",
-			         "the same play appears twice in the file");
+			io_skip(im, ip->index, ip->p.uuid, "duplicate",
+			        "the same play appears twice in the file");
 			continue;
 		}
 		for (int k = 0; st == DB_OK && k < ip->nres; k++) {
@@ -315,20 +312,20 @@ static db_status import_tx(db_conn *c, void *arg)
 		ip->p.results = res;
 		ip->p.nresults = ip->nres;
 		char id[ID_LEN + 1];
-		league_batch_add(&batch, &ip->p, id);
+		store_batch_add(&batch, &ip->p, id);
 		ip->p.results = NULL;
 		im->imported++;
 	}
 	if (st == DB_OK)
-		st = league_batch_store(c, im->league, im->account, &batch);
-	league_batch_free(&batch);
+		st = store_batch_store(c, im->league, im->account, &batch);
+	store_batch_free(&batch);
 	free(twice);
 	free(kn);
 	free(derived);
 	db_rowset_clear(&known);
 	db_rowset_clear(&bgg);
 	if (st == DB_OK)
-		st = league_recompute(c, im->league);
+		st = ratings_recompute(c, im->league);
 	return st;
 }
 
@@ -379,14 +376,14 @@ int api_league_import_pre_body(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	if (!acct_csrf_reply(req, resp, false))
-		league_access_check(req, resp, db_thread_conn(), req->params[0], true, &a);
+		access_check(req, resp, db_thread_conn(), req->params[0], true, &a);
 	return 0;
 }
 
 int api_league_import(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = league_open_write(req, resp, false, true, &a);
+	db_conn *c = access_open_write(req, resp, false, true, &a);
 	if (!c)
 		return 0;
 	const char *format = http_query(req, "format");
@@ -408,7 +405,7 @@ int api_league_import(const http_req *req, http_resp *resp)
 	import_format f = xml                             ? IMPORT_BGGXML
 	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
 	                                                  : IMPORT_BGSTATS;
-	int rc = league_import_parse(&im, f, req->body, req->body_len);
+	int rc = import_parse(&im, f, req->body, req->body_len);
 	im.nparse_skips = im.nskips;
 	if (rc == 0 && f == IMPORT_BGSTATS)
 		im.file_text = json_object_to_json_string_ext(
@@ -417,13 +414,13 @@ int api_league_import(const http_req *req, http_resp *resp)
 		http_reply_problem(resp, 400, im.detail, "malformed-file",
 		                   im.field[0] ? im.field : NULL);
 	} else {
-		db_status st = league_tx(c, import_tx, &im);
+		db_status st = access_tx(c, import_tx, &im);
 		if (st == DB_ABORT) {
 			/* replied under the lock */
 		} else if (st != DB_OK) {
 			acct_reply_db(resp);
 		} else {
-			league_wrote(c, &a.acc);
+			access_wrote(c, &a.acc);
 			json_object *o = jx_obj();
 			jx_set(o, "imported", jx_int(im.imported));
 			jx_set(o, "skipped", jx_int(im.nskips));
@@ -434,6 +431,6 @@ int api_league_import(const http_req *req, http_resp *resp)
 				resp->after = import_analyze;
 		}
 	}
-	league_import_free(&im);
+	io_import_free(&im);
 	return 0;
 }

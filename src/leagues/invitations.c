@@ -1,12 +1,12 @@
-/* Invitations (consent.h): an owner invites an account into a league as a member or as a
+/* Invitations (invitations.h): an owner invites an account into a league as a member or as a
  * co-owner; the account sees its pending invitations and accepts or declines each. Nothing
  * changes in the league until it accepts. */
 #include "db/accounts.h"
 #include "db/consent.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/consent.h"
-#include "leagues/internal.h"
+#include "leagues/invitations.h"
+#include "leagues/access.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,9 +33,9 @@ static db_status refuse(http_resp *resp, int status, const char *detail, const c
 	return DB_ABORT;
 }
 
-db_status consent_invite_member(db_conn *c, http_resp *resp, const char *league, const char *by,
-                                const char *acc_id, const char *name, const char *member,
-                                char invitation[ID_LEN + 1])
+db_status invitations_invite_member(db_conn *c, http_resp *resp, const char *league, const char *by,
+                                    const char *acc_id, const char *name, const char *member,
+                                    char invitation[ID_LEN + 1])
 {
 	db_status st = DB_OK;
 	if (member) {
@@ -85,7 +85,7 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 	js_error err;
 	const js_field f[] = {{"account", JS_STRING, JS_F_REQUIRED, 1, 254, NULL, &key, NULL}};
 	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	db_conn *c = access_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
 	char acc[ID_LEN + 1], inv[ID_LEN + 1], id[ID_LEN + 1];
@@ -93,7 +93,7 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 	bool inserted;
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
-	} else if (league_find_account(c, key, acc, resp)) {
+	} else if (invitations_find_account(c, key, acc, resp)) {
 		id_new(id);
 		if (db_league_access_get(c, req->params[0], acc, &row) != DB_OK) {
 			acct_reply_db(resp);
@@ -104,7 +104,7 @@ int api_league_owner_add(const http_req *req, http_resp *resp)
 		                                a.acc.id, inv, &inserted) != DB_OK) {
 			acct_reply_db(resp);
 		} else {
-			league_wrote(c, &a.acc);
+			access_wrote(c, &a.acc);
 			reply_invitation(resp, inv, acc, "owner", NULL, NULL);
 		}
 	}
@@ -118,7 +118,7 @@ int api_league_invitations(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], true, &a))
+	if (!access_check(req, resp, c, req->params[0], true, &a))
 		return 0;
 	db_league_invitation_rows rows = {0};
 	if (db_invitations_of_league(c, req->params[0], &rows) != DB_OK)
@@ -149,7 +149,7 @@ int api_league_invitations(const http_req *req, http_resp *resp)
 int api_league_invitation_withdraw(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = league_open_write(req, resp, false, true, &a);
+	db_conn *c = access_open_write(req, resp, false, true, &a);
 	if (!c)
 		return 0;
 	bool deleted;
@@ -158,7 +158,7 @@ int api_league_invitation_withdraw(const http_req *req, http_resp *resp)
 	if (!deleted)
 		return http_reply_problem(resp, 404, "no such invitation in this league", NULL,
 		                          NULL);
-	league_wrote(c, &a.acc);
+	access_wrote(c, &a.acc);
 	resp->status = 204;
 	return 0;
 }
@@ -260,7 +260,7 @@ static db_status answer_tx(db_conn *c, void *arg)
 	db_invitation inv;
 	db_status st = answer_load(c, x, &inv);
 	if (st == DB_OK)
-		st = league_lock(c, inv.league);
+		st = access_lock(c, inv.league);
 	if (st == DB_OK)
 		st = answer_load(c, x, &inv); /* still there, under the league's lock */
 	bool gone;
@@ -303,7 +303,7 @@ static int answer(const http_req *req, http_resp *resp, bool accept)
 	if (js_fields(root, "", NULL, 0, &err) != 0)
 		http_reply_invalid(resp, err.field, err.detail);
 	else
-		league_run_tx(c, &acc, answer_tx, &x, resp);
+		access_run_tx(c, &acc, answer_tx, &x, resp);
 	json_object_put(root);
 	return 0;
 }
@@ -316,4 +316,19 @@ int api_invitation_accept(const http_req *req, http_resp *resp)
 int api_invitation_decline(const http_req *req, http_resp *resp)
 {
 	return answer(req, resp, false);
+}
+
+/* Account by id or e-mail: true with id filled; else false after a reply (503, or 422 for
+ * a key no account has). */
+bool invitations_find_account(db_conn *c, const char *key, char id[ID_LEN + 1], http_resp *resp)
+{
+	bool found;
+	if (db_account_find(c, key, &found, id) != DB_OK) {
+		acct_reply_db(resp);
+		return false;
+	}
+	if (!found)
+		http_reply_problem(resp, 422, "no account has this id or e-mail address",
+		                   "unknown-account", "/account");
+	return found;
 }

@@ -1,33 +1,25 @@
-/* What the league files' exports and imports share (internal.h): text helpers for CSV and
- * numbers written as typed, the rows an export reads, a file reply; the import's arena and the
- * checks every format's parser makes (ranks, names). */
-#include "leagues/internal.h"
+/* What the league files' exports and imports share (io.h): text helpers for CSV and numbers
+ * written as typed, the rows an export reads, a file reply; the import's arena and the checks
+ * every format's parser makes (ranks, names). */
+#include "leagues/io.h"
+#include "leagues/access.h"
+#include "leagues/store.h"
 
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
 #include "json/jx.h"
-#include "json/spec.h"
-#include "leagues/import.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
 
 #include <ctype.h>
-#include <math.h>
-#include <microhttpd.h>
 #include <sodium.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- text helpers ---- */
 
 /* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text cells that
  * a spreadsheet would run as a formula get a leading apostrophe: those starting = + - @, and
  * TAB or CR (OWASP's list: spreadsheets skip them and read the formula behind). */
-void lio_csv_cell(sbuf *s, const char *v, bool text)
+void io_csv_cell(sbuf *s, const char *v, bool text)
 {
 	if (v == NULL)
 		v = "";
@@ -47,21 +39,21 @@ void lio_csv_cell(sbuf *s, const char *v, bool text)
 }
 
 /* A number column as text (NULL: SQL NULL) as an integer, 0 when NULL. */
-int64_t lio_int_text(const char *v)
+int64_t io_int_text(const char *v)
 {
 	return v ? atoll(v) : 0;
 }
 
 /* A stored number as text (NULL: SQL NULL), or NULL when it is not a finite number: a double
  * precision column takes 'Infinity' and 'NaN', which neither JSON nor a score can carry. */
-const char *lio_finite_text(const char *v)
+const char *io_finite_text(const char *v)
 {
 	return v && isfinite(strtod(v, NULL)) ? v : NULL;
 }
 
-json_object *lio_num_text(const char *v)
+json_object *io_num_text(const char *v)
 {
-	v = lio_finite_text(v);
+	v = io_finite_text(v);
 	if (v == NULL)
 		return NULL;
 	double d = strtod(v, NULL);
@@ -72,23 +64,23 @@ json_object *lio_num_text(const char *v)
 
 /* The shortest decimal that reads back to d: "45", "0.1" (not "0.10000000000000001"), "-2.5";
  * without an exponent (which a score as typed never has) from 1e-6 to 1e17. */
-void lio_shortest(double d, char buf[LIO_NUM_MAX])
+void io_shortest(double d, char buf[IO_NUM_MAX])
 {
 	if (d == 0) {
-		snprintf(buf, LIO_NUM_MAX, "0"); /* and -0 */
+		snprintf(buf, IO_NUM_MAX, "0"); /* and -0 */
 		return;
 	}
 	if (d == floor(d) && fabs(d) < 1e17) {
-		snprintf(buf, LIO_NUM_MAX, "%.0f", d);
+		snprintf(buf, IO_NUM_MAX, "%.0f", d);
 		return;
 	}
 	for (int dec = 1; fabs(d) >= 1e-6 && fabs(d) < 1e17 && dec <= 24; dec++) {
-		snprintf(buf, LIO_NUM_MAX, "%.*f", dec, d);
+		snprintf(buf, IO_NUM_MAX, "%.*f", dec, d);
 		if (strtod(buf, NULL) == d)
 			return;
 	}
 	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, LIO_NUM_MAX, "%.*g", prec, d);
+		snprintf(buf, IO_NUM_MAX, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			return;
 	}
@@ -121,7 +113,7 @@ static bool score_term(const char **p, int sign, double *sum)
 /* A score as typed in BG Stats: a decimal number or a sum of them ("20+16+16", "-10+7+22"),
  * the trailing sign of a sum left unfinished ignored ("86+84+"); spaces between the parts.
  * True with the total in *out; false for anything else (words, "", "1e400", "12,5"). */
-bool lio_score_parse(const char *s, double *out)
+bool io_score_parse(const char *s, double *out)
 {
 	double sum = 0;
 	int terms = 0;
@@ -151,20 +143,20 @@ bool lio_score_parse(const char *s, double *out)
 
 /* A score as BG Stats writes it: what was typed (text), else the shortest decimal of the
  * stored number (v: its text from the database, NULL for none), else null. */
-json_object *lio_score_json(const char *v, const char *text)
+json_object *io_score_json(const char *v, const char *text)
 {
 	if (text)
 		return jx_str(text);
-	v = lio_finite_text(v);
+	v = io_finite_text(v);
 	if (v == NULL)
 		return NULL;
-	char t[LIO_NUM_MAX];
-	lio_shortest(strtod(v, NULL), t);
+	char t[IO_NUM_MAX];
+	io_shortest(strtod(v, NULL), t);
 	return jx_str(t);
 }
 
 /* Is s a UUID in RFC 4122 text form: 8-4-4-4-12 hex digits (either case)? */
-bool lio_is_uuid(const char *s)
+bool io_is_uuid(const char *s)
 {
 	for (int i = 0; i < 36; i++) {
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
@@ -177,7 +169,7 @@ bool lio_is_uuid(const char *s)
 /* A UUID of version 4's form derived from (kind, a, b): the same inputs give the same UUID, in
  * every process (BLAKE2b of them), so an export names a play, player, game or location of ours
  * the same way each time and an import can recognise it. */
-void lio_derived_uuid(const char *kind, const char *a, const char *b, char out[LIO_UUID_LEN + 1])
+void io_derived_uuid(const char *kind, const char *a, const char *b, char out[IO_UUID_LEN + 1])
 {
 	unsigned char h[16];
 	crypto_generichash_state st;
@@ -201,16 +193,16 @@ void lio_derived_uuid(const char *kind, const char *a, const char *b, char out[L
 }
 
 /* A stored play's uuid as an export writes it: itself when in RFC 4122 form, else derived. */
-void lio_play_uuid(const char *stored, char out[LIO_UUID_LEN + 1])
+void io_play_uuid(const char *stored, char out[IO_UUID_LEN + 1])
 {
-	if (lio_is_uuid(stored))
-		snprintf(out, LIO_UUID_LEN + 1, "%s", stored);
+	if (io_is_uuid(stored))
+		snprintf(out, IO_UUID_LEN + 1, "%s", stored);
 	else
-		lio_derived_uuid("play", stored, NULL, out);
+		io_derived_uuid("play", stored, NULL, out);
 }
 
 /* Reply body of another content type (text owned by the caller, copied). */
-int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body, size_t len)
+int io_reply_file(http_resp *resp, const char *ctype, const char *filename, char *body, size_t len)
 {
 	resp->status = 200;
 	resp->body = body; /* ownership passes to the response */
@@ -226,11 +218,11 @@ int lio_reply_file(http_resp *resp, const char *ctype, const char *filename, cha
 
 /* The league's export rows into *rows (caller clears), or false after a reply: every play,
  * a play without results as one row with has_result false. */
-bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                         league_access *a, db_export_rows *rows)
+bool io_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                        league_access *a, db_export_rows *rows)
 {
 	memset(rows, 0, sizeof *rows);
-	if (!league_access_as(resp, c, acc, req->params[0], false, a))
+	if (!access_as(resp, c, acc, req->params[0], false, a))
 		return false;
 	if (db_league_export_rows(c, req->params[0], rows) != DB_OK) {
 		acct_reply_db(resp);
@@ -240,10 +232,10 @@ bool lio_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const
 }
 
 /* The same, the rows of results only: a play without results is left out. */
-bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                     league_access *a, db_export_rows *rows)
+bool io_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
+                    league_access *a, db_export_rows *rows)
 {
-	if (!lio_export_rows_all(req, resp, c, acc, a, rows))
+	if (!io_export_rows_all(req, resp, c, acc, a, rows))
 		return false;
 	int kept = 0;
 	for (int i = 0; i < rows->n; i++)
@@ -254,7 +246,7 @@ bool lio_export_rows(const http_req *req, http_resp *resp, db_conn *c, const acc
 }
 
 /* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
-int lio_intern(const char ***list, int *n, const char *s)
+int io_intern(const char ***list, int *n, const char *s)
 {
 	for (int i = 0; i < *n; i++)
 		if (strcmp((*list)[i], s) == 0)
@@ -266,7 +258,7 @@ int lio_intern(const char ***list, int *n, const char *s)
 
 /* ---- import: parsed and checked completely before the transaction ---- */
 
-void league_import_free(league_import *im)
+void io_import_free(league_import *im)
 {
 	json_object_put(im->root);
 	for (size_t i = 0; i < im->narena; i++)
@@ -286,27 +278,27 @@ void league_import_free(league_import *im)
 	free(im->players);
 }
 
-void lio_skip(league_import *im, int index, const char *id, const char *reason, const char *detail)
+void io_skip(league_import *im, int index, const char *id, const char *reason, const char *detail)
 {
 	im->skips = xrealloc(im->skips, (size_t)(im->nskips + 1) * sizeof *im->skips);
 	im->skips[im->nskips++] =
 	    (imp_skip){.index = index, .id = id, .reason = reason, .detail = xstrdup(detail)};
 }
 
-const char *lio_dup(league_import *im, const char *s)
+const char *io_dup(league_import *im, const char *s)
 {
 	im->arena = xrealloc(im->arena, (im->narena + 1) * sizeof *im->arena);
 	return im->arena[im->narena++] = xstrdup(s);
 }
 
-int lio_fail(league_import *im, const char *field, const char *detail)
+int io_fail(league_import *im, const char *field, const char *detail)
 {
 	snprintf(im->field, sizeof im->field, "%s", field);
 	snprintf(im->detail, sizeof im->detail, "%s", detail);
 	return -1;
 }
 
-imp_play *lio_new_play(league_import *im, int index, int nres)
+imp_play *io_new_play(league_import *im, int index, int nres)
 {
 	im->plays = xrealloc(im->plays, (size_t)(im->nplays + 1) * sizeof *im->plays);
 	imp_play *p = &im->plays[im->nplays++];
@@ -317,8 +309,8 @@ imp_play *lio_new_play(league_import *im, int index, int nres)
 	return p;
 }
 
-/* Ranks an imported play (internal.h). */
-int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field)
+/* Ranks an imported play (io.h). */
+int io_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *field)
 {
 	int n = ip->nres, ranked = 0, scored = 0, flagged = 0, flags = 0;
 	for (int i = 0; i < n; i++) {
@@ -367,22 +359,22 @@ int lio_rank(league_import *im, imp_play *ip, bool lowest_wins, const char *fiel
 	ip->p.results = tmp;
 	ip->p.nresults = n;
 	const char *why = NULL;
-	bool ok = league_play_rank(&ip->p, &why);
+	bool ok = store_play_rank(&ip->p, &why);
 	for (int i = 0; i < n; i++)
 		ip->res[i].r = tmp[i];
 	ip->p.results = NULL;
-	return ok ? 0 : lio_fail(im, field, why);
+	return ok ? 0 : io_fail(im, field, why);
 }
 
-int lio_check_names(league_import *im, imp_play *ip, const char *field)
+int io_check_names(league_import *im, imp_play *ip, const char *field)
 {
 	for (int i = 0; i < ip->nres; i++) {
 		size_t len = strlen(ip->res[i].name);
 		if (len == 0 || len > NAME_MAX_BYTES)
-			return lio_fail(im, field, "a player's name must have 1 to 256 bytes");
+			return io_fail(im, field, "a player's name must have 1 to 256 bytes");
 		for (int k = 0; k < i; k++)
 			if (strcmp(ip->res[k].name, ip->res[i].name) == 0)
-				return lio_fail(im, field, "a player appears twice in one play");
+				return io_fail(im, field, "a player appears twice in one play");
 	}
 	return 0;
 }

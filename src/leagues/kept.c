@@ -1,4 +1,4 @@
-/* A league's rating input kept between its changes (internal.h, "kept.c").
+/* A league's rating input kept between its changes (kept.h).
  *
  * Rating a league again after a change of one of its plays needs every result of the league in
  * play order; at 40,000 results reading them is most of the time (src/leagues/README.md). The
@@ -6,12 +6,12 @@
  * wrote: the next change of one play, when the league is still at that version, takes them,
  * reads only that play's rows again and puts them in place (kept_splice); the rows before the
  * first one the change moved keep their ratings, and the league is rated from there on
- * (kept_rated, league_rows_rate_from). Everything else — a
+ * (kept_rated, rows_rate_from). Everything else — a
  * version that moved on (a change by another process, of members or seasons, a restore), a
  * change of database server (db_server_epoch), too many spliced plays — reads the whole league.
  *
  * A recompute hands its rows over as the thread's pending entry (kept_pending_set); the
- * league's transaction runner (league_tx) keeps it once the transaction committed
+ * league's transaction runner (access_tx) keeps it once the transaction committed
  * (kept_pending_end) and drops it otherwise, so only committed versions are ever kept; outside
  * that runner nothing is kept. An entry is taken out of the table by the transaction that uses
  * it: no two threads share one, and a transaction that rolls back just leaves the league to be
@@ -20,8 +20,9 @@
  * The table holds KEPT_SLOTS leagues under one mutex (the least recently kept one gives way):
  * about 20 MB for a league of 10,000 plays (40,000 results), a few hundred kilobytes for a usual
  * one. */
-#include "base/oom.h"
-#include "leagues/internal.h"
+#include "leagues/kept.h"
+#include "leagues/rows.h"
+#include "engine/tokens.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -47,13 +48,13 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static kept_league *g_slots[KEPT_SLOTS];
 static unsigned long long g_stamp;
 static _Thread_local kept_league *t_pending;
-static _Thread_local bool t_in_tx; /* inside league_tx: a pending entry has someone to install it */
+static _Thread_local bool t_in_tx; /* inside access_tx: a pending entry has someone to install it */
 
 void kept_free(kept_league *k)
 {
 	if (!k)
 		return;
-	league_rows_free(&k->s);
+	rows_free(&k->s);
 	for (int i = 0; i < k->nmore; i++)
 		db_rowset_clear(&k->more[i]);
 	free(k->more);

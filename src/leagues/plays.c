@@ -1,39 +1,21 @@
-/* Plays: dates, ranks and storing a play (for every source), and the plays entered by hand —
- * add, read, list, edit, delete — with the league's change log (leagues.h). */
-#include "leagues/leagues.h"
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
+/* The plays entered by hand (plays.h): add, read, list, edit, delete, with the league's change
+ * log. */
+#include "leagues/plays.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
+#include "leagues/ratings.h"
+#include "leagues/rows.h"
+#include "leagues/store.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* An element of a PostgreSQL array literal: NULL, or the text quoted ("…" with \\ and \"). */
-static void sb_elem(sbuf *s, const char *v)
-{
-	if (v == NULL) {
-		sb_str(s, "NULL");
-		return;
-	}
-	sb_str(s, "\"");
-	for (const char *p = v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_str(s, "\\");
-		sb_add(s, p, 1);
-	}
-	sb_str(s, "\"");
-}
 
 /* The play as JSON, or NULL when the league has no such play (*st DB_OK) or on failure. */
 static json_object *play_json(db_conn *c, const char *league, const char *play, db_status *st)
@@ -70,14 +52,14 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		jx_set(x, "player", jx_str(z->member));
 		jx_set(x, "name", jx_str(z->name));
 		jx_set(x, "seat", jx_int(z->seat));
-		jx_set(x, "score", league_num_json(z->has_score, z->score));
+		jx_set(x, "score", rows_num_json(z->has_score, z->score));
 		jx_set(x, "score_text", jx_str_or_null(z->score_text));
 		jx_set(x, "rank", jx_int(z->rank));
 		jx_set(x, "winner", jx_bool(z->winner));
 		if (z->breakdown)
 			jx_set(x, "breakdown", jx_parse_stored(z->breakdown));
 		if (z->has_rating)
-			jx_set(x, "rating_after", league_rating_json((rating){z->mu, z->sigma}));
+			jx_set(x, "rating_after", rows_rating_json((rating){z->mu, z->sigma}));
 		jx_set(x, "unrated", jx_bool(z->unrated));
 		jx_push(a, x);
 	}
@@ -86,338 +68,6 @@ out:
 	db_rowset_clear(&pr);
 	db_rowset_clear(&rr);
 	return o;
-}
-
-/* ---- dates ---- */
-
-static bool digits(const char *s, int n, int *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return true;
-}
-
-/* A calendar date at s ("YYYY-MM-DD"). */
-static bool parse_date(const char *s, int *y, int *mo, int *d)
-{
-	static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	if (!digits(s, 4, y) || s[4] != '-' || !digits(s + 5, 2, mo) || s[7] != '-' ||
-	    !digits(s + 8, 2, d))
-		return false;
-	bool leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
-	return *y >= 1900 && *mo >= 1 && *mo <= 12 && *d >= 1 && *d <= mdays[*mo - 1] &&
-	       !(*mo == 2 && *d == 29 && !leap);
-}
-
-/* "HH:MM" then ":SS" (required when need_seconds) and a fraction; advances *t past it. */
-static bool parse_clock(const char **t, bool need_seconds)
-{
-	const char *s = *t;
-	int h, mi, se;
-	if (!digits(s, 2, &h) || s[2] != ':' || !digits(s + 3, 2, &mi) || h > 23 || mi > 59)
-		return false;
-	s += 5;
-	if (*s == ':') {
-		if (!digits(s + 1, 2, &se) || se > 59) /* :60 (a leap second) is refused */
-			return false;
-		s += 3;
-		if (*s == '.') {
-			if (s[1] < '0' || s[1] > '9')
-				return false;
-			for (s++; *s >= '0' && *s <= '9'; s++)
-				;
-		}
-	} else if (need_seconds) {
-		return false;
-	}
-	*t = s;
-	return true;
-}
-
-/* A UTC offset "+HH:MM" or "-HH:MM" that ends the string at t → minutes east of UTC in *min
- * ("-00:00", an unknown offset: 0). PostgreSQL takes offsets up to ±15:59 (its timestamptz
- * input refuses more with SQLSTATE 22009), and so do we: the one check every date of a client,
- * an import or a backup passes (league_parse_when, league_parse_rfc3339). */
-static bool parse_offset(const char *t, int *min)
-{
-	int oh, om;
-	if ((*t != '+' && *t != '-') || !digits(t + 1, 2, &oh) || t[3] != ':' ||
-	    !digits(t + 4, 2, &om) || t[6] != '\0' || oh * 60 + om > LEAGUE_MAX_OFFSET_MIN ||
-	    om > 59)
-		return false;
-	*min = (*t == '-' ? -1 : 1) * (oh * 60 + om);
-	return true;
-}
-
-bool league_parse_when(const char *s, char out[64])
-{
-	int y, mo, d;
-	size_t n = strlen(s);
-	if (n < 10 || n > 40 || !parse_date(s, &y, &mo, &d))
-		return false;
-	if (n == 10) {
-		snprintf(out, 64, "%sT00:00:00Z", s);
-		return true;
-	}
-	const char *t = s + 11;
-	int off;
-	if ((s[10] != 'T' && s[10] != ' ') || !parse_clock(&t, false))
-		return false;
-	int clock = (int)(t - (s + 11));
-	if (*t == '\0' || ((*t == 'Z' || *t == 'z') && t[1] == '\0')) {
-		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
-		return true;
-	}
-	if (!parse_offset(t, &off))
-		return false;
-	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t); /* the instant it names */
-	return true;
-}
-
-bool league_parse_rfc3339(const char *s, char out[64], int *offset_min)
-{
-	int y, mo, d;
-	size_t n = strlen(s);
-	*offset_min = 0;
-	if (n < 10 || n > 40 || !parse_date(s, &y, &mo, &d))
-		return false;
-	if (n == 10) {
-		snprintf(out, 64, "%sT00:00:00Z", s);
-		return true;
-	}
-	const char *t = s + 11;
-	if ((s[10] != 'T' && s[10] != 't') || !parse_clock(&t, true))
-		return false;
-	int clock = (int)(t - (s + 11));
-	if ((*t == 'Z' || *t == 'z') && t[1] == '\0') {
-		snprintf(out, 64, "%.10sT%.*sZ", s, clock, s + 11);
-		return true;
-	}
-	if (!parse_offset(t, offset_min))
-		return false;
-	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t);
-	return true;
-}
-
-/* ---- ranks ---- */
-
-bool league_play_rank(league_play *p, const char **detail)
-{
-	int n = p->nresults, given = 0, scored = 0, flagged = 0;
-	for (int i = 0; i < n; i++) {
-		given += p->results[i].has_rank;
-		scored += p->results[i].has_score;
-		flagged += p->results[i].has_winner;
-	}
-	if (p->cooperative) {
-		/* each flag stands; a player without one shares the first flag's outcome */
-		bool won = false, mixed = false;
-		for (int i = 0; i < n; i++)
-			if (p->results[i].has_winner) {
-				won = p->results[i].winner;
-				break;
-			}
-		for (int i = 0; i < n; i++) {
-			if (!p->results[i].has_winner)
-				p->results[i].winner = won;
-			mixed |= p->results[i].winner != p->results[0].winner;
-		}
-		for (int i = 0; i < n; i++)
-			p->results[i].rank = mixed && !p->results[i].winner ? 2 : 1;
-		return true;
-	}
-	if (given > 0 && given < n) {
-		*detail = "give a rank for every player or for none";
-		return false;
-	}
-	if (given == 0 && scored == n) {
-		for (int i = 0; i < n; i++) {
-			int better = 0;
-			for (int j = 0; j < n; j++)
-				better += p->results[j].score > p->results[i].score;
-			p->results[i].rank = better + 1; /* 1, 2, 2, 4: equal scores tie */
-		}
-	} else if (given == 0 && flagged == n) {
-		for (int i = 0; i < n; i++)
-			p->results[i].rank = p->results[i].winner ? 1 : 2;
-	} else if (given == 0) {
-		*detail = "give every player a rank, a score or a winner flag";
-		return false;
-	}
-	for (int i = 0; i < n; i++)
-		if (!p->results[i].has_winner)
-			p->results[i].winner = p->results[i].rank == 1;
-	return true;
-}
-
-/* ---- storing plays ---- */
-
-void league_array_elem(sbuf *a, bool first, const char *v)
-{
-	sb_str(a, first ? "{" : ",");
-	sb_elem(a, v);
-}
-
-/* Appends the n results of play to the result arrays of results_insert_many (seat =
- * position in res), counting the rows in *rows. */
-static void results_add(sbuf arr[BATCH_RESULT_COLS], int *rows, const char *play,
-                        const league_result *res, int n)
-{
-	for (int i = 0; i < n; i++) {
-		const league_result *x = &res[i];
-		char seat[16], score[40], rank[16];
-		snprintf(seat, sizeof seat, "%d", i + 1);
-		snprintf(score, sizeof score, "%.17g", x->score);
-		snprintf(rank, sizeof rank, "%d", x->rank);
-		const char *r[BATCH_RESULT_COLS] = {play,
-		                                    x->member,
-		                                    seat,
-		                                    x->has_score ? score : NULL,
-		                                    rank,
-		                                    x->winner ? "t" : "f",
-		                                    x->breakdown,
-		                                    x->score_text,
-		                                    x->extra,
-		                                    x->player_uuid,
-		                                    x->unrated ? "t" : "f"};
-		for (int k = 0; k < BATCH_RESULT_COLS; k++)
-			league_array_elem(&arr[k], *rows == 0, r[k]);
-		(*rows)++;
-	}
-}
-
-/* Stores the results of arr (rows of them; 0: none, nothing sent) in one statement; frees the
- * arrays. */
-static db_status results_flush(db_conn *c, sbuf arr[BATCH_RESULT_COLS], int rows)
-{
-	const char *ra[BATCH_RESULT_COLS];
-	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
-		sb_str(&arr[k], "}");
-		ra[k] = arr[k].b;
-	}
-	db_status st = rows ? db_results_insert_many(c, ra) : DB_OK;
-	for (int k = 0; k < BATCH_RESULT_COLS; k++) {
-		free(arr[k].b);
-		arr[k] = (sbuf){0};
-	}
-	return st;
-}
-
-/* Stores a play's results in one statement. */
-static db_status results_store(db_conn *c, const char *play, const league_result *res, int n)
-{
-	sbuf arr[BATCH_RESULT_COLS] = {{0}};
-	int rows = 0;
-	results_add(arr, &rows, play, res, n);
-	return results_flush(c, arr, rows);
-}
-
-enum { PLAY_COLS = 8, NUM_LEN = 24 };
-
-/* The text of a play's columns game, bgg_id, played_at, duration_min, notes, location,
- * cooperative and utc_offset_min, in the order both the insert and the update statements take
- * them (bgg, dur and off hold the numbers' text; NULL is SQL NULL). */
-static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN], char off[NUM_LEN],
-                      const char *col[PLAY_COLS])
-{
-	snprintf(bgg, NUM_LEN, "%" PRId64, p->bgg_id);
-	snprintf(dur, NUM_LEN, "%" PRId64, p->duration_min);
-	snprintf(off, NUM_LEN, "%d", p->utc_offset_min);
-	col[0] = p->game;
-	col[1] = p->bgg_id > 0 ? bgg : NULL;
-	col[2] = p->when;
-	col[3] = p->duration_min >= 0 ? dur : NULL;
-	col[4] = p->notes ? p->notes : "";
-	col[5] = p->location ? p->location : "";
-	col[6] = p->cooperative ? "true" : "false";
-	col[7] = off;
-}
-
-db_status league_play_insert(db_conn *c, const char *league, const char *author,
-                             const league_play *p, char id[ID_LEN + 1])
-{
-	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
-	id_new(id);
-	char bggplay[NUM_LEN];
-	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
-	/* id, league, the play's columns, source, uuid, game_id, created_by, ignored, incomplete,
-	 * bgg_play_id, extra */
-	const char *ip[2 + PLAY_COLS + 8] = {id, league};
-	play_cols(p, bgg, dur, off, ip + 2);
-	ip[2 + PLAY_COLS] = p->source;
-	ip[3 + PLAY_COLS] = p->uuid ? p->uuid : id;
-	ip[4 + PLAY_COLS] = p->game_id;
-	ip[5 + PLAY_COLS] = author;
-	ip[6 + PLAY_COLS] = p->ignored ? "true" : "false";
-	ip[7 + PLAY_COLS] = p->incomplete ? "true" : "false";
-	ip[8 + PLAY_COLS] = p->bgg_play_id > 0 ? bggplay : NULL;
-	ip[9 + PLAY_COLS] = p->extra;
-	bool inserted;
-	db_status st = db_play_insert(c, ip, &inserted);
-	if (st != DB_OK)
-		return st;
-	if (!inserted)
-		return DB_ABORT;
-	return results_store(c, id, p->results, p->nresults);
-}
-
-/* ---- many plays at once ---- */
-
-void league_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
-{
-	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN], bggplay[NUM_LEN];
-	const char *col[PLAY_COLS];
-	id_new(id);
-	play_cols(p, bgg, dur, off, col);
-	snprintf(bggplay, sizeof bggplay, "%" PRId64, p->bgg_play_id);
-	/* the order of plays_insert_many's arrays */
-	const char *v[BATCH_PLAY_COLS] = {id,
-	                                  col[0],
-	                                  col[1],
-	                                  col[2],
-	                                  col[3],
-	                                  col[4],
-	                                  col[5],
-	                                  col[6],
-	                                  col[7],
-	                                  p->source,
-	                                  p->uuid ? p->uuid : id,
-	                                  p->ignored ? "t" : "f",
-	                                  p->incomplete ? "t" : "f",
-	                                  p->bgg_play_id > 0 ? bggplay : NULL,
-	                                  p->extra,
-	                                  p->game_uuid};
-	for (int k = 0; k < BATCH_PLAY_COLS; k++)
-		league_array_elem(&b->play[k], b->nplays == 0, v[k]);
-	b->nplays++;
-	results_add(b->res, &b->nresults, id, p->results, p->nresults);
-}
-
-db_status league_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
-{
-	if (b->nplays == 0)
-		return DB_OK;
-	const char *pa[BATCH_PLAY_COLS];
-	for (int k = 0; k < BATCH_PLAY_COLS; k++) {
-		sb_str(&b->play[k], "}");
-		pa[k] = b->play[k].b;
-	}
-	db_status st = db_plays_insert_many(c, league, author, pa);
-	db_status rs = results_flush(c, b->res, st == DB_OK ? b->nresults : 0);
-	return st != DB_OK ? st : rs;
-}
-
-void league_batch_free(league_batch *b)
-{
-	for (int k = 0; k < BATCH_PLAY_COLS; k++)
-		free(b->play[k].b);
-	for (int k = 0; k < BATCH_RESULT_COLS; k++)
-		free(b->res[k].b);
-	memset(b, 0, sizeof *b);
 }
 
 /* ---- plays by hand ---- */
@@ -462,7 +112,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else if (!league_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
+	} else if (!dates_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
 		http_reply_problem(
 		    resp, 400,
 		    "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
@@ -502,7 +152,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 	}
 	p->nresults = (int)n;
 	const char *why = NULL;
-	if (!league_play_rank(p, &why)) {
+	if (!store_play_rank(p, &why)) {
 		http_reply_problem(resp, 400, why, NULL, "/results");
 		return -1;
 	}
@@ -604,15 +254,15 @@ static db_status log_play(db_conn *c, const char *league, const char *play, cons
 static db_status play_add_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK && x->key)
 		st = play_key_replay(c, x);
 	if (st == DB_OK)
 		st = check_players(c, x);
 	if (st == DB_OK)
-		st = league_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
+		st = store_play_insert(c, x->league, x->a.acc.id, &x->in->p, x->id);
 	if (st == DB_OK)
-		st = league_recompute_added(c, x->league, x->id);
+		st = ratings_recompute_added(c, x->league, x->id);
 	if (st != DB_OK)
 		return st;
 	json_object *after = play_json(c, x->league, x->id, &st);
@@ -633,7 +283,7 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 {
 	json_object *root = NULL;
 	play_arg x = {.league = req->params[0], .play = play, .resp = resp};
-	db_conn *c = league_open_body(req, resp, false, &x.a, &root);
+	db_conn *c = access_open_body(req, resp, false, &x.a, &root);
 	if (!c)
 		return 0;
 	if (tx == play_add_tx && !play_key_read(req, resp, &x)) {
@@ -642,7 +292,7 @@ static int play_write(const http_req *req, http_resp *resp, const char *play,
 	}
 	x.in = xmalloc(sizeof *x.in);
 	if (play_parse(root, resp, x.in) == 0)
-		league_run_tx(c, &x.a.acc, tx, &x, resp);
+		access_run_tx(c, &x.a.acc, tx, &x, resp);
 	free(x.in);
 	json_object_put(root);
 	return 0;
@@ -657,7 +307,7 @@ int api_league_play_get(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_status st;
 	json_object *o = play_json(c, req->params[0], req->params[1], &st);
@@ -696,9 +346,8 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	league_access a;
 	league_page pg;
 	const char *season, *game, *league = req->params[0];
-	if (!league_access_as(resp, c, acc, league, false, &a) ||
-	    !league_page_read(req, resp, &pg) ||
-	    !leagues_read_filters(req, resp, c, &season, &game))
+	if (!access_as(resp, c, acc, league, false, &a) || !access_page_read(req, resp, &pg) ||
+	    !access_read_filters(req, resp, c, &season, &game))
 		return 0;
 	sbuf key = {0};
 	char etag[LEAGUE_ETAG_LEN];
@@ -712,19 +361,19 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	sb_str(&key, season ? season : "");
 	sb_str(&key, game ? "\ng" : "\n-");
 	sb_str(&key, game ? game : "");
-	league_etag(etag, a.version, key.b);
+	access_etag(etag, a.version, key.b);
 	free(key.b);
-	if (league_not_modified(req, resp, etag))
+	if (access_not_modified(req, resp, etag))
 		return 0;
 	db_play_page page = {0};
 	if (db_play_list(c, league, season, game, pg.limit_text, pg.offset_text, &page) != DB_OK) {
 		db_rowset_clear(&page.items);
 		return acct_reply_db(resp);
 	}
-	char *link = league_page_link("leagues", league, "plays", &pg, page.total, season, game);
+	char *link = access_page_link("leagues", league, "plays", &pg, page.total, season, game);
 	http_reply_json(resp, 200, play_page_json(&page));
 	db_rowset_clear(&page.items);
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	if (link)
 		http_resp_header(resp, "Link", link);
 	free(link);
@@ -733,7 +382,7 @@ static int play_list_read(const http_req *req, http_resp *resp, db_conn *c, cons
 
 int api_league_play_list(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, play_list_read);
+	return access_read(req, resp, play_list_read);
 }
 
 /* Loads the play for an edit or a deletion: its JSON (before) and whether the caller may
@@ -813,28 +462,19 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL, *after = NULL;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, false, &before);
 	if (st == DB_OK)
 		st = check_players(c, x);
 	const league_play *p = &x->in->p;
-	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN];
-	/* id, the play's columns, league */
-	const char *up[1 + PLAY_COLS + 1] = {x->play};
-	play_cols(p, bgg, dur, off, up + 1);
-	up[1 + PLAY_COLS] = x->league;
-	if (st == DB_OK)
-		st = db_play_update(c, up);
-	if (st == DB_OK)
-		st = db_results_delete(c, x->play);
 	if (st == DB_OK) {
 		keep_breakdowns(before, x->in->res, p->nresults);
 		keep_unrated(before, x->in->res, p->nresults);
-		st = results_store(c, x->play, p->results, p->nresults);
+		st = store_play_update(c, x->league, x->play, p);
 	}
 	if (st == DB_OK)
-		st = league_recompute_play(c, x->league, x->play);
+		st = ratings_recompute_play(c, x->league, x->play);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)
 		st = DB_FAIL;
 	if (st == DB_OK)
@@ -858,13 +498,13 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL;
-	db_status st = league_lock_as(c, x->league, false, &x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, true, &before);
 	if (st == DB_OK)
 		st = db_play_delete(c, x->play, x->league);
 	if (st == DB_OK)
-		st = league_recompute_play(c, x->league, x->play);
+		st = ratings_recompute_play(c, x->league, x->play);
 	if (st == DB_OK)
 		st = log_play(c, x->league, x->play, x->a.acc.id, "delete", before, NULL);
 	json_object_put(before);
@@ -878,10 +518,10 @@ static db_status play_delete_tx(db_conn *c, void *arg)
 int api_league_play_delete(const http_req *req, http_resp *resp)
 {
 	play_arg x = {.league = req->params[0], .play = req->params[1], .resp = resp};
-	db_conn *c = league_open_write(req, resp, false, false, &x.a);
+	db_conn *c = access_open_write(req, resp, false, false, &x.a);
 	if (!c)
 		return 0;
-	league_run_tx(c, &x.a.acc, play_delete_tx, &x, resp);
+	access_run_tx(c, &x.a.acc, play_delete_tx, &x, resp);
 	return 0;
 }
 
@@ -889,7 +529,7 @@ int api_league_log(const http_req *req, http_resp *resp)
 {
 	league_access a;
 	db_conn *c = db_thread_conn();
-	if (!league_access_check(req, resp, c, req->params[0], false, &a))
+	if (!access_check(req, resp, c, req->params[0], false, &a))
 		return 0;
 	db_log_rows log = {0};
 	if (db_play_log_list(c, req->params[0], &log) != DB_OK)

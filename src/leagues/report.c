@@ -3,24 +3,20 @@
  * same filters) with the ratings (μ − 3σ, provisional mark), then the newest plays. Drawn by
  * src/pdf/league.c; the texts are templates/league-report.json. */
 #include "leagues/report.h"
-
-#include "leagues/accounts.h"
-#include "leagues/leagues.h"
+#include "leagues/access.h"
+#include "leagues/recap.h"
+#include "leagues/standings.h"
 #include "leagues/stats.h"
+
 #include "pdf/serve.h"
 #include "base/templates.h"
 #include "base/log.h"
-#include "base/oom.h"
-#include "db/leagues.h"
 #include "json/jx.h"
 #include "json/strtab.h"
-#include "pdf/pdf.h"
 
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 enum {
@@ -85,7 +81,7 @@ static const char *lab(pdf_lang lang, const char *key)
 	return s ? s : key;
 }
 
-int league_pdf_init(const char *templates_dir)
+int report_init(const char *templates_dir)
 {
 	const char *path = "league-report.json";
 	json_object *doc = templates_read(templates_dir, path);
@@ -98,21 +94,21 @@ int league_pdf_init(const char *templates_dir)
 			if (!label(g, label_keys[k])) {
 				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
 				         label_keys[k]);
-				league_pdf_shutdown();
+				report_shutdown();
 				return -1;
 			}
 		for (size_t k = 0; k < sizeof extra_keys / sizeof extra_keys[0]; k++)
 			if (!label(g, extra_keys[k])) {
 				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g],
 				         extra_keys[k]);
-				league_pdf_shutdown();
+				report_shutdown();
 				return -1;
 			}
 		for (int k = 0; k < PCH_COUNT + PRC_COUNT; k++) {
 			const char *key = k < PCH_COUNT ? chart_keys[k] : recap_keys[k - PCH_COUNT];
 			if (!label(g, key)) {
 				log_warn("templates: %s: %s.%s: a string", path, lang_keys[g], key);
-				league_pdf_shutdown();
+				report_shutdown();
 				return -1;
 			}
 		}
@@ -120,7 +116,7 @@ int league_pdf_init(const char *templates_dir)
 	return 0;
 }
 
-void league_pdf_shutdown(void)
+void report_shutdown(void)
 {
 	strtab_free(&g_labels);
 }
@@ -240,8 +236,8 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 {
 	league_access a;
 	const char *season, *game, *id = req->params[0];
-	if (!league_access_as(resp, c, acc, id, false, &a) ||
-	    !leagues_read_filters(req, resp, c, &season, &game))
+	if (!access_as(resp, c, acc, id, false, &a) ||
+	    !access_read_filters(req, resp, c, &season, &game))
 		return 0;
 	pdf_paper paper;
 	pdf_lang lang;
@@ -257,7 +253,7 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 	db_status st;
 	if (season && !season_dates(c, id, season, season_name, sizeof season_name, starts, ends))
 		return acct_reply_db(resp);
-	json_object *standings = leagues_standings_json(c, id, season, game, &st);
+	json_object *standings = standings_json(c, id, season, game, &st);
 	if (standings == NULL)
 		return acct_reply_db(resp);
 	play_list *pl = xcalloc(1, sizeof *pl);
@@ -289,7 +285,7 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 	l.plays = pl->plays;
 	char title[DB_LG_NAME_MAX + 160];
 	snprintf(title, sizeof title, "%s – %s", lab(lang, "title"), league_name);
-	json_object *stats = league_stats_json(c, id, season, game, &st);
+	json_object *stats = stats_json(c, id, season, game, &st);
 	if (stats == NULL) {
 		free(rows);
 		free(pl);
@@ -312,14 +308,14 @@ static int report_read(const http_req *req, http_resp *resp, db_conn *c, const a
 
 int api_league_standings_pdf(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, report_read);
+	return access_read(req, resp, report_read);
 }
 
 /* GET …/seasons/{season}/recap.pdf: the recap's JSON (stats.c) drawn on two pages. */
 static int recap_pdf_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	league_access a;
-	if (!league_access_as(resp, c, acc, req->params[0], false, &a))
+	if (!access_as(resp, c, acc, req->params[0], false, &a))
 		return 0;
 	pdf_paper paper;
 	pdf_lang lang;
@@ -327,7 +323,7 @@ static int recap_pdf_read(const http_req *req, http_resp *resp, db_conn *c, cons
 		return 0;
 	bool found;
 	db_status st;
-	json_object *recap = league_recap_json(c, req->params[0], req->params[1], &found, &st);
+	json_object *recap = recap_json(c, req->params[0], req->params[1], &found, &st);
 	if (recap == NULL && !found && st == DB_OK)
 		return http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
 	if (recap == NULL)
@@ -350,5 +346,5 @@ static int recap_pdf_read(const http_req *req, http_resp *resp, db_conn *c, cons
 
 int api_league_recap_pdf(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, recap_pdf_read);
+	return access_read(req, resp, recap_pdf_read);
 }

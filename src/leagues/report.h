@@ -5,8 +5,8 @@
 #include "http/http.h"
 
 /* Loads templates/league-report.json (every label in en and fr). 0, or -1 after logging. */
-int league_pdf_init(const char *templates_dir);
-void league_pdf_shutdown(void);
+int report_init(const char *templates_dir);
+void report_shutdown(void);
 
 /* GET /api/v1/leagues/{id}/standings.pdf?season=&game=&paper=&lang= */
 int api_league_standings_pdf(const http_req *req, http_resp *resp);

@@ -1,11 +1,11 @@
 /* What an owner adds to or takes from a league in one write — a guest removed, a season
  * added — each in a transaction that holds the league's lock and reads the owner's rights
- * again under it (league_lock_as): an owner demoted while the write waited is refused. */
-#include "leagues/leagues.h"
-#include "db/leagues.h"
+ * again under it (access_lock_as): an owner demoted while the write waited is refused. */
+#include "leagues/roster.h"
+#include "leagues/access.h"
+#include "leagues/dates.h"
 #include "json/jx.h"
 #include "json/spec.h"
-#include "leagues/internal.h"
 
 #include <string.h>
 
@@ -27,7 +27,7 @@ static db_status refuse(roster_arg *x, int status, const char *detail, const cha
 static db_status member_delete_tx(db_conn *c, void *arg)
 {
 	roster_arg *x = arg;
-	db_status st = league_lock_as(c, x->league, true, x->a, x->resp);
+	db_status st = access_lock_as(c, x->league, true, x->a, x->resp);
 	if (st != DB_OK)
 		return st;
 	db_member_rows m = {0};
@@ -52,11 +52,11 @@ static db_status member_delete_tx(db_conn *c, void *arg)
 int api_league_member_delete(const http_req *req, http_resp *resp)
 {
 	league_access a;
-	db_conn *c = league_open_write(req, resp, false, true, &a);
+	db_conn *c = access_open_write(req, resp, false, true, &a);
 	if (!c)
 		return 0;
 	roster_arg x = {.league = req->params[0], .member = req->params[1], .a = &a, .resp = resp};
-	league_run_tx(c, &a.acc, member_delete_tx, &x, resp);
+	access_run_tx(c, &a.acc, member_delete_tx, &x, resp);
 	return 0;
 }
 
@@ -68,7 +68,7 @@ typedef struct {
 static db_status season_add_tx(db_conn *c, void *arg)
 {
 	season_arg *x = arg;
-	db_status st = league_lock_as(c, x->r.league, true, x->r.a, x->r.resp);
+	db_status st = access_lock_as(c, x->r.league, true, x->r.a, x->r.resp);
 	if (st != DB_OK)
 		return st;
 	char id[ID_LEN + 1];
@@ -101,15 +101,15 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 	    {"ends", JS_STRING, JS_F_REQUIRED, 10, 10, NULL, &ends, NULL},
 	};
 	league_access a;
-	db_conn *c = league_open_body(req, resp, true, &a, &root);
+	db_conn *c = access_open_body(req, resp, true, &a, &root);
 	if (!c)
 		return 0;
 	char w[64];
 	if (js_fields(root, "", f, 3, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
-	} else if (!league_parse_when(starts, w)) {
+	} else if (!dates_parse_when(starts, w)) {
 		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/starts");
-	} else if (!league_parse_when(ends, w)) {
+	} else if (!dates_parse_when(ends, w)) {
 		http_reply_problem(resp, 400, "must be a date YYYY-MM-DD", NULL, "/ends");
 	} else if (strcmp(ends, starts) < 0) {
 		http_reply_problem(resp, 400, "a season cannot end before it starts", NULL,
@@ -119,7 +119,7 @@ int api_league_season_add(const http_req *req, http_resp *resp)
 		                .name = name,
 		                .starts = starts,
 		                .ends = ends};
-		league_run_tx(c, &a.acc, season_add_tx, &x, resp);
+		access_run_tx(c, &a.acc, season_add_tx, &x, resp);
 	}
 	json_object_put(root);
 	return 0;

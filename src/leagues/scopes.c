@@ -1,11 +1,10 @@
 /* The kept standings of every scope a standings filter can ask for: the whole league, each
- * season, each game, each season's game (migrations/0016_league_scopes.sql). league_recompute
- * calls league_scopes_keep with the league's rows after every change of its plays, in the same
+ * season, each game, each season's game (migrations/0016_league_scopes.sql). ratings_recompute
+ * calls scopes_keep with the league's rows after every change of its plays, in the same
  * transaction, so a standings read is one indexed query at any size (standings.c). */
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/leagues.h"
-#include "leagues/internal.h"
+#include "leagues/scopes.h"
+#include "leagues/kept.h"
+#include "leagues/rows.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -141,7 +140,7 @@ static void scope_rows_add(sbuf arr[SCOPE_COLS], int *rows, const char *name,
 		                             mu,
 		                             sigma};
 		for (int k = 0; k < SCOPE_COLS; k++)
-			league_array_elem(&arr[k], *rows == 0, v[k]);
+			rows_array_elem(&arr[k], *rows == 0, v[k]);
 		(*rows)++;
 	}
 }
@@ -155,14 +154,14 @@ typedef struct {
 } scope_lines;
 
 /* Appends the line of scope name (the rating after each of its rows idx[0..n) of s, as
- * league_rows_rate_some left them) to l. */
+ * rows_rate_some left them) to l. */
 static void scope_line_add(scope_lines *l, const char *name, const league_rows *s, const int *idx,
                            int n)
 {
 	char count[16];
 	snprintf(count, sizeof count, "%d", n);
-	league_array_elem(&l->names, l->n == 0, name);
-	league_array_elem(&l->counts, l->n == 0, count);
+	rows_array_elem(&l->names, l->n == 0, name);
+	rows_array_elem(&l->counts, l->n == 0, count);
 	for (int i = 0; i < n; i++) {
 		const league_row *x = &s->rows[idx[i]];
 		if (x->rated) {
@@ -262,7 +261,7 @@ static void touched_names(const scope_set *ss, const db_season_rows *seasons,
 	for (int k = 0; k < ss->n; k++)
 		if (touched(ss, seasons, k, touch)) {
 			scope_name(ss, seasons, k, &name);
-			league_array_elem(out, first, name.b);
+			rows_array_elem(out, first, name.b);
 			first = false;
 		}
 	/* a game (and its seasons' games) of the play before, when no row has that key now */
@@ -276,7 +275,7 @@ static void touched_names(const scope_set *ss, const db_season_rows *seasons,
 		name.len = 0;
 		sb_str(&name, "g:");
 		sb_str(&name, key);
-		league_array_elem(out, first, name.b);
+		rows_array_elem(out, first, name.b);
 		first = false;
 		for (int z = 0; z < seasons->n; z++)
 			if (in_season(touch->date[t], &seasons->rows[z])) {
@@ -285,7 +284,7 @@ static void touched_names(const scope_set *ss, const db_season_rows *seasons,
 				sb_str(&name, seasons->rows[z].id);
 				sb_str(&name, "|g:");
 				sb_str(&name, key);
-				league_array_elem(out, false, name.b);
+				rows_array_elem(out, false, name.b);
 			}
 	}
 	if (first)
@@ -294,8 +293,8 @@ static void touched_names(const scope_set *ss, const db_season_rows *seasons,
 	free(name.b);
 }
 
-db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all,
-                             const league_touch *touch)
+db_status scopes_keep(db_conn *c, const char *league, league_rows *s, const rating *all,
+                      const league_touch *touch)
 {
 	db_season_rows seasons = {0};
 	db_status st = db_league_seasons(c, league, &seasons);
@@ -316,10 +315,10 @@ db_status league_scopes_keep(db_conn *c, const char *league, league_rows *s, con
 		if (k == 0) /* the whole league, rated already: the rows' own ratings */
 			memcpy(cur, all, (size_t)s->nmembers * sizeof *cur);
 		else
-			league_rows_rate_some(s, sc->idx, sc->n, cur);
+			rows_rate_some(s, sc->idx, sc->n, cur);
 		memset(t, 0, (size_t)nm * sizeof *t);
 		for (int i = 0; i < sc->n; i++)
-			league_standing_add(&t[s->rows[sc->idx[i]].m], &s->rows[sc->idx[i]]);
+			rows_standing_add(&t[s->rows[sc->idx[i]].m], &s->rows[sc->idx[i]]);
 		for (int m = 0; m < s->nmembers; m++)
 			t[m].r = cur[m];
 		scope_name(&ss, &seasons, k, &name);
@@ -413,7 +412,7 @@ static league_standing standing_of(const db_scope_rows *cur, const char *scope, 
 static void members_literal(const db_added_rows *a, sbuf *out)
 {
 	for (int i = 0; i < a->n; i++)
-		league_array_elem(out, i == 0, a->rows[i].member);
+		rows_array_elem(out, i == 0, a->rows[i].member);
 	sb_str(out, "}");
 }
 
@@ -451,7 +450,7 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 		                  .coop = y->cooperative,
 		                  .after = t[i].r,
 		                  .rated = rated};
-		league_standing_add(&t[i], x);
+		rows_standing_add(&t[i], x);
 	}
 	scope_rows_add(arr, rows, scope, t, n);
 	if (scope[0]) {
@@ -462,12 +461,12 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 		free(idx);
 	} else if (rated) {
 		for (int i = 0; i < n; i++)
-			league_rating_batch_add(ratings, a->rows[i].member, t[i].r);
+			rows_batch_add(ratings, a->rows[i].member, t[i].r);
 	}
 	free(one.rows);
 }
 
-db_status league_scopes_append(db_conn *c, const char *league, const char *play, bool *done)
+db_status scopes_append(db_conn *c, const char *league, const char *play, bool *done)
 {
 	*done = false;
 	db_added_rows a = {0};
@@ -484,7 +483,7 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 	}
 	sbuf scopes = {0}, members = {0};
 	for (int k = 0; k < nscopes; k++)
-		league_array_elem(&scopes, k == 0, names[k]);
+		rows_array_elem(&scopes, k == 0, names[k]);
 	sb_str(&scopes, "}");
 	members_literal(&a, &members);
 	db_scope_rows cur = {0};
@@ -501,7 +500,7 @@ db_status league_scopes_append(db_conn *c, const char *league, const char *play,
 	}
 	st = scopes_store(c, league, st, true, arr, rows, &lines);
 	/* the play at the end of its players' lines, with their ratings when it is rated */
-	st = league_rating_batch_append(c, league, play, &ratings, st);
+	st = rows_batch_append(c, league, play, &ratings, st);
 	*done = st == DB_OK;
 	for (int k = 0; k < nscopes; k++)
 		free(names[k]);

@@ -1,249 +1,13 @@
-/* Standings, head-to-head and a player's history, answered from a per-process cache keyed by
- * the league's version (leagues.h). */
-#include "leagues/leagues.h"
-#include "base/log.h"
-#include "base/oom.h"
-#include "base/sbuf.h"
-#include "db/accounts.h"
-#include "db/leagues.h"
+/* Standings, head-to-head and a player's history (standings.h), answered from the cache
+ * (cache.c) keyed by the league's version. */
+#include "leagues/standings.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
+#include "leagues/rows.h"
 #include "json/jx.h"
-#include "json/spec.h"
-#include "leagues/internal.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <sodium.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* ---- the standings/history cache ----
- * Standings and histories change only when the league's plays do, and every such change bumps
- * leagues.version in the same transaction. So a reply computed at version v is valid for any
- * request that finds the league at v (on any server): the per-process cache is keyed by
- * (what was asked, version) and needs no invalidation. The version comes with the access
- * check, which passes.c keeps for a second: a hit usually asks the database nothing, and its
- * bytes are the kept ones (an http_blob reference), not a copy. */
-enum {
-	LCACHE_SLOTS = 64,
-	LCACHE_GZIP_MIN = 1024, /* shorter replies are sent as they are */
-};
-
-typedef struct {
-	char key[LCACHE_KEY];
-	long long version;
-	http_blob *text; /* a reference */
-	http_blob *gz;   /* a reference: text gzip-compressed, or NULL (short, or it failed) */
-	char *link;      /* owned: the reply's Link header, or NULL */
-	unsigned long long used;
-} lcache_slot;
-
-static lcache_slot g_lcache[LCACHE_SLOTS];
-static pthread_mutex_t g_lcache_mu = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long g_lcache_tick;
-
-/* Replies computed right now, one per (key, version): a request that misses while another
- * computes the same reply waits for it instead of computing it again, so a burst of phones
- * opening a league just after a change costs one computation, not one each. */
-enum { FLIGHT_SLOTS = 16, FLIGHT_WAIT_S = 10 };
-
-typedef struct {
-	char key[LCACHE_KEY];
-	long long version;
-	bool busy;
-} flight;
-
-static flight g_flight[FLIGHT_SLOTS];
-static pthread_cond_t g_flight_cv = PTHREAD_COND_INITIALIZER;
-
-/* The flight computing (key, version), or NULL (under g_lcache_mu). */
-static flight *flight_find(const char *key, long long version)
-{
-	for (int i = 0; i < FLIGHT_SLOTS; i++)
-		if (g_flight[i].busy && g_flight[i].version == version &&
-		    strcmp(g_flight[i].key, key) == 0)
-			return &g_flight[i];
-	return NULL;
-}
-
-/* Puts the kept reply of (key, version) in resp when there is one (under g_lcache_mu): its
- * body shared, gzip-compressed when gz (the client takes it) and kept so, *gzipped then true;
- * *link receives a copy of its Link header (caller frees). */
-static bool cache_copy(const char *key, long long version, bool gz, http_resp *resp, char **link,
-                       bool *gzipped)
-{
-	for (int i = 0; i < LCACHE_SLOTS; i++) {
-		lcache_slot *e = &g_lcache[i];
-		if (e->text && e->version == version && strcmp(e->key, key) == 0) {
-			*gzipped = gz && e->gz;
-			http_reply_blob(resp, *gzipped ? e->gz : e->text, "application/json");
-			*link = e->link ? xstrdup(e->link) : NULL;
-			e->used = ++g_lcache_tick;
-			return true;
-		}
-	}
-	return false;
-}
-
-void league_cache_key(char out[LCACHE_KEY], const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(out, LCACHE_KEY, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && n < LCACHE_KEY)
-		return;
-	/* too long to keep whole: the hash of all of it, which no written key starts like */
-	size_t len = n > 0 ? (size_t)n + 1 : 1;
-	char *full = xmalloc(len);
-	va_start(ap, fmt);
-	vsnprintf(full, len, fmt, ap);
-	va_end(ap);
-	unsigned char h[crypto_generichash_BYTES];
-	crypto_generichash(h, sizeof h, (const unsigned char *)full, strlen(full), NULL, 0);
-	free(full);
-	out[0] = '#';
-	sodium_bin2hex(out + 1, LCACHE_KEY - 1, h, sizeof h);
-}
-
-/* Answers from the cache when it holds key at version (its Link header too). On a miss the
- * caller computes the reply and must end with league_cache_put or league_cache_done; when
- * another request is computing it already, this waits for that one first — or, on a thread
- * that may not wait (http_may_wait), defers the request (true, resp marked: the caller
- * returns) so that it runs again on a waiting thread. */
-bool league_cache_get(const http_req *req, const char *key, long long version, http_resp *resp)
-{
-	bool hit = false, gz = http_accepts_gzip(http_header(req, "Accept-Encoding")),
-	     gzipped = false, defer = false, may_wait = http_may_wait();
-	char *link = NULL;
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += FLIGHT_WAIT_S;
-	pthread_mutex_lock(&g_lcache_mu);
-	while (!(hit = cache_copy(key, version, gz, resp, &link, &gzipped)) &&
-	       flight_find(key, version)) {
-		if (!may_wait) {
-			defer = true;
-			break;
-		}
-		if (pthread_cond_timedwait(&g_flight_cv, &g_lcache_mu, &until) != 0)
-			break; /* the other one is slow: compute it here too */
-	}
-	if (!hit && !defer && flight_find(key, version) == NULL)
-		for (int i = 0; i < FLIGHT_SLOTS; i++)
-			if (!g_flight[i].busy) { /* no free slot: computed without waiting */
-				snprintf(g_flight[i].key, sizeof g_flight[i].key, "%s", key);
-				g_flight[i].version = version;
-				g_flight[i].busy = true;
-				break;
-			}
-	pthread_mutex_unlock(&g_lcache_mu);
-	if (defer)
-		return http_defer(resp), true;
-	if (gzipped)
-		http_resp_header(resp, "Content-Encoding", "gzip");
-	if (link)
-		http_resp_header(resp, "Link", link);
-	free(link);
-	return hit;
-}
-
-/* Ends the flight of (key, version), waking the requests that wait for it (under
- * g_lcache_mu). */
-static void flight_end(const char *key, long long version)
-{
-	flight *f = flight_find(key, version);
-	if (f) {
-		f->busy = false;
-		pthread_cond_broadcast(&g_flight_cv);
-	}
-}
-
-void league_cache_done(const char *key, long long version)
-{
-	pthread_mutex_lock(&g_lcache_mu);
-	flight_end(key, version);
-	pthread_mutex_unlock(&g_lcache_mu);
-}
-
-/* Replies o (taking it) with its Link header (link: NULL for none; borrowed) and keeps both
- * under (key, version). */
-int league_cache_put(const char *key, long long version, http_resp *resp, json_object *o,
-                     const char *link)
-{
-	const char *text = jx_text(o);
-	size_t len = strlen(text), gz_len = 0;
-	/* compressed once per version, outside the lock: phones take gzip */
-	char *gz = len >= LCACHE_GZIP_MIN ? http_gzip(text, len, &gz_len) : NULL;
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len + 1);
-	pthread_mutex_lock(&g_lcache_mu);
-	lcache_slot *victim = &g_lcache[0];
-	for (int i = 0; i < LCACHE_SLOTS; i++) {
-		lcache_slot *e = &g_lcache[i];
-		if (strcmp(e->key, key) == 0 || e->text == NULL) {
-			victim = e;
-			break;
-		}
-		if (e->used < victim->used)
-			victim = e;
-	}
-	http_blob_unref(victim->text);
-	http_blob_unref(victim->gz);
-	free(victim->link);
-	snprintf(victim->key, sizeof victim->key, "%s", key);
-	victim->version = version;
-	victim->text = http_blob_take(copy, len);
-	victim->gz = gz ? http_blob_take(gz, gz_len) : NULL;
-	victim->link = link ? xstrdup(link) : NULL;
-	victim->used = ++g_lcache_tick;
-	flight_end(key, version);
-	pthread_mutex_unlock(&g_lcache_mu);
-	http_reply_json(resp, 200, o);
-	if (link)
-		http_resp_header(resp, "Link", link);
-	return 0;
-}
-
-void leagues_shutdown(void)
-{
-	pthread_mutex_lock(&g_lcache_mu);
-	for (int i = 0; i < LCACHE_SLOTS; i++) {
-		http_blob_unref(g_lcache[i].text);
-		http_blob_unref(g_lcache[i].gz);
-		free(g_lcache[i].link);
-		memset(&g_lcache[i], 0, sizeof g_lcache[i]);
-	}
-	pthread_mutex_unlock(&g_lcache_mu);
-}
-
-/* ---- standings, head-to-head, history ---- */
-
-/* The season and game filters of a standings-like request: season must be one of the
- * league's (404 otherwise), game any name. */
-static bool read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
-                         const char **game)
-{
-	*season = http_query(req, "season");
-	*game = http_query(req, "game");
-	if (*season && **season == '\0')
-		*season = NULL;
-	if (*game && **game == '\0')
-		*game = NULL;
-	if (*season == NULL)
-		return true;
-	bool found;
-	if (db_season_exists(c, req->params[0], *season, &found) != DB_OK) {
-		acct_reply_db(resp);
-		return false;
-	}
-	if (!found)
-		http_reply_problem(resp, 404, "no such season in this league", NULL, NULL);
-	return found;
-}
 
 static int standing_cmp(const void *a, const void *b)
 {
@@ -256,25 +20,8 @@ static int standing_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void league_standing_add(league_standing *p, const league_row *x)
-{
-	p->member = x->member;
-	p->name = x->name;
-	p->games++;
-	p->wins += x->winner;
-	p->rank_sum += x->rank;
-	p->rated = p->rated || x->rated;
-	if (x->has_score) {
-		p->scored++;
-		p->score_sum += x->score;
-		if (!p->has_best || x->score > p->best)
-			p->best = x->score;
-		p->has_best = true;
-	}
-}
-
-json_object *league_standings_reply(const char *league, const char *season, const char *game,
-                                    league_standing *t, int n)
+json_object *standings_reply(const char *league, const char *season, const char *game,
+                             league_standing *t, int n)
 {
 	qsort(t, (size_t)n, sizeof *t, standing_cmp);
 	json_object *arr = jx_arr();
@@ -291,7 +38,7 @@ json_object *league_standings_reply(const char *league, const char *season, cons
 		jx_set(o, "average_score", p->scored ? jx_double(p->score_sum / p->scored) : NULL);
 		jx_set(o, "best_score", p->has_best ? jx_double(p->best) : NULL);
 		jx_set(o, "average_rank", jx_double((double)p->rank_sum / p->games));
-		jx_set(o, "rating", league_rating_json(p->r));
+		jx_set(o, "rating", rows_rating_json(p->r));
 		jx_set(o, "rated", jx_bool(p->rated));
 		jx_push(arr, o);
 	}
@@ -308,24 +55,24 @@ static json_object *standings_computed(db_conn *c, const char *league, const cha
                                        const char *game, db_status *st)
 {
 	league_rows s;
-	if ((*st = league_rows_load(c, league, season, game, &s)) != DB_OK)
+	if ((*st = rows_load(c, league, season, game, &s)) != DB_OK)
 		return NULL;
 	rating *cur = xcalloc((size_t)s.nmembers, sizeof *cur);
 	league_standing *t = xcalloc((size_t)s.nmembers, sizeof *t);
-	league_rows_rate(&s, cur);
+	rows_rate(&s, cur);
 	for (int i = 0; i < s.nrows; i++)
-		league_standing_add(&t[s.rows[i].m], &s.rows[i]);
+		rows_standing_add(&t[s.rows[i].m], &s.rows[i]);
 	for (int m = 0; m < s.nmembers; m++)
 		t[m].r = cur[m];
-	json_object *o = league_standings_reply(league, season, game, t, s.nmembers);
+	json_object *o = standings_reply(league, season, game, t, s.nmembers);
 	free(t);
 	free(cur);
-	league_rows_free(&s);
+	rows_free(&s);
 	return o;
 }
 
-json_object *leagues_standings_json(db_conn *c, const char *league, const char *season,
-                                    const char *game, db_status *st)
+json_object *standings_json(db_conn *c, const char *league, const char *season, const char *game,
+                            db_status *st)
 {
 	db_scope_standings k;
 	bool kept;
@@ -350,7 +97,7 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 		                         .r = {y->mu, y->sigma},
 		                         .rated = y->rated};
 	}
-	json_object *o = league_standings_reply(league, season, game, t, k.n);
+	json_object *o = standings_reply(league, season, game, t, k.n);
 	free(t);
 	db_rowset_clear(&k);
 	return o;
@@ -361,8 +108,8 @@ json_object *leagues_standings_json(db_conn *c, const char *league, const char *
 static bool open_filtered(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
                           league_access *a, const char **season, const char **game)
 {
-	return league_access_as(resp, c, acc, req->params[0], false, a) &&
-	       read_filters(req, resp, c, season, game);
+	return access_as(resp, c, acc, req->params[0], false, a) &&
+	       access_read_filters(req, resp, c, season, game);
 }
 
 static int standings_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
@@ -372,33 +119,33 @@ static int standings_read(const http_req *req, http_resp *resp, db_conn *c, cons
 	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	league_cache_key(key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
-	                 game ? game : "");
-	league_etag(etag, a.version, key);
-	if (league_not_modified(req, resp, etag))
+	cache_key(key, "standings\n%s\n%s\n%s", req->params[0], season ? season : "",
+	          game ? game : "");
+	access_etag(etag, a.version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(req, key, a.version, resp)) {
+	if (!cache_get(req, key, a.version, resp)) {
 		/* a libmicrohttpd thread waits for no lock either: the tables being rewritten,
 		 * the request runs again on a waiting thread */
 		bool may_wait = http_may_wait();
 		db_status st;
 		db_conn_nowait(c, !may_wait);
-		json_object *o = leagues_standings_json(c, req->params[0], season, game, &st);
+		json_object *o = standings_json(c, req->params[0], season, game, &st);
 		bool refused = !may_wait && db_conn_lock_refused(c);
 		db_conn_nowait(c, false);
 		if (o == NULL) {
-			league_cache_done(key, a.version);
+			cache_done(key, a.version);
 			return refused ? http_defer(resp) : acct_reply_db(resp);
 		}
-		league_cache_put(key, a.version, resp, o, NULL);
+		cache_put(key, a.version, resp, o, NULL);
 	}
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }
 
 int api_league_standings(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, standings_read);
+	return access_read(req, resp, standings_read);
 }
 
 typedef struct {
@@ -412,11 +159,11 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	if (!open_filtered(req, resp, c, acc, &a, &season, &game))
 		return 0;
 	league_rows s;
-	if (league_rows_load(c, req->params[0], season, game, &s) != DB_OK)
+	if (rows_load(c, req->params[0], season, game, &s) != DB_OK)
 		return acct_reply_db(resp);
 	size_t nm = (size_t)s.nmembers;
 	if (nm > H2H_MAX_PLAYERS) { /* the table is nm² cells: bounded memory */
-		league_rows_free(&s);
+		rows_free(&s);
 		return http_reply_problem(
 		    resp, 422,
 		    "too many players for one head-to-head table: choose a game "
@@ -470,13 +217,13 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	free(t);
 	free(names);
 	free(ids);
-	league_rows_free(&s);
+	rows_free(&s);
 	return http_reply_json(resp, 200, o);
 }
 
 int api_league_head_to_head(const http_req *req, http_resp *resp)
 {
-	return league_read(req, resp, head_to_head_read);
+	return access_read(req, resp, head_to_head_read);
 }
 
 /* The JSON of a page of a player's history. */
@@ -491,13 +238,13 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 		jx_set(o, "game", jx_str(y->game));
 		jx_set(o, "date", jx_str(y->date));
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
-		jx_set(o, "score", league_num_json(y->has_score, y->score));
+		jx_set(o, "score", rows_num_json(y->has_score, y->score));
 		jx_set(o, "rank", jx_int(y->rank));
 		jx_set(o, "winner", jx_bool(y->winner));
 		jx_set(o, "rated", jx_bool(y->rated));
-		jx_set(o, "rating",
-		       league_rating_json(y->has_rating ? (rating){y->mu, y->sigma}
-		                                        : rating_default()));
+		jx_set(
+		    o, "rating",
+		    rows_rating_json(y->has_rating ? (rating){y->mu, y->sigma} : rating_default()));
 		jx_set(o, "players", jx_int(y->players));
 		jx_push(arr, o);
 	}
@@ -506,8 +253,8 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 	jx_set(o, "name", jx_str(ml->name));
 	jx_set(o, "league", jx_str(ml->league));
 	jx_set(o, "rating",
-	       league_rating_json(h->has_current ? (rating){h->current_mu, h->current_sigma}
-	                                         : rating_default()));
+	       rows_rating_json(h->has_current ? (rating){h->current_mu, h->current_sigma}
+	                                       : rating_default()));
 	jx_set(o, "total", jx_int(h->total));
 	jx_set(o, "history", arr);
 	return o;
@@ -516,64 +263,43 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 static int history_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
 {
 	db_member_league ml;
-	if (league_member_at(c, req->params[0], -1, &ml) != DB_OK)
+	if (access_member_at(c, req->params[0], -1, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	league_access a;
 	league_page pg;
-	if (!league_access_as(resp, c, acc, ml.league, false, &a) ||
-	    !league_page_read(req, resp, &pg))
+	if (!access_as(resp, c, acc, ml.league, false, &a) || !access_page_read(req, resp, &pg))
 		return 0;
 	/* the name, and that the player is still there, as of this version */
-	if (league_member_at(c, req->params[0], a.version, &ml) != DB_OK)
+	if (access_member_at(c, req->params[0], a.version, &ml) != DB_OK)
 		return acct_reply_db(resp);
 	if (!ml.found)
 		return http_reply_problem(resp, 404, "no such player", NULL, NULL);
 	char key[LCACHE_KEY], etag[LEAGUE_ETAG_LEN];
-	league_cache_key(key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text, pg.offset_text);
-	league_etag(etag, a.version, key);
-	if (league_not_modified(req, resp, etag))
+	cache_key(key, "history\n%s\n%s\n%s", req->params[0], pg.limit_text, pg.offset_text);
+	access_etag(etag, a.version, key);
+	if (access_not_modified(req, resp, etag))
 		return 0;
-	if (!league_cache_get(req, key, a.version, resp)) {
+	if (!cache_get(req, key, a.version, resp)) {
 		db_history_page h = {0};
 		if (db_player_history(c, req->params[0], pg.limit_text, pg.offset_text, &h) !=
 		    DB_OK) {
 			db_rowset_clear(&h.items);
-			league_cache_done(key, a.version);
+			cache_done(key, a.version);
 			return acct_reply_db(resp);
 		}
-		char *link = league_page_link("players", req->params[0], "history", &pg, h.total,
+		char *link = access_page_link("players", req->params[0], "history", &pg, h.total,
 		                              NULL, NULL);
-		league_cache_put(key, a.version, resp, history_json(req, &ml, &h), link);
+		cache_put(key, a.version, resp, history_json(req, &ml, &h), link);
 		db_rowset_clear(&h.items);
 		free(link);
 	}
-	league_tag_reply(resp, etag);
+	access_tag_reply(resp, etag);
 	return 0;
 }
 
 int api_player_history(const http_req *req, http_resp *resp)
 {
-	return league_read_player(req, resp, history_read);
-}
-
-int leagues_table_hook(void *c, const char *game_id, const char *league, const char *kind,
-                       const char *result_json)
-{
-	return leagues_record_game(c, game_id, league, kind, result_json) == DB_OK ? 0 : -1;
-}
-
-bool leagues_may_record(const http_req *req, http_resp *resp, db_conn *c, const char *league)
-{
-	league_access a;
-	return league_access_check(req, resp, c, league, false, &a);
-}
-
-/* ---- for the league report PDF (leagues/report.c) ---- */
-
-bool leagues_read_filters(const http_req *req, http_resp *resp, db_conn *c, const char **season,
-                          const char **game)
-{
-	return read_filters(req, resp, c, season, game);
+	return access_read_player(req, resp, history_read);
 }

@@ -48,7 +48,7 @@ UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 
 def _export_uuid(stored):
     """The uuid the export writes for a play: its own when in RFC 4122 form, else derived from it
-    (src/leagues/io.c lio_derived_uuid: BLAKE2b-128 of "play", the uuid and "", each with its
+    (src/leagues/io.c io_derived_uuid: BLAKE2b-128 of "play", the uuid and "", each with its
     NUL, in version 4's form)."""
     if UUID.match(stored):
         return stored

@@ -1,5 +1,5 @@
 """League reads keep the session and league check of a session for a moment
-(src/leagues/passes.c): a write request of the same server drops what is kept at once, a change
+(src/accounts/passes.c): a write request of the same server drops what is kept at once, a change
 made elsewhere (another process, by hand) reaches league reads within a second."""
 import subprocess, time
 

@@ -217,7 +217,7 @@ def test_phones_opening_the_league_at_once_after_a_play_get_one_answer():
 
 def test_plays_added_after_the_last_are_rated_from_the_kept_state():
     """A play recorded after every other (the usual case: the game just played) is rated from
-    its players' kept standings in its scopes only (scopes.c league_scopes_append); the other
+    its players' kept standings in its scopes only (scopes.c scopes_append); the other
     scopes' rows are left where they are. The result equals rating the whole league again."""
     with Server(database=make_database(DB)) as s:
         c = user(s, "append@example.org", "Append")

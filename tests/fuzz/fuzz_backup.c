@@ -1,4 +1,4 @@
-/* libFuzzer target: arbitrary bytes as our league backup (JSON), through league_import_parse (the
+/* libFuzzer target: arbitrary bytes as our league backup (JSON), through import_parse (the
  * parser the import route uses, without the database); invariants in fuzz_import.h. Corpus:
  * tests/fuzz/corpus/backup/ (real files, see corpus/README.md). */
 #include "fuzz_import.h"

@@ -1,4 +1,4 @@
-/* libFuzzer target: arbitrary bytes as a BoardGameGeek plays XML file, through league_import_parse
+/* libFuzzer target: arbitrary bytes as a BoardGameGeek plays XML file, through import_parse
  * (the parser the import route uses, without the database); invariants in fuzz_import.h. Corpus:
  * tests/fuzz/corpus/bggxml/ (real files, see corpus/README.md). */
 #include "fuzz_import.h"

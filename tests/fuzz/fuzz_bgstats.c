@@ -1,4 +1,4 @@
-/* libFuzzer target: arbitrary bytes as a BG Stats JSON export, through league_import_parse (the
+/* libFuzzer target: arbitrary bytes as a BG Stats JSON export, through import_parse (the
  * parser the import route uses, without the database); invariants in fuzz_import.h. Corpus:
  * tests/fuzz/corpus/bgstats/ (real files, see corpus/README.md). */
 #include "fuzz_import.h"

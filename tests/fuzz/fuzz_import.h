@@ -1,10 +1,11 @@
 /* Shared by the import fuzz targets (fuzz_bgstats.c, fuzz_bggxml.c, fuzz_backup.c): the bytes
- * go through league_import_parse, the entry point the import route uses, and what it accepts
+ * go through import_parse, the entry point the import route uses, and what it accepts
  * must be what the transaction can store. Nothing may crash, leak or trip a sanitizer. */
 #ifndef FUZZ_IMPORT_H
 #define FUZZ_IMPORT_H
 
 #include "leagues/import.h"
+#include "leagues/io.h"
 
 #include <libxml/parser.h>
 #include <math.h>
@@ -26,7 +27,7 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 {
 	league_import im;
 	memset(&im, 0, sizeof im);
-	int rc = league_import_parse(&im, format, (const char *)data, size);
+	int rc = import_parse(&im, format, (const char *)data, size);
 	if (rc != 0) {
 		fz_check(rc == -1 && im.detail[0] != '\0');
 	} else {
@@ -52,7 +53,7 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 			         *im.skips[i].detail);
 		fz_check(im.nplays + im.nskips <= 100000);
 	}
-	league_import_free(&im);
+	io_import_free(&im);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

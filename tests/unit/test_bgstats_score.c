@@ -2,7 +2,7 @@
  * "86+84+" read as their total) and the numbers an export writes back (the shortest decimal
  * that reads back to the number), plus the UUIDs an export gives what has none. Links the app
  * library (src/leagues/io.c). */
-#include "leagues/internal.h"
+#include "leagues/io.h"
 #include "test.h"
 
 #include <string.h>
@@ -20,7 +20,7 @@ static void sums(void)
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		double d = -999;
-		if (!lio_score_parse(ok[i].typed, &d) || d != ok[i].total) {
+		if (!io_score_parse(ok[i].typed, &d) || d != ok[i].total) {
 			printf("  %s → %g (want %g)\n", ok[i].typed, d, ok[i].total);
 			CHECK(!"a sum as typed reads as its total");
 		}
@@ -31,18 +31,18 @@ static void sums(void)
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 		double d = 0;
-		bool read = lio_score_parse(words[i], &d);
+		bool read = io_score_parse(words[i], &d);
 		if (read && strcmp(words[i], "4-") != 0) {
 			printf("  \"%s\" read as %g\n", words[i], d);
 			CHECK(!"words are no score");
 		}
 	}
 	double d;
-	CHECK(lio_score_parse("4-", &d) && d == 4); /* a sum left unfinished, as "86+84+" */
+	CHECK(io_score_parse("4-", &d) && d == 4); /* a sum left unfinished, as "86+84+" */
 	char big[400];
 	memset(big, '1', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	CHECK(!lio_score_parse(big, &d)); /* longer than a score as typed is kept */
+	CHECK(!io_score_parse(big, &d)); /* longer than a score as typed is kept */
 }
 
 static void shortest(void)
@@ -62,35 +62,35 @@ static void shortest(void)
 	         {123456789, "123456789"},
 	         {0.1 + 0.2, "0.30000000000000004"}};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		char buf[LIO_NUM_MAX];
-		lio_shortest(t[i].d, buf);
+		char buf[IO_NUM_MAX];
+		io_shortest(t[i].d, buf);
 		CHECK_STR(buf, t[i].text);
 		double back;
-		CHECK(lio_score_parse(buf, &back) && back == t[i].d);
+		CHECK(io_score_parse(buf, &back) && back == t[i].d);
 	}
 }
 
 static void uuids(void)
 {
-	char a[LIO_UUID_LEN + 1], b[LIO_UUID_LEN + 1], c[LIO_UUID_LEN + 1];
-	lio_derived_uuid("play", "0123abcd", NULL, a);
-	lio_derived_uuid("play", "0123abcd", NULL, b);
-	lio_derived_uuid("player", "0123abcd", NULL, c);
+	char a[IO_UUID_LEN + 1], b[IO_UUID_LEN + 1], c[IO_UUID_LEN + 1];
+	io_derived_uuid("play", "0123abcd", NULL, a);
+	io_derived_uuid("play", "0123abcd", NULL, b);
+	io_derived_uuid("player", "0123abcd", NULL, c);
 	CHECK_STR(a, b);          /* stable */
 	CHECK(strcmp(a, c) != 0); /* the kind counts */
-	CHECK(lio_is_uuid(a));
+	CHECK(io_is_uuid(a));
 	CHECK(a[14] == '4');                  /* version 4's form */
 	CHECK(strchr("89ab", a[19]) != NULL); /* RFC 4122 variant */
-	lio_derived_uuid("game", "ab", "c", b);
-	lio_derived_uuid("game", "a", "bc", c);
+	io_derived_uuid("game", "ab", "c", b);
+	io_derived_uuid("game", "a", "bc", c);
 	CHECK(strcmp(b, c) != 0); /* parts do not run together */
-	CHECK(lio_is_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B"));
-	CHECK(!lio_is_uuid("bgg-87654321"));
-	CHECK(!lio_is_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B0"));
-	lio_play_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B", a);
+	CHECK(io_is_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B"));
+	CHECK(!io_is_uuid("bgg-87654321"));
+	CHECK(!io_is_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B0"));
+	io_play_uuid("9EBE4351-182C-403D-B6EA-C45C0D67046B", a);
 	CHECK_STR(a, "9EBE4351-182C-403D-B6EA-C45C0D67046B"); /* kept as it came */
-	lio_play_uuid("bgg-87654321", a);
-	CHECK(lio_is_uuid(a));
+	io_play_uuid("bgg-87654321", a);
+	CHECK(io_is_uuid(a));
 }
 
 int main(void)

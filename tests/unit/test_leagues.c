@@ -2,8 +2,12 @@
  * derived from scores or winner flags (api.md "Leagues": rank 1 is best, equal ranks tie,
  * ranks come from the scores when omitted). */
 #include "base/oom.h"
-#include "leagues/internal.h"
-#include "leagues/leagues.h"
+#include "accounts/passes.h"
+#include "leagues/access.h"
+#include "leagues/cache.h"
+#include "leagues/dates.h"
+#include "leagues/rows.h"
+#include "leagues/store.h"
 #include "test.h"
 
 #include <pthread.h>
@@ -13,26 +17,26 @@
 static void dates(void)
 {
 	char out[64];
-	CHECK(league_parse_when("2026-02-28", out));
+	CHECK(dates_parse_when("2026-02-28", out));
 	CHECK_STR(out, "2026-02-28T00:00:00Z");
-	CHECK(league_parse_when("2024-02-29", out)); /* a leap year */
-	CHECK(!league_parse_when("2026-02-29", out));
-	CHECK(!league_parse_when("2100-02-29", out)); /* not a leap year */
-	CHECK(league_parse_when("2000-02-29", out));  /* a leap year */
-	CHECK(!league_parse_when("2026-04-31", out));
-	CHECK(!league_parse_when("2026-13-01", out));
-	CHECK(!league_parse_when("26-01-01", out));
-	CHECK(league_parse_when("2026-04-01T21:30:00+02:00", out));
+	CHECK(dates_parse_when("2024-02-29", out)); /* a leap year */
+	CHECK(!dates_parse_when("2026-02-29", out));
+	CHECK(!dates_parse_when("2100-02-29", out)); /* not a leap year */
+	CHECK(dates_parse_when("2000-02-29", out));  /* a leap year */
+	CHECK(!dates_parse_when("2026-04-31", out));
+	CHECK(!dates_parse_when("2026-13-01", out));
+	CHECK(!dates_parse_when("26-01-01", out));
+	CHECK(dates_parse_when("2026-04-01T21:30:00+02:00", out));
 	CHECK_STR(out, "2026-04-01T21:30:00+02:00");
-	CHECK(league_parse_when("2026-04-01T21:30:00.250Z", out));
-	CHECK(league_parse_when("2020-01-01 20:00:00", out)); /* BG Stats: a local wall time */
+	CHECK(dates_parse_when("2026-04-01T21:30:00.250Z", out));
+	CHECK(dates_parse_when("2020-01-01 20:00:00", out)); /* BG Stats: a local wall time */
 	CHECK_STR(out, "2020-01-01T20:00:00Z");
-	CHECK(league_parse_when("2020-01-01 20:00", out));
-	CHECK(!league_parse_when("2020-01-01 23:59:60", out)); /* no leap second */
-	CHECK(!league_parse_when("2026-04-01T24:00:00Z", out));
-	CHECK(!league_parse_when("2026-04-01T21:30:00+02", out));
-	CHECK(!league_parse_when("2026-04-01T21:30:00Zjunk", out));
-	CHECK(!league_parse_when("2026-04-01; DROP TABLE plays", out));
+	CHECK(dates_parse_when("2020-01-01 20:00", out));
+	CHECK(!dates_parse_when("2020-01-01 23:59:60", out)); /* no leap second */
+	CHECK(!dates_parse_when("2026-04-01T24:00:00Z", out));
+	CHECK(!dates_parse_when("2026-04-01T21:30:00+02", out));
+	CHECK(!dates_parse_when("2026-04-01T21:30:00Zjunk", out));
+	CHECK(!dates_parse_when("2026-04-01; DROP TABLE plays", out));
 }
 
 /* api.md Conventions: timestamps are RFC 3339 (section 5.6), a play keeps its offset. */
@@ -40,26 +44,26 @@ static void rfc3339_strict(void)
 {
 	char out[64];
 	int off = 99;
-	CHECK(league_parse_rfc3339("2026-12-31T23:30:00-05:00", out, &off));
+	CHECK(dates_parse_rfc3339("2026-12-31T23:30:00-05:00", out, &off));
 	CHECK_STR(out, "2026-12-31T23:30:00-05:00");
 	CHECK_EQ_INT(off, -300);
-	CHECK(league_parse_rfc3339("2026-12-31t23:30:00.5z", out, &off)); /* 5.6 NOTE: t, z */
+	CHECK(dates_parse_rfc3339("2026-12-31t23:30:00.5z", out, &off)); /* 5.6 NOTE: t, z */
 	CHECK_STR(out, "2026-12-31T23:30:00.5Z");
 	CHECK_EQ_INT(off, 0);
-	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+05:45", out, &off));
+	CHECK(dates_parse_rfc3339("2026-06-01T08:00:00+05:45", out, &off));
 	CHECK_EQ_INT(off, 345);
-	CHECK(league_parse_rfc3339("2026-06-01T08:00:00-00:00", out, &off)); /* offset unknown */
+	CHECK(dates_parse_rfc3339("2026-06-01T08:00:00-00:00", out, &off)); /* offset unknown */
 	CHECK_EQ_INT(off, 0);
-	CHECK(league_parse_rfc3339("2026-06-01", out, &off)); /* a local date */
+	CHECK(dates_parse_rfc3339("2026-06-01", out, &off)); /* a local date */
 	CHECK_STR(out, "2026-06-01T00:00:00Z");
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00Z", out, &off));         /* seconds */
-	CHECK(!league_parse_rfc3339("2026-06-30T23:59:60Z", out, &off));      /* leap second */
-	CHECK(!league_parse_rfc3339("2026-06-01 08:00:00Z", out, &off));      /* space */
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00", out, &off));       /* no offset */
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+0200", out, &off));  /* no colon */
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+24:00", out, &off)); /* hours */
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00.Z", out, &off));     /* empty fraction */
-	CHECK(!league_parse_rfc3339("2026-02-29T08:00:00Z", out, &off));      /* not a date */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00Z", out, &off));         /* seconds */
+	CHECK(!dates_parse_rfc3339("2026-06-30T23:59:60Z", out, &off));      /* leap second */
+	CHECK(!dates_parse_rfc3339("2026-06-01 08:00:00Z", out, &off));      /* space */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00", out, &off));       /* no offset */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00+0200", out, &off));  /* no colon */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00+24:00", out, &off)); /* hours */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00.Z", out, &off));     /* empty fraction */
+	CHECK(!dates_parse_rfc3339("2026-02-29T08:00:00Z", out, &off));      /* not a date */
 }
 
 /* PostgreSQL's timestamptz takes offsets up to ±15:59 and refuses more (SQLSTATE 22009): both
@@ -68,21 +72,21 @@ static void offsets_postgres_takes(void)
 {
 	char out[64];
 	int off = 0;
-	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+15:59", out, &off));
+	CHECK(dates_parse_rfc3339("2026-06-01T08:00:00+15:59", out, &off));
 	CHECK_EQ_INT(off, 959);
-	CHECK(league_parse_rfc3339("2026-06-01T08:00:00-15:59", out, &off));
+	CHECK(dates_parse_rfc3339("2026-06-01T08:00:00-15:59", out, &off));
 	CHECK_EQ_INT(off, -959);
-	CHECK(league_parse_rfc3339("2026-06-01T08:00:00+14:00", out, &off)); /* Kiribati */
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+16:00", out, &off));
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00-16:00", out, &off));
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+24:59", out, &off));
-	CHECK(!league_parse_rfc3339("2026-06-01T08:00:00+15:60", out, &off));
-	CHECK(league_parse_when("2026-06-01 08:00:00+15:59", out));
-	CHECK(league_parse_when("2026-06-01T08:00-15:59", out));
-	CHECK(!league_parse_when("2026-06-01 08:00:00+16:00", out));
-	CHECK(!league_parse_when("2026-06-01T08:00:00-16:00", out));
-	CHECK(!league_parse_when("2026-06-01T08:00:00+24:59", out));
-	CHECK(!league_parse_when("2026-06-01T08:00:00+15:60", out));
+	CHECK(dates_parse_rfc3339("2026-06-01T08:00:00+14:00", out, &off)); /* Kiribati */
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00+16:00", out, &off));
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00-16:00", out, &off));
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00+24:59", out, &off));
+	CHECK(!dates_parse_rfc3339("2026-06-01T08:00:00+15:60", out, &off));
+	CHECK(dates_parse_when("2026-06-01 08:00:00+15:59", out));
+	CHECK(dates_parse_when("2026-06-01T08:00-15:59", out));
+	CHECK(!dates_parse_when("2026-06-01 08:00:00+16:00", out));
+	CHECK(!dates_parse_when("2026-06-01T08:00:00-16:00", out));
+	CHECK(!dates_parse_when("2026-06-01T08:00:00+24:59", out));
+	CHECK(!dates_parse_when("2026-06-01T08:00:00+15:60", out));
 }
 
 static void ranks_from_scores(void)
@@ -93,7 +97,7 @@ static void ranks_from_scores(void)
 	                      {.score = 10, .has_score = true}};
 	league_play p = {.results = r, .nresults = 4};
 	const char *why = NULL;
-	CHECK(league_play_rank(&p, &why));
+	CHECK(store_play_rank(&p, &why));
 	CHECK_EQ_INT(r[0].rank, 1);
 	CHECK_EQ_INT(r[1].rank, 2);
 	CHECK_EQ_INT(r[2].rank, 2);
@@ -107,22 +111,22 @@ static void ranks_from_winners_and_refusals(void)
 	                      {.has_winner = true, .winner = true}};
 	league_play p = {.results = r, .nresults = 2};
 	const char *why = NULL;
-	CHECK(league_play_rank(&p, &why));
+	CHECK(store_play_rank(&p, &why));
 	CHECK_EQ_INT(r[0].rank, 2);
 	CHECK_EQ_INT(r[1].rank, 1);
 	/* some ranks given, others not: refused */
 	league_result m[2] = {{.has_rank = true, .rank = 1}, {.has_score = true, .score = 3}};
 	league_play q = {.results = m, .nresults = 2};
-	CHECK(!league_play_rank(&q, &why) && why != NULL);
+	CHECK(!store_play_rank(&q, &why) && why != NULL);
 	/* nothing to rank by */
 	league_result n[2] = {{.has_score = true, .score = 3}, {.score = 0}};
 	league_play z = {.results = n, .nresults = 2};
-	CHECK(!league_play_rank(&z, &why));
+	CHECK(!store_play_rank(&z, &why));
 	/* cooperative: everybody rank 1, one outcome for the team */
 	league_result c[3] = {
 	    {.has_winner = true, .winner = true}, {.score = 0}, {.score = 5, .has_score = true}};
 	league_play co = {.results = c, .nresults = 3, .cooperative = true};
-	CHECK(league_play_rank(&co, &why));
+	CHECK(store_play_rank(&co, &why));
 	CHECK(c[0].rank == 1 && c[1].rank == 1 && c[2].rank == 1);
 	CHECK(c[0].winner && c[1].winner && c[2].winner);
 	/* cooperative with each player's flag (Mysterium: two of three win): the flags stand */
@@ -130,7 +134,7 @@ static void ranks_from_winners_and_refusals(void)
 	                       {.has_winner = true, .winner = true},
 	                       {.has_winner = true, .winner = false}};
 	league_play mys = {.results = my, .nresults = 3, .cooperative = true};
-	CHECK(league_play_rank(&mys, &why));
+	CHECK(store_play_rank(&mys, &why));
 	CHECK(my[0].winner && my[1].winner && !my[2].winner);
 	CHECK(my[0].rank == 1 && my[1].rank == 1 && my[2].rank == 2);
 }
@@ -148,7 +152,7 @@ static void *wait_for_reply(void *arg)
 	waiter *w = arg;
 	http_resp r = {0};
 	http_thread_may_wait(true); /* a waiting thread's */
-	bool hit = league_cache_get(NULL, w->key, w->version, &r);
+	bool hit = cache_get(NULL, w->key, w->version, &r);
 	atomic_store(&w->hit, hit);
 	atomic_store(&w->returned, true);
 	if (hit) { /* the kept reply itself, shared */
@@ -157,7 +161,7 @@ static void *wait_for_reply(void *arg)
 			CHECK(http_blob_len(r.blob) == 7 &&
 			      memcmp(http_blob_data(r.blob), "{\"n\":1}", 7) == 0);
 	} else
-		league_cache_done(w->key, w->version);
+		cache_done(w->key, w->version);
 	http_resp_clear(&r);
 	return NULL;
 }
@@ -167,7 +171,7 @@ static void *wait_for_reply(void *arg)
 static void cache_single_flight(void)
 {
 	http_resp r = {0};
-	CHECK(!league_cache_get(NULL, "test\nflight", 7, &r)); /* this thread computes (7) */
+	CHECK(!cache_get(NULL, "test\nflight", 7, &r)); /* this thread computes (7) */
 	waiter w = {.key = "test\nflight", .version = 7};
 	pthread_t t;
 	CHECK(pthread_create(&t, NULL, wait_for_reply, &w) == 0);
@@ -176,19 +180,19 @@ static void cache_single_flight(void)
 	CHECK(!atomic_load(&w.returned));
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "n", json_object_new_int(1));
-	league_cache_put("test\nflight", 7, &r, o, NULL);
+	cache_put("test\nflight", 7, &r, o, NULL);
 	pthread_join(t, NULL);
 	CHECK(atomic_load(&w.returned) && atomic_load(&w.hit));
 	http_resp_clear(&r);
 
 	http_resp r2 = {0};
-	CHECK(!league_cache_get(NULL, "test\nflight", 8, &r2)); /* a new version: computed again */
+	CHECK(!cache_get(NULL, "test\nflight", 8, &r2)); /* a new version: computed again */
 	waiter w2 = {.key = "test\nflight", .version = 8};
 	CHECK(pthread_create(&t, NULL, wait_for_reply, &w2) == 0);
 	for (int i = 0; i < 20; i++)
 		usleep(5000);
 	CHECK(!atomic_load(&w2.returned));
-	league_cache_done("test\nflight", 8); /* failed: the waiter is woken to compute it */
+	cache_done("test\nflight", 8); /* failed: the waiter is woken to compute it */
 	pthread_join(t, NULL);
 	CHECK(atomic_load(&w2.returned) && !atomic_load(&w2.hit));
 	http_resp_clear(&r2);
@@ -196,13 +200,13 @@ static void cache_single_flight(void)
 	/* a thread that may not wait (a libmicrohttpd thread's) defers instead, at once */
 	http_resp r3 = {0}, r4 = {0};
 	CHECK(!http_may_wait());
-	CHECK(!league_cache_get(NULL, "test\nflight", 9, &r3)); /* this thread computes (9) */
-	CHECK(league_cache_get(NULL, "test\nflight", 9, &r4) && r4.defer && r4.status == 0);
+	CHECK(!cache_get(NULL, "test\nflight", 9, &r3)); /* this thread computes (9) */
+	CHECK(cache_get(NULL, "test\nflight", 9, &r4) && r4.defer && r4.status == 0);
 	CHECK(r4.body == NULL && r4.blob == NULL);
-	league_cache_done("test\nflight", 9);
+	cache_done("test\nflight", 9);
 	http_resp_clear(&r3);
 	http_resp_clear(&r4);
-	leagues_shutdown();
+	cache_shutdown();
 }
 
 /* Keys too long for the cache are hashed whole, never cut: two that differ only at the end get
@@ -213,32 +217,32 @@ static void cache_long_keys(void)
 	char *game = xmalloc(LCACHE_KEY + 100);
 	memset(game, 'g', LCACHE_KEY + 99);
 	game[LCACHE_KEY + 99] = '\0';
-	league_cache_key(a, "standings\n%s\n%s\n%s1", "L", "", game);
-	league_cache_key(b, "standings\n%s\n%s\n%s2", "L", "", game);
-	league_cache_key(c, "standings\n%s\n%s\n%s1", "L", "", game);
+	cache_key(a, "standings\n%s\n%s\n%s1", "L", "", game);
+	cache_key(b, "standings\n%s\n%s\n%s2", "L", "", game);
+	cache_key(c, "standings\n%s\n%s\n%s1", "L", "", game);
 	free(game);
 	CHECK(a[0] == '#' && strlen(a) == 65 && strcmp(a, b) != 0 && strcmp(a, c) == 0);
 	char ea[LEAGUE_ETAG_LEN], eb[LEAGUE_ETAG_LEN];
-	league_etag(ea, 3, a);
-	league_etag(eb, 3, b);
+	access_etag(ea, 3, a);
+	access_etag(eb, 3, b);
 	CHECK(strcmp(ea, eb) != 0);
-	league_cache_key(a, "standings\n%s\n%s\n%s", "L", "s", "g");
+	cache_key(a, "standings\n%s\n%s\n%s", "L", "s", "g");
 	CHECK(strcmp(a, "standings\nL\ns\ng") == 0);
 	/* and the cache keeps them apart */
 	http_resp r = {0};
-	league_cache_key(a, "standings\n%0*d1", LCACHE_KEY, 0);
-	league_cache_key(b, "standings\n%0*d2", LCACHE_KEY, 0);
-	CHECK(!league_cache_get(NULL, a, 1, &r));
+	cache_key(a, "standings\n%0*d1", LCACHE_KEY, 0);
+	cache_key(b, "standings\n%0*d2", LCACHE_KEY, 0);
+	CHECK(!cache_get(NULL, a, 1, &r));
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "n", json_object_new_int(1));
-	league_cache_put(a, 1, &r, o, NULL);
+	cache_put(a, 1, &r, o, NULL);
 	http_resp_clear(&r);
-	CHECK(!league_cache_get(NULL, b, 1, &r)); /* a miss: b is not a's entry */
-	league_cache_done(b, 1);
+	CHECK(!cache_get(NULL, b, 1, &r)); /* a miss: b is not a's entry */
+	cache_done(b, 1);
 	http_resp_clear(&r);
-	CHECK(league_cache_get(NULL, a, 1, &r) && r.blob != NULL);
+	CHECK(cache_get(NULL, a, 1, &r) && r.blob != NULL);
 	http_resp_clear(&r);
-	leagues_shutdown();
+	cache_shutdown();
 }
 
 static account pass_account(const char *session, const char *member, int64_t version)
@@ -259,31 +263,31 @@ static account pass_account(const char *session, const char *member, int64_t ver
 static void passes(void)
 {
 	account a = pass_account("s1", "m1", 7), got;
-	acct_pass_mark m;
-	acct_pass_begin(&m);
-	acct_pass_put(&m, "L1", &a);
-	CHECK(acct_pass_get("s1", "L1", &got));
+	passes_mark m;
+	passes_begin(&m);
+	passes_put(&m, "L1", &a);
+	CHECK(passes_get("s1", "L1", &got));
 	CHECK_STR(got.pre.member, "m1");
 	CHECK(got.pre.version == 7 && got.pre_conn == NULL);
-	CHECK(!acct_pass_get("s2", "L1", &got)); /* another session */
-	CHECK(!acct_pass_get("s1", "L2", &got)); /* another league */
-	acct_forget_passes();                    /* a write request */
-	CHECK(!acct_pass_get("s1", "L1", &got));
+	CHECK(!passes_get("s2", "L1", &got)); /* another session */
+	CHECK(!passes_get("s1", "L2", &got)); /* another league */
+	passes_forget_all();                  /* a write request */
+	CHECK(!passes_get("s1", "L1", &got));
 	/* a check begun before a write is not kept past it */
-	acct_pass_begin(&m);
-	acct_forget_passes();
-	acct_pass_put(&m, "L1", &a);
-	CHECK(!acct_pass_get("s1", "L1", &got));
+	passes_begin(&m);
+	passes_forget_all();
+	passes_put(&m, "L1", &a);
+	CHECK(!passes_get("s1", "L1", &got));
 	/* nor is a session that was never checked */
 	account none = pass_account("", "m1", 7);
-	acct_pass_begin(&m);
-	acct_pass_put(&m, "L1", &none);
-	CHECK(!acct_pass_get("", "L1", &got));
+	passes_begin(&m);
+	passes_put(&m, "L1", &none);
+	CHECK(!passes_get("", "L1", &got));
 	/* and it ages out */
-	acct_pass_begin(&m);
+	passes_begin(&m);
 	m.at.tv_sec -= 2;
-	acct_pass_put(&m, "L1", &a);
-	CHECK(!acct_pass_get("s1", "L1", &got));
+	passes_put(&m, "L1", &a);
+	CHECK(!passes_get("s1", "L1", &got));
 }
 
 /* A player's league is kept for good; the name only for the league version it was read at. */
@@ -292,16 +296,16 @@ static void member_leagues(void)
 	db_member_league ml = {.found = true}, got;
 	snprintf(ml.league, sizeof ml.league, "L1");
 	snprintf(ml.name, sizeof ml.name, "Ana");
-	acct_member_put("m1", 4, db_server_epoch(), &ml);
-	CHECK(acct_member_get("m1", 4, &got));
+	passes_member_put("m1", 4, db_server_epoch(), &ml);
+	CHECK(passes_member_get("m1", 4, &got));
 	CHECK_STR(got.name, "Ana");
-	CHECK(acct_member_get("m1", -1, &got));
+	CHECK(passes_member_get("m1", -1, &got));
 	CHECK_STR(got.league, "L1");
-	CHECK(!acct_member_get("m1", 5, &got)); /* a newer version: read again */
-	CHECK(!acct_member_get("m2", -1, &got));
+	CHECK(!passes_member_get("m1", 5, &got)); /* a newer version: read again */
+	CHECK(!passes_member_get("m2", -1, &got));
 	db_member_league gone = {.found = false};
-	acct_member_put("m3", 4, db_server_epoch(), &gone); /* no such member: nothing kept */
-	CHECK(!acct_member_get("m3", -1, &got));
+	passes_member_put("m3", 4, db_server_epoch(), &gone); /* no such member: nothing kept */
+	CHECK(!passes_member_get("m3", -1, &got));
 }
 
 /* A league of plays (nplays, members ids m0..m4) as rows in play order, ranks from a fixed
@@ -341,7 +345,7 @@ static bool same_rating(rating a, rating b)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* An edit of one play rates the league from that play on (league_rows_rate_from): what it
+/* An edit of one play rates the league from that play on (rows_rate_from): what it
  * gives is bit for bit what rating every play again gives, and the plays before it are not
  * rated again (a change made to one of them, unseen, changes nothing). */
 static void rate_from_a_play(void)
@@ -350,7 +354,7 @@ static void rate_from_a_play(void)
 	rf_league(&a);
 	rf_league(&b);
 	rating ca[RF_MEMBERS], cb[RF_MEMBERS];
-	league_rows_rate(&a, ca); /* what was kept */
+	rows_rate(&a, ca); /* what was kept */
 	/* play 40's order of finish turned round, in both */
 	int from = rf_first_row(&a, 40), to = rf_first_row(&a, 41);
 	CHECK(from > 0 && to > from + 1);
@@ -358,11 +362,11 @@ static void rate_from_a_play(void)
 		a.rows[i].rank = to - i;
 		b.rows[i].rank = to - i;
 	}
-	league_rows_rate(&b, cb); /* every play again */
+	rows_rate(&b, cb); /* every play again */
 	/* a play before it changed behind the kept ratings' back */
 	int early = rf_first_row(&a, 10);
 	a.rows[early].rank = a.rows[early].rank == 1 ? 2 : 1;
-	league_rows_rate_from(&a, from, ca);
+	rows_rate_from(&a, from, ca);
 	bool same = true;
 	for (int i = 0; i < a.nrows; i++)
 		same = same && same_rating(a.rows[i].line, b.rows[i].line) &&
@@ -372,7 +376,7 @@ static void rate_from_a_play(void)
 		same = same && same_rating(ca[m], cb[m]);
 	CHECK(same);
 	/* the change behind its back does matter when every play is rated again */
-	league_rows_rate(&a, ca);
+	rows_rate(&a, ca);
 	bool differs = false;
 	for (int m = 0; m < RF_MEMBERS; m++)
 		differs = differs || !same_rating(ca[m], cb[m]);

@@ -1,24 +1,24 @@
-/* League reads' session checks kept for a moment, and the league of each player (accounts.h).
+/* League reads' session checks kept for a moment, and the league of each player (passes.h).
  *
  * A phone that opens a league page sends several reads at once, and a table of phones does
  * that together after a game: each read would otherwise spend a database round trip on the
  * same session and league check before its reply, often already cached, is sent. A pass is
  * that check's outcome (the account, its access to the league, the league's version), kept
  * per session and league for PASS_TTL_MS. It is dropped early by any write request of this
- * process (acct_forget_passes, http_config.on_write: a write's own reads and the reads after
+ * process (passes_forget_all, http_config.on_write: a write's own reads and the reads after
  * it never see an older pass), by a change of database server (db_server_epoch), and is only
  * ever made from a successful check. Changes made by another process or by hand reach league
  * reads within PASS_TTL_MS.
  *
  * Both tables are direct-mapped (a new entry takes its slot) under one mutex; entries are
  * copied out, so nothing is shared after the lock is released. */
-#include "leagues/accounts.h"
+#include "accounts/passes.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 enum { PASS_SLOTS = 512, PASS_TTL_MS = 1000, MEMBER_SLOTS = 1024 };
@@ -61,19 +61,19 @@ static long long ms_since(const struct timespec *t)
 	return (long long)(now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
 }
 
-void acct_forget_passes(void)
+void passes_forget_all(void)
 {
 	atomic_fetch_add(&g_gen, 1);
 }
 
-void acct_pass_begin(acct_pass_mark *m)
+void passes_begin(passes_mark *m)
 {
 	m->gen = atomic_load(&g_gen);
 	m->epoch = db_server_epoch();
 	clock_gettime(CLOCK_MONOTONIC, &m->at);
 }
 
-bool acct_pass_get(const char *session, const char *league, account *acc)
+bool passes_get(const char *session, const char *league, account *acc)
 {
 	if (session[0] == '\0' || strlen(league) > ID_LEN)
 		return false;
@@ -90,7 +90,7 @@ bool acct_pass_get(const char *session, const char *league, account *acc)
 	return hit;
 }
 
-void acct_pass_put(const acct_pass_mark *m, const char *league, const account *acc)
+void passes_put(const passes_mark *m, const char *league, const account *acc)
 {
 	if (acc->session[0] == '\0' || strlen(league) > ID_LEN)
 		return;
@@ -106,7 +106,7 @@ void acct_pass_put(const acct_pass_mark *m, const char *league, const account *a
 	pthread_mutex_unlock(&g_mu);
 }
 
-bool acct_member_get(const char *member, int64_t version, db_member_league *out)
+bool passes_member_get(const char *member, int64_t version, db_member_league *out)
 {
 	if (strlen(member) > ID_LEN)
 		return false;
@@ -123,8 +123,8 @@ bool acct_member_get(const char *member, int64_t version, db_member_league *out)
 	return hit;
 }
 
-void acct_member_put(const char *member, int64_t version, unsigned epoch,
-                     const db_member_league *ml)
+void passes_member_put(const char *member, int64_t version, unsigned epoch,
+                       const db_member_league *ml)
 {
 	if (!ml->found || strlen(member) > ID_LEN)
 		return;

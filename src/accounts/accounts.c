@@ -1,10 +1,10 @@
-/* Accounts and cookie sessions (see accounts.h). */
-#include "leagues/accounts.h"
+/* Accounts and cookie sessions (accounts.h). */
+#include "accounts/accounts.h"
+#include "accounts/passes.h"
 
 #include "http/ratelimit.h"
 #include "base/log.h"
 #include "db/accounts.h"
-#include "base/oom.h"
 #include "json/jx.h"
 #include "json/spec.h"
 
@@ -170,12 +170,12 @@ static bool session_read(const http_req *req, http_resp *resp, db_conn *c, accou
 	}
 	char hash[TOKEN_HASH_HEX + 1], idle[32], max[32], touch[32];
 	token_hash_hex(token, hash);
-	if (league && acct_pass_get(hash, league, acc)) {
+	if (league && passes_get(hash, league, acc)) {
 		acc->pre_conn = c; /* checked lately on the primary: as if read on c */
 		return true;
 	}
-	acct_pass_mark mark;
-	acct_pass_begin(&mark);
+	passes_mark mark;
+	passes_begin(&mark);
 	seconds_param(idle, sizeof idle, g_idle_s);
 	seconds_param(max, sizeof max, g_max_s);
 	/* the idle clock is written at most every idle/20 (≤ 60 s), not on every request */
@@ -203,7 +203,7 @@ static bool session_read(const http_req *req, http_resp *resp, db_conn *c, accou
 	if (league && strlen(league) < sizeof acc->pre_league) {
 		acc->pre_conn = c;
 		snprintf(acc->pre_league, sizeof acc->pre_league, "%s", league);
-		acct_pass_put(&mark, league, acc);
+		passes_put(&mark, league, acc);
 	}
 	return true;
 }

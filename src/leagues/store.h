@@ -1,0 +1,85 @@
+/* Storing a play from any source (store.c): by hand, a finished table game, an import. */
+#ifndef LEAGUES_STORE_H
+#define LEAGUES_STORE_H
+
+#include "engine/tokens.h"
+#include "base/sbuf.h"
+#include "db/db.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A play's notes and game name, in bytes, at most. */
+enum { NOTES_MAX = 4096, GAME_MAX = 256 };
+
+/* A play's result as stored: which member, where they sat, score (has_score), rank, winner. */
+typedef struct {
+	char member[ID_LEN + 1];
+	double score;
+	bool has_score, has_rank, winner, has_winner;
+	int rank;
+	const char *breakdown;   /* JSON text or NULL (borrowed) */
+	const char *score_text;  /* the score as typed in another app ("20+16+16") or NULL */
+	const char *extra;       /* JSON text or NULL: the source playerScore's other members */
+	const char *player_uuid; /* the source file's player object (league_players) or NULL */
+	bool unrated; /* a seat nothing identifies (an anonymous player): kept in the play, out
+	               * of standings and ratings */
+} league_result;
+
+/* A play to store (all strings borrowed). */
+typedef struct {
+	const char *game;
+	int64_t bgg_id; /* 0: none */
+	char when[64];
+	int64_t duration_min; /* -1: unknown */
+	const char *notes, *location;
+	bool cooperative;
+	int utc_offset_min;    /* the players' clock: local time = when + this */
+	bool ignored;          /* kept and shown, left out of standings and ratings */
+	bool incomplete;       /* not played to the end: out of standings and ratings too */
+	int64_t bgg_play_id;   /* the BoardGameGeek play this is, 0: none */
+	const char *source;    /* "hand", "table", "bgstats", "bggxml" */
+	const char *uuid;      /* NULL: generated */
+	const char *game_id;   /* NULL unless source is "table" */
+	const char *extra;     /* JSON text or NULL: the source play's members we do not model */
+	const char *game_uuid; /* the file's game object the play named (BG Stats), or NULL */
+	league_result *results;
+	int nresults;
+} league_play;
+
+/* Derives missing ranks (from scores, else from winner flags) and winners (rank 1); false with
+ * a detail when the results cannot be ranked (some ranks given, others not). A cooperative
+ * play keeps each player's winner flag (some may win and others lose: a traitor, Mysterium's
+ * culprits); winners rank 1, the others 2, and a player without a flag shares the first
+ * flag's outcome. */
+bool store_play_rank(league_play *p, const char **detail);
+
+/* Inserts a play (new id into id) with its results. DB_ABORT when a play of the same uuid
+ * (or game_id) is already in the league (nothing stored). Does not recompute ratings. */
+db_status store_play_insert(db_conn *c, const char *league, const char *author,
+                            const league_play *p, char id[ID_LEN + 1]);
+
+/* Rewrites play's columns and results as p holds them (an edit), in the caller's transaction.
+ * Does not recompute ratings. */
+db_status store_play_update(db_conn *c, const char *league, const char *play, const league_play *p);
+
+/* Many plays stored in two statements (an import): each store_batch_add gives the play its
+ * id and copies its columns and results; store_batch_store inserts them all, in the order
+ * added, as plays of league by author. The caller has made sure no uuid is already in the
+ * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
+ * store_batch_free. */
+enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 11 };
+
+typedef struct {
+	sbuf play[BATCH_PLAY_COLS];
+	sbuf res[BATCH_RESULT_COLS];
+	int nplays, nresults;
+} league_batch;
+
+void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]);
+
+db_status store_batch_store(db_conn *c, const char *league, const char *author, league_batch *b);
+
+void store_batch_free(league_batch *b);
+
+#endif
