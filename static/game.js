@@ -61,8 +61,7 @@ export function openGame(root, { id, token, seat }) {
 		return refreshing;
 	}
 
-	/** Keeps on this phone whose seat it plays (and the table's code): a phone that opened a seat
-	 * link knows no more, and once another phone takes the seat over the game no longer loads. */
+	/** Keeps whose seat this phone plays: once taken over, the game no longer loads. */
 	function rememberSeat(st) {
 		const seat = st.you && st.seats.find((s) => s.seat === st.you);
 		const saved = api.savedGames()[get().id] || {};

@@ -4,7 +4,6 @@ import { h, icon } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import { errorOf, errorBox, replaceKeepingFocus } from "./view.js";
 import { leagueChoice } from "./league-picker.js";
-import { gameReady } from "./share.js";
 
 const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
 const SPECS = [["c1", "cardiologist", 0], ["c2", "cardiologist", 1], ["radiologist", "radiologist", 0], ["epidemiologist", "epidemiologist", 0]];
@@ -177,11 +176,12 @@ export function renderCreated(app, isCurrent = () => true) {
 	showGame("er");
 	const redraw = () => isCurrent() && renderCreated(app, isCurrent);
 	const route = (token) => `#game=${encodeURIComponent(c.id)}&token=${encodeURIComponent(token)}`;
-	replaceKeepingFocus(app, h("section", { class: "panel created" }, gameReady({
+	// share.js (shown once a game, like the big screen's dialog) is loaded on first use
+	import("./share.js").then(({ gameReady }) => isCurrent() && replaceKeepingFocus(app, h("section", { class: "panel created" }, gameReady({
 		code: c.code, codeId: "join-code-shown", codeText: t("created.code", { code: c.code }),
 		seats: c.seats.filter((s) => !s.bot).map((s) => ({ seat: s.seat, label: t("created.seat_link", { seat: s.seat, name: s.name }), route: route(s.seat_token) })),
 		host: route(c.host_token), open: { id: "open-host", href: route(c.host_token), label: t("created.open_host") },
-	}, redraw)));
+	}, redraw))));
 	return true;
 }
 

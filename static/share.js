@@ -1,17 +1,11 @@
-// "Game ready", the same for every game: the join code with its QR code, one link per seat (a
-// Copy button and its QR code) and the host's link, and, on a page opened at localhost, the
-// warning that other phones cannot open that address with the machine's network addresses
-// (GET /api/v1/addresses) to use in the links instead. ER's screen (home.js) and the Dice
-// Hospital and Clinic one (tabletop/create.js) draw it with gameReady(); each gives the routes
-// of its own screens.
+// "Game ready" for every game (home.js for ER, tabletop/create.js): the code and its QR code,
+// a link per seat (Copy, QR code) and the host's, and the localhost warning.
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-// the address the links use: the one the host opened, or the one chosen in the warning
 const share = { list: null, origin: "" };
 const base = () => `${share.origin || location.origin}${location.pathname}`;
-/** The address of route ("#game=…") as other phones open it. */
 export const linkOf = (route) => `${base()}${route}`;
 const isLocal = () => /^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname);
 const qr = (url, alt) => h("img", { class: "qr", src: `/api/v1/qr.svg?data=${encodeURIComponent(url)}`, alt, width: 160, height: 160, loading: "lazy" });
@@ -38,7 +32,6 @@ function linkRow(label, url, testid, withQr) {
 		withQr ? h("details", { class: "qr-box" }, h("summary", {}, t("created.qr")), qr(url, t("created.qr_alt", { what: label }))) : null);
 }
 
-/** On localhost: a warning, and the addresses other phones can open to choose from. */
 function sharePanel(redraw) {
 	if (!isLocal()) return null;
 	if (!share.list) {
@@ -58,10 +51,8 @@ function sharePanel(redraw) {
 			: h("p", {}, t("share.no_lan")));
 }
 
-/** The children of the "Game ready" panel. g: { code, codeId (the code's element id), codeText
- * (its words), seats: [{ seat, label, route }], host: route of the host's link, open: { id,
- * href, label } (the button that opens the game on this phone) }; redraw(): draws the panel
- * again (an address chosen, the addresses arrived). */
+/** The panel's children. g: {code, codeId, codeText, seats: [{seat, label, route}], host (route),
+ * open: {id, href, label}}; redraw() after an address is chosen or arrives. */
 export function gameReady(g, redraw) {
 	return [
 		h("h1", {}, t("created.title")),
