@@ -12,27 +12,6 @@
 // clang-format off
 const db_statement db_statements_unsplit[] = {
 
-
-	/* the table engine: games, seats, events (migrations 0002 and 0005; their rows are read in
-	 * src/db/games.c and nowhere else) */
-	{"game_insert", "INSERT INTO games (id, kind, code, host_token_hash, config, league) VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) ON CONFLICT (code) DO NOTHING RETURNING id", 6},
-	{"seat_insert", "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES ($1, $2::int, $3, $4::boolean, decode($5, 'hex'))", 5},
-	{"game_get", "SELECT g.kind, g.config, g.version, g.status = 'finished', g.host_token_hash = decode($2, 'hex'), s.seat, coalesce(s.claimed, false), (SELECT r.seat FROM replaced_tokens r WHERE r.game_id = g.id AND r.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, ''), to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), coalesce(g.display_token_hash = decode($2, 'hex'), false) FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.token_hash = decode($2, 'hex') WHERE g.id = $1", 2},
-	{"game_lock", "SELECT g.kind, g.config, g.version, g.status = 'finished', g.host_token_hash = decode($2, 'hex'), s.seat, coalesce(s.claimed, false), (SELECT r.seat FROM replaced_tokens r WHERE r.game_id = g.id AND r.token_hash = decode($2, 'hex')), g.code, coalesce(g.league, ''), to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), coalesce(g.display_token_hash = decode($2, 'hex'), false) FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.token_hash = decode($2, 'hex') WHERE g.id = $1 FOR UPDATE OF g", 2},
-	{"seats_list", "SELECT seat, name, bot, claimed FROM seats WHERE game_id = $1 ORDER BY seat", 1},
-	{"seat_claim", "UPDATE seats SET claimed = true WHERE game_id = $1 AND seat = $2::int AND NOT claimed", 2},
-	{"join_lock", "SELECT g.id, g.kind, s.name, s.claimed, encode(s.token_hash, 'hex') FROM seats s JOIN games g ON g.id = s.game_id WHERE g.code = $1 AND s.seat = $2::int AND NOT s.bot FOR UPDATE OF s", 2},
-	{"join_take", "WITH old AS (INSERT INTO replaced_tokens (token_hash, game_id, seat) SELECT decode($3, 'hex'), $1, $2::int WHERE $3::text IS NOT NULL ON CONFLICT DO NOTHING) UPDATE seats SET token_hash = decode($4, 'hex'), claimed = true WHERE game_id = $1 AND seat = $2::int", 4},
-	{"display_replace", "WITH old AS (INSERT INTO replaced_tokens (token_hash, game_id, seat) SELECT display_token_hash, id, 0 FROM games WHERE id = $1 AND display_token_hash IS NOT NULL ON CONFLICT DO NOTHING) UPDATE games SET display_token_hash = decode($2, 'hex') WHERE id = $1", 2},
-	/* db_token_replaced: has a join or a new display link replaced this token of the game? */
-	{"token_replaced", "SELECT EXISTS (SELECT 1 FROM replaced_tokens WHERE token_hash = decode($2, 'hex') AND game_id = $1) AS replaced", 2},
-	{"game_by_code", "SELECT id, kind FROM games WHERE code = $1", 1},
-	{"events_between", "SELECT version, kind, coalesce(seat, 0), turn, payload FROM events WHERE game_id = $1 AND version > $2::int AND version <= $3::int ORDER BY version", 3},
-	{"events_log", "SELECT version, kind, coalesce(seat, 0), turn, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM events WHERE game_id = $1 AND version <= $2::int ORDER BY version", 2},
-	{"events_since_n", "SELECT version, kind, coalesce(seat, 0), turn FROM events WHERE game_id = $1 AND version > $2::int ORDER BY version LIMIT $3::int", 3},
-	{"events_append", "WITH e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::jsonb[]) AS x(version, kind, seat, turn, payload) RETURNING 1), u AS (UPDATE games SET version = $7::int, status = $8, result = $9::jsonb, updated_at = now() WHERE id = $1 RETURNING id) SELECT (SELECT count(*) FROM e) FROM u", 9},
-	{"events_append_if", "WITH u AS (UPDATE games g SET version = $7::int, status = $8, result = $9::jsonb, updated_at = now() WHERE g.id = $1 AND g.version = $10::int AND g.status = 'playing' AND CASE WHEN $11::int = 0 THEN g.host_token_hash = decode($12, 'hex') ELSE EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = $11::int AND s.claimed AND s.token_hash = decode($12, 'hex')) END RETURNING g.id), e AS (INSERT INTO events (game_id, version, kind, seat, turn, payload) SELECT u.id, x.version, x.kind, x.seat, x.turn, x.payload FROM u, unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::jsonb[]) AS x(version, kind, seat, turn, payload) RETURNING 1) SELECT (SELECT count(*) FROM e) FROM u", 12},
-
 	/* accounts and sessions (migrations/0004_leagues.sql; src/leagues/accounts.c; rows read in src/db/accounts.c) */
 	{"account_insert", "INSERT INTO accounts (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id", 4},
 	{"account_by_email", "SELECT id, display_name, password_hash FROM accounts WHERE email = $1", 1},
@@ -181,10 +160,7 @@ const db_statement db_statements_unsplit[] = {
 #pragma GCC diagnostic pop
 
 const db_statement *const db_statement_tables[] = {
-    db_health_statements,
-    db_readpool_statements,
-    db_statements_unsplit,
-    NULL,
+    db_health_statements, db_readpool_statements, db_games_statements, db_statements_unsplit, NULL,
 };
 
 const db_statement *db_statement_find(const char *name)
