@@ -11,48 +11,7 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 // clang-format off
 const db_statement db_statements_unsplit[] = {
-
-	/* accounts and sessions (migrations/0004_leagues.sql; src/leagues/accounts.c; rows read in src/db/accounts.c) */
-	{"account_insert", "INSERT INTO accounts (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id", 4},
-	{"account_by_email", "SELECT id, display_name, password_hash FROM accounts WHERE email = $1", 1},
-	{"session_insert", "INSERT INTO sessions (token_hash, account_id) VALUES (decode($1, 'hex'), $2)", 2},
-	{"session_delete", "DELETE FROM sessions WHERE token_hash = decode($1, 'hex')", 1},
-	{"session_purge", "DELETE FROM sessions WHERE account_id = $1 AND (last_seen <= now() - $2::float8 * interval '1 second' OR created_at <= now() - $3::float8 * interval '1 second')", 3},
-	{"session_get", "WITH s AS (SELECT token_hash, account_id, last_seen, (clock_timestamp() < last_seen + $2::float8 * interval '1 second' AND clock_timestamp() < created_at + $3::float8 * interval '1 second') AS valid FROM sessions WHERE token_hash = decode($1, 'hex')), u AS (UPDATE sessions t SET last_seen = clock_timestamp() FROM s WHERE t.token_hash = s.token_hash AND s.valid AND s.last_seen < clock_timestamp() - $4::float8 * interval '1 second' RETURNING 1) SELECT s.valid, a.id, a.email, a.display_name, l.id IS NOT NULL, EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = a.id), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = a.id), ''), l.version FROM s JOIN accounts a ON a.id = s.account_id LEFT JOIN leagues l ON l.id = $5", 5},
-
-	/* failed log-ins per address group and e-mail hash (migrations/0022_login_failures.sql;
-	 * src/leagues/accounts.c; rows read in src/db/accounts.c) */
-	/* db_login_wait */
-	{"login_wait",
-	 "SELECT greatest(0, ceil(extract(epoch FROM blocked_until - now())))::int AS wait_s "
-	 "  FROM login_failures "
-	 " WHERE email_hash = decode($2, 'hex') "
-	 "   AND addr_group = $1", 2},
-	/* db_login_failed: $3 free failures, $4 base and $5 longest delay, $6 forget after (s) */
-	{"login_failed",
-	 "WITH gone AS ( "
-	 "    DELETE FROM login_failures "
-	 "     WHERE last_failure < now() - $6::float8 * interval '1 second' "
-	 "       AND NOT (email_hash = decode($2, 'hex') AND addr_group = $1) "
-	 ") "
-	 "INSERT INTO login_failures AS f "
-	 "       (email_hash, addr_group, failures, last_failure, blocked_until) "
-	 "VALUES (decode($2, 'hex'), $1, 1, now(), "
-	 "        now() + login_delay(1, $3::int, $4::float8, $5::float8)) "
-	 "ON CONFLICT (email_hash, addr_group) DO UPDATE "
-	 "   SET failures = login_failures_next(f.failures, f.last_failure, $6::float8), "
-	 "       last_failure = now(), "
-	 "       blocked_until = now() + login_delay( "
-	 "           login_failures_next(f.failures, f.last_failure, $6::float8), "
-	 "           $3::int, $4::float8, $5::float8) "
-	 "RETURNING f.failures", 6},
-	/* db_login_forget */
-	{"login_forget",
-	 "DELETE FROM login_failures "
-	 " WHERE email_hash = decode($2, 'hex') "
-	 "   AND addr_group = $1", 2},
-
-	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/leagues/; rows read in src/db/leagues.c, account_find in src/db/accounts.c) */
+	/* leagues, members, seasons, plays, ratings (migrations/0004_leagues.sql; src/leagues/; rows read in src/db/leagues.c) */
 	{"league_insert", "INSERT INTO leagues (id, name) VALUES ($1, $2)", 2},
 	{"league_owner_insert", "WITH b AS (UPDATE leagues SET version = version + 1 WHERE id = $1 RETURNING id) INSERT INTO league_owners (league_id, account_id) SELECT b.id, $2 FROM b ON CONFLICT DO NOTHING", 2},
 	{"league_access", "SELECT EXISTS (SELECT 1 FROM league_owners o WHERE o.league_id = l.id AND o.account_id = $2), coalesce((SELECT m.id FROM league_members m WHERE m.league_id = l.id AND m.account_id = $2), ''), l.version FROM leagues l WHERE l.id = $1", 2},
@@ -65,7 +24,6 @@ const db_statement db_statements_unsplit[] = {
 	{"league_members", "SELECT m.id, m.name, m.account_id, (SELECT count(*) FROM play_results r WHERE r.member_id = m.id) FROM league_members m WHERE m.league_id = $1 ORDER BY m.name", 1},
 	{"league_games", "SELECT coalesce(k.name, x.game) FROM (SELECT DISTINCT ON (y.key) y.key, y.game FROM (SELECT key, game, sum(plays) AS c FROM league_game_names WHERE league_id = $1 GROUP BY key, game) y ORDER BY y.key, y.c DESC, y.game) x LEFT JOIN known_games k ON k.key = x.key ORDER BY lower(coalesce(k.name, x.game)), 1", 1},
 	{"league_seasons", "SELECT id, name, starts::text, ends::text FROM seasons WHERE league_id = $1 ORDER BY starts, name", 1},
-	{"account_find", "SELECT id FROM accounts WHERE id = $1 OR email = lower($1)", 1},
 	{"member_insert", "WITH b AS (UPDATE leagues SET version = version + 1 WHERE id = $2 RETURNING id) INSERT INTO league_members (id, league_id, name, account_id, name_key) SELECT $1, b.id, $3, $4, $5 FROM b WHERE NOT EXISTS (SELECT 1 FROM league_members o WHERE o.league_id = b.id AND o.name_key = $5) ON CONFLICT DO NOTHING RETURNING id", 5},
 	{"member_insert_guest", "INSERT INTO league_members (id, league_id, name, name_key) SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM league_members o WHERE o.league_id = $2 AND o.name_key = $4) ON CONFLICT DO NOTHING RETURNING id", 4},
 	{"member_by_name", "SELECT id FROM league_members WHERE league_id = $1 AND name_key = $2 ORDER BY name = $3 DESC, name_clash, created_at, id LIMIT 1", 3},
@@ -159,9 +117,17 @@ const db_statement db_statements_unsplit[] = {
 // clang-format on
 #pragma GCC diagnostic pop
 
+/* One line per table (clang-format is off so that it stays so). */
+// clang-format off
 const db_statement *const db_statement_tables[] = {
-    db_health_statements, db_readpool_statements, db_games_statements, db_statements_unsplit, NULL,
+	db_health_statements,
+	db_readpool_statements,
+	db_games_statements,
+	db_accounts_statements,
+	db_statements_unsplit,
+	NULL,
 };
+// clang-format on
 
 const db_statement *db_statement_find(const char *name)
 {
