@@ -87,24 +87,6 @@ const db_statement db_statements_unsplit[] = {
 	/* bgsexport.c: the plays edited since they were stored (by id) and the uuids deleted */
 	{"league_play_changes", "SELECT DISTINCT action, CASE action WHEN 'edit' THEN play_id ELSE before->>'uuid' END AS key FROM play_log WHERE league_id = $1 AND action IN ('edit', 'delete') ORDER BY action, key", 1},
 	{"member_mark_anonymous", "UPDATE league_members SET anonymous = true WHERE id = $1", 1},
-	/* consent: invitations, claims of guests, merges kept to be undone (migrations/0021_consent.sql; src/leagues/consent.c; rows read in src/db/consent.c) */
-	{"invitation_insert", "WITH i AS (INSERT INTO league_invitations (id, league_id, account_id, role, name, member_id, invited_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (league_id, account_id, role) DO NOTHING RETURNING id) SELECT id, true FROM i UNION ALL SELECT o.id, false FROM league_invitations o WHERE o.league_id = $2 AND o.account_id = $3 AND o.role = $4", 7},
-	{"invitations_of_account", "SELECT i.id, i.league_id, l.name, i.role, coalesce(i.name, m.name, ''), coalesce(i.member_id, ''), coalesce(a.display_name, ''), to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM league_invitations i JOIN leagues l ON l.id = i.league_id LEFT JOIN league_members m ON m.id = i.member_id LEFT JOIN accounts a ON a.id = i.invited_by WHERE i.account_id = $1 ORDER BY i.created_at, i.id", 1},
-	{"invitations_of_league", "SELECT i.id, i.account_id, a.email, a.display_name, i.role, coalesce(i.name, m.name, ''), coalesce(i.member_id, ''), to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM league_invitations i JOIN accounts a ON a.id = i.account_id LEFT JOIN league_members m ON m.id = i.member_id WHERE i.league_id = $1 ORDER BY i.created_at, i.id", 1},
-	{"invitation_get", "SELECT i.league_id, i.account_id, i.role, i.name, i.member_id FROM league_invitations i WHERE i.id = $1", 1},
-	{"invitation_delete", "DELETE FROM league_invitations WHERE id = $1 AND league_id = $2 RETURNING id", 2},
-	{"claim_insert", "WITH i AS (INSERT INTO member_claims (id, league_id, guest_id, account_id) VALUES ($1, $2, $3, $4) ON CONFLICT (guest_id, account_id) DO NOTHING RETURNING id) SELECT id, true FROM i UNION ALL SELECT o.id, false FROM member_claims o WHERE o.guest_id = $3 AND o.account_id = $4", 4},
-	{"claims_of_league", "SELECT c.id, c.guest_id, g.name, (SELECT count(*) FROM play_results r WHERE r.member_id = c.guest_id), c.account_id, a.display_name, coalesce(y.id, ''), coalesce(y.name, ''), to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM member_claims c JOIN league_members g ON g.id = c.guest_id JOIN accounts a ON a.id = c.account_id LEFT JOIN league_members y ON y.league_id = c.league_id AND y.account_id = c.account_id WHERE c.league_id = $1 AND ($2::text IS NULL OR c.account_id = $2) ORDER BY c.created_at, c.id", 2},
-	{"claim_get", "SELECT c.guest_id, c.account_id FROM member_claims c WHERE c.id = $1 AND c.league_id = $2", 2},
-	{"claim_delete", "DELETE FROM member_claims WHERE id = $1 AND league_id = $2 AND ($3::text IS NULL OR account_id = $3) RETURNING id", 3},
-	{"claims_drop_guest", "DELETE FROM member_claims WHERE guest_id = $1", 1},
-	{"merge_insert", "INSERT INTO member_merges (id, league_id, into_id, from_id, from_name, from_account, from_anonymous, from_created_at, plays, by_account) SELECT $1, m.league_id, $4, m.id, m.name, m.account_id, m.anonymous, m.created_at, ARRAY(SELECT r.play_id FROM play_results r WHERE r.member_id = m.id ORDER BY r.play_id), $5 FROM league_members m WHERE m.league_id = $2 AND m.id = $3 RETURNING id", 5},
-	{"merges_of_league", "SELECT g.id, g.from_id, g.from_name, g.into_id, m.name, cardinality(g.plays), coalesce(a.display_name, ''), to_char(g.at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM member_merges g JOIN league_members m ON m.id = g.into_id LEFT JOIN accounts a ON a.id = g.by_account WHERE g.league_id = $1 ORDER BY g.at DESC, g.id", 1},
-	{"merge_get", "SELECT g.from_id, g.from_name, g.into_id FROM member_merges g WHERE g.id = $1 AND g.league_id = $2", 2},
-	{"merge_restore_member", "INSERT INTO league_members (id, league_id, name, anonymous, created_at, name_clash) SELECT g.from_id, g.league_id, g.from_name, g.from_anonymous, g.from_created_at, $3::boolean FROM member_merges g WHERE g.id = $1 AND g.league_id = $2 ON CONFLICT DO NOTHING RETURNING id", 3},
-	{"merge_restore_results", "UPDATE play_results r SET member_id = g.from_id FROM member_merges g WHERE g.id = $1 AND r.member_id = g.into_id AND r.play_id = ANY (g.plays)", 1},
-	{"merge_unlink_into", "UPDATE league_members m SET account_id = NULL FROM member_merges g WHERE g.id = $1 AND m.id = g.into_id AND m.account_id = g.from_account RETURNING g.from_id, g.from_account", 1},
-	{"merge_delete", "DELETE FROM member_merges WHERE id = $1", 1},
 	/* idempotency keys of plays entered by hand (migration 0014) */
 	{"play_key_get", "SELECT coalesce(account_id, ''), request_hash, status, reply FROM play_keys WHERE league_id = $1 AND key = $2", 2},
 	{"play_key_insert", "INSERT INTO play_keys (league_id, key, account_id, request_hash, status, reply) VALUES ($1, $2, $3, $4, $5::int, $6)", 6},
@@ -124,6 +106,7 @@ const db_statement *const db_statement_tables[] = {
 	db_readpool_statements,
 	db_games_statements,
 	db_accounts_statements,
+	db_consent_statements,
 	db_statements_unsplit,
 	NULL,
 };
