@@ -90,10 +90,6 @@ const db_statement db_statements_unsplit[] = {
 	/* idempotency keys of plays entered by hand (migration 0014) */
 	{"play_key_get", "SELECT coalesce(account_id, ''), request_hash, status, reply FROM play_keys WHERE league_id = $1 AND key = $2", 2},
 	{"play_key_insert", "INSERT INTO play_keys (league_id, key, account_id, request_hash, status, reply) VALUES ($1, $2, $3, $4, $5::int, $6)", 6},
-	/* scoring profiles of Dice Hospital and Clinic (db/profiles.c, migration 0003) */
-	{"profile_insert", "INSERT INTO profiles (game, id, name, body, league) VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (game, id) DO NOTHING RETURNING id", 5},
-	{"profile_get", "SELECT body::text FROM profiles WHERE game = $1 AND id = $2", 2},
-	{"profiles_list", "SELECT game, id, body::text, league, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM profiles WHERE $1::text IS NULL OR game = $1 ORDER BY game, id", 1},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -107,6 +103,7 @@ const db_statement *const db_statement_tables[] = {
 	db_games_statements,
 	db_accounts_statements,
 	db_consent_statements,
+	db_profiles_statements,
 	db_statements_unsplit,
 	NULL,
 };
