@@ -208,7 +208,8 @@ static void ms_text(char buf[16], bool on, unsigned ms)
  * from the server before. */
 #define SERVER_IDENTITY                                                                            \
 	"pg_postmaster_start_time()::text || ' ' || coalesce(host(inet_server_addr()), 'socket') " \
-	"|| ' ' || coalesce(inet_server_port(), 0)"
+	"|| ' ' || coalesce(inet_server_port(), 0) AS server"
+enum { SETTINGS_SERVER }; /* session_settings' first column: SERVER_IDENTITY */
 
 static pthread_mutex_t g_server_mu = PTHREAD_MUTEX_INITIALIZER;
 static char g_server[128];         /* the identity of the server last connected to */
@@ -264,7 +265,7 @@ static bool session_settings(PGconn *pg, const role_settings *rs, bool primary, 
 	if (!ok)
 		one_line(err, errlen, r ? PQresultErrorMessage(r) : PQerrorMessage(pg));
 	else if (primary)
-		note_server(PQgetvalue(r, 0, 0));
+		note_server(PQgetvalue(r, 0, SETTINGS_SERVER));
 	PQclear(r);
 	return ok;
 }
