@@ -30,7 +30,7 @@ enum {
 void db_set_timeouts(const db_timeouts *t);
 db_timeouts db_get_timeouts(void);
 
-/* What a connection is for: its application name and the timeouts it gets (db.c says why). */
+/* What a connection is for: its application name and the timeouts it gets (connect.c says why). */
 typedef enum {
 	DB_ROLE_WORKER,
 	DB_ROLE_LISTEN,
@@ -53,7 +53,6 @@ void db_shutdown(void);
  * every new connection). NULL when the database is unreachable. */
 db_conn *db_thread_conn(void);
 void db_thread_release(void); /* closes this thread's connection */
-PGconn *db_pg(db_conn *c);
 
 /* A connection of role DB_ROLE_READ outside the per-thread one (a read replica's, readpool.c),
  * every statement prepared; the caller owns it (db_conn_free) and keeps it to one thread at a

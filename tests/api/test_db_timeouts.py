@@ -1,4 +1,4 @@
-"""Database timeouts and the write turns of the table engine (src/db/db.c, src/engine/table.c).
+"""Database timeouts and the write turns of the table engine (src/db/, src/engine/table.c).
 
 A psql session holds a game's row lock (BEGIN; SELECT … FROM games … FOR UPDATE: the row every
 write of a game locks, statements game_lock and events_append_if). The server's sessions carry
