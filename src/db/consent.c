@@ -2,6 +2,7 @@
  * typed rows (consent.h). */
 #include "db/consent.h"
 
+#include "db/rows.h"
 #include "db/statements.h"
 
 #include <stdio.h>
@@ -27,8 +28,8 @@ DB_COLUMNS(RETURNED_COLUMNS, RETURNED_NCOLS);
 	C(INVITATIONS_OF_ACCOUNT_ROLE, role)                                                       \
 	C(INVITATIONS_OF_ACCOUNT_NAME, name)                                                       \
 	C(INVITATIONS_OF_ACCOUNT_MEMBER, member)                                                   \
-	C(INVITATIONS_OF_ACCOUNT_INVITED_BY, invited_by)                                           \
-	C(INVITATIONS_OF_ACCOUNT_CREATED_AT, created_at)
+	C(INVITATIONS_OF_ACCOUNT_BY, by)                                                           \
+	C(INVITATIONS_OF_ACCOUNT_AT, at)
 DB_COLUMNS(INVITATIONS_OF_ACCOUNT_COLUMNS, INVITATIONS_OF_ACCOUNT_NCOLS);
 
 /* invitations_of_league: the invitations a league has sent, oldest first */
@@ -40,7 +41,7 @@ DB_COLUMNS(INVITATIONS_OF_ACCOUNT_COLUMNS, INVITATIONS_OF_ACCOUNT_NCOLS);
 	C(INVITATIONS_OF_LEAGUE_ROLE, role)                                                        \
 	C(INVITATIONS_OF_LEAGUE_NAME, name)                                                        \
 	C(INVITATIONS_OF_LEAGUE_MEMBER, member)                                                    \
-	C(INVITATIONS_OF_LEAGUE_CREATED_AT, created_at)
+	C(INVITATIONS_OF_LEAGUE_AT, at)
 DB_COLUMNS(INVITATIONS_OF_LEAGUE_COLUMNS, INVITATIONS_OF_LEAGUE_NCOLS);
 
 /* invitation_get */
@@ -56,14 +57,14 @@ DB_COLUMNS(INVITATION_GET_COLUMNS, INVITATION_GET_NCOLS);
  * first, with the member the claiming account already has there ('' for none) */
 #define CLAIMS_OF_LEAGUE_COLUMNS(C)                                                                \
 	C(CLAIMS_OF_LEAGUE_ID, id)                                                                 \
-	C(CLAIMS_OF_LEAGUE_GUEST_ID, guest_id)                                                     \
+	C(CLAIMS_OF_LEAGUE_GUEST, guest)                                                           \
 	C(CLAIMS_OF_LEAGUE_GUEST_NAME, guest_name)                                                 \
 	C(CLAIMS_OF_LEAGUE_PLAYS, plays)                                                           \
-	C(CLAIMS_OF_LEAGUE_ACCOUNT_ID, account_id)                                                 \
+	C(CLAIMS_OF_LEAGUE_ACCOUNT, account)                                                       \
 	C(CLAIMS_OF_LEAGUE_DISPLAY_NAME, display_name)                                             \
 	C(CLAIMS_OF_LEAGUE_MEMBER, member)                                                         \
 	C(CLAIMS_OF_LEAGUE_MEMBER_NAME, member_name)                                               \
-	C(CLAIMS_OF_LEAGUE_CREATED_AT, created_at)
+	C(CLAIMS_OF_LEAGUE_AT, at)
 DB_COLUMNS(CLAIMS_OF_LEAGUE_COLUMNS, CLAIMS_OF_LEAGUE_NCOLS);
 
 /* claim_get */
@@ -73,12 +74,12 @@ DB_COLUMNS(CLAIM_GET_COLUMNS, CLAIM_GET_NCOLS);
 /* merges_of_league: the merges of a league kept to be undone, newest first */
 #define MERGES_OF_LEAGUE_COLUMNS(C)                                                                \
 	C(MERGES_OF_LEAGUE_ID, id)                                                                 \
-	C(MERGES_OF_LEAGUE_FROM_ID, from_id)                                                       \
+	C(MERGES_OF_LEAGUE_FROM, from)                                                             \
 	C(MERGES_OF_LEAGUE_FROM_NAME, from_name)                                                   \
-	C(MERGES_OF_LEAGUE_INTO_ID, into_id)                                                       \
+	C(MERGES_OF_LEAGUE_INTO, into)                                                             \
 	C(MERGES_OF_LEAGUE_INTO_NAME, into_name)                                                   \
 	C(MERGES_OF_LEAGUE_PLAYS, plays)                                                           \
-	C(MERGES_OF_LEAGUE_BY_NAME, by_name)                                                       \
+	C(MERGES_OF_LEAGUE_BY, by)                                                                 \
 	C(MERGES_OF_LEAGUE_AT, at)
 DB_COLUMNS(MERGES_OF_LEAGUE_COLUMNS, MERGES_OF_LEAGUE_NCOLS);
 
@@ -122,8 +123,8 @@ const db_statement db_consent_statements[] = {
 	 "       i.role, "
 	 "       coalesce(i.name, m.name, '') AS name, "
 	 "       coalesce(i.member_id, '') AS member, "
-	 "       coalesce(a.display_name, '') AS invited_by, "
-	 "       to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at "
+	 "       coalesce(a.display_name, '') AS by, "
+	 "       to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at "
 	 "  FROM league_invitations i "
 	 "  JOIN leagues l ON l.id = i.league_id "
 	 "  LEFT JOIN league_members m ON m.id = i.member_id "
@@ -139,7 +140,7 @@ const db_statement db_consent_statements[] = {
 	 "       i.role, "
 	 "       coalesce(i.name, m.name, '') AS name, "
 	 "       coalesce(i.member_id, '') AS member, "
-	 "       to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at "
+	 "       to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at "
 	 "  FROM league_invitations i "
 	 "  JOIN accounts a ON a.id = i.account_id "
 	 "  LEFT JOIN league_members m ON m.id = i.member_id "
@@ -174,14 +175,14 @@ const db_statement db_consent_statements[] = {
 	 4, DB_COLUMN_NAMES(INSERTED_COLUMNS)},
 	{"claims_of_league",
 	 "SELECT c.id, "
-	 "       c.guest_id, "
+	 "       c.guest_id AS guest, "
 	 "       g.name AS guest_name, "
 	 "       (SELECT count(*) FROM play_results r WHERE r.member_id = c.guest_id) AS plays, "
-	 "       c.account_id, "
+	 "       c.account_id AS account, "
 	 "       a.display_name, "
 	 "       coalesce(y.id, '') AS member, "
 	 "       coalesce(y.name, '') AS member_name, "
-	 "       to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at "
+	 "       to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at "
 	 "  FROM member_claims c "
 	 "  JOIN league_members g ON g.id = c.guest_id "
 	 "  JOIN accounts a ON a.id = c.account_id "
@@ -226,12 +227,12 @@ const db_statement db_consent_statements[] = {
 	 5, DB_COLUMN_NAMES(RETURNED_COLUMNS)},
 	{"merges_of_league",
 	 "SELECT g.id, "
-	 "       g.from_id, "
+	 "       g.from_id AS from, "
 	 "       g.from_name, "
-	 "       g.into_id, "
+	 "       g.into_id AS into, "
 	 "       m.name AS into_name, "
 	 "       cardinality(g.plays) AS plays, "
-	 "       coalesce(a.display_name, '') AS by_name, "
+	 "       coalesce(a.display_name, '') AS by, "
 	 "       to_char(g.at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at "
 	 "  FROM member_merges g "
 	 "  JOIN league_members m ON m.id = g.into_id "
@@ -332,14 +333,7 @@ db_status db_invitation_insert(db_conn *c, const char *id, const char *league, c
 static void read_invitation(const PGresult *r, int i, void *row)
 {
 	db_invitation_row *x = row;
-	x->id = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_ID);
-	x->league = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_LEAGUE);
-	x->league_name = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_LEAGUE_NAME);
-	x->role = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_ROLE);
-	x->name = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_NAME);
-	x->member = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_MEMBER);
-	x->by = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_INVITED_BY);
-	x->at = db_col_text(r, i, INVITATIONS_OF_ACCOUNT_CREATED_AT);
+	INVITATIONS_OF_ACCOUNT_COLUMNS(DB_READ_COLUMN)
 }
 
 db_status db_invitations_of_account(db_conn *c, const char *account, db_invitation_rows *out)
@@ -351,14 +345,7 @@ db_status db_invitations_of_account(db_conn *c, const char *account, db_invitati
 static void read_league_invitation(const PGresult *r, int i, void *row)
 {
 	db_league_invitation_row *x = row;
-	x->id = db_col_text(r, i, INVITATIONS_OF_LEAGUE_ID);
-	x->account = db_col_text(r, i, INVITATIONS_OF_LEAGUE_ACCOUNT);
-	x->email = db_col_text(r, i, INVITATIONS_OF_LEAGUE_EMAIL);
-	x->display_name = db_col_text(r, i, INVITATIONS_OF_LEAGUE_DISPLAY_NAME);
-	x->role = db_col_text(r, i, INVITATIONS_OF_LEAGUE_ROLE);
-	x->name = db_col_text(r, i, INVITATIONS_OF_LEAGUE_NAME);
-	x->member = db_col_text(r, i, INVITATIONS_OF_LEAGUE_MEMBER);
-	x->at = db_col_text(r, i, INVITATIONS_OF_LEAGUE_CREATED_AT);
+	INVITATIONS_OF_LEAGUE_COLUMNS(DB_READ_COLUMN)
 }
 
 db_status db_invitations_of_league(db_conn *c, const char *league, db_league_invitation_rows *out)
@@ -405,15 +392,7 @@ db_status db_claim_insert(db_conn *c, const char *id, const char *league, const 
 static void read_claim(const PGresult *r, int i, void *row)
 {
 	db_claim_row *x = row;
-	x->id = db_col_text(r, i, CLAIMS_OF_LEAGUE_ID);
-	x->guest = db_col_text(r, i, CLAIMS_OF_LEAGUE_GUEST_ID);
-	x->guest_name = db_col_text(r, i, CLAIMS_OF_LEAGUE_GUEST_NAME);
-	x->plays = db_col_int64(r, i, CLAIMS_OF_LEAGUE_PLAYS);
-	x->account = db_col_text(r, i, CLAIMS_OF_LEAGUE_ACCOUNT_ID);
-	x->display_name = db_col_text(r, i, CLAIMS_OF_LEAGUE_DISPLAY_NAME);
-	x->member = db_col_text(r, i, CLAIMS_OF_LEAGUE_MEMBER);
-	x->member_name = db_col_text(r, i, CLAIMS_OF_LEAGUE_MEMBER_NAME);
-	x->at = db_col_text(r, i, CLAIMS_OF_LEAGUE_CREATED_AT);
+	CLAIMS_OF_LEAGUE_COLUMNS(DB_READ_COLUMN)
 }
 
 db_status db_claims_of_league(db_conn *c, const char *league, const char *account,
@@ -467,14 +446,7 @@ db_status db_merge_insert(db_conn *c, const char *id, const char *league, const 
 static void read_merge(const PGresult *r, int i, void *row)
 {
 	db_merge_row *x = row;
-	x->id = db_col_text(r, i, MERGES_OF_LEAGUE_ID);
-	x->from = db_col_text(r, i, MERGES_OF_LEAGUE_FROM_ID);
-	x->from_name = db_col_text(r, i, MERGES_OF_LEAGUE_FROM_NAME);
-	x->into = db_col_text(r, i, MERGES_OF_LEAGUE_INTO_ID);
-	x->into_name = db_col_text(r, i, MERGES_OF_LEAGUE_INTO_NAME);
-	x->plays = db_col_int64(r, i, MERGES_OF_LEAGUE_PLAYS);
-	x->by = db_col_text(r, i, MERGES_OF_LEAGUE_BY_NAME);
-	x->at = db_col_text(r, i, MERGES_OF_LEAGUE_AT);
+	MERGES_OF_LEAGUE_COLUMNS(DB_READ_COLUMN)
 }
 
 db_status db_merges_of_league(db_conn *c, const char *league, db_merge_rows *out)
