@@ -458,6 +458,15 @@ static db_status walk_events(PGresult *r, int ncols, db_event_fn fn, void *arg, 
 	return DB_OK;
 }
 
+/* Runs one of the events_* statements and walks its rows (ncols as walk_events). */
+static db_status run_events(db_conn *c, const char *stmt, int np, const char *const *p, int ncols,
+                            db_event_fn fn, void *arg, int *stopped_rc)
+{
+	PGresult *r;
+	db_status st = db_run(c, stmt, np, p, &r);
+	return st != DB_OK ? st : walk_events(r, ncols, fn, arg, stopped_rc);
+}
+
 db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_event_fn fn,
                             void *arg, int *stopped_rc)
 {
@@ -465,9 +474,7 @@ db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_
 	itoa10(after, a);
 	itoa10(upto, u);
 	const char *p[3] = {id, a, u};
-	PGresult *r;
-	db_status st = db_run(c, "events_between", 3, p, &r);
-	return st != DB_OK ? st : walk_events(r, EVENT_AT, fn, arg, stopped_rc);
+	return run_events(c, "events_between", 3, p, EVENT_AT, fn, arg, stopped_rc);
 }
 
 db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, void *arg,
@@ -476,9 +483,7 @@ db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, vo
 	char u[16];
 	itoa10(upto, u);
 	const char *p[2] = {id, u};
-	PGresult *r;
-	db_status st = db_run(c, "events_log", 2, p, &r);
-	return st != DB_OK ? st : walk_events(r, EVENT_NCOLS, fn, arg, stopped_rc);
+	return run_events(c, "events_log", 2, p, EVENT_NCOLS, fn, arg, stopped_rc);
 }
 
 db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_event_fn fn,
@@ -488,9 +493,7 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	itoa10(after, a);
 	itoa10(limit, l);
 	const char *p[3] = {id, a, l};
-	PGresult *r;
-	db_status st = db_run(c, "events_since_n", 3, p, &r);
-	return st != DB_OK ? st : walk_events(r, EVENT_PAYLOAD, fn, arg, stopped_rc);
+	return run_events(c, "events_since_n", 3, p, EVENT_PAYLOAD, fn, arg, stopped_rc);
 }
 
 void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
