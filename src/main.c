@@ -9,8 +9,8 @@
  * 1..30), CONN_LIMIT (from the file descriptor limit, at most 8192), DB_WAIT (30 s: how long to
  * wait for the database at start), DB_STATEMENT_TIMEOUT_MS (5000), DB_LOCK_TIMEOUT_MS (2000),
  * DB_IDLE_TX_TIMEOUT_MS (10000): the server-side timeouts of the server's database sessions (0:
- * off; db.h, db.c say which session gets which); LISTEN (every interface), CONN_PER_ADDR (64),
- * REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
+ * off; db.h, db/connect.c say which session gets which); LISTEN (every interface), CONN_PER_ADDR
+ * (64), REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
  * SSE_PER_TOKEN (4); JOB_THREADS (one less than the CPUs, at least 1) and JOB_QUEUE (64): the
  * pool that runs the slow routes (log-in, sign-up, import, PDFs); WAIT_THREADS (as many as
  * THREADS) and WAIT_QUEUE (256): the threads that run requests which must wait (http_defer).

@@ -32,7 +32,8 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs,test_stuck
 	step format-check make -s format-check
 	# static/openapi.json linted by Redocly CLI (tests/lint/)
 	step lint-openapi sh tests/lint/openapi.sh
-	# typed rows: no statement run or read outside src/db/ (tests/lint/typed_rows.sh)
+	# typed rows: no statement run or read outside src/db/, columns read by name and no line over
+	# 120 characters there (tests/lint/typed_rows.sh)
 	step lint-typed-rows sh tests/lint/typed_rows.sh
 	# no json-c object outlives a request (tests/lint/shared_json.sh)
 	step lint-shared-json sh tests/lint/shared_json.sh

@@ -1,5 +1,5 @@
 /* PostgreSQL through libpq: one connection per worker thread, statements prepared once per
- * connection (the table in statements.c), a transaction runner that retries serialization
+ * connection (the tables listed in statements.c), a transaction runner that retries serialization
  * failures and deadlocks, reconnection after the database restarts, and the migration runner.
  *
  * Connection settings come from DATABASE_URL, or libpq's PG* environment when it is unset. */
@@ -30,7 +30,7 @@ enum {
 void db_set_timeouts(const db_timeouts *t);
 db_timeouts db_get_timeouts(void);
 
-/* What a connection is for: its application name and the timeouts it gets (db.c says why). */
+/* What a connection is for: its application name and the timeouts it gets (connect.c says why). */
 typedef enum {
 	DB_ROLE_WORKER,
 	DB_ROLE_LISTEN,
@@ -53,7 +53,6 @@ void db_shutdown(void);
  * every new connection). NULL when the database is unreachable. */
 db_conn *db_thread_conn(void);
 void db_thread_release(void); /* closes this thread's connection */
-PGconn *db_pg(db_conn *c);
 
 /* A connection of role DB_ROLE_READ outside the per-thread one (a read replica's, readpool.c),
  * every statement prepared; the caller owns it (db_conn_free) and keeps it to one thread at a
@@ -120,17 +119,6 @@ bool db_ping(db_conn *c);
 /* Classifies a result: DB_OK, DB_RETRY (serialization failure / deadlock), DB_UNAVAILABLE
  * (connection lost), DB_BUSY (a timeout cancelled it), DB_FAIL. */
 db_status db_result_status(db_conn *c, const PGresult *r);
-
-/* The statement table (statements.c): every statement db_exec can run, prepared under its name
- * on every new connection. Static data; db_statement_find returns a row of it or NULL. */
-typedef struct {
-	const char *name; /* "resource_action", unique */
-	const char *sql;  /* parameters $1…$nparams, all sent as text */
-	int nparams;
-} db_statement;
-extern const db_statement db_statements[];
-extern const size_t db_nstatements;
-const db_statement *db_statement_find(const char *name);
 
 /* Applies migrations/NNNN_*.sql not yet in schema_migrations, each in one transaction, under
  * an advisory lock so concurrent servers apply each exactly once. Returns 0, -1 (logged), or

@@ -1,9 +1,10 @@
-/* Typed rows of the table engine's statements (games.h). The SQL of each statement is in
- * statements.c under the same name; its columns are read here and nowhere else. */
+/* The table engine's statements (games, seats, events) and their typed rows (games.h): the SQL
+ * of each statement, its columns and its reader, here and nowhere else. */
 #include "db/games.h"
 
 #include "base/oom.h"
 #include "db/rows.h"
+#include "db/statements.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,262 @@ static void itoa10(int v, char buf[16])
 	snprintf(buf, 16, "%d", v);
 }
 
+/* ---- the statements ---- */
+
+/* game_get / game_lock (the same row, the second locking the game): the game, and what the
+ * token ($2, hex) is to it: the host's, a seat's (token_seat, NULL for none), one a join or a
+ * new display link replaced (replaced_seat: NULL when not replaced, 0 the display's), the
+ * display's. */
+#define GAME_GET_COLUMNS(C)                                                                        \
+	C(GAME_GET_KIND, kind)                                                                     \
+	C(GAME_GET_CONFIG, config)                                                                 \
+	C(GAME_GET_VERSION, version)                                                               \
+	C(GAME_GET_FINISHED, finished)                                                             \
+	C(GAME_GET_IS_HOST, is_host)                                                               \
+	C(GAME_GET_TOKEN_SEAT, token_seat)                                                         \
+	C(GAME_GET_TOKEN_CLAIMED, token_claimed)                                                   \
+	C(GAME_GET_REPLACED_SEAT, replaced_seat)                                                   \
+	C(GAME_GET_CODE, code)                                                                     \
+	C(GAME_GET_LEAGUE, league)                                                                 \
+	C(GAME_GET_CREATED_AT, created_at)                                                         \
+	C(GAME_GET_IS_DISPLAY, is_display)
+DB_COLUMNS(GAME_GET_COLUMNS, GAME_GET_NCOLS);
+// clang-format off
+#define GAME_GET_SQL \
+	"SELECT g.kind, " \
+	"       g.config, " \
+	"       g.version, " \
+	"       g.status = 'finished' AS finished, " \
+	"       g.host_token_hash = decode($2, 'hex') AS is_host, " \
+	"       s.seat AS token_seat, " \
+	"       coalesce(s.claimed, false) AS token_claimed, " \
+	"       (SELECT r.seat " \
+	"          FROM replaced_tokens r " \
+	"         WHERE r.game_id = g.id " \
+	"           AND r.token_hash = decode($2, 'hex')) AS replaced_seat, " \
+	"       g.code, " \
+	"       coalesce(g.league, '') AS league, " \
+	"       to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at, " \
+	"       coalesce(g.display_token_hash = decode($2, 'hex'), false) AS is_display " \
+	"  FROM games g " \
+	"  LEFT JOIN seats s ON s.game_id = g.id " \
+	"       AND s.token_hash = decode($2, 'hex') " \
+	" WHERE g.id = $1"
+// clang-format on
+
+/* game_insert: the id when the game was inserted, no row when its code was taken */
+#define GAME_INSERT_COLUMNS(C) C(GAME_INSERT_ID, id)
+DB_COLUMNS(GAME_INSERT_COLUMNS, GAME_INSERT_NCOLS);
+
+/* seats_list: the seats of a game in order */
+#define SEATS_LIST_COLUMNS(C)                                                                      \
+	C(SEATS_LIST_SEAT, seat)                                                                   \
+	C(SEATS_LIST_NAME, name)                                                                   \
+	C(SEATS_LIST_BOT, bot)                                                                     \
+	C(SEATS_LIST_CLAIMED, claimed)
+DB_COLUMNS(SEATS_LIST_COLUMNS, SEATS_LIST_NCOLS);
+
+/* join_lock: the seat of a game's code that a player joins, locked; its token hash (hex, NULL
+ * for none) */
+#define JOIN_LOCK_COLUMNS(C)                                                                       \
+	C(JOIN_LOCK_GAME, game)                                                                    \
+	C(JOIN_LOCK_KIND, kind)                                                                    \
+	C(JOIN_LOCK_NAME, name)                                                                    \
+	C(JOIN_LOCK_CLAIMED, claimed)                                                              \
+	C(JOIN_LOCK_TOKEN_HASH, token_hash)
+DB_COLUMNS(JOIN_LOCK_COLUMNS, JOIN_LOCK_NCOLS);
+
+/* token_replaced: has a join or a new display link replaced this token of the game? */
+#define TOKEN_REPLACED_COLUMNS(C) C(TOKEN_REPLACED_REPLACED, replaced)
+DB_COLUMNS(TOKEN_REPLACED_COLUMNS, TOKEN_REPLACED_NCOLS);
+
+/* game_by_code */
+#define GAME_BY_CODE_COLUMNS(C) C(GAME_BY_CODE_ID, id) C(GAME_BY_CODE_KIND, kind)
+DB_COLUMNS(GAME_BY_CODE_COLUMNS, GAME_BY_CODE_NCOLS);
+
+/* events_since_n, events_between, events_log: a game's events in order, each list the one
+ * before and one more column (the payload, then when it was written); one enum for the three */
+#define EVENTS_SINCE_COLUMNS(C)                                                                    \
+	C(EVENT_VERSION, version)                                                                  \
+	C(EVENT_KIND, kind)                                                                        \
+	C(EVENT_SEAT, seat)                                                                        \
+	C(EVENT_TURN, turn)
+#define EVENTS_BETWEEN_COLUMNS(C) EVENTS_SINCE_COLUMNS(C) C(EVENT_PAYLOAD, payload)
+#define EVENTS_LOG_COLUMNS(C)     EVENTS_BETWEEN_COLUMNS(C) C(EVENT_AT, at)
+DB_COLUMNS(EVENTS_LOG_COLUMNS, EVENT_NCOLS);
+
+/* events_append, events_append_if: how many events were written; events_append_if returns no
+ * row when the game was not as expected (nothing written) */
+#define EVENTS_APPEND_COLUMNS(C) C(EVENTS_APPEND_EVENTS, events)
+DB_COLUMNS(EVENTS_APPEND_COLUMNS, EVENTS_APPEND_NCOLS);
+
+/* The table engine's statements: games, seats, events (migrations 0002 and 0005). */
+// clang-format off
+const db_statement db_games_statements[] = {
+	{"game_insert",
+	 "INSERT INTO games (id, kind, code, host_token_hash, config, league) "
+	 "VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) "
+	 "ON CONFLICT (code) DO NOTHING "
+	 "RETURNING id",
+	 6, DB_COLUMN_NAMES(GAME_INSERT_COLUMNS)},
+	{"seat_insert",
+	 "INSERT INTO seats (game_id, seat, name, bot, token_hash) "
+	 "VALUES ($1, $2::int, $3, $4::boolean, decode($5, 'hex'))",
+	 5, NULL},
+	{"game_get",
+	 GAME_GET_SQL,
+	 2, DB_COLUMN_NAMES(GAME_GET_COLUMNS)},
+	{"game_lock",
+	 GAME_GET_SQL " "
+	 "   FOR UPDATE OF g",
+	 2, DB_COLUMN_NAMES(GAME_GET_COLUMNS)},
+	{"seats_list",
+	 "SELECT seat, name, bot, claimed "
+	 "  FROM seats "
+	 " WHERE game_id = $1 "
+	 " ORDER BY seat",
+	 1, DB_COLUMN_NAMES(SEATS_LIST_COLUMNS)},
+	{"seat_claim",
+	 "UPDATE seats "
+	 "   SET claimed = true "
+	 " WHERE game_id = $1 "
+	 "   AND seat = $2::int "
+	 "   AND NOT claimed",
+	 2, NULL},
+	{"join_lock",
+	 "SELECT g.id AS game, "
+	 "       g.kind, "
+	 "       s.name, "
+	 "       s.claimed, "
+	 "       encode(s.token_hash, 'hex') AS token_hash "
+	 "  FROM seats s "
+	 "  JOIN games g ON g.id = s.game_id "
+	 " WHERE g.code = $1 "
+	 "   AND s.seat = $2::int "
+	 "   AND NOT s.bot "
+	 "   FOR UPDATE OF s",
+	 2, DB_COLUMN_NAMES(JOIN_LOCK_COLUMNS)},
+	/* the token a join replaces ($3, NULL for none) is kept as replaced; the seat gets $4 */
+	{"join_take",
+	 "WITH old AS ( "
+	 "    INSERT INTO replaced_tokens (token_hash, game_id, seat) "
+	 "    SELECT decode($3, 'hex'), $1, $2::int "
+	 "     WHERE $3::text IS NOT NULL "
+	 "    ON CONFLICT DO NOTHING "
+	 ") "
+	 "UPDATE seats "
+	 "   SET token_hash = decode($4, 'hex'), "
+	 "       claimed = true "
+	 " WHERE game_id = $1 "
+	 "   AND seat = $2::int",
+	 4, NULL},
+	{"display_replace",
+	 "WITH old AS ( "
+	 "    INSERT INTO replaced_tokens (token_hash, game_id, seat) "
+	 "    SELECT display_token_hash, id, 0 "
+	 "      FROM games "
+	 "     WHERE id = $1 "
+	 "       AND display_token_hash IS NOT NULL "
+	 "    ON CONFLICT DO NOTHING "
+	 ") "
+	 "UPDATE games "
+	 "   SET display_token_hash = decode($2, 'hex') "
+	 " WHERE id = $1",
+	 2, NULL},
+	{"token_replaced",
+	 "SELECT EXISTS ( "
+	 "           SELECT 1 "
+	 "             FROM replaced_tokens "
+	 "            WHERE token_hash = decode($2, 'hex') "
+	 "              AND game_id = $1 "
+	 "       ) AS replaced",
+	 2, DB_COLUMN_NAMES(TOKEN_REPLACED_COLUMNS)},
+	{"game_by_code",
+	 "SELECT id, kind "
+	 "  FROM games "
+	 " WHERE code = $1",
+	 1, DB_COLUMN_NAMES(GAME_BY_CODE_COLUMNS)},
+	{"events_between",
+	 "SELECT version, kind, coalesce(seat, 0) AS seat, turn, payload "
+	 "  FROM events "
+	 " WHERE game_id = $1 "
+	 "   AND version > $2::int "
+	 "   AND version <= $3::int "
+	 " ORDER BY version",
+	 3, DB_COLUMN_NAMES(EVENTS_BETWEEN_COLUMNS)},
+	{"events_log",
+	 "SELECT version, kind, coalesce(seat, 0) AS seat, turn, payload, "
+	 "       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS at "
+	 "  FROM events "
+	 " WHERE game_id = $1 "
+	 "   AND version <= $2::int "
+	 " ORDER BY version",
+	 2, DB_COLUMN_NAMES(EVENTS_LOG_COLUMNS)},
+	{"events_since_n",
+	 "SELECT version, kind, coalesce(seat, 0) AS seat, turn "
+	 "  FROM events "
+	 " WHERE game_id = $1 "
+	 "   AND version > $2::int "
+	 " ORDER BY version "
+	 " LIMIT $3::int",
+	 3, DB_COLUMN_NAMES(EVENTS_SINCE_COLUMNS)},
+	/* the events of a batch ($2 … $6, one array a column) and the game's new state */
+	{"events_append",
+	 "WITH e AS ( "
+	 "    INSERT INTO events (game_id, version, kind, seat, turn, payload) "
+	 "    SELECT $1, x.version, x.kind, x.seat, x.turn, x.payload "
+	 "      FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::jsonb[]) "
+	 "           AS x(version, kind, seat, turn, payload) "
+	 "    RETURNING 1 "
+	 "), u AS ( "
+	 "    UPDATE games "
+	 "       SET version = $7::int, "
+	 "           status = $8, "
+	 "           result = $9::jsonb, "
+	 "           updated_at = now() "
+	 "     WHERE id = $1 "
+	 "    RETURNING id "
+	 ") "
+	 "SELECT (SELECT count(*) FROM e) AS events "
+	 "  FROM u",
+	 9, DB_COLUMN_NAMES(EVENTS_APPEND_COLUMNS)},
+	/* the same, only while the game is at version $10, playing, and $12 is the token of seat $11
+	 * (0: the host) */
+	{"events_append_if",
+	 "WITH u AS ( "
+	 "    UPDATE games g "
+	 "       SET version = $7::int, "
+	 "           status = $8, "
+	 "           result = $9::jsonb, "
+	 "           updated_at = now() "
+	 "     WHERE g.id = $1 "
+	 "       AND g.version = $10::int "
+	 "       AND g.status = 'playing' "
+	 "       AND CASE WHEN $11::int = 0 "
+	 "                THEN g.host_token_hash = decode($12, 'hex') "
+	 "                ELSE EXISTS (SELECT 1 "
+	 "                               FROM seats s "
+	 "                              WHERE s.game_id = g.id "
+	 "                                AND s.seat = $11::int "
+	 "                                AND s.claimed "
+	 "                                AND s.token_hash = decode($12, 'hex')) "
+	 "           END "
+	 "    RETURNING g.id "
+	 "), e AS ( "
+	 "    INSERT INTO events (game_id, version, kind, seat, turn, payload) "
+	 "    SELECT u.id, x.version, x.kind, x.seat, x.turn, x.payload "
+	 "      FROM u, "
+	 "           unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::jsonb[]) "
+	 "           AS x(version, kind, seat, turn, payload) "
+	 "    RETURNING 1 "
+	 ") "
+	 "SELECT (SELECT count(*) FROM e) AS events "
+	 "  FROM u",
+	 12, DB_COLUMN_NAMES(EVENTS_APPEND_COLUMNS)},
+	DB_STATEMENTS_END,
+};
+// clang-format on
+
 /* ---- games ---- */
 
 void db_game_row_clear(db_game_row *g)
@@ -22,8 +279,6 @@ void db_game_row_clear(db_game_row *g)
 	g->config = NULL;
 }
 
-/* game_get / game_lock: kind, config, version, finished, is_host, token_seat, token_claimed,
- * replaced seat (NULL: not replaced; 0: the display), code, league, created_at, is_display */
 db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool lock, db_game_row *out)
 {
 	const char *p[2] = {id, hash_hex ? hash_hex : ""};
@@ -34,19 +289,20 @@ db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool loc
 		return st;
 	if (PQntuples(r) == 1) {
 		out->found = true;
-		db_col_copy(r, 0, 0, out->kind, sizeof out->kind);
-		out->config = xstrdup(PQgetvalue(r, 0, 1));
-		out->version = db_col_int(r, 0, 2);
-		out->finished = db_col_bool(r, 0, 3);
-		out->is_host = db_col_bool(r, 0, 4);
-		out->token_seat = db_col_int(r, 0, 5);
-		out->token_claimed = db_col_bool(r, 0, 6);
-		out->replaced_seat = db_col_int(r, 0, 7);
-		out->replaced_display = !PQgetisnull(r, 0, 7) && out->replaced_seat == 0;
-		db_col_copy(r, 0, 8, out->code, sizeof out->code);
-		db_col_copy(r, 0, 9, out->league, sizeof out->league);
-		db_col_copy(r, 0, 10, out->created_at, sizeof out->created_at);
-		out->is_display = db_col_bool(r, 0, 11);
+		db_col_copy(r, 0, GAME_GET_KIND, out->kind, sizeof out->kind);
+		out->config = xstrdup(db_col_text(r, 0, GAME_GET_CONFIG));
+		out->version = db_col_int(r, 0, GAME_GET_VERSION);
+		out->finished = db_col_bool(r, 0, GAME_GET_FINISHED);
+		out->is_host = db_col_bool(r, 0, GAME_GET_IS_HOST);
+		out->token_seat = db_col_int(r, 0, GAME_GET_TOKEN_SEAT);
+		out->token_claimed = db_col_bool(r, 0, GAME_GET_TOKEN_CLAIMED);
+		out->replaced_seat = db_col_int(r, 0, GAME_GET_REPLACED_SEAT);
+		out->replaced_display =
+		    !db_col_null(r, 0, GAME_GET_REPLACED_SEAT) && out->replaced_seat == 0;
+		db_col_copy(r, 0, GAME_GET_CODE, out->code, sizeof out->code);
+		db_col_copy(r, 0, GAME_GET_LEAGUE, out->league, sizeof out->league);
+		db_col_copy(r, 0, GAME_GET_CREATED_AT, out->created_at, sizeof out->created_at);
+		out->is_display = db_col_bool(r, 0, GAME_GET_IS_DISPLAY);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -77,7 +333,6 @@ db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name,
 	return db_run_count(c, "seat_insert", 5, p, NULL);
 }
 
-/* seats_list: seat, name, bot, claimed */
 db_status db_seats_list(db_conn *c, const char *id, db_seat_row *out, int max, int *n)
 {
 	const char *p[1] = {id};
@@ -88,10 +343,10 @@ db_status db_seats_list(db_conn *c, const char *id, db_seat_row *out, int max, i
 		return st;
 	for (int i = 0; i < PQntuples(r) && *n < max; i++) {
 		db_seat_row *s = &out[(*n)++];
-		s->seat = db_col_int(r, i, 0);
-		db_col_copy(r, i, 1, s->name, sizeof s->name);
-		s->bot = db_col_bool(r, i, 2);
-		s->claimed = db_col_bool(r, i, 3);
+		s->seat = db_col_int(r, i, SEATS_LIST_SEAT);
+		db_col_copy(r, i, SEATS_LIST_NAME, s->name, sizeof s->name);
+		s->bot = db_col_bool(r, i, SEATS_LIST_BOT);
+		s->claimed = db_col_bool(r, i, SEATS_LIST_CLAIMED);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -105,7 +360,6 @@ db_status db_seat_claim(db_conn *c, const char *id, int seat)
 	return db_run_count(c, "seat_claim", 2, p, NULL);
 }
 
-/* join_lock: game, kind, name, claimed, token hash (hex, NULL for none) */
 db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
 {
 	char s[16];
@@ -118,12 +372,13 @@ db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
 		return st;
 	if (PQntuples(r) == 1) {
 		out->found = true;
-		db_col_copy(r, 0, 0, out->game, sizeof out->game);
-		db_col_copy(r, 0, 1, out->kind, sizeof out->kind);
-		db_col_copy(r, 0, 2, out->name, sizeof out->name);
-		out->claimed = db_col_bool(r, 0, 3);
-		out->has_token = !PQgetisnull(r, 0, 4);
-		db_col_copy(r, 0, 4, out->token_hash_hex, sizeof out->token_hash_hex);
+		db_col_copy(r, 0, JOIN_LOCK_GAME, out->game, sizeof out->game);
+		db_col_copy(r, 0, JOIN_LOCK_KIND, out->kind, sizeof out->kind);
+		db_col_copy(r, 0, JOIN_LOCK_NAME, out->name, sizeof out->name);
+		out->claimed = db_col_bool(r, 0, JOIN_LOCK_CLAIMED);
+		out->has_token = !db_col_null(r, 0, JOIN_LOCK_TOKEN_HASH);
+		db_col_copy(r, 0, JOIN_LOCK_TOKEN_HASH, out->token_hash_hex,
+		            sizeof out->token_hash_hex);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -144,7 +399,6 @@ db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_he
 	return db_run_count(c, "display_replace", 2, p, NULL);
 }
 
-/* token_replaced: replaced */
 db_status db_token_replaced(db_conn *c, const char *id, const char *hash_hex, bool *replaced)
 {
 	const char *p[2] = {id, hash_hex};
@@ -153,12 +407,11 @@ db_status db_token_replaced(db_conn *c, const char *id, const char *hash_hex, bo
 	db_status st = db_run(c, "token_replaced", 2, p, &r);
 	if (st != DB_OK)
 		return st;
-	*replaced = PQntuples(r) == 1 && db_col_bool(r, 0, 0);
+	*replaced = PQntuples(r) == 1 && db_col_bool(r, 0, TOKEN_REPLACED_REPLACED);
 	PQclear(r);
 	return DB_OK;
 }
 
-/* game_by_code: id, kind */
 db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[DB_NAME_MAX + 1],
                           char kind[DB_KIND_MAX + 1])
 {
@@ -170,8 +423,8 @@ db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[D
 		return st;
 	if (PQntuples(r) == 1) {
 		*found = true;
-		db_col_copy(r, 0, 0, game, DB_NAME_MAX + 1);
-		db_col_copy(r, 0, 1, kind, DB_KIND_MAX + 1);
+		db_col_copy(r, 0, GAME_BY_CODE_ID, game, DB_NAME_MAX + 1);
+		db_col_copy(r, 0, GAME_BY_CODE_KIND, kind, DB_KIND_MAX + 1);
 	}
 	PQclear(r);
 	return DB_OK;
@@ -179,19 +432,20 @@ db_status db_game_by_code(db_conn *c, const char *code, bool *found, char game[D
 
 /* ---- events ---- */
 
-/* Walks rows of version, kind, seat, turn[, payload[, at]] (ncols 4, 5 or 6). */
+/* Walks the rows of an events_* statement: EVENTS_SINCE_COLUMNS, then the payload when
+ * ncols > EVENT_PAYLOAD, then when it was written when ncols > EVENT_AT. */
 static db_status walk_events(PGresult *r, int ncols, db_event_fn fn, void *arg, int *stopped_rc)
 {
 	if (stopped_rc)
 		*stopped_rc = 0;
 	for (int i = 0; i < PQntuples(r); i++) {
 		db_event_row row = {
-		    .version = db_col_int(r, i, 0),
-		    .kind = PQgetvalue(r, i, 1),
-		    .seat = db_col_int(r, i, 2),
-		    .turn = db_col_int(r, i, 3),
-		    .payload = ncols > 4 ? PQgetvalue(r, i, 4) : "",
-		    .at = ncols > 5 ? PQgetvalue(r, i, 5) : "",
+		    .version = db_col_int(r, i, EVENT_VERSION),
+		    .kind = db_col_text(r, i, EVENT_KIND),
+		    .seat = db_col_int(r, i, EVENT_SEAT),
+		    .turn = db_col_int(r, i, EVENT_TURN),
+		    .payload = ncols > EVENT_PAYLOAD ? db_col_text(r, i, EVENT_PAYLOAD) : "",
+		    .at = ncols > EVENT_AT ? db_col_text(r, i, EVENT_AT) : "",
 		};
 		int rc = fn(&row, arg);
 		if (rc != 0) {
@@ -204,6 +458,15 @@ static db_status walk_events(PGresult *r, int ncols, db_event_fn fn, void *arg, 
 	return DB_OK;
 }
 
+/* Runs one of the events_* statements and walks its rows (ncols as walk_events). */
+static db_status run_events(db_conn *c, const char *stmt, int np, const char *const *p, int ncols,
+                            db_event_fn fn, void *arg, int *stopped_rc)
+{
+	PGresult *r;
+	db_status st = db_run(c, stmt, np, p, &r);
+	return st != DB_OK ? st : walk_events(r, ncols, fn, arg, stopped_rc);
+}
+
 db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_event_fn fn,
                             void *arg, int *stopped_rc)
 {
@@ -211,9 +474,7 @@ db_status db_events_between(db_conn *c, const char *id, int after, int upto, db_
 	itoa10(after, a);
 	itoa10(upto, u);
 	const char *p[3] = {id, a, u};
-	PGresult *r;
-	db_status st = db_run(c, "events_between", 3, p, &r);
-	return st != DB_OK ? st : walk_events(r, 5, fn, arg, stopped_rc);
+	return run_events(c, "events_between", 3, p, EVENT_AT, fn, arg, stopped_rc);
 }
 
 db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, void *arg,
@@ -222,9 +483,7 @@ db_status db_events_log(db_conn *c, const char *id, int upto, db_event_fn fn, vo
 	char u[16];
 	itoa10(upto, u);
 	const char *p[2] = {id, u};
-	PGresult *r;
-	db_status st = db_run(c, "events_log", 2, p, &r);
-	return st != DB_OK ? st : walk_events(r, 6, fn, arg, stopped_rc);
+	return run_events(c, "events_log", 2, p, EVENT_NCOLS, fn, arg, stopped_rc);
 }
 
 db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_event_fn fn,
@@ -234,9 +493,7 @@ db_status db_events_since(db_conn *c, const char *id, int after, int limit, db_e
 	itoa10(after, a);
 	itoa10(limit, l);
 	const char *p[3] = {id, a, l};
-	PGresult *r;
-	db_status st = db_run(c, "events_since_n", 3, p, &r);
-	return st != DB_OK ? st : walk_events(r, 4, fn, arg, stopped_rc);
+	return run_events(c, "events_since_n", 3, p, EVENT_PAYLOAD, fn, arg, stopped_rc);
 }
 
 void db_event_batch_add(db_event_batch *b, int version, const char *kind, int seat, int turn,
@@ -286,7 +543,6 @@ db_status db_events_append(db_conn *c, const char *id, db_event_batch *events, i
 	return db_run_bin(c, "events_append", 9, p, len, fmt, NULL);
 }
 
-/* events_append_if: one row (the count of events) when applied, none otherwise */
 db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events, int version,
                               bool finished, const char *result, int expected, int seat,
                               const char *hash_hex, bool *applied)

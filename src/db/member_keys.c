@@ -30,6 +30,7 @@ static const char SQL_ANY_UNKEYED[] = "SELECT 1\n"
 static const char SQL_LOCK[] = "LOCK TABLE league_members IN SHARE ROW EXCLUSIVE MODE";
 
 /* The rows to key: id, name. */
+enum { UNKEYED_ID, UNKEYED_NAME }; /* SQL_UNKEYED's columns */
 static const char SQL_UNKEYED[] = "SELECT id,\n"
                                   "       name\n"
                                   "  FROM league_members\n"
@@ -68,6 +69,7 @@ static const char SQL_STORE[] =
     "  JOIN ranked ON ranked.id = k.id\n"
     " WHERE m.id = k.id\n"
     "RETURNING m.name_clash";
+enum { STORE_NAME_CLASH }; /* SQL_STORE's column */
 
 /* Runs sql (params: text[] in binary, or none); the result when its status is want, else NULL
  * after logging what failed. */
@@ -101,13 +103,12 @@ static int key_rows(PGconn *pg)
 	PGresult *rows = run(pg, SQL_UNKEYED, PGRES_TUPLES_OK, 0, NULL, NULL, "reading names");
 	if (!rows)
 		return -1;
-	int col_id = PQfnumber(rows, "id"), col_name = PQfnumber(rows, "name");
 	db_f8array ids = {.oid = DB_ARRAY_TEXT}, keys = {.oid = DB_ARRAY_TEXT};
 	int n = PQntuples(rows);
 	for (int i = 0; i < n; i++) {
 		char *display, *key;
-		name_forms(PQgetvalue(rows, i, col_name), &display, &key);
-		const char *id = PQgetvalue(rows, i, col_id);
+		name_forms(PQgetvalue(rows, i, UNKEYED_NAME), &display, &key);
+		const char *id = PQgetvalue(rows, i, UNKEYED_ID);
 		db_f8array_text(&ids, id, strlen(id));
 		db_f8array_text(&keys, key, strlen(key));
 		free(display);
@@ -124,7 +125,7 @@ static int key_rows(PGconn *pg)
 		return -1;
 	int marked = 0;
 	for (int i = 0; i < PQntuples(r); i++)
-		marked += strcmp(PQgetvalue(r, i, 0), "t") == 0;
+		marked += strcmp(PQgetvalue(r, i, STORE_NAME_CLASH), "t") == 0;
 	log_info("migrate: keyed the names of %d members; %d share a name with another member of "
 	         "their league, marked name_clash",
 	         PQntuples(r), marked);

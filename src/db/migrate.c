@@ -359,11 +359,17 @@ out:
 	return rc;
 }
 
+/* The applied migrations, in version order (migrate_locked reads them once). */
+static const char SQL_APPLIED[] = "SELECT version, name "
+                                  "  FROM schema_migrations "
+                                  " ORDER BY version";
+enum { APPLIED_VERSION, APPLIED_NAME }; /* SQL_APPLIED's columns */
+
 /* Is version recorded? Applied versions come from one query; the list is small. */
 static bool applied(const PGresult *done, int version)
 {
 	for (int i = 0; i < PQntuples(done); i++)
-		if (atoi(PQgetvalue(done, i, 0)) == version)
+		if (atoi(PQgetvalue(done, i, APPLIED_VERSION)) == version)
 			return true;
 	return false;
 }
@@ -373,17 +379,17 @@ static bool applied(const PGresult *done, int version)
 static void check_applied(const PGresult *done, const migration *list, size_t n)
 {
 	for (int i = 0; i < PQntuples(done); i++) {
-		int v = atoi(PQgetvalue(done, i, 0));
+		int v = atoi(PQgetvalue(done, i, APPLIED_VERSION));
 		bool known = false;
 		for (size_t j = 0; j < n && !known; j++) {
 			known = list[j].version == v;
-			if (known && strcmp(list[j].name, PQgetvalue(done, i, 1)) != 0)
+			if (known && strcmp(list[j].name, PQgetvalue(done, i, APPLIED_NAME)) != 0)
 				log_warn("migrate: warning: version %d applied as %s, now %s", v,
-				         PQgetvalue(done, i, 1), list[j].name);
+				         PQgetvalue(done, i, APPLIED_NAME), list[j].name);
 		}
 		if (!known)
 			log_warn("migrate: warning: database has migration %s unknown here",
-			         PQgetvalue(done, i, 1));
+			         PQgetvalue(done, i, APPLIED_NAME));
 	}
 }
 
@@ -396,8 +402,7 @@ static int migrate_locked(run *x, const char *dir, const migration *list, size_t
 	            " applied_at timestamptz NOT NULL DEFAULT now())",
 	            "creating schema_migrations", true) != 0)
 		return -1;
-	PGresult *done =
-	    run_sql(x, "SELECT version, name FROM schema_migrations ORDER BY version", true);
+	PGresult *done = run_sql(x, SQL_APPLIED, true);
 	if (!done || PQresultStatus(done) != PGRES_TUPLES_OK) {
 		if (!x->stopped)
 			log_error("reading schema_migrations", x->pg, done, NULL);

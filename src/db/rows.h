@@ -56,4 +56,26 @@ int db_col_int(const PGresult *r, int i, int col);   /* 0 for NULL */
 int64_t db_col_int64(const PGresult *r, int i, int col);
 double db_col_double(const PGresult *r, int i, int col);
 
+/* The shared row reader: used as the C of a statement's column list (db/statements.h), reads
+ * each column into the field of the same name, as that field's type, from row i of result r into
+ * the row x (all three in scope):
+ *
+ *   static void read_claim(const PGresult *r, int i, void *row)
+ *   {
+ *           db_claim_row *x = row;
+ *           CLAIMS_OF_LEAGUE_COLUMNS(DB_READ_COLUMN)
+ *   }
+ *
+ * The SQL names each column after its field (an alias where they differ), and the test of the
+ * columns holds the SQL to the list, so a reader cannot read one column into another's field.
+ * Text is borrowed from r (fields of type const char *). */
+#define DB_READ_COLUMN(id, name)                                                                   \
+	x->name = _Generic(x->name,                                                                \
+	    const char *: db_col_text(r, i, id),                                                   \
+	    bool: db_col_bool(r, i, id),                                                           \
+	    int: db_col_int(r, i, id),                                                             \
+	    long: db_col_int64(r, i, id),                                                          \
+	    long long: db_col_int64(r, i, id),                                                     \
+	    double: db_col_double(r, i, id));
+
 #endif

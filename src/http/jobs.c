@@ -55,7 +55,7 @@ struct jobs {
 };
 
 /* One job thread: takes the oldest job and runs it, until the pool stops. Its database
- * connection (db_thread_conn) is closed by db.c's thread-exit destructor when it returns. */
+ * connection (db_thread_conn) is closed by db/conn.c's thread-exit destructor when it returns. */
 static void *worker(void *arg)
 {
 	jobs *p = arg;
