@@ -1,17 +1,8 @@
 /* Typed rows of league_files and of the play log's changes (league_files.h). */
 #include "db/league_files.h"
+#include "db/league_rows.h"
 
 #include <string.h>
-
-/* Loads row set `set` from stmt with the row reader rd; returns the status. */
-#define RETURN_LOADED(c, stmt, np, p, set, rd)                                                     \
-	do {                                                                                       \
-		void *rows_;                                                                       \
-		db_status st_ = db_load(c, stmt, np, p, sizeof *(set)->rows, rd, &(set)->res,      \
-		                        &(set)->n, &rows_);                                        \
-		(set)->rows = rows_;                                                               \
-		return st_;                                                                        \
-	} while (0)
 
 db_status db_league_file_store(db_conn *c, const char *league, const char *body)
 {
