@@ -17,6 +17,8 @@
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/db.h"
+#include "db/rows.h"
+#include "db/statements.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -326,27 +328,34 @@ static PGconn *connect_pg(const char *conninfo)
 	return pg;
 }
 
-/* Prepares every statement of the table; -1 when the connection failed meanwhile. A statement
- * that does not prepare (an SQL bug) is logged and skipped: it fails when used. */
+/* Prepares statement s; -1 when the connection failed meanwhile. A statement that does not
+ * prepare (an SQL bug) is logged and skipped: it fails when used. */
+static int prepare_one(PGconn *pg, const db_statement *s)
+{
+	PGresult *r = PQprepare(pg, s->name, s->sql, s->nparams, NULL);
+	if (PQstatus(pg) != CONNECTION_OK) {
+		PQclear(r);
+		return -1;
+	}
+	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+		char what[160];
+		snprintf(what, sizeof what, "preparing statement \"%s\"", s->name);
+		if (r)
+			log_result_error(what, r);
+		else
+			log_warn("db: %s failed: out of memory", what);
+	}
+	PQclear(r);
+	return 0;
+}
+
+/* Prepares every statement of every table; -1 when the connection failed meanwhile. */
 static int prepare_all(PGconn *pg)
 {
-	for (size_t i = 0; i < db_nstatements; i++) {
-		const db_statement *s = &db_statements[i];
-		PGresult *r = PQprepare(pg, s->name, s->sql, s->nparams, NULL);
-		if (PQstatus(pg) != CONNECTION_OK) {
-			PQclear(r);
-			return -1;
-		}
-		if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-			char what[160];
-			snprintf(what, sizeof what, "preparing statement \"%s\"", s->name);
-			if (r)
-				log_result_error(what, r);
-			else
-				log_warn("db: %s failed: out of memory", what);
-		}
-		PQclear(r);
-	}
+	for (const db_statement *const *t = db_statement_tables; *t; t++)
+		for (const db_statement *s = *t; s->name; s++)
+			if (prepare_one(pg, s) < 0)
+				return -1;
 	return 0;
 }
 
@@ -913,11 +922,26 @@ void db_shutdown(void)
 	g_conninfo = NULL;
 }
 
+// clang-format off
+#define HEALTH_PING_COLUMNS(C) C(HEALTH_PING_ONE, one)
+// clang-format on
+DB_COLUMNS(HEALTH_PING_COLUMNS, HEALTH_PING_NCOLS);
+
+// clang-format off
+const db_statement db_health_statements[] = {
+	/* db_ping: one round trip (GET /api/v1/health, the health thread's probe) */
+	{"health_ping",
+	 "SELECT 1 AS one",
+	 0, DB_COLUMN_NAMES(HEALTH_PING_COLUMNS)},
+	DB_STATEMENTS_END,
+};
+// clang-format on
+
 bool db_ping(db_conn *c)
 {
 	PGresult *r = db_exec(c, "health_ping", 0, NULL);
-	bool ok = r && db_result_status(c, r) == DB_OK && PQntuples(r) == 1 &&
-	          strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+	bool ok = r && db_result_status(c, r) == DB_OK && db_nrows(r) == 1 &&
+	          strcmp(db_col_text(r, 0, HEALTH_PING_ONE), "1") == 0;
 	PQclear(r);
 	return ok;
 }

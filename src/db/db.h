@@ -1,5 +1,5 @@
 /* PostgreSQL through libpq: one connection per worker thread, statements prepared once per
- * connection (the table in statements.c), a transaction runner that retries serialization
+ * connection (the tables listed in statements.c), a transaction runner that retries serialization
  * failures and deadlocks, reconnection after the database restarts, and the migration runner.
  *
  * Connection settings come from DATABASE_URL, or libpq's PG* environment when it is unset. */
@@ -120,17 +120,6 @@ bool db_ping(db_conn *c);
 /* Classifies a result: DB_OK, DB_RETRY (serialization failure / deadlock), DB_UNAVAILABLE
  * (connection lost), DB_BUSY (a timeout cancelled it), DB_FAIL. */
 db_status db_result_status(db_conn *c, const PGresult *r);
-
-/* The statement table (statements.c): every statement db_exec can run, prepared under its name
- * on every new connection. Static data; db_statement_find returns a row of it or NULL. */
-typedef struct {
-	const char *name; /* "resource_action", unique */
-	const char *sql;  /* parameters $1…$nparams, all sent as text */
-	int nparams;
-} db_statement;
-extern const db_statement db_statements[];
-extern const size_t db_nstatements;
-const db_statement *db_statement_find(const char *name);
 
 /* Applies migrations/NNNN_*.sql not yet in schema_migrations, each in one transaction, under
  * an advisory lock so concurrent servers apply each exactly once. Returns 0, -1 (logged), or

@@ -15,6 +15,7 @@
 #include "base/log.h"
 #include "base/oom.h"
 #include "db/rows.h"
+#include "db/statements.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -114,19 +115,42 @@ static bool lsn_parse(const char *t, db_lsn *out)
 	return true;
 }
 
-/* wal_insert_lsn: column the position as text. */
+/* wal_insert_lsn: the primary's WAL position after a write, as text; wal_replay_lsn: whether
+ * this server is a standby, and how far it has replayed (NULL before replay began). */
+// clang-format off
+#define WAL_INSERT_LSN_COLUMNS(C) C(WAL_INSERT_LSN_LSN, lsn)
+#define WAL_REPLAY_LSN_COLUMNS(C) C(WAL_REPLAY_LSN_STANDBY, standby) C(WAL_REPLAY_LSN_LSN, lsn)
+// clang-format on
+DB_COLUMNS(WAL_INSERT_LSN_COLUMNS, WAL_INSERT_LSN_NCOLS);
+DB_COLUMNS(WAL_REPLAY_LSN_COLUMNS, WAL_REPLAY_LSN_NCOLS);
+
+// clang-format off
+const db_statement db_readpool_statements[] = {
+	{"wal_insert_lsn",
+	 "SELECT pg_current_wal_insert_lsn()::text AS lsn",
+	 0, DB_COLUMN_NAMES(WAL_INSERT_LSN_COLUMNS)},
+	{"wal_replay_lsn",
+	 "SELECT pg_is_in_recovery() AS standby, "
+	 "       pg_last_wal_replay_lsn()::text AS lsn",
+	 0, DB_COLUMN_NAMES(WAL_REPLAY_LSN_COLUMNS)},
+	DB_STATEMENTS_END,
+};
+// clang-format on
+
+/* The primary's position (wal_insert_lsn). */
 db_status db_wal_position(db_conn *c, db_lsn *out)
 {
 	PGresult *r;
 	db_status st = db_run(c, "wal_insert_lsn", 0, NULL, &r);
-	if (st == DB_OK && (db_nrows(r) != 1 || !lsn_parse(db_col_text(r, 0, 0), out)))
+	if (st == DB_OK &&
+	    (db_nrows(r) != 1 || !lsn_parse(db_col_text(r, 0, WAL_INSERT_LSN_LSN), out)))
 		st = DB_FAIL;
 	PQclear(r);
 	return st;
 }
 
-/* wal_replay_lsn: columns in-recovery, replayed position (NULL before replay began). A server
- * that is no standby has everything it has: UINT64_MAX. */
+/* How far this server has replayed (wal_replay_lsn). A server that is no standby has everything
+ * it has: UINT64_MAX. */
 static db_status replay_position(db_conn *c, db_lsn *out)
 {
 	PGresult *r;
@@ -135,9 +159,10 @@ static db_status replay_position(db_conn *c, db_lsn *out)
 		st = DB_FAIL;
 	if (st == DB_OK) {
 		*out = 0;
-		if (!db_col_bool(r, 0, 0))
+		if (!db_col_bool(r, 0, WAL_REPLAY_LSN_STANDBY))
 			*out = UINT64_MAX;
-		else if (!db_col_null(r, 0, 1) && !lsn_parse(db_col_text(r, 0, 1), out))
+		else if (!db_col_null(r, 0, WAL_REPLAY_LSN_LSN) &&
+		         !lsn_parse(db_col_text(r, 0, WAL_REPLAY_LSN_LSN), out))
 			st = DB_FAIL;
 	}
 	PQclear(r);

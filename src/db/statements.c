@@ -1,26 +1,17 @@
-/* The prepared statements: every SQL statement the server runs at request time.
- *
- * Each row is {name, sql, nparams}, ONE LINE PER STATEMENT (clang-format is off for the table so
- * long SQL stays on its line and `grep name src/db/statements.c` finds it):
- *   - name: "resource_action" (e.g. "er_game_get"), unique; handlers call db_exec(c, name, …);
- *   - sql: parameters $1 … $nparams, sent as text (cast in SQL where the type matters: $1::int);
- *   - nparams: checked by db_exec against the caller's count.
- * Every row is prepared on every new connection (db.c); a statement that fails to prepare is
- * logged as a bug at connect time and then fails each time it is used. Keep rows grouped by
- * resource, in the order of the migrations that create their tables. */
-#include "db/db.h"
+/* The list of the statement tables (db/statements.h): every table of src/db/, one line each, and
+ * the lookup of a statement by name. db_statements_unsplit holds the statements not yet moved
+ * into the file that runs them, one line each (clang-format is off for the table so long SQL
+ * stays on its line). */
+#include "db/statements.h"
 
 #include <string.h>
 
+/* Rows without their columns' names (NULL): the test of the columns does not hold them to it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 // clang-format off
-const db_statement db_statements[] = {
-	/* health (src/api/health.c) */
-	{"health_ping", "SELECT 1", 0},
+const db_statement db_statements_unsplit[] = {
 
-	/* read replicas (db/readpool.c): the primary's WAL position after a write; how far a
-	 * standby has replayed (its own position when it is no standby) */
-	{"wal_insert_lsn", "SELECT pg_current_wal_insert_lsn()::text", 0},
-	{"wal_replay_lsn", "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text", 0},
 
 	/* the table engine: games, seats, events (migrations 0002 and 0005; their rows are read in
 	 * src/db/games.c and nowhere else) */
@@ -184,17 +175,25 @@ const db_statement db_statements[] = {
 	{"profile_insert", "INSERT INTO profiles (game, id, name, body, league) VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (game, id) DO NOTHING RETURNING id", 5},
 	{"profile_get", "SELECT body::text FROM profiles WHERE game = $1 AND id = $2", 2},
 	{"profiles_list", "SELECT game, id, body::text, league, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM profiles WHERE $1::text IS NULL OR game = $1 ORDER BY game, id", 1},
+	DB_STATEMENTS_END,
 };
 // clang-format on
+#pragma GCC diagnostic pop
 
-const size_t db_nstatements = sizeof db_statements / sizeof db_statements[0];
+const db_statement *const db_statement_tables[] = {
+    db_health_statements,
+    db_readpool_statements,
+    db_statements_unsplit,
+    NULL,
+};
 
 const db_statement *db_statement_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	for (size_t i = 0; i < db_nstatements; i++)
-		if (strcmp(db_statements[i].name, name) == 0)
-			return &db_statements[i];
+	for (const db_statement *const *t = db_statement_tables; *t; t++)
+		for (const db_statement *s = *t; s->name; s++)
+			if (strcmp(s->name, name) == 0)
+				return s;
 	return NULL;
 }

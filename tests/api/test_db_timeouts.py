@@ -228,7 +228,8 @@ def test_last_event_id_is_parsed_strictly():
 
 def test_unit_db_against_the_database():
     """tests/unit/test_db.c's cases that need a real server (TEST_DB_CONNINFO): a connection
-    whose pipeline cannot be left is replaced; the LISTEN connection quotes its channel; binary
+    whose pipeline cannot be left is replaced; every statement's result columns match the names
+    its enum registers; the LISTEN connection quotes its channel; binary
     whole-number arrays; reads in one snapshot."""
     db = make_database("t_dbto_unit")
     env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
@@ -237,7 +238,8 @@ def test_unit_db_against_the_database():
     binary = os.path.join(ROOT, os.path.dirname(SERVER_BIN), "tests", "test_db")
     p = subprocess.run([binary], env=dict(os.environ, TEST_DB_CONNINFO=db),
                        capture_output=True, text=True, timeout=120)
-    for name in ("db connection left in pipeline mode", "db LISTEN on a channel that needs quoting",
+    for name in ("db statements' result columns match their lists",
+                 "db connection left in pipeline mode", "db LISTEN on a channel that needs quoting",
                  "db binary bigint[] and integer[] parameters read by PostgreSQL",
                  "db reads in one snapshot (db_tx_snapshot)"):
         assert "PASS " + name in p.stdout, p.stdout + p.stderr

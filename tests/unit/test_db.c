@@ -1,12 +1,14 @@
-/* The database layer without a database: the statement table's consistency (each row's nparams
+/* The database layer without a database: the statement tables' consistency (each row's nparams
  * matches the highest $n of its SQL, names unique) and behaviour when PostgreSQL is unreachable.
  * With TEST_DB_CONNINFO set (tests/api/test_db_timeouts.py runs this binary so, against the
- * throwaway database of the API tests), also what needs a real server: connections left in
- * pipeline mode. Other tests that need PostgreSQL are in tests/api/. */
+ * throwaway database of the API tests), also what needs a real server: each statement's result
+ * columns against its column list (db/statements.h), connections left in pipeline mode. Other
+ * tests that need PostgreSQL are in tests/api/. */
 #include "db/db.h"
 #include "db/f8array.h"
 #include "db/listen.h"
 #include "db/notify.h"
+#include "db/statements.h"
 #include "test.h"
 
 #include <ctype.h>
@@ -29,24 +31,75 @@ static int highest_param(const char *sql)
 
 static void statement_table(void)
 {
-	CHECK(db_nstatements > 0);
-	for (size_t i = 0; i < db_nstatements; i++) {
-		const db_statement *s = &db_statements[i];
-		CHECK(s->name && *s->name && s->sql && *s->sql);
-		if (highest_param(s->sql) != s->nparams)
-			printf("  statement %s: nparams %d, SQL uses $%d\n", s->name, s->nparams,
-			       highest_param(s->sql));
-		CHECK_EQ_INT(highest_param(s->sql), s->nparams);
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(db_statements[j].name, s->name) == 0) {
+	size_t n = 0;
+	for (const db_statement *const *t = db_statement_tables; *t; t++)
+		for (const db_statement *s = *t; s->name; s++, n++) {
+			CHECK(*s->name && s->sql && *s->sql);
+			if (highest_param(s->sql) != s->nparams)
+				printf("  statement %s: nparams %d, SQL uses $%d\n", s->name,
+				       s->nparams, highest_param(s->sql));
+			CHECK_EQ_INT(highest_param(s->sql), s->nparams);
+			if (db_statement_find(s->name) != s) {
 				printf("  statement %s listed twice\n", s->name);
 				CHECK(0);
 			}
-		CHECK(db_statement_find(s->name) == s);
-	}
+		}
+	CHECK(n > 0);
 	CHECK(db_statement_find("no_such_statement") == NULL);
 	CHECK(db_statement_find(NULL) == NULL);
 	CHECK(db_statement_find("health_ping") != NULL);
+}
+
+/* Compares the result columns PostgreSQL describes for prepared statement s with the names
+ * its column list registered (db/statements.h): how many, and each one's name in order. A
+ * statement with no list must return no columns, unless lax (a table not yet given lists). */
+static void check_columns(PGconn *pg, const db_statement *s, bool lax)
+{
+	PGresult *d = PQdescribePrepared(pg, s->name);
+	if (PQresultStatus(d) != PGRES_COMMAND_OK) {
+		printf("  statement %s: %s", s->name, PQresultErrorMessage(d));
+		CHECK(0);
+		PQclear(d);
+		return;
+	}
+	int got = PQnfields(d), want = 0;
+	for (const char *const *c = s->columns; c && *c; c++, want++)
+		if (want < got && strcmp(PQfname(d, want), *c) != 0) {
+			printf("  statement %s: column %d is \"%s\", its list says \"%s\"\n",
+			       s->name, want, PQfname(d, want), *c);
+			CHECK(0);
+		}
+	if (got != want && !(lax && !s->columns)) {
+		printf("  statement %s returns %d columns, its list names %d\n", s->name, got,
+		       want);
+		CHECK_EQ_INT(got, want);
+	}
+	PQclear(d);
+}
+
+/* Every statement prepares on the migrated database, and what it returns matches its column
+ * list: the enums readers use cannot drift from the SQL. */
+static void statement_columns(void)
+{
+	PGconn *pg = db_connect(getenv("TEST_DB_CONNINFO"), DB_ROLE_WORKER, NULL, 0);
+	CHECK(pg != NULL);
+	if (!pg)
+		return;
+	int checked = 0;
+	for (const db_statement *const *t = db_statement_tables; *t; t++)
+		for (const db_statement *s = *t; s->name; s++) {
+			PGresult *r = PQprepare(pg, s->name, s->sql, s->nparams, NULL);
+			bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+			if (!ok)
+				printf("  statement %s: %s", s->name, PQresultErrorMessage(r));
+			CHECK(ok);
+			PQclear(r);
+			if (ok)
+				check_columns(pg, s, *t == db_statements_unsplit);
+			checked += s->columns != NULL;
+		}
+	CHECK(checked > 0);
+	PQfinish(pg);
 }
 
 static void no_connection(void)
@@ -425,6 +478,8 @@ int main(void)
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db binary text[] and jsonb[] parameters read by PostgreSQL",
 		     text_arrays_server);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db statements' result columns match their lists", statement_columns);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db connection left in pipeline mode", pipeline_left_open);
 	if (getenv("TEST_DB_CONNINFO"))
