@@ -1,21 +1,199 @@
-/* Typed rows of a league's members (see leagues.h; SQL in statements.c). */
+/* Typed rows of a league's members (see leagues.h), with their statements. */
 #include "db/league_rows.h"
+#include "db/statements.h"
 #include "db/leagues.h"
 
 #include "base/names.h"
 
 #include <stdlib.h>
 
+/* ---- statements (db/statements.h) ---- */
+
+// clang-format off
+/* league_members and member_get (one reader, read_member) */
+#define LEAGUE_MEMBERS_COLUMNS(C) \
+	C(LEAGUE_MEMBERS_ID, id) \
+	C(LEAGUE_MEMBERS_NAME, name) \
+	C(LEAGUE_MEMBERS_ACCOUNT, account_id) \
+	C(LEAGUE_MEMBERS_PLAYS, plays)
+// clang-format on
+DB_COLUMNS(LEAGUE_MEMBERS_COLUMNS, LEAGUE_MEMBERS_NCOLS);
+
+// clang-format off
+#define MEMBER_INSERT_COLUMNS(C) C(MEMBER_INSERT_ID, id)
+// clang-format on
+DB_COLUMNS(MEMBER_INSERT_COLUMNS, MEMBER_INSERT_NCOLS);
+
+// clang-format off
+#define MEMBER_INSERT_GUEST_COLUMNS(C) C(MEMBER_INSERT_GUEST_ID, id)
+// clang-format on
+DB_COLUMNS(MEMBER_INSERT_GUEST_COLUMNS, MEMBER_INSERT_GUEST_NCOLS);
+
+// clang-format off
+#define MEMBER_BY_NAME_COLUMNS(C) C(MEMBER_BY_NAME_ID, id)
+// clang-format on
+DB_COLUMNS(MEMBER_BY_NAME_COLUMNS, MEMBER_BY_NAME_NCOLS);
+
+// clang-format off
+#define MEMBER_RENAME_COLUMNS(C) C(MEMBER_RENAME_ID, id)
+// clang-format on
+DB_COLUMNS(MEMBER_RENAME_COLUMNS, MEMBER_RENAME_NCOLS);
+
+// clang-format off
+#define MEMBER_CONFLICTS_COLUMNS(C) C(MEMBER_CONFLICTS_PLAY, play_id)
+// clang-format on
+DB_COLUMNS(MEMBER_CONFLICTS_COLUMNS, MEMBER_CONFLICTS_NCOLS);
+
+// clang-format off
+#define MEMBER_LEAGUE_COLUMNS(C) C(MEMBER_LEAGUE_LEAGUE, league_id) C(MEMBER_LEAGUE_NAME, name)
+// clang-format on
+DB_COLUMNS(MEMBER_LEAGUE_COLUMNS, MEMBER_LEAGUE_NCOLS);
+
+// clang-format off
+const db_statement db_league_members_statements[] = {
+	{"league_members",
+	 "SELECT m.id, "
+	 "       m.name, "
+	 "       m.account_id, "
+	 "       (SELECT count(*) FROM play_results r WHERE r.member_id = m.id) AS plays "
+	 "  FROM league_members m "
+	 " WHERE m.league_id = $1 "
+	 " ORDER BY m.name",
+	 1, DB_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
+	{"member_get",
+	 "SELECT m.id, "
+	 "       m.name, "
+	 "       m.account_id, "
+	 "       (SELECT count(*) FROM play_results r WHERE r.member_id = m.id) AS plays "
+	 "  FROM league_members m "
+	 " WHERE m.league_id = $1 "
+	 "   AND m.id = $2",
+	 2, DB_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
+	{"member_insert",
+	 "WITH b AS ( "
+	 "    UPDATE leagues "
+	 "       SET version = version + 1 "
+	 "     WHERE id = $2 "
+	 "    RETURNING id "
+	 ") "
+	 "INSERT INTO league_members (id, league_id, name, account_id, name_key) "
+	 "SELECT $1, b.id, $3, $4, $5 "
+	 "  FROM b "
+	 " WHERE NOT EXISTS (SELECT 1 "
+	 "                     FROM league_members o "
+	 "                    WHERE o.league_id = b.id "
+	 "                      AND o.name_key = $5) "
+	 "    ON CONFLICT DO NOTHING "
+	 "RETURNING id",
+	 5, DB_COLUMN_NAMES(MEMBER_INSERT_COLUMNS)},
+	{"member_insert_guest",
+	 "INSERT INTO league_members (id, league_id, name, name_key) "
+	 "SELECT $1, $2, $3, $4 "
+	 " WHERE NOT EXISTS (SELECT 1 "
+	 "                     FROM league_members o "
+	 "                    WHERE o.league_id = $2 "
+	 "                      AND o.name_key = $4) "
+	 "    ON CONFLICT DO NOTHING "
+	 "RETURNING id",
+	 4, DB_COLUMN_NAMES(MEMBER_INSERT_GUEST_COLUMNS)},
+	{"member_by_name",
+	 "SELECT id "
+	 "  FROM league_members "
+	 " WHERE league_id = $1 "
+	 "   AND name_key = $2 "
+	 " ORDER BY name = $3 DESC, name_clash, created_at, id "
+	 " LIMIT 1",
+	 3, DB_COLUMN_NAMES(MEMBER_BY_NAME_COLUMNS)},
+	{"member_rename",
+	 "UPDATE league_members m "
+	 "   SET name = $3, name_key = $4, name_clash = false "
+	 " WHERE m.league_id = $1 "
+	 "   AND m.id = $2 "
+	 "   AND NOT EXISTS (SELECT 1 "
+	 "                     FROM league_members o "
+	 "                    WHERE o.league_id = $1 "
+	 "                      AND o.id <> m.id "
+	 "                      AND o.name_key = $4) "
+	 "RETURNING m.id",
+	 4, DB_COLUMN_NAMES(MEMBER_RENAME_COLUMNS)},
+	{"member_unclash",
+	 "UPDATE league_members m "
+	 "   SET name_clash = false "
+	 "  FROM (SELECT DISTINCT ON (x.name_key) x.id "
+	 "          FROM league_members x "
+	 "         WHERE x.league_id = $1 "
+	 "           AND x.name_clash "
+	 "           AND x.name_key IS NOT NULL "
+	 "           AND NOT EXISTS (SELECT 1 "
+	 "                             FROM league_members o "
+	 "                            WHERE o.league_id = $1 "
+	 "                              AND NOT o.name_clash "
+	 "                              AND o.name_key = x.name_key) "
+	 "         ORDER BY x.name_key, x.created_at, x.id) k "
+	 " WHERE m.id = k.id",
+	 1, NULL},
+	{"member_delete",
+	 "WITH b AS ( "
+	 "    UPDATE leagues "
+	 "       SET version = version + 1 "
+	 "     WHERE id = $1 "
+	 "    RETURNING id "
+	 ") "
+	 "DELETE FROM league_members m "
+	 " USING b "
+	 " WHERE m.league_id = b.id "
+	 "   AND m.id = $2",
+	 2, NULL},
+	{"member_conflicts",
+	 "SELECT a.play_id "
+	 "  FROM play_results a "
+	 "  JOIN play_results b ON a.play_id = b.play_id "
+	 " WHERE a.member_id = $1 "
+	 "   AND b.member_id = $2",
+	 2, DB_COLUMN_NAMES(MEMBER_CONFLICTS_COLUMNS)},
+	{"member_merge",
+	 "UPDATE play_results "
+	 "   SET member_id = $2 "
+	 " WHERE member_id = $1",
+	 2, NULL},
+	{"member_link",
+	 "WITH b AS ( "
+	 "    UPDATE leagues l "
+	 "       SET version = l.version + 1 "
+	 "      FROM league_members m "
+	 "     WHERE m.id = $1 "
+	 "       AND l.id = m.league_id "
+	 "    RETURNING m.id "
+	 ") "
+	 "UPDATE league_members "
+	 "   SET account_id = $2 "
+	 "  FROM b "
+	 " WHERE league_members.id = b.id "
+	 "   AND league_members.account_id IS NULL",
+	 2, NULL},
+	{"member_league",
+	 "SELECT league_id, name "
+	 "  FROM league_members "
+	 " WHERE id = $1",
+	 1, DB_COLUMN_NAMES(MEMBER_LEAGUE_COLUMNS)},
+	{"member_mark_anonymous",
+	 "UPDATE league_members "
+	 "   SET anonymous = true "
+	 " WHERE id = $1",
+	 1, NULL},
+	DB_STATEMENTS_END,
+};
+// clang-format on
+
 /* ---- members ---- */
 
 static void read_member(const PGresult *r, int i, void *row)
 {
-	/* league_members and member_get: 0 id, 1 name, 2 account_id (NULL: guest), 3 plays */
 	db_member_row *x = row;
-	x->id = db_col_text(r, i, 0);
-	x->name = db_col_text(r, i, 1);
-	x->account = db_col_text_or_null(r, i, 2);
-	x->plays = db_col_int64(r, i, 3);
+	x->id = db_col_text(r, i, LEAGUE_MEMBERS_ID);
+	x->name = db_col_text(r, i, LEAGUE_MEMBERS_NAME);
+	x->account = db_col_text_or_null(r, i, LEAGUE_MEMBERS_ACCOUNT);
+	x->plays = db_col_int64(r, i, LEAGUE_MEMBERS_PLAYS);
 }
 
 db_status db_league_members(db_conn *c, const char *league, db_member_rows *out)
@@ -39,7 +217,7 @@ db_status db_member_insert(db_conn *c, const char *id, const char *league, const
 {
 	char *shown, *key;
 	name_forms(name, &shown, &key);
-	const char *p[5] = {id, league, shown, account, key}; /* member_insert … RETURNING id */
+	const char *p[5] = {id, league, shown, account, key};
 	db_status st = lg_some_row(c, "member_insert", 5, p, inserted);
 	free(shown);
 	free(key);
@@ -51,7 +229,7 @@ db_status db_member_insert_guest(db_conn *c, const char *id, const char *league,
 {
 	char *shown, *key;
 	name_forms(name, &shown, &key);
-	const char *p[4] = {id, league, shown, key}; /* member_insert_guest … RETURNING id */
+	const char *p[4] = {id, league, shown, key};
 	db_status st = lg_some_row(c, "member_insert_guest", 4, p, inserted);
 	free(shown);
 	free(key);
@@ -63,8 +241,9 @@ db_status db_member_by_name(db_conn *c, const char *league, const char *name, bo
 {
 	char *shown, *key;
 	name_forms(name, &shown, &key);
-	const char *p[3] = {league, key, shown}; /* member_by_name: 0 id */
-	db_status st = lg_one_text(c, "member_by_name", 3, p, 0, found, id, DB_LG_ID_MAX + 1);
+	const char *p[3] = {league, key, shown};
+	db_status st =
+	    lg_one_text(c, "member_by_name", 3, p, MEMBER_BY_NAME_ID, found, id, DB_LG_ID_MAX + 1);
 	free(shown);
 	free(key);
 	return st;
@@ -72,7 +251,7 @@ db_status db_member_by_name(db_conn *c, const char *league, const char *name, bo
 
 db_status db_member_delete(db_conn *c, const char *league, const char *member)
 {
-	const char *p[2] = {league, member}; /* member_delete */
+	const char *p[2] = {league, member};
 	return db_run_count(c, "member_delete", 2, p, NULL);
 }
 
@@ -81,7 +260,7 @@ db_status db_member_rename(db_conn *c, const char *league, const char *member, c
 {
 	char *shown, *key;
 	name_forms(name, &shown, &key);
-	const char *p[4] = {league, member, shown, key}; /* member_rename … RETURNING id */
+	const char *p[4] = {league, member, shown, key};
 	db_status st = lg_some_row(c, "member_rename", 4, p, renamed);
 	free(shown);
 	free(key);
@@ -90,31 +269,30 @@ db_status db_member_rename(db_conn *c, const char *league, const char *member, c
 
 db_status db_member_unclash(db_conn *c, const char *league)
 {
-	const char *p[1] = {league}; /* member_unclash */
+	const char *p[1] = {league};
 	return db_run_count(c, "member_unclash", 1, p, NULL);
 }
 
 db_status db_member_merge(db_conn *c, const char *from, const char *to)
 {
-	const char *p[2] = {from, to}; /* member_merge */
+	const char *p[2] = {from, to};
 	return db_run_count(c, "member_merge", 2, p, NULL);
 }
 
 db_status db_member_link(db_conn *c, const char *member, const char *account)
 {
-	const char *p[2] = {member, account}; /* member_link */
+	const char *p[2] = {member, account};
 	return db_run_count(c, "member_link", 2, p, NULL);
 }
 
 db_status db_member_conflicts(db_conn *c, const char *a, const char *b, bool *clash)
 {
-	const char *p[2] = {a, b}; /* member_conflicts: 0 play_id (only counted) */
+	const char *p[2] = {a, b};
 	return lg_some_row(c, "member_conflicts", 2, p, clash);
 }
 
 db_status db_member_league_get(db_conn *c, const char *member, db_member_league *out)
 {
-	/* member_league: 0 league_id, 1 name */
 	const char *p[1] = {member};
 	PGresult *r;
 	out->found = false;
@@ -132,6 +310,6 @@ db_status db_member_league_get(db_conn *c, const char *member, db_member_league 
 
 db_status db_member_mark_anonymous(db_conn *c, const char *member)
 {
-	const char *p[1] = {member}; /* member_mark_anonymous */
+	const char *p[1] = {member};
 	return db_run_count(c, "member_mark_anonymous", 1, p, NULL);
 }

@@ -1,15 +1,252 @@
 /* Typed rows of plays, their results, the play log and the idempotency keys of plays entered by
- * hand (see leagues.h; SQL in statements.c). */
+ * hand (see leagues.h), with their statements. */
 #include "db/league_rows.h"
+#include "db/statements.h"
 #include "db/leagues.h"
 
 #include <stdio.h>
+
+/* ---- statements (db/statements.h) ---- */
+
+// clang-format off
+#define PLAY_INSERT_COLUMNS(C) C(PLAY_INSERT_ID, id)
+// clang-format on
+DB_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
+
+// clang-format off
+#define PLAY_GET_COLUMNS(C) \
+	C(PLAY_GET_ID, id) \
+	C(PLAY_GET_GAME, game) \
+	C(PLAY_GET_BGG_ID, bgg_id) \
+	C(PLAY_GET_DATE, date) \
+	C(PLAY_GET_DURATION_MIN, duration_min) \
+	C(PLAY_GET_NOTES, notes) \
+	C(PLAY_GET_LOCATION, location) \
+	C(PLAY_GET_COOPERATIVE, cooperative) \
+	C(PLAY_GET_SOURCE, source) \
+	C(PLAY_GET_UUID, uuid) \
+	C(PLAY_GET_GAME_ID, game_id) \
+	C(PLAY_GET_IGNORED, ignored) \
+	C(PLAY_GET_INCOMPLETE, incomplete) \
+	C(PLAY_GET_BGG_PLAY_ID, bgg_play_id) \
+	C(PLAY_GET_CREATED_BY, created_by)
+// clang-format on
+DB_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
+
+// clang-format off
+#define PLAY_RESULTS_COLUMNS(C) \
+	C(PLAY_RESULTS_MEMBER, member_id) \
+	C(PLAY_RESULTS_NAME, name) \
+	C(PLAY_RESULTS_SEAT, seat) \
+	C(PLAY_RESULTS_SCORE, score) \
+	C(PLAY_RESULTS_RANK, rank) \
+	C(PLAY_RESULTS_WINNER, winner) \
+	C(PLAY_RESULTS_BREAKDOWN, breakdown) \
+	C(PLAY_RESULTS_MU, mu) \
+	C(PLAY_RESULTS_SIGMA, sigma) \
+	C(PLAY_RESULTS_SCORE_TEXT, score_text) \
+	C(PLAY_RESULTS_UNRATED, unrated)
+// clang-format on
+DB_COLUMNS(PLAY_RESULTS_COLUMNS, PLAY_RESULTS_NCOLS);
+
+// clang-format off
+#define PLAY_CREATED_BY_COLUMNS(C) C(PLAY_CREATED_BY_CREATED_BY, created_by)
+// clang-format on
+DB_COLUMNS(PLAY_CREATED_BY_COLUMNS, PLAY_CREATED_BY_NCOLS);
+
+// clang-format off
+#define PLAY_LIST_COLUMNS(C) \
+	C(PLAY_LIST_TOTAL, total) \
+	C(PLAY_LIST_ID, id) \
+	C(PLAY_LIST_GAME, game) \
+	C(PLAY_LIST_DATE, date) \
+	C(PLAY_LIST_COOPERATIVE, cooperative) \
+	C(PLAY_LIST_SOURCE, source) \
+	C(PLAY_LIST_IGNORED, ignored) \
+	C(PLAY_LIST_INCOMPLETE, incomplete) \
+	C(PLAY_LIST_PLAYERS, players)
+// clang-format on
+DB_COLUMNS(PLAY_LIST_COLUMNS, PLAY_LIST_NCOLS);
+
+// clang-format off
+#define PLAY_LOG_LIST_COLUMNS(C) \
+	C(PLAY_LOG_LIST_PLAY, play_id) \
+	C(PLAY_LOG_LIST_ACCOUNT, account_id) \
+	C(PLAY_LOG_LIST_ACTION, action) \
+	C(PLAY_LOG_LIST_AT, at) \
+	C(PLAY_LOG_LIST_BEFORE, before) \
+	C(PLAY_LOG_LIST_AFTER, after)
+// clang-format on
+DB_COLUMNS(PLAY_LOG_LIST_COLUMNS, PLAY_LOG_LIST_NCOLS);
+
+// clang-format off
+#define PLAY_KEY_GET_COLUMNS(C) \
+	C(PLAY_KEY_GET_ACCOUNT, account_id) \
+	C(PLAY_KEY_GET_REQUEST_HASH, request_hash) \
+	C(PLAY_KEY_GET_STATUS, status) \
+	C(PLAY_KEY_GET_REPLY, reply)
+// clang-format on
+DB_COLUMNS(PLAY_KEY_GET_COLUMNS, PLAY_KEY_GET_NCOLS);
+
+// clang-format off
+const db_statement db_league_plays_statements[] = {
+	{"play_insert",
+	 "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, "
+	 "                   cooperative, utc_offset_min, source, uuid, game_id, created_by, ignored, "
+	 "                   incomplete, bgg_play_id, extra) "
+	 "VALUES ($1, $2, $3, $4::int, $5::timestamptz, $6::int, $7, $8, "
+	 "        $9::boolean, $10::int, $11, $12, $13, $14, $15::boolean, "
+	 "        $16::boolean, $17::bigint, $18::jsonb) "
+	 "    ON CONFLICT DO NOTHING "
+	 "RETURNING id",
+	 18, DB_COLUMN_NAMES(PLAY_INSERT_COLUMNS)},
+	{"play_get",
+	 "SELECT id, game, bgg_id, "
+	 "       play_local_text(played_at, utc_offset_min) AS date, "
+	 "       duration_min, notes, location, cooperative, source, uuid, game_id, ignored, incomplete, "
+	 "       bgg_play_id, created_by "
+	 "  FROM plays "
+	 " WHERE league_id = $1 "
+	 "   AND id = $2",
+	 2, DB_COLUMN_NAMES(PLAY_GET_COLUMNS)},
+	{"play_results",
+	 "SELECT r.member_id, m.name, r.seat, r.score, r.rank, r.winner, r.breakdown::text, "
+	 "       l.mus[k.at] AS mu, "
+	 "       l.sigmas[k.at] AS sigma, "
+	 "       r.score_text, r.unrated "
+	 "  FROM play_results r "
+	 "  JOIN plays p ON p.id = r.play_id "
+	 "  JOIN league_members m ON m.id = r.member_id "
+	 "  LEFT JOIN member_lines l ON l.member_id = r.member_id "
+	 "  LEFT JOIN LATERAL (SELECT array_position(l.seqs, p.seq) AS at) k ON true "
+	 " WHERE r.play_id = $1 "
+	 " ORDER BY r.seat",
+	 1, DB_COLUMN_NAMES(PLAY_RESULTS_COLUMNS)},
+	/* a whole import's plays and results in two statements (src/leagues/plays.c, league_batch) */
+	{"plays_insert_many",
+	 "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, "
+	 "                   cooperative, utc_offset_min, source, uuid, created_by, ignored, incomplete, "
+	 "                   bgg_play_id, extra, game_uuid) "
+	 "SELECT u.id, $1, u.game, u.bgg_id, u.played_at, u.dur, u.notes, u.location, "
+	 "       u.coop, u.off, u.source, u.uuid, $2, u.ignored, u.incomplete, "
+	 "       u.bgg_play_id, u.extra, u.game_uuid "
+	 "  FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::int[], $8::text[], "
+	 "              $9::text[], $10::boolean[], $11::int[], $12::text[], $13::text[], $14::boolean[], "
+	 "              $15::boolean[], $16::bigint[], $17::jsonb[], $18::text[]) "
+	 "       WITH ORDINALITY "
+	 "       AS u(id, game, bgg_id, played_at, dur, notes, location, coop, off, source, uuid, ignored, "
+	 "            incomplete, bgg_play_id, extra, game_uuid, n) "
+	 " ORDER BY u.n",
+	 18, NULL},
+	{"results_insert_many",
+	 "INSERT INTO play_results (play_id, member_id, seat, score, rank, winner, breakdown, score_text, "
+	 "                          extra, player_uuid, unrated) "
+	 "SELECT * "
+	 "  FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::int[], $6::boolean[], "
+	 "              $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::boolean[])",
+	 11, NULL},
+	{"play_created_by",
+	 "SELECT coalesce(created_by, '') AS created_by "
+	 "  FROM plays "
+	 " WHERE id = $1",
+	 1, DB_COLUMN_NAMES(PLAY_CREATED_BY_COLUMNS)},
+	{"play_update",
+	 "UPDATE plays "
+	 "   SET game_uuid = CASE WHEN game = $2 THEN game_uuid END, "
+	 "       game = $2, "
+	 "       bgg_id = $3::int, "
+	 "       played_at = $4::timestamptz, "
+	 "       duration_min = $5::int, "
+	 "       notes = $6, "
+	 "       location = $7, "
+	 "       cooperative = $8::boolean, "
+	 "       utc_offset_min = $9::int "
+	 " WHERE id = $1 "
+	 "   AND league_id = $10",
+	 10, NULL},
+	{"results_delete",
+	 "DELETE FROM play_results "
+	 " WHERE play_id = $1",
+	 1, NULL},
+	{"play_delete",
+	 "DELETE FROM plays "
+	 " WHERE id = $1 "
+	 "   AND league_id = $2",
+	 2, NULL},
+	{"play_list",
+	 "WITH f AS NOT MATERIALIZED ( "
+	 "    SELECT p.id, p.played_at, p.seq "
+	 "      FROM plays p "
+	 "     WHERE p.league_id = $1 "
+	 "       AND ($2::text IS NULL "
+	 "            OR EXISTS (SELECT 1 "
+	 "                         FROM seasons s "
+	 "                        WHERE s.id = $2 "
+	 "                          AND s.league_id = p.league_id "
+	 "                          AND p.local_date BETWEEN s.starts AND s.ends)) "
+	 "       AND ($3::text IS NULL "
+	 "            OR lower(p.game) = ANY (ARRAY(SELECT lower(fg.name) FROM league_filter_games($1, $3) fg)) "
+	 "               AND EXISTS (SELECT 1 "
+	 "                             FROM league_filter_games($1, $3) fg "
+	 "                            WHERE fg.name = p.game "
+	 "                              AND fg.bgg = coalesce(p.bgg_id, 0))) "
+	 "), "
+	 "t AS ( "
+	 "    SELECT count(*) AS total "
+	 "      FROM f "
+	 ") "
+	 "SELECT t.total, p.id, p.game, "
+	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       p.cooperative, p.source, p.ignored, p.incomplete, "
+	 "       coalesce((SELECT json_agg(json_build_object('player', r2.member_id, 'name', m2.name, "
+	 "                                                   'score', r2.score, 'rank', r2.rank, "
+	 "                                                   'winner', r2.winner) "
+	 "                                 ORDER BY r2.seat) "
+	 "                   FROM play_results r2 "
+	 "                   JOIN league_members m2 ON m2.id = r2.member_id "
+	 "                  WHERE r2.play_id = p.id), '[]')::text AS players "
+	 "  FROM t "
+	 "  LEFT JOIN LATERAL (SELECT f.id, f.played_at, f.seq "
+	 "                       FROM f "
+	 "                      ORDER BY f.played_at DESC, f.seq DESC "
+	 "                      LIMIT $4::int "
+	 "                     OFFSET $5::int) pg ON true "
+	 "  LEFT JOIN plays p ON p.id = pg.id "
+	 " ORDER BY pg.played_at DESC, pg.seq DESC",
+	 5, DB_COLUMN_NAMES(PLAY_LIST_COLUMNS)},
+	{"play_log_insert",
+	 "INSERT INTO play_log (league_id, play_id, account_id, action, before, after) "
+	 "VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)",
+	 6, NULL},
+	{"play_log_list",
+	 "SELECT play_id, account_id, action, "
+	 "       to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS at, "
+	 "       before::text, after::text "
+	 "  FROM play_log "
+	 " WHERE league_id = $1 "
+	 " ORDER BY id",
+	 1, DB_COLUMN_NAMES(PLAY_LOG_LIST_COLUMNS)},
+	/* idempotency keys of plays entered by hand (migration 0014) */
+	{"play_key_get",
+	 "SELECT coalesce(account_id, '') AS account_id, "
+	 "       request_hash, status, reply "
+	 "  FROM play_keys "
+	 " WHERE league_id = $1 "
+	 "   AND key = $2",
+	 2, DB_COLUMN_NAMES(PLAY_KEY_GET_COLUMNS)},
+	{"play_key_insert",
+	 "INSERT INTO play_keys (league_id, key, account_id, request_hash, status, reply) "
+	 "VALUES ($1, $2, $3, $4, $5::int, $6)",
+	 6, NULL},
+	DB_STATEMENTS_END,
+};
+// clang-format on
 
 /* ---- plays ---- */
 
 db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
 {
-	int n; /* play_insert … RETURNING id */
+	int n;
 	db_status st = db_run_count(c, "play_insert", 18, p, &n);
 	*inserted = n == 1;
 	return st;
@@ -21,54 +258,52 @@ db_status db_plays_insert_many(db_conn *c, const char *league, const char *autho
 	const char *p[18] = {league, author};
 	for (int k = 0; k < 16; k++)
 		p[2 + k] = arrays[k];
-	return db_run_count(c, "plays_insert_many", 18, p, NULL); /* plays_insert_many */
+	return db_run_count(c, "plays_insert_many", 18, p, NULL);
 }
 
 db_status db_results_insert_many(db_conn *c, const char *const arrays[11])
 {
-	return db_run_count(c, "results_insert_many", 11, arrays, NULL); /* results_insert_many */
+	return db_run_count(c, "results_insert_many", 11, arrays, NULL);
 }
 
 db_status db_play_update(db_conn *c, const char *const p[10])
 {
-	return db_run_count(c, "play_update", 10, p, NULL); /* play_update */
+	return db_run_count(c, "play_update", 10, p, NULL);
 }
 
 db_status db_results_delete(db_conn *c, const char *play)
 {
-	const char *p[1] = {play}; /* results_delete */
+	const char *p[1] = {play};
 	return db_run_count(c, "results_delete", 1, p, NULL);
 }
 
 db_status db_play_delete(db_conn *c, const char *play, const char *league)
 {
-	const char *p[2] = {play, league}; /* play_delete */
+	const char *p[2] = {play, league};
 	return db_run_count(c, "play_delete", 2, p, NULL);
 }
 
 static void read_play(const PGresult *r, int i, void *row)
 {
-	/* play_get: 0 id, 1 game, 2 bgg_id, 3 date, 4 duration_min, 5 notes, 6 location,
-	 * 7 cooperative, 8 source, 9 uuid, 10 game_id, 11 ignored, 12 incomplete, 13 bgg_play_id,
-	 * 14 created_by */
 	db_play_row *x = row;
-	x->id = db_col_text(r, i, 0);
-	x->game = db_col_text(r, i, 1);
-	x->has_bgg_id = !db_col_null(r, i, 2);
-	x->bgg_id = x->has_bgg_id ? db_col_int64(r, i, 2) : 0;
-	x->date = db_col_text(r, i, 3);
-	x->has_duration = !db_col_null(r, i, 4);
-	x->duration_min = x->has_duration ? db_col_int64(r, i, 4) : 0;
-	x->notes = db_col_text(r, i, 5);
-	x->location = db_col_text(r, i, 6);
-	x->cooperative = db_col_bool(r, i, 7);
-	x->source = db_col_text(r, i, 8);
-	x->uuid = db_col_text(r, i, 9);
-	x->game_id = db_col_text_or_null(r, i, 10);
-	x->ignored = db_col_bool(r, i, 11);
-	x->incomplete = db_col_bool(r, i, 12);
-	x->bgg_play_id = db_col_null(r, i, 13) ? 0 : db_col_int64(r, i, 13);
-	x->created_by = db_col_text_or_null(r, i, 14);
+	x->id = db_col_text(r, i, PLAY_GET_ID);
+	x->game = db_col_text(r, i, PLAY_GET_GAME);
+	x->has_bgg_id = !db_col_null(r, i, PLAY_GET_BGG_ID);
+	x->bgg_id = x->has_bgg_id ? db_col_int64(r, i, PLAY_GET_BGG_ID) : 0;
+	x->date = db_col_text(r, i, PLAY_GET_DATE);
+	x->has_duration = !db_col_null(r, i, PLAY_GET_DURATION_MIN);
+	x->duration_min = x->has_duration ? db_col_int64(r, i, PLAY_GET_DURATION_MIN) : 0;
+	x->notes = db_col_text(r, i, PLAY_GET_NOTES);
+	x->location = db_col_text(r, i, PLAY_GET_LOCATION);
+	x->cooperative = db_col_bool(r, i, PLAY_GET_COOPERATIVE);
+	x->source = db_col_text(r, i, PLAY_GET_SOURCE);
+	x->uuid = db_col_text(r, i, PLAY_GET_UUID);
+	x->game_id = db_col_text_or_null(r, i, PLAY_GET_GAME_ID);
+	x->ignored = db_col_bool(r, i, PLAY_GET_IGNORED);
+	x->incomplete = db_col_bool(r, i, PLAY_GET_INCOMPLETE);
+	x->bgg_play_id =
+	    db_col_null(r, i, PLAY_GET_BGG_PLAY_ID) ? 0 : db_col_int64(r, i, PLAY_GET_BGG_PLAY_ID);
+	x->created_by = db_col_text_or_null(r, i, PLAY_GET_CREATED_BY);
 }
 
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out)
@@ -79,22 +314,20 @@ db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_
 
 static void read_result(const PGresult *r, int i, void *row)
 {
-	/* play_results: 0 member_id, 1 name, 2 seat, 3 score, 4 rank, 5 winner, 6 breakdown,
-	 * 7 mu, 8 sigma, 9 score_text, 10 unrated */
 	db_result_row *x = row;
-	x->member = db_col_text(r, i, 0);
-	x->name = db_col_text(r, i, 1);
-	x->seat = db_col_int(r, i, 2);
-	x->has_score = !db_col_null(r, i, 3);
-	x->score = x->has_score ? db_col_double(r, i, 3) : 0;
-	x->rank = db_col_int(r, i, 4);
-	x->winner = db_col_bool(r, i, 5);
-	x->breakdown = db_col_text_or_null(r, i, 6);
-	x->has_rating = !db_col_null(r, i, 7);
-	x->mu = x->has_rating ? db_col_double(r, i, 7) : 0;
-	x->sigma = x->has_rating ? db_col_double(r, i, 8) : 0;
-	x->score_text = db_col_text_or_null(r, i, 9);
-	x->unrated = db_col_bool(r, i, 10);
+	x->member = db_col_text(r, i, PLAY_RESULTS_MEMBER);
+	x->name = db_col_text(r, i, PLAY_RESULTS_NAME);
+	x->seat = db_col_int(r, i, PLAY_RESULTS_SEAT);
+	x->has_score = !db_col_null(r, i, PLAY_RESULTS_SCORE);
+	x->score = x->has_score ? db_col_double(r, i, PLAY_RESULTS_SCORE) : 0;
+	x->rank = db_col_int(r, i, PLAY_RESULTS_RANK);
+	x->winner = db_col_bool(r, i, PLAY_RESULTS_WINNER);
+	x->breakdown = db_col_text_or_null(r, i, PLAY_RESULTS_BREAKDOWN);
+	x->has_rating = !db_col_null(r, i, PLAY_RESULTS_MU);
+	x->mu = x->has_rating ? db_col_double(r, i, PLAY_RESULTS_MU) : 0;
+	x->sigma = x->has_rating ? db_col_double(r, i, PLAY_RESULTS_SIGMA) : 0;
+	x->score_text = db_col_text_or_null(r, i, PLAY_RESULTS_SCORE_TEXT);
+	x->unrated = db_col_bool(r, i, PLAY_RESULTS_UNRATED);
 }
 
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
@@ -106,24 +339,23 @@ db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
 db_status db_play_created_by(db_conn *c, const char *play, bool *found,
                              char account[DB_LG_ID_MAX + 1])
 {
-	const char *p[1] = {play}; /* play_created_by: 0 created_by or '' */
-	return lg_one_text(c, "play_created_by", 1, p, 0, found, account, DB_LG_ID_MAX + 1);
+	const char *p[1] = {play};
+	return lg_one_text(c, "play_created_by", 1, p, PLAY_CREATED_BY_CREATED_BY, found, account,
+	                   DB_LG_ID_MAX + 1);
 }
 
 static void read_play_item(const PGresult *r, int i, void *row)
 {
-	/* play_list: 0 total, 1 id (NULL: the page is empty), 2 game, 3 date, 4 cooperative,
-	 * 5 source, 6 ignored, 7 incomplete, 8 players (JSON text) */
 	db_play_item *x = row;
-	x->total = db_col_int64(r, i, 0);
-	x->id = db_col_text_or_null(r, i, 1);
-	x->game = db_col_text(r, i, 2);
-	x->date = db_col_text(r, i, 3);
-	x->cooperative = db_col_bool(r, i, 4);
-	x->source = db_col_text(r, i, 5);
-	x->ignored = db_col_bool(r, i, 6);
-	x->incomplete = db_col_bool(r, i, 7);
-	x->players = db_col_text(r, i, 8);
+	x->total = db_col_int64(r, i, PLAY_LIST_TOTAL);
+	x->id = db_col_text_or_null(r, i, PLAY_LIST_ID);
+	x->game = db_col_text(r, i, PLAY_LIST_GAME);
+	x->date = db_col_text(r, i, PLAY_LIST_DATE);
+	x->cooperative = db_col_bool(r, i, PLAY_LIST_COOPERATIVE);
+	x->source = db_col_text(r, i, PLAY_LIST_SOURCE);
+	x->ignored = db_col_bool(r, i, PLAY_LIST_IGNORED);
+	x->incomplete = db_col_bool(r, i, PLAY_LIST_INCOMPLETE);
+	x->players = db_col_text(r, i, PLAY_LIST_PLAYERS);
 }
 
 db_status db_play_list(db_conn *c, const char *league, const char *season, const char *game,
@@ -146,18 +378,17 @@ db_status db_play_list(db_conn *c, const char *league, const char *season, const
 db_status db_play_log_insert(db_conn *c, const char *league, const char *play, const char *account,
                              const char *action, const char *before, const char *after)
 {
-	const char *p[6] = {league, play, account, action, before, after}; /* play_log_insert */
+	const char *p[6] = {league, play, account, action, before, after};
 	return db_run_count(c, "play_log_insert", 6, p, NULL);
 }
 
 static void read_play_key(const PGresult *r, int i, void *row)
 {
-	/* play_key_get: 0 account, 1 request_hash, 2 status, 3 reply */
 	db_play_key_row *x = row;
-	x->account = db_col_text(r, i, 0);
-	x->request_hash = db_col_text(r, i, 1);
-	x->status = db_col_int(r, i, 2);
-	x->reply = db_col_text(r, i, 3);
+	x->account = db_col_text(r, i, PLAY_KEY_GET_ACCOUNT);
+	x->request_hash = db_col_text(r, i, PLAY_KEY_GET_REQUEST_HASH);
+	x->status = db_col_int(r, i, PLAY_KEY_GET_STATUS);
+	x->reply = db_col_text(r, i, PLAY_KEY_GET_REPLY);
 }
 
 db_status db_play_key_get(db_conn *c, const char *league, const char *key, db_play_key_rows *out)
@@ -171,20 +402,19 @@ db_status db_play_key_insert(db_conn *c, const char *league, const char *key, co
 {
 	char st[16];
 	snprintf(st, sizeof st, "%d", status);
-	const char *p[6] = {league, key, account, request_hash, st, reply}; /* play_key_insert */
+	const char *p[6] = {league, key, account, request_hash, st, reply};
 	return db_run_count(c, "play_key_insert", 6, p, NULL);
 }
 
 static void read_log(const PGresult *r, int i, void *row)
 {
-	/* play_log_list: 0 play_id, 1 account_id, 2 action, 3 at, 4 before, 5 after */
 	db_log_row *x = row;
-	x->play = db_col_text(r, i, 0);
-	x->account = db_col_text_or_null(r, i, 1);
-	x->action = db_col_text(r, i, 2);
-	x->at = db_col_text(r, i, 3);
-	x->before = db_col_text_or_null(r, i, 4);
-	x->after = db_col_text_or_null(r, i, 5);
+	x->play = db_col_text(r, i, PLAY_LOG_LIST_PLAY);
+	x->account = db_col_text_or_null(r, i, PLAY_LOG_LIST_ACCOUNT);
+	x->action = db_col_text(r, i, PLAY_LOG_LIST_ACTION);
+	x->at = db_col_text(r, i, PLAY_LOG_LIST_AT);
+	x->before = db_col_text_or_null(r, i, PLAY_LOG_LIST_BEFORE);
+	x->after = db_col_text_or_null(r, i, PLAY_LOG_LIST_AFTER);
 }
 
 db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out)

@@ -1,6 +1,7 @@
 /* Typed rows of the league's pictures: league_stat_rows with each row's rating and dense indexes
- * of its member and game (see leagues.h; SQL in statements.c). */
+ * of its member and game (see leagues.h), with their statements. */
 #include "db/league_rows.h"
+#include "db/statements.h"
 #include "db/leagues.h"
 
 #include "base/oom.h"
@@ -8,26 +9,106 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- statements (db/statements.h) ---- */
+
+// clang-format off
+#define LEAGUE_STAT_ROWS_COLUMNS(C) \
+	C(LEAGUE_STAT_ROWS_PLAY, play_id) \
+	C(LEAGUE_STAT_ROWS_MEMBER, member_id) \
+	C(LEAGUE_STAT_ROWS_NAME, name) \
+	C(LEAGUE_STAT_ROWS_RANK, rank) \
+	C(LEAGUE_STAT_ROWS_SCORE, score) \
+	C(LEAGUE_STAT_ROWS_WINNER, winner) \
+	C(LEAGUE_STAT_ROWS_COOPERATIVE, cooperative) \
+	C(LEAGUE_STAT_ROWS_SEQ, seq) \
+	C(LEAGUE_STAT_ROWS_DATE, date) \
+	C(LEAGUE_STAT_ROWS_LOCAL_DATE, local_date) \
+	C(LEAGUE_STAT_ROWS_GAME_KEY, game_key) \
+	C(LEAGUE_STAT_ROWS_GAME, game) \
+	C(LEAGUE_STAT_ROWS_LOWEST_WINS, lowest_wins)
+// clang-format on
+DB_COLUMNS(LEAGUE_STAT_ROWS_COLUMNS, LEAGUE_STAT_ROWS_NCOLS);
+
+// clang-format off
+#define MEMBER_LINES_OF_COLUMNS(C) \
+	C(MEMBER_LINES_OF_MEMBER, member_id) \
+	C(MEMBER_LINES_OF_SEQS, seqs) \
+	C(MEMBER_LINES_OF_MUS, mus) \
+	C(MEMBER_LINES_OF_SIGMAS, sigmas)
+// clang-format on
+DB_COLUMNS(MEMBER_LINES_OF_COLUMNS, MEMBER_LINES_OF_NCOLS);
+
+// clang-format off
+const db_statement db_league_stats_statements[] = {
+	{"league_stat_rows",
+	 "WITH gn AS ( "
+	 "    SELECT g.game, g.bgg, g.key, coalesce(k.name, x.game) AS shown "
+	 "      FROM league_game_names g "
+	 "      JOIN (SELECT DISTINCT ON (y.key) y.key, y.game "
+	 "              FROM (SELECT key, game, sum(plays) AS c "
+	 "                      FROM league_game_names "
+	 "                     WHERE league_id = $1 "
+	 "                     GROUP BY key, game) y "
+	 "             ORDER BY y.key, y.c DESC, y.game) x ON x.key = g.key "
+	 "      LEFT JOIN known_games k ON k.key = g.key "
+	 "     WHERE g.league_id = $1 "
+	 ") "
+	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, "
+	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       p.local_date::text, "
+	 "       coalesce(gn.key, p.game) AS game_key, "
+	 "       coalesce(gn.shown, p.game) AS game, "
+	 "       NOT coalesce(lg.highest_wins, true) AS lowest_wins "
+	 "  FROM plays p "
+	 "  JOIN play_results r ON r.play_id = p.id "
+	 "  JOIN league_members m ON m.id = r.member_id "
+	 "  LEFT JOIN seasons s ON s.id = $2 AND s.league_id = p.league_id "
+	 "  LEFT JOIN gn ON gn.game = p.game AND gn.bgg = coalesce(p.bgg_id, 0) "
+	 "  LEFT JOIN (SELECT DISTINCT ON (name) name, highest_wins "
+	 "               FROM league_games "
+	 "              WHERE league_id = $1 "
+	 "              ORDER BY name, uuid) lg ON lg.name = p.game "
+	 " WHERE p.league_id = $1 "
+	 "   AND NOT p.ignored "
+	 "   AND NOT p.incomplete "
+	 "   AND NOT m.anonymous "
+	 "   AND NOT r.unrated "
+	 "   AND ($2::text IS NULL OR p.local_date BETWEEN s.starts AND s.ends) "
+	 "   AND ($3::text IS NULL "
+	 "        OR lower(p.game) = ANY (ARRAY(SELECT lower(fg.name) FROM league_filter_games($1, $3) fg)) "
+	 "           AND EXISTS (SELECT 1 "
+	 "                         FROM league_filter_games($1, $3) fg "
+	 "                        WHERE fg.name = p.game "
+	 "                          AND fg.bgg = coalesce(p.bgg_id, 0))) "
+	 " ORDER BY p.played_at, p.seq, r.seat",
+	 3, DB_COLUMN_NAMES(LEAGUE_STAT_ROWS_COLUMNS)},
+	{"member_lines_of",
+	 "SELECT member_id, seqs::text, mus::text, sigmas::text "
+	 "  FROM member_lines "
+	 " WHERE league_id = $1",
+	 1, DB_COLUMN_NAMES(MEMBER_LINES_OF_COLUMNS)},
+	DB_STATEMENTS_END,
+};
+// clang-format on
+
+/* m and g: dense_index, the ratings: stat_rows_rate (below). */
 static void read_stat_row(const PGresult *r, int i, void *row)
 {
-	/* league_stat_rows: 0 play_id, 1 member_id, 2 name, 3 rank, 4 score, 5 winner,
-	 * 6 cooperative, 7 the play's seq, 8 local time, 9 local date, 10 game key, 11 game name,
-	 * 12 lowest wins (m and g: dense_index, the ratings: stat_rows_rate, below) */
 	db_stat_row *x = row;
-	x->play = db_col_text(r, i, 0);
-	x->member = db_col_text(r, i, 1);
-	x->name = db_col_text(r, i, 2);
-	x->rank = db_col_int(r, i, 3);
-	x->has_score = !db_col_null(r, i, 4);
-	x->score = x->has_score ? db_col_double(r, i, 4) : 0;
-	x->winner = db_col_bool(r, i, 5);
-	x->cooperative = db_col_bool(r, i, 6);
-	x->seq = db_col_int64(r, i, 7);
-	x->date = db_col_text(r, i, 8);
-	x->local_date = db_col_text(r, i, 9);
-	x->game_key = db_col_text(r, i, 10);
-	x->game = db_col_text(r, i, 11);
-	x->lowest_wins = db_col_bool(r, i, 12);
+	x->play = db_col_text(r, i, LEAGUE_STAT_ROWS_PLAY);
+	x->member = db_col_text(r, i, LEAGUE_STAT_ROWS_MEMBER);
+	x->name = db_col_text(r, i, LEAGUE_STAT_ROWS_NAME);
+	x->rank = db_col_int(r, i, LEAGUE_STAT_ROWS_RANK);
+	x->has_score = !db_col_null(r, i, LEAGUE_STAT_ROWS_SCORE);
+	x->score = x->has_score ? db_col_double(r, i, LEAGUE_STAT_ROWS_SCORE) : 0;
+	x->winner = db_col_bool(r, i, LEAGUE_STAT_ROWS_WINNER);
+	x->cooperative = db_col_bool(r, i, LEAGUE_STAT_ROWS_COOPERATIVE);
+	x->seq = db_col_int64(r, i, LEAGUE_STAT_ROWS_SEQ);
+	x->date = db_col_text(r, i, LEAGUE_STAT_ROWS_DATE);
+	x->local_date = db_col_text(r, i, LEAGUE_STAT_ROWS_LOCAL_DATE);
+	x->game_key = db_col_text(r, i, LEAGUE_STAT_ROWS_GAME_KEY);
+	x->game = db_col_text(r, i, LEAGUE_STAT_ROWS_GAME);
+	x->lowest_wins = db_col_bool(r, i, LEAGUE_STAT_ROWS_LOWEST_WINS);
 }
 
 typedef struct {
@@ -77,7 +158,7 @@ static size_t seq_hash(int64_t seq)
  * element of the league's lines (open addressing by seq). */
 static db_status stat_rows_rate(db_conn *c, const char *league, db_stat_rows *set)
 {
-	const char *p[1] = {league}; /* member_lines_of: 0 member, 1 seqs, 2 mus, 3 sigmas */
+	const char *p[1] = {league};
 	PGresult *r;
 	db_status st = db_run(c, "member_lines_of", 1, p, &r);
 	if (st != DB_OK)
@@ -90,9 +171,9 @@ static db_status stat_rows_rate(db_conn *c, const char *league, db_stat_rows *se
 	int *len = xcalloc((size_t)nl + 1, sizeof *len);
 	for (int i = 0; i < nl; i++) {
 		int a, b, d;
-		seqs[i] = lg_parse_float_array(db_col_text(r, i, 1), &a);
-		mus[i] = lg_parse_float_array(db_col_text(r, i, 2), &b);
-		sigmas[i] = lg_parse_float_array(db_col_text(r, i, 3), &d);
+		seqs[i] = lg_parse_float_array(db_col_text(r, i, MEMBER_LINES_OF_SEQS), &a);
+		mus[i] = lg_parse_float_array(db_col_text(r, i, MEMBER_LINES_OF_MUS), &b);
+		sigmas[i] = lg_parse_float_array(db_col_text(r, i, MEMBER_LINES_OF_SIGMAS), &d);
 		len[i] = a < b ? (a < d ? a : d) : (b < d ? b : d);
 		total += len[i];
 	}
@@ -106,7 +187,8 @@ static db_status stat_rows_rate(db_conn *c, const char *league, db_stat_rows *se
 			size_t h = seq_hash(seq) & (cap - 1);
 			while (slot[h].member)
 				h = (h + 1) & (cap - 1);
-			slot[h] = (line_elem){db_col_text(r, i, 0), seq, mus[i][k], sigmas[i][k]};
+			slot[h] = (line_elem){db_col_text(r, i, MEMBER_LINES_OF_MEMBER), seq,
+			                      mus[i][k], sigmas[i][k]};
 		}
 	for (int j = 0; j < set->n; j++) {
 		db_stat_row *x = &set->rows[j];
