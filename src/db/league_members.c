@@ -301,8 +301,8 @@ db_status db_member_league_get(db_conn *c, const char *member, db_member_league 
 		return st;
 	if (db_nrows(r) == 1) {
 		out->found = true;
-		db_col_copy(r, 0, 0, out->league, sizeof out->league);
-		db_col_copy(r, 0, 1, out->name, sizeof out->name);
+		db_col_copy(r, 0, MEMBER_LEAGUE_LEAGUE, out->league, sizeof out->league);
+		db_col_copy(r, 0, MEMBER_LEAGUE_NAME, out->name, sizeof out->name);
 	}
 	PQclear(r);
 	return DB_OK;

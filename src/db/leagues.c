@@ -250,7 +250,7 @@ db_status db_league_access_get(db_conn *c, const char *league, const char *accou
 	if (db_nrows(r) == 1) {
 		out->found = true;
 		out->owner = db_col_bool(r, 0, LEAGUE_ACCESS_OWNER);
-		db_col_copy(r, 0, 1, out->member, sizeof out->member);
+		db_col_copy(r, 0, LEAGUE_ACCESS_MEMBER, out->member, sizeof out->member);
 		out->version = db_col_int64(r, 0, LEAGUE_ACCESS_VERSION);
 	}
 	PQclear(r);
@@ -267,8 +267,8 @@ db_status db_league_get(db_conn *c, const char *league, db_league_row *out)
 		return st;
 	if (db_nrows(r) == 1) {
 		out->found = true;
-		db_col_copy(r, 0, 0, out->name, sizeof out->name);
-		db_col_copy(r, 0, 1, out->created_at, sizeof out->created_at);
+		db_col_copy(r, 0, LEAGUE_GET_NAME, out->name, sizeof out->name);
+		db_col_copy(r, 0, LEAGUE_GET_CREATED_AT, out->created_at, sizeof out->created_at);
 		out->plays = db_col_int64(r, 0, LEAGUE_GET_PLAYS);
 	}
 	PQclear(r);
