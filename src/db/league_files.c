@@ -8,16 +8,16 @@
 /* ---- statements (db/statements.h) ---- */
 
 // clang-format off
-#define LEAGUE_FILES_LIST_COLUMNS(C) C(LEAGUE_FILES_LIST_BODY, body)
+#define LEAGUE_FILES_LIST_COLUMNS(C) C(LEAGUE_FILES_LIST_BODY, body, TEXT, body, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_FILES_LIST_COLUMNS, LEAGUE_FILES_LIST_NCOLS);
+LG_COLUMNS(LEAGUE_FILES_LIST_COLUMNS, LEAGUE_FILES_LIST_NCOLS);
 
 // clang-format off
 #define LEAGUE_PLAY_CHANGES_COLUMNS(C) \
-	C(LEAGUE_PLAY_CHANGES_ACTION, action) \
-	C(LEAGUE_PLAY_CHANGES_KEY, key)
+	C(LEAGUE_PLAY_CHANGES_ACTION, action, SKIP, _, _) \
+	C(LEAGUE_PLAY_CHANGES_KEY, key, TEXT_OR_NULL, key, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_PLAY_CHANGES_COLUMNS, LEAGUE_PLAY_CHANGES_NCOLS);
+LG_COLUMNS(LEAGUE_PLAY_CHANGES_COLUMNS, LEAGUE_PLAY_CHANGES_NCOLS);
 
 // clang-format off
 const db_statement db_league_files_statements[] = {
@@ -32,7 +32,7 @@ const db_statement db_league_files_statements[] = {
 	 "  FROM league_files "
 	 " WHERE league_id = $1 "
 	 " ORDER BY seq",
-	 1, DB_COLUMN_NAMES(LEAGUE_FILES_LIST_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_FILES_LIST_COLUMNS)},
 	/* bgsexport.c: the plays edited since they were stored (by id) and the uuids deleted */
 	{"league_play_changes",
 	 "SELECT DISTINCT action, "
@@ -41,7 +41,7 @@ const db_statement db_league_files_statements[] = {
 	 " WHERE league_id = $1 "
 	 "   AND action IN ('edit', 'delete') "
 	 " ORDER BY action, key",
-	 1, DB_COLUMN_NAMES(LEAGUE_PLAY_CHANGES_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_PLAY_CHANGES_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -52,16 +52,14 @@ db_status db_league_file_store(db_conn *c, const char *league, const char *body)
 	return db_run_count(c, "league_file_store", 2, p, NULL);
 }
 
-static void read_file(const PGresult *r, int i, void *row)
-{
-	db_league_file_row *x = row;
-	x->body = db_col_text(r, i, LEAGUE_FILES_LIST_BODY);
-}
+#define LG_ROW db_league_file_row
+LG_FIELD_TABLE(file_fields, LEAGUE_FILES_LIST_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_files_list(db_conn *c, const char *league, db_league_file_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_files_list", 1, p, out, read_file);
+	RETURN_FIELDS(c, "league_files_list", 1, p, out, file_fields);
 }
 
 static void read_change(const PGresult *r, int i, void *row)

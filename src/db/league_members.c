@@ -12,42 +12,42 @@
 // clang-format off
 /* league_members and member_get (one reader, read_member) */
 #define LEAGUE_MEMBERS_COLUMNS(C) \
-	C(LEAGUE_MEMBERS_ID, id) \
-	C(LEAGUE_MEMBERS_NAME, name) \
-	C(LEAGUE_MEMBERS_ACCOUNT, account_id) \
-	C(LEAGUE_MEMBERS_PLAYS, plays)
+	C(LEAGUE_MEMBERS_ID, id, TEXT, id, _) \
+	C(LEAGUE_MEMBERS_NAME, name, TEXT, name, _) \
+	C(LEAGUE_MEMBERS_ACCOUNT, account_id, TEXT_OR_NULL, account, _) \
+	C(LEAGUE_MEMBERS_PLAYS, plays, INT64, plays, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_MEMBERS_COLUMNS, LEAGUE_MEMBERS_NCOLS);
+LG_COLUMNS(LEAGUE_MEMBERS_COLUMNS, LEAGUE_MEMBERS_NCOLS);
 
 // clang-format off
-#define MEMBER_INSERT_COLUMNS(C) C(MEMBER_INSERT_ID, id)
+#define MEMBER_INSERT_COLUMNS(C) C(MEMBER_INSERT_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_INSERT_COLUMNS, MEMBER_INSERT_NCOLS);
+LG_COLUMNS(MEMBER_INSERT_COLUMNS, MEMBER_INSERT_NCOLS);
 
 // clang-format off
-#define MEMBER_INSERT_GUEST_COLUMNS(C) C(MEMBER_INSERT_GUEST_ID, id)
+#define MEMBER_INSERT_GUEST_COLUMNS(C) C(MEMBER_INSERT_GUEST_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_INSERT_GUEST_COLUMNS, MEMBER_INSERT_GUEST_NCOLS);
+LG_COLUMNS(MEMBER_INSERT_GUEST_COLUMNS, MEMBER_INSERT_GUEST_NCOLS);
 
 // clang-format off
-#define MEMBER_BY_NAME_COLUMNS(C) C(MEMBER_BY_NAME_ID, id)
+#define MEMBER_BY_NAME_COLUMNS(C) C(MEMBER_BY_NAME_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_BY_NAME_COLUMNS, MEMBER_BY_NAME_NCOLS);
+LG_COLUMNS(MEMBER_BY_NAME_COLUMNS, MEMBER_BY_NAME_NCOLS);
 
 // clang-format off
-#define MEMBER_RENAME_COLUMNS(C) C(MEMBER_RENAME_ID, id)
+#define MEMBER_RENAME_COLUMNS(C) C(MEMBER_RENAME_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_RENAME_COLUMNS, MEMBER_RENAME_NCOLS);
+LG_COLUMNS(MEMBER_RENAME_COLUMNS, MEMBER_RENAME_NCOLS);
 
 // clang-format off
-#define MEMBER_CONFLICTS_COLUMNS(C) C(MEMBER_CONFLICTS_PLAY, play_id)
+#define MEMBER_CONFLICTS_COLUMNS(C) C(MEMBER_CONFLICTS_PLAY, play_id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_CONFLICTS_COLUMNS, MEMBER_CONFLICTS_NCOLS);
+LG_COLUMNS(MEMBER_CONFLICTS_COLUMNS, MEMBER_CONFLICTS_NCOLS);
 
 // clang-format off
-#define MEMBER_LEAGUE_COLUMNS(C) C(MEMBER_LEAGUE_LEAGUE, league_id) C(MEMBER_LEAGUE_NAME, name)
+#define MEMBER_LEAGUE_COLUMNS(C) C(MEMBER_LEAGUE_LEAGUE, league_id, COPY, league, _) C(MEMBER_LEAGUE_NAME, name, COPY, name, _)
 // clang-format on
-DB_COLUMNS(MEMBER_LEAGUE_COLUMNS, MEMBER_LEAGUE_NCOLS);
+LG_COLUMNS(MEMBER_LEAGUE_COLUMNS, MEMBER_LEAGUE_NCOLS);
 
 // clang-format off
 const db_statement db_league_members_statements[] = {
@@ -59,7 +59,7 @@ const db_statement db_league_members_statements[] = {
 	 "  FROM league_members m "
 	 " WHERE m.league_id = $1 "
 	 " ORDER BY m.name",
-	 1, DB_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
 	{"member_get",
 	 "SELECT m.id, "
 	 "       m.name, "
@@ -68,7 +68,7 @@ const db_statement db_league_members_statements[] = {
 	 "  FROM league_members m "
 	 " WHERE m.league_id = $1 "
 	 "   AND m.id = $2",
-	 2, DB_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
+	 2, LG_COLUMN_NAMES(LEAGUE_MEMBERS_COLUMNS)},
 	{"member_insert",
 	 "WITH b AS ( "
 	 "    UPDATE leagues "
@@ -85,7 +85,7 @@ const db_statement db_league_members_statements[] = {
 	 "                      AND o.name_key = $5) "
 	 "    ON CONFLICT DO NOTHING "
 	 "RETURNING id",
-	 5, DB_COLUMN_NAMES(MEMBER_INSERT_COLUMNS)},
+	 5, LG_COLUMN_NAMES(MEMBER_INSERT_COLUMNS)},
 	{"member_insert_guest",
 	 "INSERT INTO league_members (id, league_id, name, name_key) "
 	 "SELECT $1, $2, $3, $4 "
@@ -95,7 +95,7 @@ const db_statement db_league_members_statements[] = {
 	 "                      AND o.name_key = $4) "
 	 "    ON CONFLICT DO NOTHING "
 	 "RETURNING id",
-	 4, DB_COLUMN_NAMES(MEMBER_INSERT_GUEST_COLUMNS)},
+	 4, LG_COLUMN_NAMES(MEMBER_INSERT_GUEST_COLUMNS)},
 	{"member_by_name",
 	 "SELECT id "
 	 "  FROM league_members "
@@ -103,7 +103,7 @@ const db_statement db_league_members_statements[] = {
 	 "   AND name_key = $2 "
 	 " ORDER BY name = $3 DESC, name_clash, created_at, id "
 	 " LIMIT 1",
-	 3, DB_COLUMN_NAMES(MEMBER_BY_NAME_COLUMNS)},
+	 3, LG_COLUMN_NAMES(MEMBER_BY_NAME_COLUMNS)},
 	{"member_rename",
 	 "UPDATE league_members m "
 	 "   SET name = $3, name_key = $4, name_clash = false "
@@ -115,7 +115,7 @@ const db_statement db_league_members_statements[] = {
 	 "                      AND o.id <> m.id "
 	 "                      AND o.name_key = $4) "
 	 "RETURNING m.id",
-	 4, DB_COLUMN_NAMES(MEMBER_RENAME_COLUMNS)},
+	 4, LG_COLUMN_NAMES(MEMBER_RENAME_COLUMNS)},
 	{"member_unclash",
 	 "UPDATE league_members m "
 	 "   SET name_clash = false "
@@ -150,7 +150,7 @@ const db_statement db_league_members_statements[] = {
 	 "  JOIN play_results b ON a.play_id = b.play_id "
 	 " WHERE a.member_id = $1 "
 	 "   AND b.member_id = $2",
-	 2, DB_COLUMN_NAMES(MEMBER_CONFLICTS_COLUMNS)},
+	 2, LG_COLUMN_NAMES(MEMBER_CONFLICTS_COLUMNS)},
 	{"member_merge",
 	 "UPDATE play_results "
 	 "   SET member_id = $2 "
@@ -175,7 +175,7 @@ const db_statement db_league_members_statements[] = {
 	 "SELECT league_id, name "
 	 "  FROM league_members "
 	 " WHERE id = $1",
-	 1, DB_COLUMN_NAMES(MEMBER_LEAGUE_COLUMNS)},
+	 1, LG_COLUMN_NAMES(MEMBER_LEAGUE_COLUMNS)},
 	{"member_mark_anonymous",
 	 "UPDATE league_members "
 	 "   SET anonymous = true "
@@ -187,25 +187,20 @@ const db_statement db_league_members_statements[] = {
 
 /* ---- members ---- */
 
-static void read_member(const PGresult *r, int i, void *row)
-{
-	db_member_row *x = row;
-	x->id = db_col_text(r, i, LEAGUE_MEMBERS_ID);
-	x->name = db_col_text(r, i, LEAGUE_MEMBERS_NAME);
-	x->account = db_col_text_or_null(r, i, LEAGUE_MEMBERS_ACCOUNT);
-	x->plays = db_col_int64(r, i, LEAGUE_MEMBERS_PLAYS);
-}
+#define LG_ROW db_member_row
+LG_FIELD_TABLE(member_fields, LEAGUE_MEMBERS_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_members(db_conn *c, const char *league, db_member_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_members", 1, p, out, read_member);
+	RETURN_FIELDS(c, "league_members", 1, p, out, member_fields);
 }
 
 db_status db_member_get(db_conn *c, const char *league, const char *member, db_member_rows *out)
 {
 	const char *p[2] = {league, member};
-	RETURN_LOADED(c, "member_get", 2, p, out, read_member);
+	RETURN_FIELDS(c, "member_get", 2, p, out, member_fields);
 }
 
 /* Every statement that stores or matches a member's name takes its display form and its key
@@ -291,21 +286,15 @@ db_status db_member_conflicts(db_conn *c, const char *a, const char *b, bool *cl
 	return lg_some_row(c, "member_conflicts", 2, p, clash);
 }
 
+#define LG_ROW db_member_league
+LG_FIELD_TABLE(member_league_fields, MEMBER_LEAGUE_COLUMNS);
+#undef LG_ROW
+
 db_status db_member_league_get(db_conn *c, const char *member, db_member_league *out)
 {
 	const char *p[1] = {member};
-	PGresult *r;
-	out->found = false;
-	db_status st = db_run(c, "member_league", 1, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, MEMBER_LEAGUE_LEAGUE, out->league, sizeof out->league);
-		db_col_copy(r, 0, MEMBER_LEAGUE_NAME, out->name, sizeof out->name);
-	}
-	PQclear(r);
-	return DB_OK;
+	return lg_get(c, "member_league", 1, p, out, sizeof *out, member_league_fields,
+	              LG_NFIELDS(member_league_fields), &out->found);
 }
 
 db_status db_member_mark_anonymous(db_conn *c, const char *member)

@@ -9,84 +9,84 @@
 /* ---- statements (db/statements.h) ---- */
 
 // clang-format off
-#define PLAY_INSERT_COLUMNS(C) C(PLAY_INSERT_ID, id)
+#define PLAY_INSERT_COLUMNS(C) C(PLAY_INSERT_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
+LG_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
 
 // clang-format off
 #define PLAY_GET_COLUMNS(C) \
-	C(PLAY_GET_ID, id) \
-	C(PLAY_GET_GAME, game) \
-	C(PLAY_GET_BGG_ID, bgg_id) \
-	C(PLAY_GET_DATE, date) \
-	C(PLAY_GET_DURATION_MIN, duration_min) \
-	C(PLAY_GET_NOTES, notes) \
-	C(PLAY_GET_LOCATION, location) \
-	C(PLAY_GET_COOPERATIVE, cooperative) \
-	C(PLAY_GET_SOURCE, source) \
-	C(PLAY_GET_UUID, uuid) \
-	C(PLAY_GET_GAME_ID, game_id) \
-	C(PLAY_GET_IGNORED, ignored) \
-	C(PLAY_GET_INCOMPLETE, incomplete) \
-	C(PLAY_GET_BGG_PLAY_ID, bgg_play_id) \
-	C(PLAY_GET_CREATED_BY, created_by)
+	C(PLAY_GET_ID, id, TEXT, id, _) \
+	C(PLAY_GET_GAME, game, TEXT, game, _) \
+	C(PLAY_GET_BGG_ID, bgg_id, OPT_INT64, bgg_id, has_bgg_id) \
+	C(PLAY_GET_DATE, date, TEXT, date, _) \
+	C(PLAY_GET_DURATION_MIN, duration_min, OPT_INT64, duration_min, has_duration) \
+	C(PLAY_GET_NOTES, notes, TEXT, notes, _) \
+	C(PLAY_GET_LOCATION, location, TEXT, location, _) \
+	C(PLAY_GET_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(PLAY_GET_SOURCE, source, TEXT, source, _) \
+	C(PLAY_GET_UUID, uuid, TEXT, uuid, _) \
+	C(PLAY_GET_GAME_ID, game_id, TEXT_OR_NULL, game_id, _) \
+	C(PLAY_GET_IGNORED, ignored, BOOL, ignored, _) \
+	C(PLAY_GET_INCOMPLETE, incomplete, BOOL, incomplete, _) \
+	C(PLAY_GET_BGG_PLAY_ID, bgg_play_id, INT64, bgg_play_id, _) \
+	C(PLAY_GET_CREATED_BY, created_by, TEXT_OR_NULL, created_by, _)
 // clang-format on
-DB_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
+LG_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
 
 // clang-format off
 #define PLAY_RESULTS_COLUMNS(C) \
-	C(PLAY_RESULTS_MEMBER, member_id) \
-	C(PLAY_RESULTS_NAME, name) \
-	C(PLAY_RESULTS_SEAT, seat) \
-	C(PLAY_RESULTS_SCORE, score) \
-	C(PLAY_RESULTS_RANK, rank) \
-	C(PLAY_RESULTS_WINNER, winner) \
-	C(PLAY_RESULTS_BREAKDOWN, breakdown) \
-	C(PLAY_RESULTS_MU, mu) \
-	C(PLAY_RESULTS_SIGMA, sigma) \
-	C(PLAY_RESULTS_SCORE_TEXT, score_text) \
-	C(PLAY_RESULTS_UNRATED, unrated)
+	C(PLAY_RESULTS_MEMBER, member_id, TEXT, member, _) \
+	C(PLAY_RESULTS_NAME, name, TEXT, name, _) \
+	C(PLAY_RESULTS_SEAT, seat, INT, seat, _) \
+	C(PLAY_RESULTS_SCORE, score, OPT_DOUBLE, score, has_score) \
+	C(PLAY_RESULTS_RANK, rank, INT, rank, _) \
+	C(PLAY_RESULTS_WINNER, winner, BOOL, winner, _) \
+	C(PLAY_RESULTS_BREAKDOWN, breakdown, TEXT_OR_NULL, breakdown, _) \
+	C(PLAY_RESULTS_MU, mu, OPT_DOUBLE, mu, has_rating) \
+	C(PLAY_RESULTS_SIGMA, sigma, DOUBLE_IF, sigma, has_rating) \
+	C(PLAY_RESULTS_SCORE_TEXT, score_text, TEXT_OR_NULL, score_text, _) \
+	C(PLAY_RESULTS_UNRATED, unrated, BOOL, unrated, _)
 // clang-format on
-DB_COLUMNS(PLAY_RESULTS_COLUMNS, PLAY_RESULTS_NCOLS);
+LG_COLUMNS(PLAY_RESULTS_COLUMNS, PLAY_RESULTS_NCOLS);
 
 // clang-format off
-#define PLAY_CREATED_BY_COLUMNS(C) C(PLAY_CREATED_BY_CREATED_BY, created_by)
+#define PLAY_CREATED_BY_COLUMNS(C) C(PLAY_CREATED_BY_CREATED_BY, created_by, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(PLAY_CREATED_BY_COLUMNS, PLAY_CREATED_BY_NCOLS);
+LG_COLUMNS(PLAY_CREATED_BY_COLUMNS, PLAY_CREATED_BY_NCOLS);
 
 // clang-format off
 #define PLAY_LIST_COLUMNS(C) \
-	C(PLAY_LIST_TOTAL, total) \
-	C(PLAY_LIST_ID, id) \
-	C(PLAY_LIST_GAME, game) \
-	C(PLAY_LIST_DATE, date) \
-	C(PLAY_LIST_COOPERATIVE, cooperative) \
-	C(PLAY_LIST_SOURCE, source) \
-	C(PLAY_LIST_IGNORED, ignored) \
-	C(PLAY_LIST_INCOMPLETE, incomplete) \
-	C(PLAY_LIST_PLAYERS, players)
+	C(PLAY_LIST_TOTAL, total, INT64, total, _) \
+	C(PLAY_LIST_ID, id, TEXT_OR_NULL, id, _) \
+	C(PLAY_LIST_GAME, game, TEXT, game, _) \
+	C(PLAY_LIST_DATE, date, TEXT, date, _) \
+	C(PLAY_LIST_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(PLAY_LIST_SOURCE, source, TEXT, source, _) \
+	C(PLAY_LIST_IGNORED, ignored, BOOL, ignored, _) \
+	C(PLAY_LIST_INCOMPLETE, incomplete, BOOL, incomplete, _) \
+	C(PLAY_LIST_PLAYERS, players, TEXT, players, _)
 // clang-format on
-DB_COLUMNS(PLAY_LIST_COLUMNS, PLAY_LIST_NCOLS);
+LG_COLUMNS(PLAY_LIST_COLUMNS, PLAY_LIST_NCOLS);
 
 // clang-format off
 #define PLAY_LOG_LIST_COLUMNS(C) \
-	C(PLAY_LOG_LIST_PLAY, play_id) \
-	C(PLAY_LOG_LIST_ACCOUNT, account_id) \
-	C(PLAY_LOG_LIST_ACTION, action) \
-	C(PLAY_LOG_LIST_AT, at) \
-	C(PLAY_LOG_LIST_BEFORE, before) \
-	C(PLAY_LOG_LIST_AFTER, after)
+	C(PLAY_LOG_LIST_PLAY, play_id, TEXT, play, _) \
+	C(PLAY_LOG_LIST_ACCOUNT, account_id, TEXT_OR_NULL, account, _) \
+	C(PLAY_LOG_LIST_ACTION, action, TEXT, action, _) \
+	C(PLAY_LOG_LIST_AT, at, TEXT, at, _) \
+	C(PLAY_LOG_LIST_BEFORE, before, TEXT_OR_NULL, before, _) \
+	C(PLAY_LOG_LIST_AFTER, after, TEXT_OR_NULL, after, _)
 // clang-format on
-DB_COLUMNS(PLAY_LOG_LIST_COLUMNS, PLAY_LOG_LIST_NCOLS);
+LG_COLUMNS(PLAY_LOG_LIST_COLUMNS, PLAY_LOG_LIST_NCOLS);
 
 // clang-format off
 #define PLAY_KEY_GET_COLUMNS(C) \
-	C(PLAY_KEY_GET_ACCOUNT, account_id) \
-	C(PLAY_KEY_GET_REQUEST_HASH, request_hash) \
-	C(PLAY_KEY_GET_STATUS, status) \
-	C(PLAY_KEY_GET_REPLY, reply)
+	C(PLAY_KEY_GET_ACCOUNT, account_id, TEXT, account, _) \
+	C(PLAY_KEY_GET_REQUEST_HASH, request_hash, TEXT, request_hash, _) \
+	C(PLAY_KEY_GET_STATUS, status, INT, status, _) \
+	C(PLAY_KEY_GET_REPLY, reply, TEXT, reply, _)
 // clang-format on
-DB_COLUMNS(PLAY_KEY_GET_COLUMNS, PLAY_KEY_GET_NCOLS);
+LG_COLUMNS(PLAY_KEY_GET_COLUMNS, PLAY_KEY_GET_NCOLS);
 
 // clang-format off
 const db_statement db_league_plays_statements[] = {
@@ -99,7 +99,7 @@ const db_statement db_league_plays_statements[] = {
 	 "        $16::boolean, $17::bigint, $18::jsonb) "
 	 "    ON CONFLICT DO NOTHING "
 	 "RETURNING id",
-	 18, DB_COLUMN_NAMES(PLAY_INSERT_COLUMNS)},
+	 18, LG_COLUMN_NAMES(PLAY_INSERT_COLUMNS)},
 	{"play_get",
 	 "SELECT id, game, bgg_id, "
 	 "       play_local_text(played_at, utc_offset_min) AS date, "
@@ -108,7 +108,7 @@ const db_statement db_league_plays_statements[] = {
 	 "  FROM plays "
 	 " WHERE league_id = $1 "
 	 "   AND id = $2",
-	 2, DB_COLUMN_NAMES(PLAY_GET_COLUMNS)},
+	 2, LG_COLUMN_NAMES(PLAY_GET_COLUMNS)},
 	{"play_results",
 	 "SELECT r.member_id, m.name, r.seat, r.score, r.rank, r.winner, r.breakdown::text, "
 	 "       l.mus[k.at] AS mu, "
@@ -121,7 +121,7 @@ const db_statement db_league_plays_statements[] = {
 	 "  LEFT JOIN LATERAL (SELECT array_position(l.seqs, p.seq) AS at) k ON true "
 	 " WHERE r.play_id = $1 "
 	 " ORDER BY r.seat",
-	 1, DB_COLUMN_NAMES(PLAY_RESULTS_COLUMNS)},
+	 1, LG_COLUMN_NAMES(PLAY_RESULTS_COLUMNS)},
 	/* a whole import's plays and results in two statements (src/leagues/plays.c, league_batch) */
 	{"plays_insert_many",
 	 "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, "
@@ -149,7 +149,7 @@ const db_statement db_league_plays_statements[] = {
 	 "SELECT coalesce(created_by, '') AS created_by "
 	 "  FROM plays "
 	 " WHERE id = $1",
-	 1, DB_COLUMN_NAMES(PLAY_CREATED_BY_COLUMNS)},
+	 1, LG_COLUMN_NAMES(PLAY_CREATED_BY_COLUMNS)},
 	{"play_update",
 	 "UPDATE plays "
 	 "   SET game_uuid = CASE WHEN game = $2 THEN game_uuid END, "
@@ -213,7 +213,7 @@ const db_statement db_league_plays_statements[] = {
 	 "                     OFFSET $5::int) pg ON true "
 	 "  LEFT JOIN plays p ON p.id = pg.id "
 	 " ORDER BY pg.played_at DESC, pg.seq DESC",
-	 5, DB_COLUMN_NAMES(PLAY_LIST_COLUMNS)},
+	 5, LG_COLUMN_NAMES(PLAY_LIST_COLUMNS)},
 	{"play_log_insert",
 	 "INSERT INTO play_log (league_id, play_id, account_id, action, before, after) "
 	 "VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)",
@@ -225,7 +225,7 @@ const db_statement db_league_plays_statements[] = {
 	 "  FROM play_log "
 	 " WHERE league_id = $1 "
 	 " ORDER BY id",
-	 1, DB_COLUMN_NAMES(PLAY_LOG_LIST_COLUMNS)},
+	 1, LG_COLUMN_NAMES(PLAY_LOG_LIST_COLUMNS)},
 	/* idempotency keys of plays entered by hand (migration 0014) */
 	{"play_key_get",
 	 "SELECT coalesce(account_id, '') AS account_id, "
@@ -233,7 +233,7 @@ const db_statement db_league_plays_statements[] = {
 	 "  FROM play_keys "
 	 " WHERE league_id = $1 "
 	 "   AND key = $2",
-	 2, DB_COLUMN_NAMES(PLAY_KEY_GET_COLUMNS)},
+	 2, LG_COLUMN_NAMES(PLAY_KEY_GET_COLUMNS)},
 	{"play_key_insert",
 	 "INSERT INTO play_keys (league_id, key, account_id, request_hash, status, reply) "
 	 "VALUES ($1, $2, $3, $4, $5::int, $6)",
@@ -283,57 +283,24 @@ db_status db_play_delete(db_conn *c, const char *play, const char *league)
 	return db_run_count(c, "play_delete", 2, p, NULL);
 }
 
-static void read_play(const PGresult *r, int i, void *row)
-{
-	db_play_row *x = row;
-	x->id = db_col_text(r, i, PLAY_GET_ID);
-	x->game = db_col_text(r, i, PLAY_GET_GAME);
-	x->has_bgg_id = !db_col_null(r, i, PLAY_GET_BGG_ID);
-	x->bgg_id = x->has_bgg_id ? db_col_int64(r, i, PLAY_GET_BGG_ID) : 0;
-	x->date = db_col_text(r, i, PLAY_GET_DATE);
-	x->has_duration = !db_col_null(r, i, PLAY_GET_DURATION_MIN);
-	x->duration_min = x->has_duration ? db_col_int64(r, i, PLAY_GET_DURATION_MIN) : 0;
-	x->notes = db_col_text(r, i, PLAY_GET_NOTES);
-	x->location = db_col_text(r, i, PLAY_GET_LOCATION);
-	x->cooperative = db_col_bool(r, i, PLAY_GET_COOPERATIVE);
-	x->source = db_col_text(r, i, PLAY_GET_SOURCE);
-	x->uuid = db_col_text(r, i, PLAY_GET_UUID);
-	x->game_id = db_col_text_or_null(r, i, PLAY_GET_GAME_ID);
-	x->ignored = db_col_bool(r, i, PLAY_GET_IGNORED);
-	x->incomplete = db_col_bool(r, i, PLAY_GET_INCOMPLETE);
-	x->bgg_play_id =
-	    db_col_null(r, i, PLAY_GET_BGG_PLAY_ID) ? 0 : db_col_int64(r, i, PLAY_GET_BGG_PLAY_ID);
-	x->created_by = db_col_text_or_null(r, i, PLAY_GET_CREATED_BY);
-}
+#define LG_ROW db_play_row
+LG_FIELD_TABLE(play_fields, PLAY_GET_COLUMNS);
+#undef LG_ROW
 
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out)
 {
 	const char *p[2] = {league, play};
-	RETURN_LOADED(c, "play_get", 2, p, out, read_play);
+	RETURN_FIELDS(c, "play_get", 2, p, out, play_fields);
 }
 
-static void read_result(const PGresult *r, int i, void *row)
-{
-	db_result_row *x = row;
-	x->member = db_col_text(r, i, PLAY_RESULTS_MEMBER);
-	x->name = db_col_text(r, i, PLAY_RESULTS_NAME);
-	x->seat = db_col_int(r, i, PLAY_RESULTS_SEAT);
-	x->has_score = !db_col_null(r, i, PLAY_RESULTS_SCORE);
-	x->score = x->has_score ? db_col_double(r, i, PLAY_RESULTS_SCORE) : 0;
-	x->rank = db_col_int(r, i, PLAY_RESULTS_RANK);
-	x->winner = db_col_bool(r, i, PLAY_RESULTS_WINNER);
-	x->breakdown = db_col_text_or_null(r, i, PLAY_RESULTS_BREAKDOWN);
-	x->has_rating = !db_col_null(r, i, PLAY_RESULTS_MU);
-	x->mu = x->has_rating ? db_col_double(r, i, PLAY_RESULTS_MU) : 0;
-	x->sigma = x->has_rating ? db_col_double(r, i, PLAY_RESULTS_SIGMA) : 0;
-	x->score_text = db_col_text_or_null(r, i, PLAY_RESULTS_SCORE_TEXT);
-	x->unrated = db_col_bool(r, i, PLAY_RESULTS_UNRATED);
-}
+#define LG_ROW db_result_row
+LG_FIELD_TABLE(result_fields, PLAY_RESULTS_COLUMNS);
+#undef LG_ROW
 
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out)
 {
 	const char *p[1] = {play};
-	RETURN_LOADED(c, "play_results", 1, p, out, read_result);
+	RETURN_FIELDS(c, "play_results", 1, p, out, result_fields);
 }
 
 db_status db_play_created_by(db_conn *c, const char *play, bool *found,
@@ -344,19 +311,9 @@ db_status db_play_created_by(db_conn *c, const char *play, bool *found,
 	                   DB_LG_ID_MAX + 1);
 }
 
-static void read_play_item(const PGresult *r, int i, void *row)
-{
-	db_play_item *x = row;
-	x->total = db_col_int64(r, i, PLAY_LIST_TOTAL);
-	x->id = db_col_text_or_null(r, i, PLAY_LIST_ID);
-	x->game = db_col_text(r, i, PLAY_LIST_GAME);
-	x->date = db_col_text(r, i, PLAY_LIST_DATE);
-	x->cooperative = db_col_bool(r, i, PLAY_LIST_COOPERATIVE);
-	x->source = db_col_text(r, i, PLAY_LIST_SOURCE);
-	x->ignored = db_col_bool(r, i, PLAY_LIST_IGNORED);
-	x->incomplete = db_col_bool(r, i, PLAY_LIST_INCOMPLETE);
-	x->players = db_col_text(r, i, PLAY_LIST_PLAYERS);
-}
+#define LG_ROW db_play_item
+LG_FIELD_TABLE(play_item_fields, PLAY_LIST_COLUMNS);
+#undef LG_ROW
 
 db_status db_play_list(db_conn *c, const char *league, const char *season, const char *game,
                        const char *limit, const char *offset, db_play_page *out)
@@ -364,8 +321,8 @@ db_status db_play_list(db_conn *c, const char *league, const char *season, const
 	const char *p[5] = {league, season, game, limit, offset};
 	void *rows;
 	out->total = 0;
-	db_status st = db_load(c, "play_list", 5, p, sizeof *out->items.rows, read_play_item,
-	                       &out->items.res, &out->items.n, &rows);
+	db_status st = lg_load(c, "play_list", 5, p, sizeof *out->items.rows, play_item_fields,
+	                       LG_NFIELDS(play_item_fields), &out->items.res, &out->items.n, &rows);
 	out->items.rows = rows;
 	if (st == DB_OK && out->items.n > 0) {
 		out->total = out->items.rows[0].total;
@@ -382,19 +339,14 @@ db_status db_play_log_insert(db_conn *c, const char *league, const char *play, c
 	return db_run_count(c, "play_log_insert", 6, p, NULL);
 }
 
-static void read_play_key(const PGresult *r, int i, void *row)
-{
-	db_play_key_row *x = row;
-	x->account = db_col_text(r, i, PLAY_KEY_GET_ACCOUNT);
-	x->request_hash = db_col_text(r, i, PLAY_KEY_GET_REQUEST_HASH);
-	x->status = db_col_int(r, i, PLAY_KEY_GET_STATUS);
-	x->reply = db_col_text(r, i, PLAY_KEY_GET_REPLY);
-}
+#define LG_ROW db_play_key_row
+LG_FIELD_TABLE(play_key_fields, PLAY_KEY_GET_COLUMNS);
+#undef LG_ROW
 
 db_status db_play_key_get(db_conn *c, const char *league, const char *key, db_play_key_rows *out)
 {
 	const char *p[2] = {league, key};
-	RETURN_LOADED(c, "play_key_get", 2, p, out, read_play_key);
+	RETURN_FIELDS(c, "play_key_get", 2, p, out, play_key_fields);
 }
 
 db_status db_play_key_insert(db_conn *c, const char *league, const char *key, const char *account,
@@ -406,19 +358,12 @@ db_status db_play_key_insert(db_conn *c, const char *league, const char *key, co
 	return db_run_count(c, "play_key_insert", 6, p, NULL);
 }
 
-static void read_log(const PGresult *r, int i, void *row)
-{
-	db_log_row *x = row;
-	x->play = db_col_text(r, i, PLAY_LOG_LIST_PLAY);
-	x->account = db_col_text_or_null(r, i, PLAY_LOG_LIST_ACCOUNT);
-	x->action = db_col_text(r, i, PLAY_LOG_LIST_ACTION);
-	x->at = db_col_text(r, i, PLAY_LOG_LIST_AT);
-	x->before = db_col_text_or_null(r, i, PLAY_LOG_LIST_BEFORE);
-	x->after = db_col_text_or_null(r, i, PLAY_LOG_LIST_AFTER);
-}
+#define LG_ROW db_log_row
+LG_FIELD_TABLE(log_fields, PLAY_LOG_LIST_COLUMNS);
+#undef LG_ROW
 
 db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "play_log_list", 1, p, out, read_log);
+	RETURN_FIELDS(c, "play_log_list", 1, p, out, log_fields);
 }

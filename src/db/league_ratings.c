@@ -8,67 +8,67 @@
 
 // clang-format off
 #define LEAGUE_ROWS_COLUMNS(C) \
-	C(LEAGUE_ROWS_PLAY, play_id) \
-	C(LEAGUE_ROWS_MEMBER, member_id) \
-	C(LEAGUE_ROWS_NAME, name) \
-	C(LEAGUE_ROWS_RANK, rank) \
-	C(LEAGUE_ROWS_SCORE, score) \
-	C(LEAGUE_ROWS_WINNER, winner) \
-	C(LEAGUE_ROWS_COOPERATIVE, cooperative) \
-	C(LEAGUE_ROWS_SEQ, seq)
+	C(LEAGUE_ROWS_PLAY, play_id, TEXT, play, _) \
+	C(LEAGUE_ROWS_MEMBER, member_id, TEXT, member, _) \
+	C(LEAGUE_ROWS_NAME, name, TEXT, name, _) \
+	C(LEAGUE_ROWS_RANK, rank, INT, rank, _) \
+	C(LEAGUE_ROWS_SCORE, score, OPT_DOUBLE, score, has_score) \
+	C(LEAGUE_ROWS_WINNER, winner, BOOL, winner, _) \
+	C(LEAGUE_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(LEAGUE_ROWS_SEQ, seq, INT64, seq, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_ROWS_COLUMNS, LEAGUE_ROWS_NCOLS);
+LG_COLUMNS(LEAGUE_ROWS_COLUMNS, LEAGUE_ROWS_NCOLS);
 
 /* league_rows_keyed and league_play_rows_keyed: the columns of league_rows, then three more */
 // clang-format off
 #define LEAGUE_ROWS_KEYED_MORE(C) \
-	C(LEAGUE_ROWS_KEY, key) \
-	C(LEAGUE_ROWS_LOCAL_DATE, local_date) \
-	C(LEAGUE_ROWS_AT_US, at_us)
+	C(LEAGUE_ROWS_KEY, key, TEXT, game_key, _) \
+	C(LEAGUE_ROWS_LOCAL_DATE, local_date, TEXT, local_date, _) \
+	C(LEAGUE_ROWS_AT_US, at_us, INT64, at_us, _)
 #define LEAGUE_ROWS_KEYED_COLUMNS(C) LEAGUE_ROWS_COLUMNS(C) LEAGUE_ROWS_KEYED_MORE(C)
 // clang-format on
 enum {
 	LEAGUE_ROWS_KEYED_FROM_ =
 	    LEAGUE_ROWS_NCOLS - 1, /* the next is the first after league_rows' */
-	LEAGUE_ROWS_KEYED_MORE(DB_COLUMN_ENUM_) LEAGUE_ROWS_KEYED_NCOLS
+	LEAGUE_ROWS_KEYED_MORE(LG_ENUM_) LEAGUE_ROWS_KEYED_NCOLS
 };
 
 // clang-format off
-#define ANALYZE_LEAGUE_TABLES_COLUMNS(C) C(ANALYZE_LEAGUE_TABLES_RESULT, analyze_league_tables)
+#define ANALYZE_LEAGUE_TABLES_COLUMNS(C) C(ANALYZE_LEAGUE_TABLES_RESULT, analyze_league_tables, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(ANALYZE_LEAGUE_TABLES_COLUMNS, ANALYZE_LEAGUE_TABLES_NCOLS);
+LG_COLUMNS(ANALYZE_LEAGUE_TABLES_COLUMNS, ANALYZE_LEAGUE_TABLES_NCOLS);
 
 // clang-format off
-#define RECOMPUTE_WORK_MEM_COLUMNS(C) C(RECOMPUTE_WORK_MEM_RESULT, set_config)
+#define RECOMPUTE_WORK_MEM_COLUMNS(C) C(RECOMPUTE_WORK_MEM_RESULT, set_config, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(RECOMPUTE_WORK_MEM_COLUMNS, RECOMPUTE_WORK_MEM_NCOLS);
+LG_COLUMNS(RECOMPUTE_WORK_MEM_COLUMNS, RECOMPUTE_WORK_MEM_NCOLS);
 
 // clang-format off
 #define LEAGUE_ROWS_OUT_COLUMNS(C) \
-	C(LEAGUE_ROWS_OUT_MEMBER, member_id) \
-	C(LEAGUE_ROWS_OUT_SEQ, seq) \
-	C(LEAGUE_ROWS_OUT_AT_US, at_us)
+	C(LEAGUE_ROWS_OUT_MEMBER, member_id, TEXT, member, _) \
+	C(LEAGUE_ROWS_OUT_SEQ, seq, INT64, seq, _) \
+	C(LEAGUE_ROWS_OUT_AT_US, at_us, INT64, at_us, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_ROWS_OUT_COLUMNS, LEAGUE_ROWS_OUT_NCOLS);
+LG_COLUMNS(LEAGUE_ROWS_OUT_COLUMNS, LEAGUE_ROWS_OUT_NCOLS);
 
 // clang-format off
 #define PLAYER_HISTORY_COLUMNS(C) \
-	C(PLAYER_HISTORY_TOTAL, total) \
-	C(PLAYER_HISTORY_CUR_MU, cur_mu) \
-	C(PLAYER_HISTORY_CUR_SIGMA, cur_sigma) \
-	C(PLAYER_HISTORY_PLAY, id) \
-	C(PLAYER_HISTORY_GAME, game) \
-	C(PLAYER_HISTORY_DATE, date) \
-	C(PLAYER_HISTORY_COOPERATIVE, cooperative) \
-	C(PLAYER_HISTORY_SCORE, score) \
-	C(PLAYER_HISTORY_RANK, rank) \
-	C(PLAYER_HISTORY_WINNER, winner) \
-	C(PLAYER_HISTORY_RATED, rated) \
-	C(PLAYER_HISTORY_MU, mu) \
-	C(PLAYER_HISTORY_SIGMA, sigma) \
-	C(PLAYER_HISTORY_PLAYERS, players)
+	C(PLAYER_HISTORY_TOTAL, total, INT64, total, _) \
+	C(PLAYER_HISTORY_CUR_MU, cur_mu, OPT_DOUBLE, current_mu, has_current) \
+	C(PLAYER_HISTORY_CUR_SIGMA, cur_sigma, DOUBLE_IF, current_sigma, has_current) \
+	C(PLAYER_HISTORY_PLAY, id, TEXT_OR_NULL, play, _) \
+	C(PLAYER_HISTORY_GAME, game, TEXT, game, _) \
+	C(PLAYER_HISTORY_DATE, date, TEXT, date, _) \
+	C(PLAYER_HISTORY_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(PLAYER_HISTORY_SCORE, score, OPT_DOUBLE, score, has_score) \
+	C(PLAYER_HISTORY_RANK, rank, INT, rank, _) \
+	C(PLAYER_HISTORY_WINNER, winner, BOOL, winner, _) \
+	C(PLAYER_HISTORY_RATED, rated, BOOL, rated, _) \
+	C(PLAYER_HISTORY_MU, mu, OPT_DOUBLE, mu, has_rating) \
+	C(PLAYER_HISTORY_SIGMA, sigma, DOUBLE_IF, sigma, has_rating) \
+	C(PLAYER_HISTORY_PLAYERS, players, INT64, players, _)
 // clang-format on
-DB_COLUMNS(PLAYER_HISTORY_COLUMNS, PLAYER_HISTORY_NCOLS);
+LG_COLUMNS(PLAYER_HISTORY_COLUMNS, PLAYER_HISTORY_NCOLS);
 
 // clang-format off
 const db_statement db_league_ratings_statements[] = {
@@ -91,7 +91,7 @@ const db_statement db_league_ratings_statements[] = {
 	 "                        WHERE fg.name = p.game "
 	 "                          AND fg.bgg = coalesce(p.bgg_id, 0))) "
 	 " ORDER BY p.played_at, p.seq, r.seat",
-	 3, DB_COLUMN_NAMES(LEAGUE_ROWS_COLUMNS)},
+	 3, LG_COLUMN_NAMES(LEAGUE_ROWS_COLUMNS)},
 	{"league_rows_keyed",
 	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, "
 	 "       p.local_date::text, "
@@ -107,7 +107,7 @@ const db_statement db_league_ratings_statements[] = {
 	 "   AND NOT m.anonymous "
 	 "   AND NOT r.unrated "
 	 " ORDER BY p.played_at, p.seq, r.seat",
-	 1, DB_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
 	{"league_play_rows_keyed",
 	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, "
 	 "       p.local_date::text, "
@@ -124,13 +124,13 @@ const db_statement db_league_ratings_statements[] = {
 	 "   AND NOT m.anonymous "
 	 "   AND NOT r.unrated "
 	 " ORDER BY r.seat",
-	 2, DB_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
+	 2, LG_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
 	{"analyze_league_tables",
 	 "SELECT analyze_league_tables()",
-	 0, DB_COLUMN_NAMES(ANALYZE_LEAGUE_TABLES_COLUMNS)},
+	 0, LG_COLUMN_NAMES(ANALYZE_LEAGUE_TABLES_COLUMNS)},
 	{"recompute_work_mem",
 	 "SELECT set_config('work_mem', '64MB', true)",
-	 0, DB_COLUMN_NAMES(RECOMPUTE_WORK_MEM_COLUMNS)},
+	 0, LG_COLUMN_NAMES(RECOMPUTE_WORK_MEM_COLUMNS)},
 	{"member_lines_store",
 	 "WITH gone AS ( "
 	 "    DELETE FROM member_lines "
@@ -202,7 +202,7 @@ const db_statement db_league_ratings_statements[] = {
 	 "   AND NOT m.anonymous "
 	 "   AND NOT (p.ignored OR p.incomplete) "
 	 " ORDER BY 3, 2",
-	 1, DB_COLUMN_NAMES(LEAGUE_ROWS_OUT_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_ROWS_OUT_COLUMNS)},
 	{"player_history",
 	 "WITH l AS MATERIALIZED ( "
 	 "    SELECT cardinality(m.all_seqs) AS total, "
@@ -234,56 +234,39 @@ const db_statement db_league_ratings_statements[] = {
 	 "  LEFT JOIN plays p ON p.seq = x.seq "
 	 "  LEFT JOIN play_results r ON r.play_id = p.id AND r.member_id = $1 "
 	 " ORDER BY x.k",
-	 3, DB_COLUMN_NAMES(PLAYER_HISTORY_COLUMNS)},
+	 3, LG_COLUMN_NAMES(PLAYER_HISTORY_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
 
 /* ---- ratings and standings ---- */
 
-static void read_league_result(const PGresult *r, int i, void *row)
-{
-	db_league_result *x = row;
-	x->play = db_col_text(r, i, LEAGUE_ROWS_PLAY);
-	x->member = db_col_text(r, i, LEAGUE_ROWS_MEMBER);
-	x->name = db_col_text(r, i, LEAGUE_ROWS_NAME);
-	x->rank = db_col_int(r, i, LEAGUE_ROWS_RANK);
-	x->has_score = !db_col_null(r, i, LEAGUE_ROWS_SCORE);
-	x->score = x->has_score ? db_col_double(r, i, LEAGUE_ROWS_SCORE) : 0;
-	x->winner = db_col_bool(r, i, LEAGUE_ROWS_WINNER);
-	x->cooperative = db_col_bool(r, i, LEAGUE_ROWS_COOPERATIVE);
-	x->seq = db_col_int64(r, i, LEAGUE_ROWS_SEQ);
-}
+#define LG_ROW db_league_result
+LG_FIELD_TABLE(league_result_fields, LEAGUE_ROWS_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_rows(db_conn *c, const char *league, const char *season, const char *game,
                          db_league_results *out)
 {
 	const char *p[3] = {league, season, game};
-	RETURN_LOADED(c, "league_rows", 3, p, out, read_league_result);
+	RETURN_FIELDS(c, "league_rows", 3, p, out, league_result_fields);
 }
 
-static void read_league_result_keyed(const PGresult *r, int i, void *row)
-{
-	/* league_rows_keyed: the columns of league_rows, 8 game key, 9 local date, 10 played_at
-	 * (microseconds since 1970) */
-	read_league_result(r, i, row);
-	db_league_result *x = row;
-	x->game_key = db_col_text(r, i, LEAGUE_ROWS_KEY);
-	x->local_date = db_col_text(r, i, LEAGUE_ROWS_LOCAL_DATE);
-	x->at_us = db_col_int64(r, i, LEAGUE_ROWS_AT_US);
-}
+#define LG_ROW db_league_result
+LG_FIELD_TABLE(league_result_keyed_fields, LEAGUE_ROWS_KEYED_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_rows_keyed(db_conn *c, const char *league, db_league_results *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_rows_keyed", 1, p, out, read_league_result_keyed);
+	RETURN_FIELDS(c, "league_rows_keyed", 1, p, out, league_result_keyed_fields);
 }
 
 db_status db_league_play_rows_keyed(db_conn *c, const char *league, const char *play,
                                     db_league_results *out)
 {
 	const char *p[2] = {league, play};
-	RETURN_LOADED(c, "league_play_rows_keyed", 2, p, out, read_league_result_keyed);
+	RETURN_FIELDS(c, "league_play_rows_keyed", 2, p, out, league_result_keyed_fields);
 }
 
 db_status db_league_analyze(db_conn *c)
@@ -320,43 +303,21 @@ db_status db_member_lines_append(db_conn *c, const char *league, const char *pla
 	return db_run_bin(c, "member_lines_append", 5, p, len, fmt, NULL);
 }
 
-static void read_out_row(const PGresult *r, int i, void *row)
-{
-	db_out_row *x = row;
-	x->member = db_col_text(r, i, LEAGUE_ROWS_OUT_MEMBER);
-	x->seq = db_col_int64(r, i, LEAGUE_ROWS_OUT_SEQ);
-	x->at_us = db_col_int64(r, i, LEAGUE_ROWS_OUT_AT_US);
-}
+#define LG_ROW db_out_row
+LG_FIELD_TABLE(out_row_fields, LEAGUE_ROWS_OUT_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_rows_out(db_conn *c, const char *league, db_out_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_rows_out", 1, p, out, read_out_row);
+	RETURN_FIELDS(c, "league_rows_out", 1, p, out, out_row_fields);
 }
 
 /* cur_mu, cur_sigma: the rating after every play, mu and sigma the one after this play (NULL:
  * none yet); play NULL: the one row of an empty page. */
-static void read_history(const PGresult *r, int i, void *row)
-{
-	db_history_row *x = row;
-	x->total = db_col_int64(r, i, PLAYER_HISTORY_TOTAL);
-	x->has_current = !db_col_null(r, i, PLAYER_HISTORY_CUR_MU);
-	x->current_mu = x->has_current ? db_col_double(r, i, PLAYER_HISTORY_CUR_MU) : 0;
-	x->current_sigma = x->has_current ? db_col_double(r, i, PLAYER_HISTORY_CUR_SIGMA) : 0;
-	x->play = db_col_text_or_null(r, i, PLAYER_HISTORY_PLAY);
-	x->game = db_col_text(r, i, PLAYER_HISTORY_GAME);
-	x->date = db_col_text(r, i, PLAYER_HISTORY_DATE);
-	x->cooperative = db_col_bool(r, i, PLAYER_HISTORY_COOPERATIVE);
-	x->has_score = !db_col_null(r, i, PLAYER_HISTORY_SCORE);
-	x->score = x->has_score ? db_col_double(r, i, PLAYER_HISTORY_SCORE) : 0;
-	x->rank = db_col_int(r, i, PLAYER_HISTORY_RANK);
-	x->winner = db_col_bool(r, i, PLAYER_HISTORY_WINNER);
-	x->rated = db_col_bool(r, i, PLAYER_HISTORY_RATED);
-	x->has_rating = !db_col_null(r, i, PLAYER_HISTORY_MU);
-	x->mu = x->has_rating ? db_col_double(r, i, PLAYER_HISTORY_MU) : 0;
-	x->sigma = x->has_rating ? db_col_double(r, i, PLAYER_HISTORY_SIGMA) : 0;
-	x->players = db_col_int64(r, i, PLAYER_HISTORY_PLAYERS);
-}
+#define LG_ROW db_history_row
+LG_FIELD_TABLE(history_fields, PLAYER_HISTORY_COLUMNS);
+#undef LG_ROW
 
 db_status db_player_history(db_conn *c, const char *member, const char *limit, const char *offset,
                             db_history_page *out)
@@ -366,8 +327,8 @@ db_status db_player_history(db_conn *c, const char *member, const char *limit, c
 	out->total = 0;
 	out->has_current = false;
 	out->current_mu = out->current_sigma = 0;
-	db_status st = db_load(c, "player_history", 3, p, sizeof *out->items.rows, read_history,
-	                       &out->items.res, &out->items.n, &rows);
+	db_status st = lg_load(c, "player_history", 3, p, sizeof *out->items.rows, history_fields,
+	                       LG_NFIELDS(history_fields), &out->items.res, &out->items.n, &rows);
 	out->items.rows = rows;
 	if (st == DB_OK && out->items.n > 0) {
 		const db_history_row *x = &out->items.rows[0];

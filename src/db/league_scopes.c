@@ -11,52 +11,52 @@
 
 // clang-format off
 #define LEAGUE_SCOPE_LINE_COLUMNS(C) \
-	C(LEAGUE_SCOPE_LINE_KEPT, kept) \
-	C(LEAGUE_SCOPE_LINE_MUS, mus) \
-	C(LEAGUE_SCOPE_LINE_SIGMAS, sigmas)
+	C(LEAGUE_SCOPE_LINE_KEPT, kept, SKIP, _, _) \
+	C(LEAGUE_SCOPE_LINE_MUS, mus, SKIP, _, _) \
+	C(LEAGUE_SCOPE_LINE_SIGMAS, sigmas, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_SCOPE_LINE_COLUMNS, LEAGUE_SCOPE_LINE_NCOLS);
+LG_COLUMNS(LEAGUE_SCOPE_LINE_COLUMNS, LEAGUE_SCOPE_LINE_NCOLS);
 
 // clang-format off
-#define LEAGUE_GAME_KEYS_COLUMNS(C) C(LEAGUE_GAME_KEYS_KEYS, keys)
+#define LEAGUE_GAME_KEYS_COLUMNS(C) C(LEAGUE_GAME_KEYS_KEYS, keys, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_GAME_KEYS_COLUMNS, LEAGUE_GAME_KEYS_NCOLS);
+LG_COLUMNS(LEAGUE_GAME_KEYS_COLUMNS, LEAGUE_GAME_KEYS_NCOLS);
 
 // clang-format off
 #define LEAGUE_ADDED_ROWS_COLUMNS(C) \
-	C(LEAGUE_ADDED_ROWS_LAST, last) \
-	C(LEAGUE_ADDED_ROWS_KEY, key) \
-	C(LEAGUE_ADDED_ROWS_LOCAL_DATE, local_date) \
-	C(LEAGUE_ADDED_ROWS_SEASONS, seasons) \
-	C(LEAGUE_ADDED_ROWS_MEMBER, member_id) \
-	C(LEAGUE_ADDED_ROWS_NAME, name) \
-	C(LEAGUE_ADDED_ROWS_RANK, rank) \
-	C(LEAGUE_ADDED_ROWS_SCORE, score) \
-	C(LEAGUE_ADDED_ROWS_WINNER, winner) \
-	C(LEAGUE_ADDED_ROWS_COOPERATIVE, cooperative)
+	C(LEAGUE_ADDED_ROWS_LAST, last, BOOL, last, _) \
+	C(LEAGUE_ADDED_ROWS_KEY, key, TEXT, key, _) \
+	C(LEAGUE_ADDED_ROWS_LOCAL_DATE, local_date, TEXT, local_date, _) \
+	C(LEAGUE_ADDED_ROWS_SEASONS, seasons, TEXT, seasons, _) \
+	C(LEAGUE_ADDED_ROWS_MEMBER, member_id, TEXT, member, _) \
+	C(LEAGUE_ADDED_ROWS_NAME, name, TEXT, name, _) \
+	C(LEAGUE_ADDED_ROWS_RANK, rank, INT, rank, _) \
+	C(LEAGUE_ADDED_ROWS_SCORE, score, OPT_DOUBLE, score, has_score) \
+	C(LEAGUE_ADDED_ROWS_WINNER, winner, BOOL, winner, _) \
+	C(LEAGUE_ADDED_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_ADDED_ROWS_COLUMNS, LEAGUE_ADDED_ROWS_NCOLS);
+LG_COLUMNS(LEAGUE_ADDED_ROWS_COLUMNS, LEAGUE_ADDED_ROWS_NCOLS);
 
 /* A kept standing: league_scope_standings after its first column (kept), league_scopes_of after
  * its first (scope); one reader (read_scope_standing) for both. NULL from member on: a scope
  * with no member. */
 // clang-format off
 #define SCOPE_STANDING_COLUMNS(C) \
-	C(SCOPE_MEMBER, member_id) \
-	C(SCOPE_NAME, name) \
-	C(SCOPE_GAMES, games) \
-	C(SCOPE_WINS, wins) \
-	C(SCOPE_RANK_SUM, rank_sum) \
-	C(SCOPE_SCORED, scored) \
-	C(SCOPE_SCORE_SUM, score_sum) \
-	C(SCOPE_BEST, best) \
-	C(SCOPE_RATED, rated) \
-	C(SCOPE_MU, mu) \
-	C(SCOPE_SIGMA, sigma)
-#define LEAGUE_SCOPE_STANDINGS_COLUMNS(C) C(LEAGUE_SCOPE_STANDINGS_KEPT, kept) SCOPE_STANDING_COLUMNS(C)
-#define LEAGUE_SCOPES_OF_COLUMNS(C) C(LEAGUE_SCOPES_OF_SCOPE, scope) SCOPE_STANDING_COLUMNS(C)
+	C(SCOPE_MEMBER, member_id, TEXT_OR_NULL, member, _) \
+	C(SCOPE_NAME, name, TEXT, name, _) \
+	C(SCOPE_GAMES, games, INT, games, _) \
+	C(SCOPE_WINS, wins, INT, wins, _) \
+	C(SCOPE_RANK_SUM, rank_sum, INT64, rank_sum, _) \
+	C(SCOPE_SCORED, scored, INT, scored, _) \
+	C(SCOPE_SCORE_SUM, score_sum, DOUBLE, score_sum, _) \
+	C(SCOPE_BEST, best, OPT_DOUBLE, best, has_best) \
+	C(SCOPE_RATED, rated, BOOL, rated, _) \
+	C(SCOPE_MU, mu, DOUBLE, mu, _) \
+	C(SCOPE_SIGMA, sigma, DOUBLE, sigma, _)
+#define LEAGUE_SCOPE_STANDINGS_COLUMNS(C) C(LEAGUE_SCOPE_STANDINGS_KEPT, kept, SKIP, _, _) SCOPE_STANDING_COLUMNS(C)
+#define LEAGUE_SCOPES_OF_COLUMNS(C) C(LEAGUE_SCOPES_OF_SCOPE, scope, TEXT, scope, _) SCOPE_STANDING_COLUMNS(C)
 // clang-format on
-DB_COLUMNS(LEAGUE_SCOPE_STANDINGS_COLUMNS, LEAGUE_SCOPE_STANDINGS_NCOLS);
+LG_COLUMNS(LEAGUE_SCOPE_STANDINGS_COLUMNS, LEAGUE_SCOPE_STANDINGS_NCOLS);
 enum { LEAGUE_SCOPES_OF_SCOPE = LEAGUE_SCOPE_STANDINGS_KEPT }; /* the first column of both */
 
 // clang-format off
@@ -128,13 +128,13 @@ const db_statement db_league_scopes_statements[] = {
 	 "       l.mus::text, l.sigmas::text "
 	 "  FROM sc "
 	 "  LEFT JOIN league_scope_lines l ON l.league_id = $1 AND l.scope = sc.scope",
-	 3, DB_COLUMN_NAMES(LEAGUE_SCOPE_LINE_COLUMNS)},
+	 3, LG_COLUMN_NAMES(LEAGUE_SCOPE_LINE_COLUMNS)},
 	{"league_game_keys",
 	 "SELECT coalesce(string_agg(game || chr(31) || bgg || chr(31) || key, chr(30) ORDER BY game, bgg), "
 	 "                '') AS keys "
 	 "  FROM league_game_names "
 	 " WHERE league_id = $1",
-	 1, DB_COLUMN_NAMES(LEAGUE_GAME_KEYS_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_GAME_KEYS_COLUMNS)},
 	{"league_added_rows",
 	 "SELECT NOT p.ignored "
 	 "       AND NOT p.incomplete "
@@ -171,7 +171,7 @@ const db_statement db_league_scopes_statements[] = {
 	 "   AND NOT m.anonymous "
 	 "   AND NOT r.unrated "
 	 " ORDER BY r.seat",
-	 2, DB_COLUMN_NAMES(LEAGUE_ADDED_ROWS_COLUMNS)},
+	 2, LG_COLUMN_NAMES(LEAGUE_ADDED_ROWS_COLUMNS)},
 	{"league_scopes_of",
 	 "SELECT s.scope, s.member_id, "
 	 "       ''::text AS name, "
@@ -180,7 +180,7 @@ const db_statement db_league_scopes_statements[] = {
 	 " WHERE s.league_id = $1 "
 	 "   AND s.scope = ANY ($2::text[]) "
 	 "   AND s.member_id = ANY ($3::text[])",
-	 3, DB_COLUMN_NAMES(LEAGUE_SCOPES_OF_COLUMNS)},
+	 3, LG_COLUMN_NAMES(LEAGUE_SCOPES_OF_COLUMNS)},
 	{"league_scope_standings",
 	 "WITH sc AS ( "
 	 "    SELECT league_scope_key($1, $2, $3) AS scope "
@@ -191,7 +191,7 @@ const db_statement db_league_scopes_statements[] = {
 	 "  FROM sc "
 	 "  LEFT JOIN league_scopes s ON s.league_id = $1 AND s.scope = sc.scope "
 	 "  LEFT JOIN league_members m ON m.id = s.member_id",
-	 3, DB_COLUMN_NAMES(LEAGUE_SCOPE_STANDINGS_COLUMNS)},
+	 3, LG_COLUMN_NAMES(LEAGUE_SCOPE_STANDINGS_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -244,26 +244,14 @@ db_status db_league_game_keys(db_conn *c, const char *league, char **out)
 	return DB_OK;
 }
 
-static void read_added_row(const PGresult *r, int i, void *row)
-{
-	db_added_row *x = row;
-	x->last = db_col_bool(r, i, LEAGUE_ADDED_ROWS_LAST);
-	x->key = db_col_text(r, i, LEAGUE_ADDED_ROWS_KEY);
-	x->local_date = db_col_text(r, i, LEAGUE_ADDED_ROWS_LOCAL_DATE);
-	x->seasons = db_col_text(r, i, LEAGUE_ADDED_ROWS_SEASONS);
-	x->member = db_col_text(r, i, LEAGUE_ADDED_ROWS_MEMBER);
-	x->name = db_col_text(r, i, LEAGUE_ADDED_ROWS_NAME);
-	x->rank = db_col_int(r, i, LEAGUE_ADDED_ROWS_RANK);
-	x->has_score = !db_col_null(r, i, LEAGUE_ADDED_ROWS_SCORE);
-	x->score = x->has_score ? db_col_double(r, i, LEAGUE_ADDED_ROWS_SCORE) : 0;
-	x->winner = db_col_bool(r, i, LEAGUE_ADDED_ROWS_WINNER);
-	x->cooperative = db_col_bool(r, i, LEAGUE_ADDED_ROWS_COOPERATIVE);
-}
+#define LG_ROW db_added_row
+LG_FIELD_TABLE(added_row_fields, LEAGUE_ADDED_ROWS_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_added_rows(db_conn *c, const char *league, const char *play, db_added_rows *out)
 {
 	const char *p[2] = {league, play};
-	RETURN_LOADED(c, "league_added_rows", 2, p, out, read_added_row);
+	RETURN_FIELDS(c, "league_added_rows", 2, p, out, added_row_fields);
 }
 
 db_status db_league_scopes_store(db_conn *c, const char *league, bool added,
@@ -285,13 +273,15 @@ db_status db_league_scope_lines_store(db_conn *c, const char *league, const char
 	return db_run_bin(c, "league_scope_lines_store", 5, p, len, fmt, NULL);
 }
 
-static void read_scope_standing(const PGresult *r, int i, void *row);
+#define LG_ROW db_scope_standing
+LG_FIELD_TABLE(scope_standing_fields, LEAGUE_SCOPE_STANDINGS_COLUMNS);
+#undef LG_ROW
 
 static void read_scope_row(const PGresult *r, int i, void *row)
 {
 	db_scope_row *x = row;
 	x->scope = db_col_text(r, i, LEAGUE_SCOPES_OF_SCOPE);
-	read_scope_standing(r, i, &x->x);
+	lg_read(r, i, &x->x, scope_standing_fields, LG_NFIELDS(scope_standing_fields));
 }
 
 db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes,
@@ -301,24 +291,6 @@ db_status db_league_scopes_of(db_conn *c, const char *league, const char *scopes
 	RETURN_LOADED(c, "league_scopes_of", 3, p, out, read_scope_row);
 }
 
-static void read_scope_standing(const PGresult *r, int i, void *row)
-{
-	db_scope_standing *x = row;
-	x->member = db_col_text_or_null(r, i, SCOPE_MEMBER);
-	x->name = db_col_text(r, i, SCOPE_NAME);
-	x->games = db_col_int(r, i, SCOPE_GAMES);
-	x->wins = db_col_int(r, i, SCOPE_WINS);
-	x->rank_sum = db_col_int64(r, i, SCOPE_RANK_SUM);
-	x->scored = db_col_int(r, i, SCOPE_SCORED);
-	x->score_sum =
-	    db_col_null(r, i, SCOPE_SCORE_SUM) ? 0 : db_col_double(r, i, SCOPE_SCORE_SUM);
-	x->has_best = !db_col_null(r, i, SCOPE_BEST);
-	x->best = x->has_best ? db_col_double(r, i, SCOPE_BEST) : 0;
-	x->rated = db_col_bool(r, i, SCOPE_RATED);
-	x->mu = db_col_null(r, i, SCOPE_MU) ? 0 : db_col_double(r, i, SCOPE_MU);
-	x->sigma = db_col_null(r, i, SCOPE_SIGMA) ? 0 : db_col_double(r, i, SCOPE_SIGMA);
-}
-
 db_status db_league_scope_standings(db_conn *c, const char *league, const char *season,
                                     const char *game, bool *kept, db_scope_standings *out)
 {
@@ -326,8 +298,9 @@ db_status db_league_scope_standings(db_conn *c, const char *league, const char *
 	memset(out, 0, sizeof *out);
 	*kept = false;
 	void *rows;
-	db_status st = db_load(c, "league_scope_standings", 3, p, sizeof *out->rows,
-	                       read_scope_standing, &out->res, &out->n, &rows);
+	db_status st =
+	    lg_load(c, "league_scope_standings", 3, p, sizeof *out->rows, scope_standing_fields,
+	            LG_NFIELDS(scope_standing_fields), &out->res, &out->n, &rows);
 	out->rows = rows;
 	if (st != DB_OK)
 		return st;

@@ -13,30 +13,30 @@
 
 // clang-format off
 #define LEAGUE_STAT_ROWS_COLUMNS(C) \
-	C(LEAGUE_STAT_ROWS_PLAY, play_id) \
-	C(LEAGUE_STAT_ROWS_MEMBER, member_id) \
-	C(LEAGUE_STAT_ROWS_NAME, name) \
-	C(LEAGUE_STAT_ROWS_RANK, rank) \
-	C(LEAGUE_STAT_ROWS_SCORE, score) \
-	C(LEAGUE_STAT_ROWS_WINNER, winner) \
-	C(LEAGUE_STAT_ROWS_COOPERATIVE, cooperative) \
-	C(LEAGUE_STAT_ROWS_SEQ, seq) \
-	C(LEAGUE_STAT_ROWS_DATE, date) \
-	C(LEAGUE_STAT_ROWS_LOCAL_DATE, local_date) \
-	C(LEAGUE_STAT_ROWS_GAME_KEY, game_key) \
-	C(LEAGUE_STAT_ROWS_GAME, game) \
-	C(LEAGUE_STAT_ROWS_LOWEST_WINS, lowest_wins)
+	C(LEAGUE_STAT_ROWS_PLAY, play_id, TEXT, play, _) \
+	C(LEAGUE_STAT_ROWS_MEMBER, member_id, TEXT, member, _) \
+	C(LEAGUE_STAT_ROWS_NAME, name, TEXT, name, _) \
+	C(LEAGUE_STAT_ROWS_RANK, rank, INT, rank, _) \
+	C(LEAGUE_STAT_ROWS_SCORE, score, OPT_DOUBLE, score, has_score) \
+	C(LEAGUE_STAT_ROWS_WINNER, winner, BOOL, winner, _) \
+	C(LEAGUE_STAT_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(LEAGUE_STAT_ROWS_SEQ, seq, INT64, seq, _) \
+	C(LEAGUE_STAT_ROWS_DATE, date, TEXT, date, _) \
+	C(LEAGUE_STAT_ROWS_LOCAL_DATE, local_date, TEXT, local_date, _) \
+	C(LEAGUE_STAT_ROWS_GAME_KEY, game_key, TEXT, game_key, _) \
+	C(LEAGUE_STAT_ROWS_GAME, game, TEXT, game, _) \
+	C(LEAGUE_STAT_ROWS_LOWEST_WINS, lowest_wins, BOOL, lowest_wins, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_STAT_ROWS_COLUMNS, LEAGUE_STAT_ROWS_NCOLS);
+LG_COLUMNS(LEAGUE_STAT_ROWS_COLUMNS, LEAGUE_STAT_ROWS_NCOLS);
 
 // clang-format off
 #define MEMBER_LINES_OF_COLUMNS(C) \
-	C(MEMBER_LINES_OF_MEMBER, member_id) \
-	C(MEMBER_LINES_OF_SEQS, seqs) \
-	C(MEMBER_LINES_OF_MUS, mus) \
-	C(MEMBER_LINES_OF_SIGMAS, sigmas)
+	C(MEMBER_LINES_OF_MEMBER, member_id, SKIP, _, _) \
+	C(MEMBER_LINES_OF_SEQS, seqs, SKIP, _, _) \
+	C(MEMBER_LINES_OF_MUS, mus, SKIP, _, _) \
+	C(MEMBER_LINES_OF_SIGMAS, sigmas, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(MEMBER_LINES_OF_COLUMNS, MEMBER_LINES_OF_NCOLS);
+LG_COLUMNS(MEMBER_LINES_OF_COLUMNS, MEMBER_LINES_OF_NCOLS);
 
 // clang-format off
 const db_statement db_league_stats_statements[] = {
@@ -81,35 +81,20 @@ const db_statement db_league_stats_statements[] = {
 	 "                        WHERE fg.name = p.game "
 	 "                          AND fg.bgg = coalesce(p.bgg_id, 0))) "
 	 " ORDER BY p.played_at, p.seq, r.seat",
-	 3, DB_COLUMN_NAMES(LEAGUE_STAT_ROWS_COLUMNS)},
+	 3, LG_COLUMN_NAMES(LEAGUE_STAT_ROWS_COLUMNS)},
 	{"member_lines_of",
 	 "SELECT member_id, seqs::text, mus::text, sigmas::text "
 	 "  FROM member_lines "
 	 " WHERE league_id = $1",
-	 1, DB_COLUMN_NAMES(MEMBER_LINES_OF_COLUMNS)},
+	 1, LG_COLUMN_NAMES(MEMBER_LINES_OF_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
 
 /* m and g: dense_index, the ratings: stat_rows_rate (below). */
-static void read_stat_row(const PGresult *r, int i, void *row)
-{
-	db_stat_row *x = row;
-	x->play = db_col_text(r, i, LEAGUE_STAT_ROWS_PLAY);
-	x->member = db_col_text(r, i, LEAGUE_STAT_ROWS_MEMBER);
-	x->name = db_col_text(r, i, LEAGUE_STAT_ROWS_NAME);
-	x->rank = db_col_int(r, i, LEAGUE_STAT_ROWS_RANK);
-	x->has_score = !db_col_null(r, i, LEAGUE_STAT_ROWS_SCORE);
-	x->score = x->has_score ? db_col_double(r, i, LEAGUE_STAT_ROWS_SCORE) : 0;
-	x->winner = db_col_bool(r, i, LEAGUE_STAT_ROWS_WINNER);
-	x->cooperative = db_col_bool(r, i, LEAGUE_STAT_ROWS_COOPERATIVE);
-	x->seq = db_col_int64(r, i, LEAGUE_STAT_ROWS_SEQ);
-	x->date = db_col_text(r, i, LEAGUE_STAT_ROWS_DATE);
-	x->local_date = db_col_text(r, i, LEAGUE_STAT_ROWS_LOCAL_DATE);
-	x->game_key = db_col_text(r, i, LEAGUE_STAT_ROWS_GAME_KEY);
-	x->game = db_col_text(r, i, LEAGUE_STAT_ROWS_GAME);
-	x->lowest_wins = db_col_bool(r, i, LEAGUE_STAT_ROWS_LOWEST_WINS);
-}
+#define LG_ROW db_stat_row
+LG_FIELD_TABLE(stat_row_fields, LEAGUE_STAT_ROWS_COLUMNS);
+#undef LG_ROW
 
 typedef struct {
 	const char *key;
@@ -221,8 +206,8 @@ db_status db_league_stat_rows(db_conn *c, const char *league, const char *season
 {
 	const char *p[3] = {league, season, game};
 	void *rows;
-	db_status st = db_load(c, "league_stat_rows", 3, p, sizeof *out->rows, read_stat_row,
-	                       &out->res, &out->n, &rows);
+	db_status st = lg_load(c, "league_stat_rows", 3, p, sizeof *out->rows, stat_row_fields,
+	                       LG_NFIELDS(stat_row_fields), &out->res, &out->n, &rows);
 	out->rows = rows;
 	if (st == DB_OK) {
 		dense_index(out, true);

@@ -7,74 +7,74 @@
 
 // clang-format off
 #define LEAGUE_ACCESS_COLUMNS(C) \
-	C(LEAGUE_ACCESS_OWNER, owner) \
-	C(LEAGUE_ACCESS_MEMBER, member) \
-	C(LEAGUE_ACCESS_VERSION, version)
+	C(LEAGUE_ACCESS_OWNER, owner, BOOL, owner, _) \
+	C(LEAGUE_ACCESS_MEMBER, member, COPY, member, _) \
+	C(LEAGUE_ACCESS_VERSION, version, INT64, version, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_ACCESS_COLUMNS, LEAGUE_ACCESS_NCOLS);
+LG_COLUMNS(LEAGUE_ACCESS_COLUMNS, LEAGUE_ACCESS_NCOLS);
 
 // clang-format off
-#define LEAGUE_BUMP_COLUMNS(C) C(LEAGUE_BUMP_VERSION, version)
+#define LEAGUE_BUMP_COLUMNS(C) C(LEAGUE_BUMP_VERSION, version, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_BUMP_COLUMNS, LEAGUE_BUMP_NCOLS);
+LG_COLUMNS(LEAGUE_BUMP_COLUMNS, LEAGUE_BUMP_NCOLS);
 
 // clang-format off
-#define LEAGUE_REKEY_GAMES_COLUMNS(C) C(LEAGUE_REKEY_GAMES_RESULT, league_rekey_games)
+#define LEAGUE_REKEY_GAMES_COLUMNS(C) C(LEAGUE_REKEY_GAMES_RESULT, league_rekey_games, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_REKEY_GAMES_COLUMNS, LEAGUE_REKEY_GAMES_NCOLS);
+LG_COLUMNS(LEAGUE_REKEY_GAMES_COLUMNS, LEAGUE_REKEY_GAMES_NCOLS);
 
 // clang-format off
-#define LEAGUE_LOCK_COLUMNS(C) C(LEAGUE_LOCK_ID, id)
+#define LEAGUE_LOCK_COLUMNS(C) C(LEAGUE_LOCK_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_LOCK_COLUMNS, LEAGUE_LOCK_NCOLS);
+LG_COLUMNS(LEAGUE_LOCK_COLUMNS, LEAGUE_LOCK_NCOLS);
 
 // clang-format off
 #define LEAGUE_GET_COLUMNS(C) \
-	C(LEAGUE_GET_NAME, name) \
-	C(LEAGUE_GET_CREATED_AT, created_at) \
-	C(LEAGUE_GET_PLAYS, plays)
+	C(LEAGUE_GET_NAME, name, COPY, name, _) \
+	C(LEAGUE_GET_CREATED_AT, created_at, COPY, created_at, _) \
+	C(LEAGUE_GET_PLAYS, plays, INT64, plays, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_GET_COLUMNS, LEAGUE_GET_NCOLS);
+LG_COLUMNS(LEAGUE_GET_COLUMNS, LEAGUE_GET_NCOLS);
 
 // clang-format off
 #define LEAGUE_LIST_COLUMNS(C) \
-	C(LEAGUE_LIST_ID, id) \
-	C(LEAGUE_LIST_NAME, name) \
-	C(LEAGUE_LIST_OWNER, owner) \
-	C(LEAGUE_LIST_PLAYS, plays)
+	C(LEAGUE_LIST_ID, id, TEXT, id, _) \
+	C(LEAGUE_LIST_NAME, name, TEXT, name, _) \
+	C(LEAGUE_LIST_OWNER, owner, BOOL, owner, _) \
+	C(LEAGUE_LIST_PLAYS, plays, INT64, plays, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_LIST_COLUMNS, LEAGUE_LIST_NCOLS);
+LG_COLUMNS(LEAGUE_LIST_COLUMNS, LEAGUE_LIST_NCOLS);
 
 // clang-format off
 #define LEAGUE_OWNERS_COLUMNS(C) \
-	C(LEAGUE_OWNERS_ACCOUNT, id) \
-	C(LEAGUE_OWNERS_DISPLAY_NAME, display_name)
+	C(LEAGUE_OWNERS_ACCOUNT, id, TEXT, account, _) \
+	C(LEAGUE_OWNERS_DISPLAY_NAME, display_name, TEXT, display_name, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_OWNERS_COLUMNS, LEAGUE_OWNERS_NCOLS);
+LG_COLUMNS(LEAGUE_OWNERS_COLUMNS, LEAGUE_OWNERS_NCOLS);
 
 // clang-format off
-#define LEAGUE_GAMES_COLUMNS(C) C(LEAGUE_GAMES_GAME, game)
+#define LEAGUE_GAMES_COLUMNS(C) C(LEAGUE_GAMES_GAME, game, TEXT, game, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_GAMES_COLUMNS, LEAGUE_GAMES_NCOLS);
+LG_COLUMNS(LEAGUE_GAMES_COLUMNS, LEAGUE_GAMES_NCOLS);
 
 // clang-format off
 #define LEAGUE_SEASONS_COLUMNS(C) \
-	C(LEAGUE_SEASONS_ID, id) \
-	C(LEAGUE_SEASONS_NAME, name) \
-	C(LEAGUE_SEASONS_STARTS, starts) \
-	C(LEAGUE_SEASONS_ENDS, ends)
+	C(LEAGUE_SEASONS_ID, id, TEXT, id, _) \
+	C(LEAGUE_SEASONS_NAME, name, TEXT, name, _) \
+	C(LEAGUE_SEASONS_STARTS, starts, TEXT, starts, _) \
+	C(LEAGUE_SEASONS_ENDS, ends, TEXT, ends, _)
 // clang-format on
-DB_COLUMNS(LEAGUE_SEASONS_COLUMNS, LEAGUE_SEASONS_NCOLS);
+LG_COLUMNS(LEAGUE_SEASONS_COLUMNS, LEAGUE_SEASONS_NCOLS);
 
 // clang-format off
-#define SEASON_INSERT_COLUMNS(C) C(SEASON_INSERT_ID, id)
+#define SEASON_INSERT_COLUMNS(C) C(SEASON_INSERT_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(SEASON_INSERT_COLUMNS, SEASON_INSERT_NCOLS);
+LG_COLUMNS(SEASON_INSERT_COLUMNS, SEASON_INSERT_NCOLS);
 
 // clang-format off
-#define SEASON_GET_COLUMNS(C) C(SEASON_GET_ID, id)
+#define SEASON_GET_COLUMNS(C) C(SEASON_GET_ID, id, SKIP, _, _)
 // clang-format on
-DB_COLUMNS(SEASON_GET_COLUMNS, SEASON_GET_NCOLS);
+LG_COLUMNS(SEASON_GET_COLUMNS, SEASON_GET_NCOLS);
 
 // clang-format off
 const db_statement db_leagues_statements[] = {
@@ -106,29 +106,29 @@ const db_statement db_leagues_statements[] = {
 	 "       l.version "
 	 "  FROM leagues l "
 	 " WHERE l.id = $1",
-	 2, DB_COLUMN_NAMES(LEAGUE_ACCESS_COLUMNS)},
+	 2, LG_COLUMN_NAMES(LEAGUE_ACCESS_COLUMNS)},
 	{"league_bump",
 	 "UPDATE leagues "
 	 "   SET version = version + 1 "
 	 " WHERE id = $1 "
 	 "RETURNING version",
-	 1, DB_COLUMN_NAMES(LEAGUE_BUMP_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_BUMP_COLUMNS)},
 	{"league_rekey_games",
 	 "SELECT league_rekey_games($1)",
-	 1, DB_COLUMN_NAMES(LEAGUE_REKEY_GAMES_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_REKEY_GAMES_COLUMNS)},
 	{"league_lock",
 	 "SELECT id "
 	 "  FROM leagues "
 	 " WHERE id = $1 "
 	 "   FOR UPDATE",
-	 1, DB_COLUMN_NAMES(LEAGUE_LOCK_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_LOCK_COLUMNS)},
 	{"league_get",
 	 "SELECT name, "
 	 "       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at, "
 	 "       (SELECT count(*) FROM plays WHERE league_id = $1) AS plays "
 	 "  FROM leagues "
 	 " WHERE id = $1",
-	 1, DB_COLUMN_NAMES(LEAGUE_GET_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_GET_COLUMNS)},
 	{"league_list",
 	 "SELECT l.id, "
 	 "       l.name, "
@@ -147,14 +147,14 @@ const db_statement db_leagues_statements[] = {
 	 "                WHERE m.league_id = l.id "
 	 "                  AND m.account_id = $1) "
 	 " ORDER BY l.name, l.id",
-	 1, DB_COLUMN_NAMES(LEAGUE_LIST_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_LIST_COLUMNS)},
 	{"league_owners",
 	 "SELECT a.id, a.display_name "
 	 "  FROM league_owners o "
 	 "  JOIN accounts a ON a.id = o.account_id "
 	 " WHERE o.league_id = $1 "
 	 " ORDER BY a.display_name, a.id",
-	 1, DB_COLUMN_NAMES(LEAGUE_OWNERS_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_OWNERS_COLUMNS)},
 	{"league_games",
 	 "SELECT coalesce(k.name, x.game) AS game "
 	 "  FROM (SELECT DISTINCT ON (y.key) y.key, y.game "
@@ -165,13 +165,13 @@ const db_statement db_leagues_statements[] = {
 	 "         ORDER BY y.key, y.c DESC, y.game) x "
 	 "  LEFT JOIN known_games k ON k.key = x.key "
 	 " ORDER BY lower(coalesce(k.name, x.game)), 1",
-	 1, DB_COLUMN_NAMES(LEAGUE_GAMES_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_GAMES_COLUMNS)},
 	{"league_seasons",
 	 "SELECT id, name, starts::text, ends::text "
 	 "  FROM seasons "
 	 " WHERE league_id = $1 "
 	 " ORDER BY starts, name",
-	 1, DB_COLUMN_NAMES(LEAGUE_SEASONS_COLUMNS)},
+	 1, LG_COLUMN_NAMES(LEAGUE_SEASONS_COLUMNS)},
 	{"season_insert",
 	 "WITH b AS ( "
 	 "    UPDATE leagues "
@@ -184,13 +184,13 @@ const db_statement db_leagues_statements[] = {
 	 "  FROM b "
 	 "    ON CONFLICT (league_id, name) DO NOTHING "
 	 "RETURNING id",
-	 5, DB_COLUMN_NAMES(SEASON_INSERT_COLUMNS)},
+	 5, LG_COLUMN_NAMES(SEASON_INSERT_COLUMNS)},
 	{"season_get",
 	 "SELECT id "
 	 "  FROM seasons "
 	 " WHERE league_id = $1 "
 	 "   AND id = $2",
-	 2, DB_COLUMN_NAMES(SEASON_GET_COLUMNS)},
+	 2, LG_COLUMN_NAMES(SEASON_GET_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -236,98 +236,67 @@ db_status db_league_lock(db_conn *c, const char *league, bool *found)
 	return st;
 }
 
+#define LG_ROW db_league_access
+LG_FIELD_TABLE(access_fields, LEAGUE_ACCESS_COLUMNS);
+#undef LG_ROW
+
 db_status db_league_access_get(db_conn *c, const char *league, const char *account,
                                db_league_access *out)
 {
 	const char *p[2] = {league, account};
-	PGresult *r;
-	out->found = out->owner = false;
-	out->member[0] = '\0';
-	out->version = 0;
-	db_status st = db_run(c, "league_access", 2, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		out->owner = db_col_bool(r, 0, LEAGUE_ACCESS_OWNER);
-		db_col_copy(r, 0, LEAGUE_ACCESS_MEMBER, out->member, sizeof out->member);
-		out->version = db_col_int64(r, 0, LEAGUE_ACCESS_VERSION);
-	}
-	PQclear(r);
-	return DB_OK;
+	return lg_get(c, "league_access", 2, p, out, sizeof *out, access_fields,
+	              LG_NFIELDS(access_fields), &out->found);
 }
+
+#define LG_ROW db_league_row
+LG_FIELD_TABLE(league_fields, LEAGUE_GET_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_get(db_conn *c, const char *league, db_league_row *out)
 {
 	const char *p[1] = {league};
-	PGresult *r;
-	out->found = false;
-	db_status st = db_run(c, "league_get", 1, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, LEAGUE_GET_NAME, out->name, sizeof out->name);
-		db_col_copy(r, 0, LEAGUE_GET_CREATED_AT, out->created_at, sizeof out->created_at);
-		out->plays = db_col_int64(r, 0, LEAGUE_GET_PLAYS);
-	}
-	PQclear(r);
-	return DB_OK;
+	return lg_get(c, "league_get", 1, p, out, sizeof *out, league_fields,
+	              LG_NFIELDS(league_fields), &out->found);
 }
 
-static void read_league_item(const PGresult *r, int i, void *row)
-{
-	db_league_item *x = row;
-	x->id = db_col_text(r, i, LEAGUE_LIST_ID);
-	x->name = db_col_text(r, i, LEAGUE_LIST_NAME);
-	x->owner = db_col_bool(r, i, LEAGUE_LIST_OWNER);
-	x->plays = db_col_int64(r, i, LEAGUE_LIST_PLAYS);
-}
+#define LG_ROW db_league_item
+LG_FIELD_TABLE(league_item_fields, LEAGUE_LIST_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_list(db_conn *c, const char *account, db_league_items *out)
 {
 	const char *p[1] = {account};
-	RETURN_LOADED(c, "league_list", 1, p, out, read_league_item);
+	RETURN_FIELDS(c, "league_list", 1, p, out, league_item_fields);
 }
 
-static void read_owner(const PGresult *r, int i, void *row)
-{
-	db_owner_row *x = row;
-	x->account = db_col_text(r, i, LEAGUE_OWNERS_ACCOUNT);
-	x->display_name = db_col_text(r, i, LEAGUE_OWNERS_DISPLAY_NAME);
-}
+#define LG_ROW db_owner_row
+LG_FIELD_TABLE(owner_fields, LEAGUE_OWNERS_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_owners(db_conn *c, const char *league, db_owner_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_owners", 1, p, out, read_owner);
+	RETURN_FIELDS(c, "league_owners", 1, p, out, owner_fields);
 }
 
-static void read_game_name(const PGresult *r, int i, void *row)
-{
-	db_game_name_row *x = row;
-	x->game = db_col_text(r, i, LEAGUE_GAMES_GAME);
-}
+#define LG_ROW db_game_name_row
+LG_FIELD_TABLE(game_name_fields, LEAGUE_GAMES_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_games(db_conn *c, const char *league, db_game_name_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_games", 1, p, out, read_game_name);
+	RETURN_FIELDS(c, "league_games", 1, p, out, game_name_fields);
 }
 
-static void read_season(const PGresult *r, int i, void *row)
-{
-	db_season_row *x = row;
-	x->id = db_col_text(r, i, LEAGUE_SEASONS_ID);
-	x->name = db_col_text(r, i, LEAGUE_SEASONS_NAME);
-	x->starts = db_col_text(r, i, LEAGUE_SEASONS_STARTS);
-	x->ends = db_col_text(r, i, LEAGUE_SEASONS_ENDS);
-}
+#define LG_ROW db_season_row
+LG_FIELD_TABLE(season_fields, LEAGUE_SEASONS_COLUMNS);
+#undef LG_ROW
 
 db_status db_league_seasons(db_conn *c, const char *league, db_season_rows *out)
 {
 	const char *p[1] = {league};
-	RETURN_LOADED(c, "league_seasons", 1, p, out, read_season);
+	RETURN_FIELDS(c, "league_seasons", 1, p, out, season_fields);
 }
 
 /* ---- seasons ---- */
