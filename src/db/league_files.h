@@ -1,5 +1,5 @@
 /* Typed rows of the BG Stats files a league was fed (league_files, migration 0023) and of the
- * play log's edits and deletions the export applies to them (SQL in statements.c). */
+ * play log's edits and deletions the export applies to them (statements in league_files.c). */
 #ifndef DB_LEAGUE_FILES_H
 #define DB_LEAGUE_FILES_H
 

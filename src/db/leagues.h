@@ -1,8 +1,9 @@
 /* Typed rows of leagues, members, seasons, plays, results, ratings and the play log
- * (migrations/0004_leagues.sql). Every statement of src/leagues/ (leagues,
- * plays, ratings, standings, imports and exports) is run here and its result read here, each
- * accessor next to a comment naming its statement (SQL in statements.c) and its columns: no column
- * numbers elsewhere.
+ * (migrations/0004_leagues.sql). Every statement of src/leagues/ (leagues, plays, ratings,
+ * standings, imports and exports) is run and its result read in src/db/: leagues.c (leagues,
+ * seasons), league_members.c, league_plays.c, league_ratings.c, league_scopes.c, league_stats.c
+ * and league_export.c, each statement written there with the enum of its columns
+ * (db/statements.h), each accessor next to a comment naming its statement and its columns.
  *
  * Functions return a db_status: DB_OK, DB_UNAVAILABLE (the database is away), DB_RETRY
  * (serialization failure inside a transaction), DB_FAIL (anything else, logged by db_exec).
@@ -10,7 +11,7 @@
  * Ownership: single rows are filled into caller-owned structs with fixed buffers. Row sets
  * (DB_ROWSET: .rows[0 … n-1]) own their result; the strings of their rows are borrowed from it
  * and valid until db_rowset_clear(&set), which every caller of a _list/_rows accessor calls
- * (also after a failure: the set is then empty). Parameters are text, as statements.c sends
+ * (also after a failure: the set is then empty). Parameters are text, as db_exec sends
  * them (NULL for SQL NULL). */
 #ifndef DB_LEAGUES_H
 #define DB_LEAGUES_H

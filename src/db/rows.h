@@ -1,6 +1,6 @@
-/* Shared plumbing of the typed-row modules (db/games.c, db/accounts.c, db/leagues.c,
- * db/profiles.c): running a statement into a db_status, reading one column as a C type, and the
- * "row set" that keeps a result alive while its typed rows borrow strings from it.
+/* Shared plumbing of the typed-row modules (db/games.c, db/accounts.c, db/leagues.c and
+ * db/league_*.c, db/profiles.c): running a statement into a db_status, reading one column as a C
+ * type, and the "row set" that keeps a result alive while its typed rows borrow strings from it.
  *
  * Only files in src/db/ include this header; handlers see the typed structs of the modules.
  *

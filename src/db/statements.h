@@ -55,13 +55,20 @@ typedef struct {
 	}
 
 /* The tables, one per file that runs statements (each ends with DB_STATEMENTS_END). */
-extern const db_statement db_health_statements[];   /* db/health.c */
-extern const db_statement db_readpool_statements[]; /* db/readpool.c */
-extern const db_statement db_games_statements[];    /* db/games.c */
-extern const db_statement db_accounts_statements[]; /* db/accounts.c */
-extern const db_statement db_consent_statements[];  /* db/consent.c */
-extern const db_statement db_profiles_statements[]; /* db/profiles.c */
-extern const db_statement db_statements_unsplit[];  /* statements.c: still one line each */
+extern const db_statement db_health_statements[];         /* db/health.c */
+extern const db_statement db_readpool_statements[];       /* db/readpool.c */
+extern const db_statement db_games_statements[];          /* db/games.c */
+extern const db_statement db_accounts_statements[];       /* db/accounts.c */
+extern const db_statement db_consent_statements[];        /* db/consent.c */
+extern const db_statement db_profiles_statements[];       /* db/profiles.c */
+extern const db_statement db_leagues_statements[];        /* db/leagues.c */
+extern const db_statement db_league_members_statements[]; /* db/league_members.c */
+extern const db_statement db_league_plays_statements[];   /* db/league_plays.c */
+extern const db_statement db_league_ratings_statements[]; /* db/league_ratings.c */
+extern const db_statement db_league_scopes_statements[];  /* db/league_scopes.c */
+extern const db_statement db_league_stats_statements[];   /* db/league_stats.c */
+extern const db_statement db_league_export_statements[];  /* db/league_export.c */
+extern const db_statement db_league_files_statements[];   /* db/league_files.c */
 
 /* Every table, NULL-terminated (statements.c). */
 extern const db_statement *const db_statement_tables[];
