@@ -47,7 +47,7 @@ DB_COLUMNS(LOGIN_WAIT_COLUMNS, LOGIN_WAIT_NCOLS);
 DB_COLUMNS(LOGIN_FAILED_COLUMNS, LOGIN_FAILED_NCOLS);
 
 /* Accounts and sessions (migrations/0004_leagues.sql), failed log-ins per address group and
- * e-mail hash (migrations/0022_login_failures.sql); run by src/leagues/accounts.c. */
+ * e-mail hash (migrations/0022_login_failures.sql); run by src/accounts/accounts.c. */
 // clang-format off
 const db_statement db_accounts_statements[] = {
 	{"account_insert",

@@ -1,6 +1,6 @@
 /* Typed rows of accounts and sessions (migrations/0004_leagues.sql) and of failed log-ins
  * (migrations/0022_login_failures.sql). Every statement
- * of src/leagues/accounts.c is run here and its result read here, next to a comment naming the
+ * of src/accounts/accounts.c is run here and its result read here, next to a comment naming the
  * statement (SQL in statements.c) and its columns: no column numbers anywhere else.
  *
  * Functions return a db_status: DB_OK, DB_UNAVAILABLE (the database is away), DB_RETRY

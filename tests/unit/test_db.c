@@ -53,7 +53,7 @@ static void statement_table(void)
 
 /* Compares the result columns PostgreSQL describes for prepared statement s with the names
  * its column list registered (db/statements.h): how many, and each one's name in order. A
- * statement with no list must return no columns */
+ * statement with no list must return no columns. */
 static void check_columns(PGconn *pg, const db_statement *s)
 {
 	PGresult *d = PQdescribePrepared(pg, s->name);
