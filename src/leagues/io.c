@@ -231,31 +231,6 @@ bool io_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const 
 	return true;
 }
 
-/* The same, the rows of results only: a play without results is left out. */
-bool io_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                    league_access *a, db_export_rows *rows)
-{
-	if (!io_export_rows_all(req, resp, c, acc, a, rows))
-		return false;
-	int kept = 0;
-	for (int i = 0; i < rows->n; i++)
-		if (rows->rows[i].has_result)
-			rows->rows[kept++] = rows->rows[i];
-	rows->n = kept;
-	return true;
-}
-
-/* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
-int io_intern(const char ***list, int *n, const char *s)
-{
-	for (int i = 0; i < *n; i++)
-		if (strcmp((*list)[i], s) == 0)
-			return i + 1;
-	*list = xrealloc(*list, (size_t)(*n + 1) * sizeof **list);
-	(*list)[(*n)++] = s;
-	return *n;
-}
-
 /* ---- import: parsed and checked completely before the transaction ---- */
 
 void io_import_free(league_import *im)

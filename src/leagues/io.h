@@ -153,13 +153,6 @@ int io_reply_file(http_resp *resp, const char *ctype, const char *filename, char
 bool io_export_rows_all(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
                         league_access *a, db_export_rows *rows);
 
-/* The same, the rows of results only: a play without results is left out. */
-bool io_export_rows(const http_req *req, http_resp *resp, db_conn *c, const account *acc,
-                    league_access *a, db_export_rows *rows);
-
-/* Index of s in the list (appending it when new); 1-based (BG Stats ids). */
-int io_intern(const char ***list, int *n, const char *s);
-
 const char *io_dup(league_import *im, const char *s);
 
 int io_fail(league_import *im, const char *field, const char *detail);
