@@ -54,7 +54,7 @@ DB_COLUMNS(GAME_GET_COLUMNS, GAME_GET_NCOLS);
 	"       coalesce(g.display_token_hash = decode($2, 'hex'), false) AS is_display " \
 	"  FROM games g " \
 	"  LEFT JOIN seats s ON s.game_id = g.id " \
-	"       AND s.token_hash = decode($2, 'hex') " \
+	"       AND decode($2, 'hex') IN (s.token_hash, s.link_hash) " \
 	" WHERE g.id = $1"
 // clang-format on
 
@@ -70,14 +70,12 @@ DB_COLUMNS(GAME_INSERT_COLUMNS, GAME_INSERT_NCOLS);
 	C(SEATS_LIST_CLAIMED, claimed)
 DB_COLUMNS(SEATS_LIST_COLUMNS, SEATS_LIST_NCOLS);
 
-/* join_lock: the seat of a game's code that a player joins, locked; its token hash (hex, NULL
- * for none) */
+/* join_lock: the seat of a game's code that a player joins, locked */
 #define JOIN_LOCK_COLUMNS(C)                                                                       \
 	C(JOIN_LOCK_GAME, game)                                                                    \
 	C(JOIN_LOCK_KIND, kind)                                                                    \
 	C(JOIN_LOCK_NAME, name)                                                                    \
-	C(JOIN_LOCK_CLAIMED, claimed)                                                              \
-	C(JOIN_LOCK_TOKEN_HASH, token_hash)
+	C(JOIN_LOCK_CLAIMED, claimed)
 DB_COLUMNS(JOIN_LOCK_COLUMNS, JOIN_LOCK_NCOLS);
 
 /* token_replaced: has a join or a new display link replaced this token of the game? */
@@ -141,8 +139,7 @@ const db_statement db_games_statements[] = {
 	 "SELECT g.id AS game, "
 	 "       g.kind, "
 	 "       s.name, "
-	 "       s.claimed, "
-	 "       encode(s.token_hash, 'hex') AS token_hash "
+	 "       s.claimed "
 	 "  FROM seats s "
 	 "  JOIN games g ON g.id = s.game_id "
 	 " WHERE g.code = $1 "
@@ -150,16 +147,23 @@ const db_statement db_games_statements[] = {
 	 "   AND NOT s.bot "
 	 "   FOR UPDATE OF s",
 	 2, DB_COLUMN_NAMES(JOIN_LOCK_COLUMNS)},
-	/* the token a join replaces ($3, NULL for none) is kept as replaced; the seat gets $4 */
+	/* the seat gets token hash $3; with $4 (a seat no phone claimed) its link's token keeps
+	 * playing it (link_hash), else the seat's tokens are kept as replaced */
 	{"join_take",
 	 "WITH old AS ( "
 	 "    INSERT INTO replaced_tokens (token_hash, game_id, seat) "
-	 "    SELECT decode($3, 'hex'), $1, $2::int "
-	 "     WHERE $3::text IS NOT NULL "
+	 "    SELECT t.hash, s.game_id, s.seat "
+	 "      FROM seats s "
+	 "     CROSS JOIN LATERAL (VALUES (s.token_hash), (s.link_hash)) AS t(hash) "
+	 "     WHERE s.game_id = $1 "
+	 "       AND s.seat = $2::int "
+	 "       AND NOT $4::boolean "
+	 "       AND t.hash IS NOT NULL "
 	 "    ON CONFLICT DO NOTHING "
 	 ") "
 	 "UPDATE seats "
-	 "   SET token_hash = decode($4, 'hex'), "
+	 "   SET link_hash = CASE WHEN $4::boolean THEN coalesce(link_hash, token_hash) END, "
+	 "       token_hash = decode($3, 'hex'), "
 	 "       claimed = true "
 	 " WHERE game_id = $1 "
 	 "   AND seat = $2::int",
@@ -253,7 +257,7 @@ const db_statement db_games_statements[] = {
 	 "                              WHERE s.game_id = g.id "
 	 "                                AND s.seat = $11::int "
 	 "                                AND s.claimed "
-	 "                                AND s.token_hash = decode($12, 'hex')) "
+	 "                                AND decode($12, 'hex') IN (s.token_hash, s.link_hash)) "
 	 "           END "
 	 "    RETURNING g.id "
 	 "), e AS ( "
@@ -376,20 +380,17 @@ db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
 		db_col_copy(r, 0, JOIN_LOCK_KIND, out->kind, sizeof out->kind);
 		db_col_copy(r, 0, JOIN_LOCK_NAME, out->name, sizeof out->name);
 		out->claimed = db_col_bool(r, 0, JOIN_LOCK_CLAIMED);
-		out->has_token = !db_col_null(r, 0, JOIN_LOCK_TOKEN_HASH);
-		db_col_copy(r, 0, JOIN_LOCK_TOKEN_HASH, out->token_hash_hex,
-		            sizeof out->token_hash_hex);
 	}
 	PQclear(r);
 	return DB_OK;
 }
 
-db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_hash_hex,
-                       const char *new_hash_hex)
+db_status db_join_take(db_conn *c, const char *game, int seat, const char *new_hash_hex,
+                       bool keep_link)
 {
 	char s[16];
 	itoa10(seat, s);
-	const char *p[4] = {game, s, old_hash_hex, new_hash_hex};
+	const char *p[4] = {game, s, new_hash_hex, keep_link ? "t" : "f"};
 	return db_run_count(c, "join_take", 4, p, NULL);
 }
 

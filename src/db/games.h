@@ -79,15 +79,14 @@ typedef struct {
 	char kind[DB_KIND_MAX + 1];
 	char name[DB_NAME_MAX + 1];
 	bool claimed;
-	bool has_token;
-	char token_hash_hex[65]; /* the seat's current token hash, when has_token */
 } db_join_row;
 
 db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out);
-/* Gives the seat a new token hash and marks it claimed; the old hash (when not NULL) is
- * remembered as replaced, so its next use is told so. */
-db_status db_join_take(db_conn *c, const char *game, int seat, const char *old_hash_hex,
-                       const char *new_hash_hex);
+/* Gives the seat a new token hash and marks it claimed. With keep_link (a seat no phone has
+ * claimed) the token it had keeps playing it too: the link made at creation still works. Without,
+ * the seat's tokens are remembered as replaced, so their next use is told so. */
+db_status db_join_take(db_conn *c, const char *game, int seat, const char *new_hash_hex,
+                       bool keep_link);
 /* Gives game `id` the display token hash new_hash_hex; the one it replaces (if any) is
  * remembered as replaced (seat 0), so its next use is told so. */
 db_status db_display_replace(db_conn *c, const char *id, const char *new_hash_hex);

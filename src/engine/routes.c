@@ -264,6 +264,7 @@ typedef struct {
 	char code[CODE_LEN + 1];
 	int seat;
 	bool replace;
+	bool kept_link; /* the seat's link still plays it (a seat no phone claimed, no "replace") */
 	char token[TOKEN_LEN + 1];
 	db_join_row row;
 	table_refusal why;
@@ -290,14 +291,15 @@ static db_status join_tx(db_conn *c, void *arg)
 	}
 	token_new(a->token);
 	token_hash_hex(a->token, hash);
-	return db_join_take(c, a->row.game, a->seat,
-	                    a->row.has_token ? a->row.token_hash_hex : NULL, hash);
+	a->kept_link = !a->row.claimed && !a->replace;
+	return db_join_take(c, a->row.game, a->seat, hash, a->kept_link);
 }
 
 /* POST /api/v1/join {"code","seat","replace"}: hands a phone its seat. Tokens are stored only as
- * hashes, so joining issues a fresh token for the seat; the previous one stops working (401
- * seat-replaced) and its event streams end. A seat a phone has claimed needs "replace": true
- * (409 seat-claimed). */
+ * hashes, so joining issues a fresh token for the seat. A seat no phone has claimed keeps its
+ * link's token too (the host's seat link still works); a seat a phone has claimed needs
+ * "replace": true (409 seat-claimed). With "replace" the seat's earlier tokens stop working (401
+ * seat-replaced) and their event streams end. */
 int table_api_join(const http_req *req, http_resp *resp)
 {
 	json_object *root = NULL;
@@ -326,7 +328,7 @@ int table_api_join(const http_req *req, http_resp *resp)
 	} else if (st != DB_OK) {
 		eng_reply_db(resp, st);
 	} else {
-		if (a->row.has_token)
+		if (!a->kept_link)
 			live_tokens_changed(a->row.game);
 		json_object *o = jx_obj();
 		jx_set(o, "game", jx_str(a->row.game));

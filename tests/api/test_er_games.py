@@ -129,7 +129,8 @@ def test_join():
 def test_join_lists_seats_and_claims():
     """api.md "Auth at the table": the join screen lists the seats by name and which are claimed
     (a phone used the seat's token: a seat link opened, or a join); an unclaimed seat is joined
-    without "replace", and a fresh seat token that nobody used yet does not claim the seat."""
+    without "replace" and its link made at creation keeps working; a fresh seat token that nobody
+    used yet does not claim the seat; taking a claimed seat over retires its tokens."""
     with Server(database=_db()) as s:
         g = create(s, names=["Ann", "Bob", "Cy"], deck="table")
         st, _, j = s.json("GET", f"/api/v1/join/{g['code'].lower()}")
@@ -142,9 +143,22 @@ def test_join_lists_seats_and_claims():
         assert st == 200, j2
         st, _, j = s.json("GET", f"/api/v1/join/{g['code']}")
         assert [x["claimed"] for x in j["seats"]] == [True, False, True], j
-        # the seat link made at creation for Cy stopped working when a phone joined seat 3
-        st, hd, obj = s.json("GET", f"{GAMES}/{g['id']}", token=tokens(g)[3])
-        problem(st, hd, obj, 401, rule="seat-replaced")
+        # the seat link made at creation for Cy (the host's, to share) still plays seat 3 after
+        # a phone joined the unclaimed seat with the code: both tokens are Cy's
+        st, _, obj = s.json("GET", f"{GAMES}/{g['id']}", token=tokens(g)[3])
+        assert st == 200 and obj["you"] == 3, obj
+        st, _, obj = s.json("GET", f"{GAMES}/{g['id']}", token=j2["seat_token"])
+        assert st == 200 and obj["you"] == 3, obj
+        # a phone that takes the claimed seat over retires both
+        st, hd, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 3})
+        problem(st, hd, obj, 409, rule="seat-claimed", field="/seat")
+        st, _, j3 = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 3, "replace": True})
+        assert st == 200, j3
+        for old in (tokens(g)[3], j2["seat_token"]):
+            st, hd, obj = s.json("GET", f"{GAMES}/{g['id']}", token=old)
+            problem(st, hd, obj, 401, rule="seat-replaced")
+        st, _, obj = s.json("GET", f"{GAMES}/{g['id']}", token=j3["seat_token"])
+        assert st == 200 and obj["you"] == 3, obj
         # a solo game's ALICAT seat is listed as a bot and cannot be joined
         solo = create(s, 1, solo=True, deck="app")
         st, _, j = s.json("GET", f"/api/v1/join/{solo['code']}")

@@ -290,6 +290,25 @@ await test("b2-seat-taken-over-names-the-seat-after-a-reload", async () => {
 	}
 });
 
+await test("b3-seat-link-still-plays-after-a-join-by-code", async () => {
+	// the host shares Bob's seat link, but Bob joins his free seat with the code on his phone:
+	// the link still opens Bob's seat on another phone (the host's, or Bob's tablet)
+	const g = (await api("POST", "/er/games", { players: [{ name: "Ann" }, { name: "Bob" }], deck: "app" })).body;
+	const P = await phone();
+	await P.goto(`${BASE}/#join=${g.code}`);
+	const seat = P.locator('.seat[data-seat="2"]');
+	await seat.waitFor();
+	await seat.click();
+	await P.locator(".you-line", { hasText: "Bob" }).waitFor();
+	const Q = await phone();
+	await Q.goto(`${BASE}/#game=${g.id}&token=${g.seats[1].seat_token}`);
+	await Q.locator(".you-line", { hasText: "Bob" }).waitFor();
+	assert(await Q.locator(".you-line").isVisible(), "the seat link plays Bob");
+	assert((await Q.locator("#lost").count()) === 0, "no take-over message on the link's phone");
+	await P.context().close();
+	await Q.context().close();
+});
+
 const phones = () => [A, B, C];
 const used = [];
 
