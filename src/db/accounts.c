@@ -162,24 +162,16 @@ db_status db_account_insert(db_conn *c, const char *id, const char *email, const
 	return st;
 }
 
+static void read_account_login(const PGresult *r, int i, void *row)
+{
+	db_account_login *x = row;
+	ACCOUNT_BY_EMAIL_COLUMNS(DB_COPY_COLUMN)
+}
+
 db_status db_account_by_email(db_conn *c, const char *email, db_account_login *out)
 {
 	const char *p[1] = {email};
-	PGresult *r;
-	out->found = false;
-	db_status st = db_run(c, "account_by_email", 1, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, ACCOUNT_BY_EMAIL_ID, out->id, sizeof out->id);
-		db_col_copy(r, 0, ACCOUNT_BY_EMAIL_DISPLAY_NAME, out->display_name,
-		            sizeof out->display_name);
-		db_col_copy(r, 0, ACCOUNT_BY_EMAIL_PASSWORD_HASH, out->password_hash,
-		            sizeof out->password_hash);
-	}
-	PQclear(r);
-	return DB_OK;
+	return db_get_one(c, "account_by_email", 1, p, read_account_login, out, &out->found);
 }
 
 db_status db_account_find(db_conn *c, const char *key, bool *found, char id[DB_ACCT_ID_MAX + 1])

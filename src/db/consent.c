@@ -46,11 +46,11 @@ DB_COLUMNS(INVITATIONS_OF_LEAGUE_COLUMNS, INVITATIONS_OF_LEAGUE_NCOLS);
 
 /* invitation_get */
 #define INVITATION_GET_COLUMNS(C)                                                                  \
-	C(INVITATION_GET_LEAGUE_ID, league_id)                                                     \
-	C(INVITATION_GET_ACCOUNT_ID, account_id)                                                   \
+	C(INVITATION_GET_LEAGUE, league)                                                           \
+	C(INVITATION_GET_ACCOUNT, account)                                                         \
 	C(INVITATION_GET_ROLE, role)                                                               \
 	C(INVITATION_GET_NAME, name)                                                               \
-	C(INVITATION_GET_MEMBER_ID, member_id)
+	C(INVITATION_GET_MEMBER, member)
 DB_COLUMNS(INVITATION_GET_COLUMNS, INVITATION_GET_NCOLS);
 
 /* claims_of_league: the claims of guests in a league (of account $2 only unless NULL), oldest
@@ -68,7 +68,7 @@ DB_COLUMNS(INVITATION_GET_COLUMNS, INVITATION_GET_NCOLS);
 DB_COLUMNS(CLAIMS_OF_LEAGUE_COLUMNS, CLAIMS_OF_LEAGUE_NCOLS);
 
 /* claim_get */
-#define CLAIM_GET_COLUMNS(C) C(CLAIM_GET_GUEST_ID, guest_id) C(CLAIM_GET_ACCOUNT_ID, account_id)
+#define CLAIM_GET_COLUMNS(C) C(CLAIM_GET_GUEST, guest) C(CLAIM_GET_ACCOUNT, account)
 DB_COLUMNS(CLAIM_GET_COLUMNS, CLAIM_GET_NCOLS);
 
 /* merges_of_league: the merges of a league kept to be undone, newest first */
@@ -85,9 +85,9 @@ DB_COLUMNS(MERGES_OF_LEAGUE_COLUMNS, MERGES_OF_LEAGUE_NCOLS);
 
 /* merge_get */
 #define MERGE_GET_COLUMNS(C)                                                                       \
-	C(MERGE_GET_FROM_ID, from_id)                                                              \
+	C(MERGE_GET_FROM, from)                                                                    \
 	C(MERGE_GET_FROM_NAME, from_name)                                                          \
-	C(MERGE_GET_INTO_ID, into_id)
+	C(MERGE_GET_INTO, into)
 DB_COLUMNS(MERGE_GET_COLUMNS, MERGE_GET_NCOLS);
 
 /* merge_unlink_into: the merged member and the account unlinked from the one it went into */
@@ -148,7 +148,7 @@ const db_statement db_consent_statements[] = {
 	 " ORDER BY i.created_at, i.id",
 	 1, DB_COLUMN_NAMES(INVITATIONS_OF_LEAGUE_COLUMNS)},
 	{"invitation_get",
-	 "SELECT i.league_id, i.account_id, i.role, i.name, i.member_id "
+	 "SELECT i.league_id AS league, i.account_id AS account, i.role, i.name, i.member_id AS member "
 	 "  FROM league_invitations i "
 	 " WHERE i.id = $1",
 	 1, DB_COLUMN_NAMES(INVITATION_GET_COLUMNS)},
@@ -193,7 +193,7 @@ const db_statement db_consent_statements[] = {
 	 " ORDER BY c.created_at, c.id",
 	 2, DB_COLUMN_NAMES(CLAIMS_OF_LEAGUE_COLUMNS)},
 	{"claim_get",
-	 "SELECT c.guest_id, c.account_id "
+	 "SELECT c.guest_id AS guest, c.account_id AS account "
 	 "  FROM member_claims c "
 	 " WHERE c.id = $1 "
 	 "   AND c.league_id = $2",
@@ -241,7 +241,7 @@ const db_statement db_consent_statements[] = {
 	 " ORDER BY g.at DESC, g.id",
 	 1, DB_COLUMN_NAMES(MERGES_OF_LEAGUE_COLUMNS)},
 	{"merge_get",
-	 "SELECT g.from_id, g.from_name, g.into_id "
+	 "SELECT g.from_id AS from, g.from_name, g.into_id AS into "
 	 "  FROM member_merges g "
 	 " WHERE g.id = $1 "
 	 "   AND g.league_id = $2",
@@ -354,24 +354,17 @@ db_status db_invitations_of_league(db_conn *c, const char *league, db_league_inv
 	LOAD_ROWS(c, "invitations_of_league", 1, p, out, read_league_invitation);
 }
 
+static void read_invitation_one(const PGresult *r, int i, void *row)
+{
+	db_invitation *x = row;
+	INVITATION_GET_COLUMNS(DB_COPY_COLUMN)
+}
+
 db_status db_invitation_get(db_conn *c, const char *id, db_invitation *out)
 {
 	const char *p[1] = {id};
-	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = db_run(c, "invitation_get", 1, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, INVITATION_GET_LEAGUE_ID, out->league, sizeof out->league);
-		db_col_copy(r, 0, INVITATION_GET_ACCOUNT_ID, out->account, sizeof out->account);
-		db_col_copy(r, 0, INVITATION_GET_ROLE, out->role, sizeof out->role);
-		db_col_copy(r, 0, INVITATION_GET_NAME, out->name, sizeof out->name);
-		db_col_copy(r, 0, INVITATION_GET_MEMBER_ID, out->member, sizeof out->member);
-	}
-	PQclear(r);
-	return DB_OK;
+	return db_get_one(c, "invitation_get", 1, p, read_invitation_one, out, &out->found);
 }
 
 db_status db_invitation_delete(db_conn *c, const char *id, const char *league, bool *deleted)
@@ -402,21 +395,17 @@ db_status db_claims_of_league(db_conn *c, const char *league, const char *accoun
 	LOAD_ROWS(c, "claims_of_league", 2, p, out, read_claim);
 }
 
+static void read_claim_one(const PGresult *r, int i, void *row)
+{
+	db_claim *x = row;
+	CLAIM_GET_COLUMNS(DB_COPY_COLUMN)
+}
+
 db_status db_claim_get(db_conn *c, const char *id, const char *league, db_claim *out)
 {
 	const char *p[2] = {id, league};
-	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = db_run(c, "claim_get", 2, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, CLAIM_GET_GUEST_ID, out->guest, sizeof out->guest);
-		db_col_copy(r, 0, CLAIM_GET_ACCOUNT_ID, out->account, sizeof out->account);
-	}
-	PQclear(r);
-	return DB_OK;
+	return db_get_one(c, "claim_get", 2, p, read_claim_one, out, &out->found);
 }
 
 db_status db_claim_delete(db_conn *c, const char *id, const char *league, const char *account,
@@ -455,22 +444,17 @@ db_status db_merges_of_league(db_conn *c, const char *league, db_merge_rows *out
 	LOAD_ROWS(c, "merges_of_league", 1, p, out, read_merge);
 }
 
+static void read_merge_one(const PGresult *r, int i, void *row)
+{
+	db_merge *x = row;
+	MERGE_GET_COLUMNS(DB_COPY_COLUMN)
+}
+
 db_status db_merge_get(db_conn *c, const char *id, const char *league, db_merge *out)
 {
 	const char *p[2] = {id, league};
-	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = db_run(c, "merge_get", 2, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, MERGE_GET_FROM_ID, out->from, sizeof out->from);
-		db_col_copy(r, 0, MERGE_GET_FROM_NAME, out->from_name, sizeof out->from_name);
-		db_col_copy(r, 0, MERGE_GET_INTO_ID, out->into, sizeof out->into);
-	}
-	PQclear(r);
-	return DB_OK;
+	return db_get_one(c, "merge_get", 2, p, read_merge_one, out, &out->found);
 }
 
 db_status db_merge_restore_member(db_conn *c, const char *id, const char *league, bool clash,

@@ -364,25 +364,22 @@ db_status db_seat_claim(db_conn *c, const char *id, int seat)
 	return db_run_count(c, "seat_claim", 2, p, NULL);
 }
 
+static void read_join(const PGresult *r, int i, void *row)
+{
+	db_join_row *x = row;
+	DB_COPY_COLUMN(JOIN_LOCK_GAME, game)
+	DB_COPY_COLUMN(JOIN_LOCK_KIND, kind)
+	DB_COPY_COLUMN(JOIN_LOCK_NAME, name)
+	x->claimed = db_col_bool(r, i, JOIN_LOCK_CLAIMED);
+}
+
 db_status db_join_lock(db_conn *c, const char *code, int seat, db_join_row *out)
 {
 	char s[16];
 	itoa10(seat, s);
 	const char *p[2] = {code, s};
-	PGresult *r;
 	memset(out, 0, sizeof *out);
-	db_status st = db_run(c, "join_lock", 2, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (PQntuples(r) == 1) {
-		out->found = true;
-		db_col_copy(r, 0, JOIN_LOCK_GAME, out->game, sizeof out->game);
-		db_col_copy(r, 0, JOIN_LOCK_KIND, out->kind, sizeof out->kind);
-		db_col_copy(r, 0, JOIN_LOCK_NAME, out->name, sizeof out->name);
-		out->claimed = db_col_bool(r, 0, JOIN_LOCK_CLAIMED);
-	}
-	PQclear(r);
-	return DB_OK;
+	return db_get_one(c, "join_lock", 2, p, read_join, out, &out->found);
 }
 
 db_status db_join_take(db_conn *c, const char *game, int seat, const char *new_hash_hex,

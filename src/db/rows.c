@@ -60,6 +60,22 @@ db_status db_load(db_conn *c, const char *stmt, int np, const char *const *p, si
 	return DB_OK;
 }
 
+db_status db_get_one(db_conn *c, const char *stmt, int np, const char *const *p, db_row_reader rd,
+                     void *out, bool *found)
+{
+	PGresult *r;
+	*found = false;
+	db_status st = db_run(c, stmt, np, p, &r);
+	if (st != DB_OK)
+		return st;
+	if (PQntuples(r) == 1) {
+		*found = true;
+		rd(r, 0, out);
+	}
+	PQclear(r);
+	return DB_OK;
+}
+
 int db_nrows(const PGresult *r)
 {
 	return PQntuples(r);

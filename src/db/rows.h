@@ -44,6 +44,12 @@ typedef void (*db_row_reader)(const PGresult *r, int i, void *row);
 db_status db_load(db_conn *c, const char *stmt, int np, const char *const *p, size_t size,
                   db_row_reader rd, PGresult **res, int *n, void **rows);
 
+/* Runs stmt and, when it returns exactly one row, reads that row into out with rd and sets
+ * *found; otherwise out is left as the caller set it and *found is false. For readers that copy
+ * into fixed buffers (DB_COPY_COLUMN): nothing borrowed outlives the call. */
+db_status db_get_one(db_conn *c, const char *stmt, int np, const char *const *p, db_row_reader rd,
+                     void *out, bool *found);
+
 /* Column readers (row i, column col of r). Text is borrowed from r. */
 int db_nrows(const PGresult *r);
 const char *db_col_text(const PGresult *r, int i, int col);         /* "" for NULL */
@@ -77,5 +83,9 @@ double db_col_double(const PGresult *r, int i, int col);
 	    long: db_col_int64(r, i, id),                                                          \
 	    long long: db_col_int64(r, i, id),                                                     \
 	    double: db_col_double(r, i, id));
+
+/* The shared copying reader: as DB_READ_COLUMN, for fields that are fixed char buffers (the
+ * text is copied into x->name, cut to fit, "" for NULL). */
+#define DB_COPY_COLUMN(id, name) db_col_copy(r, i, id, x->name, sizeof x->name);
 
 #endif
