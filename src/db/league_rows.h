@@ -123,4 +123,24 @@ db_status lg_get(db_conn *c, const char *stmt, int np, const char *const *p, voi
 		return st_;                                                                        \
 	} while (0)
 
+/* The rows that count for standings, ratings and the pictures: of league $1, in season $2
+ * (NULL: all time; s is the season's row joined on $2), of the games the filter $3 names (NULL:
+ * every game; league_filter_games, migration 0024). The WHERE of league_rows and
+ * league_stat_rows (p plays, r play_results, m league_members). */
+// clang-format off
+#define LG_RATED_ROWS_WHERE \
+	" WHERE p.league_id = $1 " \
+	"   AND NOT p.ignored " \
+	"   AND NOT p.incomplete " \
+	"   AND NOT m.anonymous " \
+	"   AND NOT r.unrated " \
+	"   AND ($2::text IS NULL OR p.local_date BETWEEN s.starts AND s.ends) " \
+	"   AND ($3::text IS NULL " \
+	"        OR lower(p.game) = ANY (ARRAY(SELECT lower(fg.name) FROM league_filter_games($1, $3) fg)) " \
+	"           AND EXISTS (SELECT 1 " \
+	"                         FROM league_filter_games($1, $3) fg " \
+	"                        WHERE fg.name = p.game " \
+	"                          AND fg.bgg = coalesce(p.bgg_id, 0))) "
+// clang-format on
+
 #endif

@@ -68,18 +68,7 @@ const db_statement db_league_stats_statements[] = {
 	 "               FROM league_games "
 	 "              WHERE league_id = $1 "
 	 "              ORDER BY name, uuid) lg ON lg.name = p.game "
-	 " WHERE p.league_id = $1 "
-	 "   AND NOT p.ignored "
-	 "   AND NOT p.incomplete "
-	 "   AND NOT m.anonymous "
-	 "   AND NOT r.unrated "
-	 "   AND ($2::text IS NULL OR p.local_date BETWEEN s.starts AND s.ends) "
-	 "   AND ($3::text IS NULL "
-	 "        OR lower(p.game) = ANY (ARRAY(SELECT lower(fg.name) FROM league_filter_games($1, $3) fg)) "
-	 "           AND EXISTS (SELECT 1 "
-	 "                         FROM league_filter_games($1, $3) fg "
-	 "                        WHERE fg.name = p.game "
-	 "                          AND fg.bgg = coalesce(p.bgg_id, 0))) "
+	 LG_RATED_ROWS_WHERE
 	 " ORDER BY p.played_at, p.seq, r.seat",
 	 3, LG_COLUMN_NAMES(LEAGUE_STAT_ROWS_COLUMNS)},
 	{"member_lines_of",
