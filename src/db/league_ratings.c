@@ -70,6 +70,26 @@ LG_COLUMNS(LEAGUE_ROWS_OUT_COLUMNS, LEAGUE_ROWS_OUT_NCOLS);
 // clang-format on
 LG_COLUMNS(PLAYER_HISTORY_COLUMNS, PLAYER_HISTORY_NCOLS);
 
+/* league_rows_keyed and league_play_rows_keyed: the rated rows of league $1 with their game's
+ * key, the whole league or one play */
+// clang-format off
+#define KEYED_ROWS_OF_LEAGUE \
+	"SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, " \
+	"       p.local_date::text, " \
+	"       (extract(epoch FROM p.played_at) * 1000000)::bigint AS at_us " \
+	"  FROM plays p " \
+	"  JOIN play_results r ON r.play_id = p.id " \
+	"  JOIN league_members m ON m.id = r.member_id " \
+	"  LEFT JOIN league_game_names g " \
+	"         ON g.league_id = p.league_id AND g.game = p.game AND g.bgg = coalesce(p.bgg_id, 0) " \
+	" WHERE p.league_id = $1 "
+#define KEYED_ROWS_RATED \
+	"   AND NOT p.ignored " \
+	"   AND NOT p.incomplete " \
+	"   AND NOT m.anonymous " \
+	"   AND NOT r.unrated "
+// clang-format on
+
 // clang-format off
 const db_statement db_league_ratings_statements[] = {
 	{"league_rows",
@@ -82,36 +102,14 @@ const db_statement db_league_ratings_statements[] = {
 	 " ORDER BY p.played_at, p.seq, r.seat",
 	 3, LG_COLUMN_NAMES(LEAGUE_ROWS_COLUMNS)},
 	{"league_rows_keyed",
-	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, "
-	 "       p.local_date::text, "
-	 "       (extract(epoch FROM p.played_at) * 1000000)::bigint AS at_us "
-	 "  FROM plays p "
-	 "  JOIN play_results r ON r.play_id = p.id "
-	 "  JOIN league_members m ON m.id = r.member_id "
-	 "  LEFT JOIN league_game_names g "
-	 "         ON g.league_id = p.league_id AND g.game = p.game AND g.bgg = coalesce(p.bgg_id, 0) "
-	 " WHERE p.league_id = $1 "
-	 "   AND NOT p.ignored "
-	 "   AND NOT p.incomplete "
-	 "   AND NOT m.anonymous "
-	 "   AND NOT r.unrated "
+	 KEYED_ROWS_OF_LEAGUE
+	 KEYED_ROWS_RATED
 	 " ORDER BY p.played_at, p.seq, r.seat",
 	 1, LG_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
 	{"league_play_rows_keyed",
-	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, "
-	 "       p.local_date::text, "
-	 "       (extract(epoch FROM p.played_at) * 1000000)::bigint AS at_us "
-	 "  FROM plays p "
-	 "  JOIN play_results r ON r.play_id = p.id "
-	 "  JOIN league_members m ON m.id = r.member_id "
-	 "  LEFT JOIN league_game_names g "
-	 "         ON g.league_id = p.league_id AND g.game = p.game AND g.bgg = coalesce(p.bgg_id, 0) "
-	 " WHERE p.league_id = $1 "
+	 KEYED_ROWS_OF_LEAGUE
 	 "   AND p.id = $2 "
-	 "   AND NOT p.ignored "
-	 "   AND NOT p.incomplete "
-	 "   AND NOT m.anonymous "
-	 "   AND NOT r.unrated "
+	 KEYED_ROWS_RATED
 	 " ORDER BY r.seat",
 	 2, LG_COLUMN_NAMES(LEAGUE_ROWS_KEYED_COLUMNS)},
 	{"analyze_league_tables",
