@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
 import { CL_COLOURS, call, money, num } from "./shared.js";
-import { stepRow, unverifiedBadge } from "./widgets.js";
+import { stepRow, unverifiedMark, unverifiedLegend } from "./widgets.js";
 import { errorBox, errorKey } from "./refusal.js";
 import { draftFor, writable } from "./entry.js";
 
@@ -56,8 +56,10 @@ export function businessView({ store }) {
 		const o = S.biz.out;
 		if (!o) return null;
 		const verified = { ...o.verified_parts, unpaid: o.verified, affordable: o.verified };
+		// a mark on each line that used a value not checked against the box, one legend for them
 		return [h("dl", { class: "tt-biz-out", id: "tt-biz-out" }, OUT.map(([k, f]) =>
-			h("div", { "data-out": k }, h("dt", {}, t(`tt.biz.out.${k}`, { money: money(1) })), h("dd", {}, k === "affordable" ? num(o[f]) : money(o[f]), verified[k] ? null : unverifiedBadge())))),
+			h("div", { "data-out": k }, h("dt", {}, t(`tt.biz.out.${k}`, { money: money(1) })), h("dd", {}, k === "affordable" ? num(o[f]) : money(o[f]), verified[k] ? null : unverifiedMark())))),
+		OUT.every(([k]) => verified[k]) ? null : unverifiedLegend(),
 		S.round !== "finish" ? writable(S.game).map((seat) => h("button", { type: "button", class: "secondary wide", "data-use": seat.seat, onclick: () => use(seat) },
 			t("tt.biz.use", { name: seat.name, n: S.round }))) : null];
 	};

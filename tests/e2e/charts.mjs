@@ -21,6 +21,8 @@ const REAL = readFileSync(new URL("tests/api/data/bgstats-real/deniedpluto-2025.
 const REAL_PLAYS = JSON.parse(REAL).plays;
 const NPLAYS = REAL_PLAYS.length;
 const NCOUNTED = REAL_PLAYS.filter((p) => !p.ignored).length; // the pictures leave ignored plays out
+// the file's players' names as their owner typed them ("Bobae ,(Llu)"): shown as they came
+C.typedWords(JSON.parse(REAL).players.map((p) => p.name));
 
 const page = await phone();
 const ctx = page.context();

@@ -57,9 +57,11 @@ export async function api(method, path, body, token) {
  *   form, details, table, list or .panel): the same one on every line says nothing;
  * - no text left unfinished: "(s)" for a plural, a word followed by " ." or " ," (an empty name
  *   slot: "the seat of ."), a line opening with "." or ",", "()", a {placeholder} unfilled.
+ * typed: what people typed that the screen shows as it came (players' names of a real file, such
+ * as "Bobae ,(Llu)"), read as a plain word by the second check.
  * Returns the problems found, "what: where" each. */
-export async function wordsCheck(page) {
-	return page.evaluate(() => {
+export async function wordsCheck(page, typed = []) {
+	return page.evaluate((typed) => {
 		const out = [];
 		const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[hidden], .sr-only");
 		const where = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`;
@@ -76,10 +78,12 @@ export async function wordsCheck(page) {
 		}
 		for (const [sec, texts] of seen) for (const [text, n] of texts) if (n > 1) out.push(`"${text.slice(0, 60)}" ${n} times in ${where(sec)}`);
 		const BAD = [[/\(s\)|\(e\)s?\b|\(x\)/i, "a raw plural"], [/\S\s+[.,](?!\d)/, "an empty slot before a full stop or comma"], [/^\s*[.,]/, "a line opening with a full stop or comma"], [/\(\s*\)/, "empty brackets"], [/\{\w+\}/, "a placeholder left"]];
-		for (const line of document.body.innerText.split("\n"))
-			for (const [re, what] of BAD) if (re.test(line)) out.push(`${what}: "${line.trim().slice(0, 80)}"`);
+		for (const shownLine of document.body.innerText.split("\n")) {
+			const line = typed.reduce((l, t) => l.split(t).join("Name"), shownLine);
+			for (const [re, what] of BAD) if (re.test(line)) out.push(`${what}: "${shownLine.trim().slice(0, 80)}"`);
+		}
 		return [...new Set(out)];
-	});
+	}, typed);
 }
 
 let shared = null; // the one browser of the process (a promise: files may ask at once)
@@ -123,6 +127,7 @@ export function suite(file) {
 	const jsErrors = [];
 	const audits = []; // "screen: rule (impact) — target — why" of every axe violation
 	const words = []; // "screen: problem" of every screen's words (wordsCheck)
+	const typed = []; // what people typed, shown as it came (wordsCheck's typed)
 	const mine = [];
 	let screens = 0; // how many times audit ran
 	const only = process.env.ONLY || "";
@@ -185,7 +190,7 @@ export function suite(file) {
 	 * player page (676 table rows) in 17 s instead of 77 s on a loaded machine. */
 	async function audit(page, name) {
 		screens++;
-		for (const w of await wordsCheck(page)) words.push(`${name}: ${w}`);
+		for (const w of await wordsCheck(page, typed)) words.push(`${name}: ${w}`);
 		const legacy = page.frames().length === 1;
 		const r = await new AxeBuilder({ page }).setLegacyMode(legacy).options({ rules: AXE_RULES, resultTypes: ["violations"] }).analyze();
 		for (const v of r.violations)
@@ -216,7 +221,9 @@ export function suite(file) {
 		});
 	}
 
-	return { test, phone, audit, shot, finish, jsErrors, audits, words, results: mine };
+	/** Strings people typed that this file's screens show as they came (wordsCheck's typed). */
+	const typedWords = (list) => typed.push(...list.filter((t) => t));
+	return { test, phone, audit, shot, finish, typedWords, jsErrors, audits, words, results: mine };
 }
 
 /** The ER phone screens at 360 px: nothing wider than the screen, no two controls overlapping

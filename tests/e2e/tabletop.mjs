@@ -160,7 +160,9 @@ await test("tt-c-clinic-game-round-by-round", async () => {
 	await page.locator("#tt-biz-out").waitFor();
 	assert((await page.locator('[data-out="upkeep"] dd').innerText()).startsWith("$4"), await page.locator("#tt-biz-out").innerText());
 	assert((await page.locator('[data-out="income"] dd').innerText()).startsWith("$12"), await page.locator("#tt-biz-out").innerText());
-	assert((await page.locator('[data-out="wages"] .tt-badge').count()) === 1, "the placeholder wage is flagged");
+	// the placeholder wage is marked on its line, and one legend says what the mark means
+	assert((await page.locator('[data-out="wages"] .tt-mark').count()) === 1, "the placeholder wage is flagged");
+	assert((await page.locator("#tt-business .tt-legend").count()) === 1, "one legend for the marks");
 	const affordable = (await page.locator('[data-out="affordable"] dd').innerText()).match(/^\d+/)[0];
 	await page.click('[data-use="1"]');
 	const bought = page.locator('.tt-stepper[data-seat="1"][data-field="popularity_bought"] output');
