@@ -100,9 +100,9 @@ if [ -n "${E2E_FILES:-}" ]; then
 fi
 # the two lanes take about as long as each other (all.mjs's "time e2e-FILE" lines); Lighthouse
 # measures speed, so it runs alone
-lane er,boxcheck,tabletop-words,display,tabletop,help 1 &
+lane er,display,boxcheck,tabletop-words 1 &
 A=$!
-lane leagues,charts,ertable 2 &
+lane leagues,charts,ertable,tabletop,help 2 &
 B=$!
 rc=0
 wait $A || rc=1
