@@ -17,12 +17,12 @@ DH_ROWS_EN = ("Discharged: red", "Discharged: yellow", "Discharged: green",
               "All four wards empty", "Registrars that discharged", "Fatalities",
               "Blood bags left", "Patients left", "Pips of the patients left", "Patients collected")
 DH_ROWS_FR = ("Sortis : rouge", "Les quatre chambres vides", "Jetons Décès",
-              "Poches de sang restantes", "Manche 8", "Fin de partie", "Départage")
+              "Poches de sang restantes", "Tour 8", "Fin de partie", "Départage")
 CL_ROWS_EN = ("Popularity bought", "Doctors in labs", "Patient deaths", "Unpaid expenses",
               "Time spent", "Purple doctors", "Nurses", "Floor 4",
               "Additional buildings", "Patients left — Red", "Zombies", "Solitaire goal")
 CL_ROWS_FR = ("Popularité achetée", "Médecins au laboratoire", "Dépenses impayées",
-              "Étage 0", "Bâtiments supplémentaires", "Manche 6")
+              "Étage 0", "Bâtiments supplémentaires", "Tour 6")
 
 
 def _flat(t):
@@ -362,7 +362,7 @@ def test_dh_pad_of_a_game_ended_early():
                 "entries": [{"seat": 1, "patients_left": 2}, {"seat": 2, "blood_bags": 1}],
                 "ended_after": 3}, token=host)
             assert st == 200 and fin["rounds_played"] == 3, fin
-            for lang, rnd, end in (("en", "Round", "End of game"), ("fr", "Manche", "Fin de partie")):
+            for lang, rnd, end in (("en", "Round", "End of game"), ("fr", "Tour", "Fin de partie")):
                 st, hd, body = s.request("GET", f"/api/v1/dh/games/{g['id']}/pad.pdf?lang={lang}",
                                          headers={"Authorization": "Bearer " + host})
                 assert st == 200, (st, body[:200])
