@@ -7,22 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One text column of the one row db_get_one reads: a copy into out (n bytes) when out is set. */
+typedef struct {
+	int col;
+	char *out;
+	size_t n;
+} one_text;
+
+static void read_one_text(const PGresult *r, int i, void *arg)
+{
+	const one_text *a = arg;
+	if (a->out)
+		db_col_copy(r, i, a->col, a->out, a->n);
+}
+
 /* One text-column lookup: *found and out (fixed buffer of size n) from column col of row 0. */
 db_status lg_one_text(db_conn *c, const char *stmt, int np, const char *const *p, int col,
                       bool *found, char *out, size_t n)
 {
-	PGresult *r;
-	*found = false;
-	db_status st = db_run(c, stmt, np, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		*found = true;
-		if (out)
-			db_col_copy(r, 0, col, out, n);
-	}
-	PQclear(r);
-	return DB_OK;
+	one_text a = {col, out, n};
+	return db_get_one(c, stmt, np, p, read_one_text, &a, found);
 }
 
 /* A statement whose only answer is whether it returned a row (RETURNING / SELECT). */
@@ -132,19 +136,23 @@ db_status lg_load(db_conn *c, const char *stmt, int np, const char *const *p, si
 	return DB_OK;
 }
 
+/* The row lg_get reads through db_get_one, with its field table. */
+typedef struct {
+	void *row;
+	const lg_field *f;
+	size_t nf;
+} fields_row;
+
+static void read_fields_row(const PGresult *r, int i, void *arg)
+{
+	const fields_row *a = arg;
+	lg_read(r, i, a->row, a->f, a->nf);
+}
+
 db_status lg_get(db_conn *c, const char *stmt, int np, const char *const *p, void *row, size_t size,
                  const lg_field *f, size_t nf, bool *found)
 {
-	PGresult *r;
 	memset(row, 0, size);
-	*found = false;
-	db_status st = db_run(c, stmt, np, p, &r);
-	if (st != DB_OK)
-		return st;
-	if (db_nrows(r) == 1) {
-		*found = true;
-		lg_read(r, 0, row, f, nf);
-	}
-	PQclear(r);
-	return DB_OK;
+	fields_row a = {row, f, nf};
+	return db_get_one(c, stmt, np, p, read_fields_row, &a, found);
 }
