@@ -99,6 +99,16 @@ def _screen_words(lang):
     return word
 
 
+def _screen_round(lang):
+    """The screens' word for a round (tt.round_short without its number)."""
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "static", "i18n",
+                        f"tabletop.{lang}.json")
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)["tt.round_short"].replace("{n}", "").strip()
+
+
 def test_pad_labels_are_the_screens_words():
     """The pads print the words of the screens: one glossary, static/i18n (templates/pads.json
     holds them for the PDF renderer, which reads no front-end file)."""
@@ -113,6 +123,9 @@ def test_pad_labels_are_the_screens_words():
             for ptr, label in pads[kind][lang]["fields"].items():
                 want = word(ptr)
                 assert want is None or label == want, (kind, lang, ptr, label, want)
+            # the round heading is the screens' round word ("Round {n}", "Tour {n}")
+            want = _screen_round(lang)
+            assert pads[kind][lang]["round"] == want, (kind, lang, pads[kind][lang]["round"], want)
     assert pads["dh"]["en"]["fields"]["/fatalities"] == "Fatalities"
     assert pads["clinic"]["en"]["fields"]["/deaths"] == "Patient deaths"
 
