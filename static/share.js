@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-const share = { list: null, origin: "" };
+const share = { list: null, loading: false, origin: "" };
 const base = () => `${share.origin || location.origin}${location.pathname}`;
 export const linkOf = (route) => `${base()}${route}`;
 const isLocal = () => /^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname);
@@ -36,15 +36,18 @@ function sharePanel(redraw) {
 	if (!isLocal()) return null;
 	if (!share.list) {
 		share.list = [];
+		share.loading = true;
 		api.request("GET", "/addresses").then((r) => {
 			share.list = [...(r.public_url ? [r.public_url.replace(/\/$/, "")] : []), ...r.lan.map((u) => u.replace(/\/$/, ""))];
+		}).catch(() => {}).finally(() => {
+			share.loading = false;
 			redraw();
-		}).catch(() => {});
+		});
 	}
 	const choice = (origin, key) => h("label", { class: "check" },
 		h("input", { type: "radio", name: "share-origin", value: origin, checked: (share.origin || location.origin) === origin, onchange: () => { share.origin = origin; redraw(); } }),
 		h("span", {}, t(key, { host: origin.replace(/^https?:\/\//, "") })));
-	return h("div", { class: "share-warn", id: "share-warn" },
+	return h("div", { class: "share-warn", id: "share-warn", "aria-busy": share.loading ? "true" : null },
 		h("p", {}, t("share.local_warn", { host: location.host })),
 		share.list.length
 			? h("fieldset", {}, h("legend", {}, t("share.address")), choice(location.origin, "share.this_machine"), share.list.map((o) => choice(o, "share.lan")))
