@@ -1,6 +1,7 @@
 /* Token buckets keyed by client address group or any string, in a chained hash table of
  * RATELIMIT_CAP buckets (see ratelimit.h for what is dropped when it is full). */
 #include "http/ratelimit.h"
+#include "http/ratelimit_table.h"
 #include "base/log.h"
 #include "base/oom.h"
 
@@ -11,25 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-enum { RL_HASH = 2 * RATELIMIT_CAP, RL_NONE = -1 };
-
-typedef struct {
-	char key[RATELIMIT_GROUP]; /* the group or key */
-	double tokens;
-	double last; /* monotonic seconds of the last update */
-	int next;    /* next bucket of the chain, or of the free list; RL_NONE ends it */
-} bucket;
-
-/* Owns its buckets; the lock guards everything below it. */
-struct ratelimit {
-	pthread_mutex_t lock;
-	double burst, rate;
-	int heads[RL_HASH]; /* chains by hash of key */
-	int free_list;
-	size_t used;
-	bucket slots[RATELIMIT_CAP];
-};
 
 static double now_s(void)
 {
@@ -168,14 +150,6 @@ bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s)
 	if (!ok && *retry_after_s < 1)
 		*retry_after_s = 1;
 	return ok;
-}
-
-size_t ratelimit_size(ratelimit *rl)
-{
-	pthread_mutex_lock(&rl->lock);
-	size_t n = rl->used;
-	pthread_mutex_unlock(&rl->lock);
-	return n;
 }
 
 /* 429 problem+json with Retry-After: retry seconds; returns true (for "return reply_429(…)"). */

@@ -39,9 +39,6 @@ bool ratelimit_reply(ratelimit *rl, const http_req *req, http_resp *resp);
 /* The same bucket keyed by any string (at most RATELIMIT_GROUP - 1 bytes are kept). */
 bool ratelimit_take_key(ratelimit *rl, const char *key, int *retry_after_s);
 
-/* How many buckets the table holds (for tests). */
-size_t ratelimit_size(ratelimit *rl);
-
 /* The prefix length IPv6 clients are grouped by: IPV6_PREFIX from the environment (32–128),
  * read once; a value outside that range is logged and the default used. */
 unsigned ratelimit_ipv6_prefix(void);
