@@ -1,7 +1,7 @@
 // End-to-end tests of the ER phone screens in headless Debian chromium (playwright-core), at the
 // smallest phone we support (360 × 640). Every screen is audited with axe-core (experimental rules
 // on) in light, dark and French. Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, ROOT, api, assert, erLayoutCheck, readJson, suite, wordsCheck } from "./lib.mjs";
+import { BASE, ROOT, api, assert, erLayoutCheck, pageAxe, readJson, suite, wordsCheck } from "./lib.mjs";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 const EN = readJson("static/i18n/en.json");
@@ -662,6 +662,13 @@ await test("l-words-checks-catch-planted", async () => {
 		<section><p class="tt-badge">not checked against your box</p></section><p>Gained: 1 blood bag, 2 nurses. Score 23: Nurses 3.</p><p>Ward 1, bed 2: which value?</p></main>`);
 	const clean = await wordsCheck(P);
 	assert(clean.length === 0, `a clean page flagged: ${clean.join("; ")}`);
+	// axe, put in the document once, still sees what changes after its first run
+	await P.setContent(`<html lang="en"><title>t</title><main><h1>Planted</h1><p>fine</p></main></html>`);
+	const none = (await pageAxe(P)).map((v) => v.id);
+	assert(none.length === 0, `a clean page: ${none}`);
+	await P.evaluate(() => document.querySelector("main").insertAdjacentHTML("beforeend", '<img width="10" height="10"><p style="color:#bbb;background:#fff">pale</p>'));
+	const ids = (await pageAxe(P)).map((v) => v.id);
+	assert(ids.includes("image-alt") && ids.includes("color-contrast"), `the planted image and pale text: ${ids}`);
 	await P.context().close();
 });
 

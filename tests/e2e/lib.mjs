@@ -122,6 +122,15 @@ export const results = [];
 
 const trace = (e, lines) => String(e && e.stack ? e.stack : e).split("\n").slice(0, lines).map((l) => `  ${l}`).join("\n");
 
+/** axe-core's violations on a page without frames: its source is put in the document the first
+ * time (a 550 KB script: parsing it for every audit cost more than most audits), then axe.run. */
+export async function pageAxe(page) {
+	const run = (rules) => window.axe.run(document, { rules, resultTypes: ["violations"] })
+		.then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })));
+	if (!(await page.evaluate(() => typeof window.axe === "object" && typeof window.axe.run === "function"))) await page.evaluate(axeCore.source);
+	return page.evaluate(run, AXE_RULES);
+}
+
 /** A file's tests, pages and findings. */
 export function suite(file) {
 	const jsErrors = [];
@@ -130,6 +139,7 @@ export function suite(file) {
 	const typed = []; // what people typed, shown as it came (wordsCheck's typed)
 	const mine = [];
 	let screens = 0; // how many times audit ran
+	const spent = { audit: 0, shot: 0, shots: 0 }; // ms in axe and the words check, in screenshots
 	const only = process.env.ONLY || "";
 
 	/** Runs fn as test name (skipped unless ONLY is part of its name); needs: names of this
@@ -184,30 +194,36 @@ export function suite(file) {
 
 	/** axe-core on the page as it is now (experimental rules on); violations are collected and
 	 * fail this file's closing check. Returns how many rules were broken. Every rule runs on
-	 * every node; only the violations are listed node by node (resultTypes), and on a page
-	 * without frames axe runs in the page itself (legacy mode; the partial mode, for frames,
-	 * carries every node's result out to be finished in a blank page). Together: the charts'
-	 * player page (676 table rows) in 17 s instead of 77 s on a loaded machine. */
+	 * every node; only the violations are listed node by node (resultTypes). On a page without
+	 * frames axe runs in the page itself, put there once per document (pageAxe); with frames,
+	 * @axe-core/playwright's partial mode carries every frame's result out to be finished in a
+	 * blank page. */
 	async function audit(page, name) {
 		screens++;
+		const t0 = Date.now();
 		for (const w of await wordsCheck(page, typed)) words.push(`${name}: ${w}`);
-		const legacy = page.frames().length === 1;
-		const r = await new AxeBuilder({ page }).setLegacyMode(legacy).options({ rules: AXE_RULES, resultTypes: ["violations"] }).analyze();
-		for (const v of r.violations)
+		const violations = page.frames().length === 1 ? await pageAxe(page)
+			: (await new AxeBuilder({ page }).options({ rules: AXE_RULES, resultTypes: ["violations"] }).analyze()).violations;
+		for (const v of violations)
 			for (const n of v.nodes)
 				audits.push(`${name}: ${v.id} (${v.impact}) — ${n.target.join(" ")} — ${n.failureSummary.split("\n").slice(1, 3).join(" ")}`);
-		return r.violations.length;
+		spent.audit += Date.now() - t0;
+		return violations.length;
 	}
 
 	/** A screenshot; of the whole page from its top (the sticky header where it belongs). */
 	async function shot(page, name, fullPage = false) {
+		const t0 = Date.now();
 		if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
 		await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+		spent.shot += Date.now() - t0;
+		spent.shots++;
 	}
 
 	/** The checks that close the file: no axe violation and no problem of words (wordsCheck) on
 	 * the screens it audited (when it audited any), no script error. */
 	async function finish(prefix) {
+		console.log(`time e2e-${file}: ${screens} audits ${(spent.audit / 1000).toFixed(1)} s, ${spent.shots} screenshots ${(spent.shot / 1000).toFixed(1)} s`);
 		if (screens > 0) {
 			await test(`${prefix}-axe-every-screen`, async () => {
 				assert(audits.length === 0, `${audits.length} violation(s) on ${screens} screens:\n${audits.slice(0, 30).join("\n")}`);
