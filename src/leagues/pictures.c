@@ -49,7 +49,8 @@ static void stats_rate_filtered(stats *s, const db_scope_line *line)
 		                     .seq = s->rows[i].y->seq,
 		                     .m = s->rows[i].y->m,
 		                     .rank = s->rows[i].y->rank,
-		                     .coop = s->rows[i].y->cooperative};
+		                     .coop = s->rows[i].y->cooperative,
+		                     .team = s->rows[i].y->team};
 	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
 	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
 	rows_rate(&lrs, cur);
