@@ -821,12 +821,11 @@ async function renderH2H(id) {
 	const scope = [season ? season.name : t("league.all_seasons"), q.get("game") || t("league.all_games")].join(" · ");
 	const list = h("ul", { class: "lg-h2h", "data-testid": "h2h" });
 	const draw = (player) => {
-		const rows = hh.head_to_head.filter((x) => x.player === player).sort((a, b) => b.games - a.games || b.teammate - a.teammate || a.opponent_name.localeCompare(b.opponent_name));
+		const rows = hh.head_to_head.filter((x) => x.player === player).sort((a, b) => b.games - a.games || a.opponent_name.localeCompare(b.opponent_name));
 		list.replaceChildren(
 			...rows.map((x) => {
-				const w = x.games ? (100 * x.wins) / x.games : 0, d = x.games ? (100 * x.ties) / x.games : 0;
+				const w = (100 * x.wins) / x.games, d = (100 * x.ties) / x.games;
 				const mate = x.teammate ? h("p", { class: "lg-mate" }, tn("h2h.teammate", x.teammate)) : null;
-				if (!x.games) return h("li", { class: "lg-h2h-row" }, h("div", { class: "lg-h2h-head" }, h("span", { class: "lg-vs" }, t("h2h.with")), " ", h("strong", {}, x.opponent_name)), mate);
 				return h(
 					"li",
 					{ class: "lg-h2h-row" },

@@ -204,7 +204,7 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	for (size_t m = 0; m < nm; m++)
 		for (size_t n = 0; n < nm; n++) {
 			const h2h *e = &t[m * nm + n];
-			if (e->games == 0 && e->teammate == 0)
+			if (e->games == 0) /* only ever teammates: never met */
 				continue;
 			json_object *o = jx_obj();
 			jx_set(o, "player", jx_str(ids[m]));
