@@ -10,7 +10,7 @@ transcription of openskill.py's PlackettLuce.rate and _compute
 from our C. test_reference_is_openskill pins it to the numbers OpenSkill's own JavaScript
 package gives (openskill.js 5.0.1, from npm: os.rate(teams, {rank})), which it equals to the
 last digit."""
-import csv, io, json, math, os
+import csv, io, json, math, os, subprocess
 
 from harness import make_database, Server
 from league_util import user
@@ -60,8 +60,18 @@ def test_reference_is_openskill():
             assert abs(g[0] - w[0]) < 1e-12 and abs(g[1] - w[1]) < 1e-12, (g, w)
 
 
+DB = "h_league_teams"
+
+
 def _db():
-    return make_database("h_league_teams")
+    return make_database(DB)
+
+
+def _psql(query):
+    """Runs query on the test's database; its rows as text."""
+    out = subprocess.run(["psql", "-XAtq", "-v", "ON_ERROR_STOP=1", "-d", DB], input=query,
+                         check=True, capture_output=True, text=True).stdout
+    return out.split("\n")[:-1]
 
 
 def _files():
@@ -251,3 +261,23 @@ def test_an_edit_and_a_backup_keep_the_teams():
         st, hd, std2 = ann.get(f"/api/v1/leagues/{lg2['id']}/standings")
         by_name = lambda std: {x["name"]: (x["rating"]["mu"], x["rating"]["sigma"]) for x in std["standings"]}
         assert by_name(std2) == by_name(std1)
+
+
+def test_the_migration_finds_the_teams_of_plays_imported_before():
+    """migrations/0027_seat_teams.sql gives the seats of plays imported before the column their
+    team from the seat's kept JSON, only in games with usesTeams; run again, it changes nothing."""
+    name, doc = next((n, d) for n, d in _files() if n.startswith("michaelgao8"))
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        lid = _league(ann, doc)
+        q = ("SELECT r.play_id || ':' || r.seat || ':' || coalesce(r.team, '-') FROM play_results r "
+             f"JOIN plays p ON p.id = r.play_id WHERE p.league_id = '{lid}' ORDER BY 1;")
+        before = _psql(q)
+        assert sum(not x.endswith(":-") for x in before) >= 40, before
+        _psql(f"UPDATE play_results SET team = NULL WHERE play_id IN "
+              f"(SELECT id FROM plays WHERE league_id = '{lid}');")
+        assert all(x.endswith(":-") for x in _psql(q))
+        sql = open(os.path.join(HERE, "..", "..", "migrations", "0027_seat_teams.sql")).read()
+        for _ in range(2):
+            _psql(sql)
+            assert _psql(q) == before
