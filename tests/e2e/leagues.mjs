@@ -4,7 +4,8 @@
 // deleting a play, members renamed, merged (and the merge undone), removed, invitations accepted,
 // guests claimed ("this is me") and approved, names
 // that differ only in case, one game however its plays spell it, seasons, co-owners,
-// head-to-head, the import's drop zone with its progress and a result that stays, every screen
+// head-to-head, a real export's team play listed team by team and teammates in head-to-head,
+// the import's drop zone with its progress and a result that stays, every screen
 // in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
 // overlapping), and no script error or external request.
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
