@@ -825,12 +825,14 @@ async function renderH2H(id) {
 		list.replaceChildren(
 			...rows.map((x) => {
 				const w = (100 * x.wins) / x.games, d = (100 * x.ties) / x.games;
+				const mate = x.teammate ? h("p", { class: "lg-mate" }, tn("h2h.teammate", x.teammate)) : null;
 				return h(
 					"li",
 					{ class: "lg-h2h-row" },
 					h("div", { class: "lg-h2h-head" }, h("span", { class: "lg-vs" }, t("h2h.vs")), " ", h("strong", {}, x.opponent_name)),
 					h("p", {}, tn("h2h.played", x.games), " ", t("h2h.record", { w: x.wins, l: x.losses, d: x.ties })),
 					s("svg", { class: "lg-bar", viewBox: "0 0 100 6", preserveAspectRatio: "none", "aria-hidden": "true" }, s("rect", { class: "lg-bar-w", x: 0, y: 0, width: w, height: 6 }), s("rect", { class: "lg-bar-d", x: w, y: 0, width: d, height: 6 }), s("rect", { class: "lg-bar-l", x: w + d, y: 0, width: 100 - w - d, height: 6 })),
+					mate,
 				);
 			}),
 		);
@@ -1100,6 +1102,20 @@ async function renderRecap(value) {
 
 // ---- a play: its summary, edit and delete ----
 
+/** A play's results as table bodies: one per team, headed by the team's name, in the order of
+ * their first seat, then the seats that play alone (every seat when the play has no teams). */
+function playResultGroups(results) {
+	const row = (r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"));
+	const teams = new Map();
+	for (const r of results) if (r.team != null) teams.set(r.team, [...(teams.get(r.team) || []), r]);
+	const alone = results.filter((r) => r.team == null);
+	if (!teams.size) return [h("tbody", {}, alone.map(row))];
+	return [
+		...[...teams].map(([team, rs]) => h("tbody", { class: "lg-team", "data-team": team }, h("tr", {}, h("th", { colspan: 4, scope: "rowgroup", class: "lg-text" }, t("play.team", { team }))), rs.map(row))),
+		alone.length ? h("tbody", { class: "lg-team" }, h("tr", {}, h("th", { colspan: 4, scope: "rowgroup", class: "lg-text" }, t("play.no_team"))), alone.map(row)) : null,
+	].filter(Boolean);
+}
+
 async function renderPlay(lid, pid) {
 	const [p, lg] = await Promise.all([api("GET", `/leagues/${enc(lid)}/plays/${enc(pid)}`), api("GET", `/leagues/${enc(lid)}`)]);
 	const mayEdit = lg.you.owner || (p.created_by && p.created_by === me.id);
@@ -1120,7 +1136,7 @@ async function renderPlay(lid, pid) {
 			h("p", { class: "muted" }, [day(p.date), p.duration_min ? `${p.duration_min} min` : null, p.location || null].filter(Boolean).join(" · ")),
 			p.ignored || p.incomplete ? h("p", { class: "lg-warn" }, t(p.incomplete ? "play.incomplete" : "play.ignored")) : null,
 			p.notes ? h("p", {}, p.notes) : null,
-			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
+			h("table", { class: "lg-table", "data-testid": "play-results" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), ...playResultGroups(p.results)),
 			...actions,
 		),
 		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),

@@ -45,7 +45,8 @@ LG_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
 	C(PLAY_RESULTS_MU, mu, OPT_DOUBLE, mu, has_rating) \
 	C(PLAY_RESULTS_SIGMA, sigma, DOUBLE_IF, sigma, has_rating) \
 	C(PLAY_RESULTS_SCORE_TEXT, score_text, TEXT_OR_NULL, score_text, _) \
-	C(PLAY_RESULTS_UNRATED, unrated, BOOL, unrated, _)
+	C(PLAY_RESULTS_UNRATED, unrated, BOOL, unrated, _) \
+	C(PLAY_RESULTS_TEAM, team, TEXT_OR_NULL, team, _)
 // clang-format on
 LG_COLUMNS(PLAY_RESULTS_COLUMNS, PLAY_RESULTS_NCOLS);
 
@@ -113,7 +114,7 @@ const db_statement db_league_plays_statements[] = {
 	 "SELECT r.member_id, m.name, r.seat, r.score, r.rank, r.winner, r.breakdown::text, "
 	 "       l.mus[k.at] AS mu, "
 	 "       l.sigmas[k.at] AS sigma, "
-	 "       r.score_text, r.unrated "
+	 "       r.score_text, r.unrated, r.team "
 	 "  FROM play_results r "
 	 "  JOIN plays p ON p.id = r.play_id "
 	 "  JOIN league_members m ON m.id = r.member_id "
@@ -140,11 +141,12 @@ const db_statement db_league_plays_statements[] = {
 	 18, NULL},
 	{"results_insert_many",
 	 "INSERT INTO play_results (play_id, member_id, seat, score, rank, winner, breakdown, score_text, "
-	 "                          extra, player_uuid, unrated) "
+	 "                          extra, player_uuid, unrated, team) "
 	 "SELECT * "
 	 "  FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::int[], $6::boolean[], "
-	 "              $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::boolean[])",
-	 11, NULL},
+	 "              $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::boolean[], "
+	 "              $12::text[])",
+	 12, NULL},
 	{"play_created_by",
 	 "SELECT coalesce(created_by, '') AS created_by "
 	 "  FROM plays "
@@ -261,9 +263,9 @@ db_status db_plays_insert_many(db_conn *c, const char *league, const char *autho
 	return db_run_count(c, "plays_insert_many", 18, p, NULL);
 }
 
-db_status db_results_insert_many(db_conn *c, const char *const arrays[11])
+db_status db_results_insert_many(db_conn *c, const char *const arrays[12])
 {
-	return db_run_count(c, "results_insert_many", 11, arrays, NULL);
+	return db_run_count(c, "results_insert_many", 12, arrays, NULL);
 }
 
 db_status db_play_update(db_conn *c, const char *const p[10])

@@ -15,7 +15,8 @@
 	C(LEAGUE_ROWS_SCORE, score, OPT_DOUBLE, score, has_score) \
 	C(LEAGUE_ROWS_WINNER, winner, BOOL, winner, _) \
 	C(LEAGUE_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _) \
-	C(LEAGUE_ROWS_SEQ, seq, INT64, seq, _)
+	C(LEAGUE_ROWS_SEQ, seq, INT64, seq, _) \
+	C(LEAGUE_ROWS_TEAM, team, TEXT_OR_NULL, team, _)
 // clang-format on
 LG_COLUMNS(LEAGUE_ROWS_COLUMNS, LEAGUE_ROWS_NCOLS);
 
@@ -74,7 +75,8 @@ LG_COLUMNS(PLAYER_HISTORY_COLUMNS, PLAYER_HISTORY_NCOLS);
  * key, the whole league or one play */
 // clang-format off
 #define KEYED_ROWS_OF_LEAGUE \
-	"SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, g.key, " \
+	"SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, r.team, " \
+	"       g.key, " \
 	"       p.local_date::text, " \
 	"       (extract(epoch FROM p.played_at) * 1000000)::bigint AS at_us " \
 	"  FROM plays p " \
@@ -93,7 +95,8 @@ LG_COLUMNS(PLAYER_HISTORY_COLUMNS, PLAYER_HISTORY_NCOLS);
 // clang-format off
 const db_statement db_league_ratings_statements[] = {
 	{"league_rows",
-	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq "
+	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, "
+	 "       r.team "
 	 "  FROM plays p "
 	 "  JOIN play_results r ON r.play_id = p.id "
 	 "  JOIN league_members m ON m.id = r.member_id "

@@ -33,7 +33,8 @@ LG_COLUMNS(LEAGUE_GAME_KEYS_COLUMNS, LEAGUE_GAME_KEYS_NCOLS);
 	C(LEAGUE_ADDED_ROWS_RANK, rank, INT, rank, _) \
 	C(LEAGUE_ADDED_ROWS_SCORE, score, OPT_DOUBLE, score, has_score) \
 	C(LEAGUE_ADDED_ROWS_WINNER, winner, BOOL, winner, _) \
-	C(LEAGUE_ADDED_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _)
+	C(LEAGUE_ADDED_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _) \
+	C(LEAGUE_ADDED_ROWS_TEAM, team, TEXT_OR_NULL, team, _)
 // clang-format on
 LG_COLUMNS(LEAGUE_ADDED_ROWS_COLUMNS, LEAGUE_ADDED_ROWS_NCOLS);
 
@@ -159,7 +160,7 @@ const db_statement db_league_scopes_statements[] = {
 	 "                AND s.id = ANY (t.seasons) "
 	 "                AND p.local_date BETWEEN s.starts AND s.ends "
 	 "              ORDER BY s.id)::text AS seasons, "
-	 "       r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative "
+	 "       r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, r.team "
 	 "  FROM plays p "
 	 "  JOIN league_scope_state t ON t.league_id = p.league_id "
 	 "  JOIN play_results r ON r.play_id = p.id "

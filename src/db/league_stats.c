@@ -25,7 +25,8 @@
 	C(LEAGUE_STAT_ROWS_LOCAL_DATE, local_date, TEXT, local_date, _) \
 	C(LEAGUE_STAT_ROWS_GAME_KEY, game_key, TEXT, game_key, _) \
 	C(LEAGUE_STAT_ROWS_GAME, game, TEXT, game, _) \
-	C(LEAGUE_STAT_ROWS_LOWEST_WINS, lowest_wins, BOOL, lowest_wins, _)
+	C(LEAGUE_STAT_ROWS_LOWEST_WINS, lowest_wins, BOOL, lowest_wins, _) \
+	C(LEAGUE_STAT_ROWS_TEAM, team, TEXT_OR_NULL, team, _)
 // clang-format on
 LG_COLUMNS(LEAGUE_STAT_ROWS_COLUMNS, LEAGUE_STAT_ROWS_NCOLS);
 
@@ -58,7 +59,8 @@ const db_statement db_league_stats_statements[] = {
 	 "       p.local_date::text, "
 	 "       coalesce(gn.key, p.game) AS game_key, "
 	 "       coalesce(gn.shown, p.game) AS game, "
-	 "       NOT coalesce(lg.highest_wins, true) AS lowest_wins "
+	 "       NOT coalesce(lg.highest_wins, true) AS lowest_wins, "
+	 "       r.team "
 	 "  FROM plays p "
 	 "  JOIN play_results r ON r.play_id = p.id "
 	 "  JOIN league_members m ON m.id = r.member_id "

@@ -164,9 +164,10 @@ db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
  * game uuids. */
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
                                const char *const arrays[16]);
-/* results_insert_many: eleven array literals, one element per result: play ids, members,
- * seats, scores, ranks, winners, breakdowns, scores as typed, extras, player uuids, unrated. */
-db_status db_results_insert_many(db_conn *c, const char *const arrays[11]);
+/* results_insert_many: twelve array literals, one element per result: play ids, members,
+ * seats, scores, ranks, winners, breakdowns, scores as typed, extras, player uuids, unrated,
+ * teams. */
+db_status db_results_insert_many(db_conn *c, const char *const arrays[12]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
  * location, cooperative, utc_offset_min, league. */
 db_status db_play_update(db_conn *c, const char *const p[10]);
@@ -195,7 +196,7 @@ typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
 
 /* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma,
- * score as typed, unrated. */
+ * score as typed, unrated, team. */
 typedef struct {
 	const char *member, *name;
 	int seat;
@@ -208,6 +209,7 @@ typedef struct {
 	double mu, sigma;
 	const char *score_text; /* NULL when the score is the number as stored */
 	bool unrated;
+	const char *team; /* the seat's team (a game played in teams) or NULL */
 } db_result_row;
 typedef DB_ROWSET(db_result_row) db_result_rows;
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
@@ -258,8 +260,9 @@ db_status db_play_log_list(db_conn *c, const char *league, db_log_rows *out);
 
 /* ---- ratings and standings ---- */
 
-/* league_rows: columns play, member, name, rank, score, winner, cooperative, the play's seq —
- * the league's results in play order (season, game: filters or NULL). */
+/* league_rows: columns play, member, name, rank, score, winner, cooperative, the play's seq,
+ * the seat's team (NULL: alone) — the league's results in play order (season, game: filters or
+ * NULL). */
 typedef struct {
 	const char *play, *member, *name;
 	int rank;
@@ -267,6 +270,7 @@ typedef struct {
 	double score;
 	bool winner, cooperative;
 	int64_t seq;
+	const char *team;                  /* the seat's team in a game played in teams, or NULL */
 	const char *game_key, *local_date; /* league_rows_keyed only, else NULL */
 	int64_t at_us;                     /* league_rows_keyed only: played_at, µs since 1970 */
 } db_league_result;
@@ -334,7 +338,8 @@ db_status db_league_game_keys(db_conn *c, const char *league, char **out);
 /* league_added_rows: the rated rows of a play just added (seat order) when the league's scopes
  * are kept: columns last (the play is the league's last, counted), game key (NULL: none),
  * local date, the kept seasons containing it (array literal), member, name, rank, score,
- * winner, cooperative. No rows: the scopes are not kept or the play has no rated row. */
+ * winner, cooperative, team (NULL: alone). No rows: the scopes are not kept or the play has no
+ * rated row. */
 typedef struct {
 	bool last;
 	const char *key, *local_date, *seasons, *member, *name;
@@ -342,6 +347,7 @@ typedef struct {
 	bool has_score;
 	double score;
 	bool winner, cooperative;
+	const char *team;
 } db_added_row;
 typedef DB_ROWSET(db_added_row) db_added_rows;
 db_status db_league_added_rows(db_conn *c, const char *league, const char *play,
@@ -366,7 +372,8 @@ db_status db_league_scope_standings(db_conn *c, const char *league, const char *
 /* league_stat_rows: the rows of league_rows (same filters, same order) with what the league's
  * pictures need besides: columns play, member, name, rank, score, winner, cooperative, the
  * play's seq, its local time (RFC 3339) and local date, the game's key and shown name (the
- * product's name, else its most used spelling), lowest wins (the file's game said so); set
+ * product's name, else its most used spelling), lowest wins (the file's game said so), the
+ * seat's team (NULL: alone); set
  * after loading: without filters, the rating after each row from its member's line
  * (member_lines_of: a second statement; has_rating false for a row not rated; with a filter
  * has_rating is always false), and dense indexes from 0 of the member (m, by id) and of the
@@ -382,6 +389,7 @@ typedef struct {
 	double mu, sigma;
 	const char *date, *local_date, *game_key, *game;
 	bool lowest_wins;
+	const char *team;
 	int m, g;
 } db_stat_row;
 typedef DB_ROWSET(db_stat_row) db_stat_rows;
@@ -487,6 +495,7 @@ typedef struct {
 	bool has_result;          /* false: a play without results (columns 10 to 18 NULL) */
 	bool unrated, incomplete;
 	const char *game_uuid; /* the file's game object the play named (league_games) or NULL */
+	const char *team;      /* the seat's team (a game played in teams) or NULL */
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

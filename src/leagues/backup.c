@@ -57,6 +57,8 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 			jx_set(x, "unrated", jx_bool(true));
 		if (y->score_text)
 			jx_set(x, "score_text", jx_str(y->score_text));
+		if (y->team)
+			jx_set(x, "team", jx_str(y->team));
 		jx_push(results, x);
 	}
 	db_rowset_clear(&rs);
@@ -209,6 +211,7 @@ int backup_parse(league_import *im)
 			    {"breakdown", JS_OBJECT, JS_F_NULLABLE, 0, 0, NULL, &bd, &has_bd},
 			    {"unrated", JS_BOOL, 0, 0, 0, NULL, &r->r.unrated, NULL},
 			    {"score_text", JS_STRING, 0, 1, 256, NULL, &r->r.score_text, NULL},
+			    {"team", JS_STRING, 0, 1, 64, NULL, &r->r.team, NULL},
 			};
 			snprintf(rf, sizeof rf, "%s/results/%zu", at, k);
 			if (js_fields(json_object_array_get_idx(results, k), rf, xf,

@@ -266,8 +266,25 @@ static void seat_score(json_object *sc, imp_result *r, bool *kept)
 	r->r.has_score = isfinite(r->r.score);
 }
 
-/* The seats of play pl (index i) into ip; false after listing the play as skipped. */
-static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, const char *uuid)
+/* The seat sc's team (BG Stats' "team": a string, or a number in some files) in the import's
+ * arena, or NULL for none ("", null, over 64 bytes). */
+static const char *seat_team(league_import *im, json_object *sc)
+{
+	json_object *x;
+	if (!json_object_object_get_ex(sc, "team", &x) || x == NULL)
+		return NULL;
+	if (json_object_is_type(x, json_type_int))
+		return io_dup(im, json_object_get_string(x));
+	if (!json_object_is_type(x, json_type_string))
+		return NULL;
+	const char *s = json_object_get_string(x);
+	return *s && strlen(s) <= 64 ? s : NULL;
+}
+
+/* The seats of play pl (index i) into ip; false after listing the play as skipped. teams: the
+ * game plays in teams (usesTeams), so each seat's team is kept for the ratings. */
+static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, const char *uuid,
+                      bool teams)
 {
 	static const char *const modelled[] = {"playerRefId", "score", "winner", NULL};
 	static const char *const modelled_but_score[] = {"playerRefId", "winner", NULL};
@@ -305,6 +322,7 @@ static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, cons
 		r->r.extra = extra_text(im, sc, kept ? modelled_but_score : modelled);
 		const char *pu = get_str(pr->o, "uuid");
 		r->r.player_uuid = pu && *pu && strlen(pu) <= 128 ? pu : NULL;
+		r->r.team = teams ? seat_team(im, sc) : NULL;
 		ip->nres++;
 		pr->used = true;
 	}
@@ -312,9 +330,9 @@ static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, cons
 }
 
 /* The play's game into p (false after listing the play as skipped); *lowest: its lowest score
- * wins. */
+ * wins; *teams: it plays in teams. */
 static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, const char *uuid,
-                     bool *lowest)
+                     bool *lowest, bool *teams)
 {
 	bgs_ref *g = index_find(&f->games, pl, "gameRefId");
 	const char *name = g ? get_str(g->o, "name") : NULL;
@@ -334,6 +352,7 @@ static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, con
 		p->bgg_id = v;
 	p->cooperative = get_bool(g->o, "cooperative", false);
 	*lowest = !get_bool(g->o, "highestWins", true);
+	*teams = get_bool(g->o, "usesTeams", false);
 	g->used = true;
 	return true;
 }
@@ -387,8 +406,8 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 		bgs_skip(im, i, uuid, "malformed", "comments have at most %d bytes", NOTES_MAX);
 		return;
 	}
-	bool lowest = false;
-	if (!bgs_game(f, i, pl, &p, uuid, &lowest))
+	bool lowest = false, teams = false;
+	if (!bgs_game(f, i, pl, &p, uuid, &lowest, &teams))
 		return;
 	int64_t v;
 	if (get_int(pl, "durationMin", &v) && v > 0 && v <= 100000)
@@ -409,7 +428,7 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 	imp_play *ip = io_new_play(im, (int)i, (int)ns);
 	ip->p = p;
 	js_path_index(at, sizeof at, "/plays", i);
-	if (!bgs_seats(f, i, pl, ip, uuid) || io_rank(im, ip, lowest, at) != 0) {
+	if (!bgs_seats(f, i, pl, ip, uuid, teams) || io_rank(im, ip, lowest, at) != 0) {
 		if (im->field[0] || im->detail[0]) { /* io_rank's refusal: this play only */
 			bgs_skip(im, i, uuid, "unranked", "%s", im->detail);
 			im->field[0] = im->detail[0] = '\0';

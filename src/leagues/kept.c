@@ -177,6 +177,7 @@ bool kept_splice(kept_league *k, const char *play, db_league_results *rows)
 		                                 .has_score = y->has_score,
 		                                 .winner = y->winner,
 		                                 .coop = y->cooperative,
+		                                 .team = y->team,
 		                                 .key = y->game_key,
 		                                 .date = y->local_date};
 	}

@@ -49,7 +49,8 @@ static void stats_rate_filtered(stats *s, const db_scope_line *line)
 		                     .seq = s->rows[i].y->seq,
 		                     .m = s->rows[i].y->m,
 		                     .rank = s->rows[i].y->rank,
-		                     .coop = s->rows[i].y->cooperative};
+		                     .coop = s->rows[i].y->cooperative,
+		                     .team = s->rows[i].y->team};
 	league_rows lrs = {.rows = lr, .nrows = s->n, .nmembers = s->nm};
 	rating *cur = xcalloc((size_t)(s->nm > 0 ? s->nm : 1), sizeof *cur);
 	rows_rate(&lrs, cur);
@@ -82,8 +83,8 @@ static void stats_rate(stats *s, bool filtered, const db_scope_line *line)
 	free(cur);
 }
 
-/* Every ordered pair of one play (cooperative plays have no rivals): A above B when A's rank
- * is smaller, as GET …/head-to-head counts them. */
+/* Every ordered pair of one play (cooperative plays have no rivals, teammates are not rivals):
+ * A above B when A's rank is smaller, as GET …/head-to-head counts them. */
 static void stats_h2h(stats *s)
 {
 	if (s->nm > H2H_MAX_PLAYERS) /* nm² cells: bounded memory */
@@ -100,6 +101,10 @@ static void stats_h2h(stats *s)
 				if (l == k)
 					continue;
 				sh2h *e = &s->h2h[(size_t)x->m * nm + (size_t)o->m];
+				if (rows_teammates(x->team, o->team)) {
+					e->teammate++;
+					continue;
+				}
 				e->games++;
 				e->above += x->rank < o->rank;
 				e->below += x->rank > o->rank;
@@ -308,6 +313,7 @@ static json_object *h2h_json(const stats *s)
 			jx_set(o, "below", jx_int(e->below));
 			jx_set(o, "ties", jx_int(e->ties));
 			jx_set(o, "share", jx_double((double)e->above / e->games));
+			jx_set(o, "teammate", jx_int(e->teammate));
 			jx_push(arr, o);
 		}
 	return arr;

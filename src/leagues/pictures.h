@@ -37,7 +37,8 @@ typedef struct {
 } smember;
 
 typedef struct {
-	int games, above, below, ties;
+	int games, above, below, ties; /* as opponents */
+	int teammate;                  /* plays on one team */
 } sh2h;
 
 typedef struct {

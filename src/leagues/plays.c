@@ -61,6 +61,7 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		if (z->has_rating)
 			jx_set(x, "rating_after", rows_rating_json((rating){z->mu, z->sigma}));
 		jx_set(x, "unrated", jx_bool(z->unrated));
+		jx_set(x, "team", jx_str_or_null(z->team));
 		jx_push(a, x);
 	}
 	jx_set(o, "results", a);
@@ -458,6 +459,24 @@ static void keep_unrated(json_object *before, league_result *res, int n)
 	}
 }
 
+/* An edit keeps each member's team of a play in teams (the text points into before). */
+static void keep_teams(json_object *before, league_result *res, int n)
+{
+	json_object *old = NULL;
+	if (before == NULL || !json_object_object_get_ex(before, "results", &old))
+		return;
+	for (size_t i = 0; i < json_object_array_length(old); i++) {
+		json_object *o = json_object_array_get_idx(old, i), *pl, *tm;
+		if (!json_object_object_get_ex(o, "team", &tm) ||
+		    !json_object_is_type(tm, json_type_string) ||
+		    !json_object_object_get_ex(o, "player", &pl))
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(res[k].member, json_object_get_string(pl)) == 0)
+				res[k].team = json_object_get_string(tm);
+	}
+}
+
 static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
@@ -471,6 +490,7 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 	if (st == DB_OK) {
 		keep_breakdowns(before, x->in->res, p->nresults);
 		keep_unrated(before, x->in->res, p->nresults);
+		keep_teams(before, x->in->res, p->nresults);
 		st = store_play_update(c, x->league, x->play, p);
 	}
 	if (st == DB_OK)

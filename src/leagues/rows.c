@@ -65,6 +65,7 @@ static void rows_index(league_rows *s)
 		x->score = y->score;
 		x->winner = y->winner;
 		x->coop = y->cooperative;
+		x->team = y->team;
 		x->m = member_index(&mm, x->member);
 		x->key = y->game_key;
 		x->date = y->local_date;
@@ -72,6 +73,23 @@ static void rows_index(league_rows *s)
 	s->nmembers = mm.n;
 	free(mm.ids);
 	free(mm.idx);
+}
+
+void rows_team_ids(const char *const *team, int n, int *id)
+{
+	for (int k = 0; k < n; k++) {
+		id[k] = k;
+		for (int j = 0; j < k && team[k]; j++)
+			if (rows_teammates(team[j], team[k])) {
+				id[k] = j;
+				break;
+			}
+	}
+}
+
+bool rows_teammates(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
 }
 
 /* Loads the league's results in play order (season/game filters may be NULL). */
@@ -105,7 +123,8 @@ static league_row *nth_row(league_rows *s, const int *idx, int k)
 static void rate_span(league_rows *s, const int *idx, int n, rating *cur)
 {
 	rating g[MAX_RESULTS];
-	int rk[MAX_RESULTS];
+	int rk[MAX_RESULTS], tid[MAX_RESULTS];
+	const char *tm[MAX_RESULTS];
 	for (int i = 0; i < n;) {
 		int64_t play = nth_row(s, idx, i)->seq;
 		int j = i;
@@ -117,9 +136,11 @@ static void rate_span(league_rows *s, const int *idx, int n, rating *cur)
 			for (int k = 0; k < np; k++) {
 				g[k] = cur[nth_row(s, idx, i + k)->m];
 				rk[k] = nth_row(s, idx, i + k)->rank;
+				tm[k] = nth_row(s, idx, i + k)->team;
 			}
-			rating_rate(g, rk, (size_t)np);
-			for (int k = 0; k < np; k++)
+			rows_team_ids(tm, np, tid);
+			rated = rating_rate_teams(g, rk, tid, (size_t)np) == 0;
+			for (int k = 0; k < np && rated; k++)
 				cur[nth_row(s, idx, i + k)->m] = g[k];
 		}
 		for (int k = i; k < j; k++) {

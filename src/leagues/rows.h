@@ -25,6 +25,7 @@ typedef struct {
 	int rank;
 	double score;
 	bool has_score, winner, coop;
+	const char *team; /* the seat's team in a game played in teams, or NULL: alone */
 	rating after; /* after this row, in the set last rated (a scope's rating overwrites it) */
 	rating line;  /* after this row in the whole league (rows_rate*): its member's line */
 	bool rated;
@@ -36,6 +37,13 @@ typedef struct {
 	league_row *rows;
 	int nrows, nmembers;
 } league_rows;
+
+/* The teams of one play's n seats for rating_rate_teams: id[k] is the first seat with seat k's
+ * team (team[k] NULL: k itself, alone). */
+void rows_team_ids(const char *const *team, int n, int *id);
+
+/* Are the two seats of one play teammates (the same team, not NULL)? */
+bool rows_teammates(const char *a, const char *b);
 
 /* Loads the league's results in play order (season/game filters may be NULL). */
 db_status rows_load(db_conn *c, const char *league, const char *season, const char *game,

@@ -427,13 +427,16 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 	bool rated = !a->rows[0].cooperative && n >= 2 && n <= MAX_RESULTS;
 	if (rated) {
 		rating g[MAX_RESULTS];
-		int rk[MAX_RESULTS];
+		int rk[MAX_RESULTS], tid[MAX_RESULTS];
+		const char *tm[MAX_RESULTS];
 		for (int i = 0; i < n; i++) {
 			g[i] = t[i].r;
 			rk[i] = a->rows[i].rank;
+			tm[i] = a->rows[i].team;
 		}
-		rating_rate(g, rk, (size_t)n);
-		for (int i = 0; i < n; i++)
+		rows_team_ids(tm, n, tid);
+		rated = rating_rate_teams(g, rk, tid, (size_t)n) == 0;
+		for (int i = 0; i < n && rated; i++)
 			t[i].r = g[i];
 	}
 	league_rows one = {.rows = xcalloc((size_t)n, sizeof *one.rows), .nrows = n};
@@ -448,6 +451,7 @@ static void added_rate_scope(const db_added_rows *a, const char *play, const cha
 		                  .has_score = y->has_score,
 		                  .winner = y->winner,
 		                  .coop = y->cooperative,
+		                  .team = y->team,
 		                  .after = t[i].r,
 		                  .rated = rated};
 		rows_standing_add(&t[i], x);

@@ -148,8 +148,9 @@ int api_league_standings(const http_req *req, http_resp *resp)
 	return access_read(req, resp, standings_read);
 }
 
+/* A pair's plays: as opponents (games: wins, losses, ties) and as teammates. */
 typedef struct {
-	int games, wins, losses, ties;
+	int games, wins, losses, ties, teammate;
 } h2h;
 
 static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
@@ -187,6 +188,10 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 				if (l == k)
 					continue;
 				h2h *e = &t[(size_t)x->m * nm + (size_t)y->m];
+				if (rows_teammates(x->team, y->team)) {
+					e->teammate++;
+					continue;
+				}
 				e->games++;
 				e->wins += x->rank < y->rank;
 				e->losses += x->rank > y->rank;
@@ -199,7 +204,7 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 	for (size_t m = 0; m < nm; m++)
 		for (size_t n = 0; n < nm; n++) {
 			const h2h *e = &t[m * nm + n];
-			if (e->games == 0)
+			if (e->games == 0) /* only ever teammates: never met */
 				continue;
 			json_object *o = jx_obj();
 			jx_set(o, "player", jx_str(ids[m]));
@@ -210,6 +215,7 @@ static int head_to_head_read(const http_req *req, http_resp *resp, db_conn *c, c
 			jx_set(o, "wins", jx_int(e->wins));
 			jx_set(o, "losses", jx_int(e->losses));
 			jx_set(o, "ties", jx_int(e->ties));
+			jx_set(o, "teammate", jx_int(e->teammate));
 			jx_push(arr, o);
 		}
 	json_object *o = jx_obj();

@@ -80,7 +80,8 @@ static void results_add(sbuf arr[BATCH_RESULT_COLS], int *rows, const char *play
 		                                    x->score_text,
 		                                    x->extra,
 		                                    x->player_uuid,
-		                                    x->unrated ? "t" : "f"};
+		                                    x->unrated ? "t" : "f",
+		                                    x->team};
 		for (int k = 0; k < BATCH_RESULT_COLS; k++)
 			rows_array_elem(&arr[k], *rows == 0, r[k]);
 		(*rows)++;

@@ -22,6 +22,7 @@ typedef struct {
 	const char *score_text;  /* the score as typed in another app ("20+16+16") or NULL */
 	const char *extra;       /* JSON text or NULL: the source playerScore's other members */
 	const char *player_uuid; /* the source file's player object (league_players) or NULL */
+	const char *team;        /* the seat's team in a game played in teams, or NULL (borrowed) */
 	bool unrated; /* a seat nothing identifies (an anonymous player): kept in the play, out
 	               * of standings and ratings */
 } league_result;
@@ -68,7 +69,7 @@ db_status store_play_update(db_conn *c, const char *league, const char *play, co
  * added, as plays of league by author. The caller has made sure no uuid is already in the
  * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
  * store_batch_free. */
-enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 11 };
+enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 12 };
 
 typedef struct {
 	sbuf play[BATCH_PLAY_COLS];

@@ -2,7 +2,9 @@
  * the OpenSkill library computes it (Weng & Lin, "A Bayesian Approximation Method for Online
  * Ranking", JMLR 12, 2011, algorithm 4; openskill.py's PlackettLuce.rate with its defaults):
  * μ = 25, σ = 25/3, β = 25/6, τ = 25/300 (added to σ before every game), κ = 0.0001, ties
- * allowed (equal ranks), one player per team. Pure C, no I/O, no allocation.
+ * allowed (equal ranks). Players may play in teams: a team's μ and σ² are the sums of its
+ * players', and the team's update is shared out to each player in proportion to their σ²
+ * (openskill.py's PlackettLuce._compute). Pure C, no I/O, no allocation.
  *
  * A league shows ordinal = μ − 3σ and calls a rating provisional while σ ≥ 4. Solo and
  * cooperative plays are not rated (the caller does not pass them). */
@@ -37,5 +39,11 @@ bool rating_provisional(rating r);
  * ranks are a tie; any integers, only their order counts). Returns 0, or -1 (nothing changed)
  * when n is out of range. */
 int rating_rate(rating *r, const int *rank, size_t n);
+
+/* The same in teams: players i and j are teammates when team[i] == team[j] (any integers;
+ * give each lone player a value of their own). A team's rank is the best (smallest) rank of
+ * its players. Returns 0, or -1 (nothing changed) when n is out of range or the players make
+ * fewer than two teams. With every player alone it rates exactly as rating_rate. */
+int rating_rate_teams(rating *r, const int *rank, const int *team, size_t n);
 
 #endif

@@ -4,10 +4,12 @@
 // deleting a play, members renamed, merged (and the merge undone), removed, invitations accepted,
 // guests claimed ("this is me") and approved, names
 // that differ only in case, one game however its plays spell it, seasons, co-owners,
-// head-to-head, the import's drop zone with its progress and a result that stays, every screen
+// head-to-head, a real export's team play listed team by team and teammates in head-to-head,
+// the import's drop zone with its progress and a result that stays, every screen
 // in English and French, light and dark (screenshots, axe-core with no violation, nothing cut or
 // overlapping), and no script error or external request.
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
+import { readFileSync } from "node:fs";
 import { BASE, SHOTS, assert, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 
 const EN = readJson("static/i18n/leagues.en.json");
@@ -447,6 +449,36 @@ await test("leagues-seasons-owners-head-to-head", async () => {
 	assert((await bea.innerText()).includes("2 plays together: won 1, lost 1, tied 0."), await bea.innerText());
 	assert(await page.getByText("Spring 2026").isVisible(), "the season is said");
 	await screen(page, "leagues-h2h");
+});
+
+await test("leagues-team-play-and-head-to-head", async () => {
+	// a real BG Stats export (tests/api/data/bgstats-real/README.md): Wavelength, 10 seats in two
+	// teams, the winning team on 10 points
+	// its own phone and account: runs alone too (ONLY=team)
+	const tp = await phone();
+	await call(tp, "POST", "/accounts", { email: "tess@example.org", password: "tess password", display_name: "Tess" });
+	const signin = await call(tp, "POST", "/sessions", { email: "tess@example.org", password: "tess password" });
+	assert(signin.status < 300, `Tess signs in: ${signin.status}`);
+	const { id, lid } = await newLeague(tp, "Team club");
+	const file = readFileSync(new URL("../api/data/bgstats-real/michaelgao8-2021.json", import.meta.url), "utf8");
+	const r = await tp.request.post(`${BASE}/api/v1/leagues/${id}/import?format=bgstats`, { headers: { Origin: origin, "Content-Type": "application/json" }, data: file });
+	assert(r.status() === 200, `import: ${r.status()}`);
+	const { body: list } = await call(tp, "GET", `/leagues/${id}/plays?limit=500`);
+	const play = list.plays.find((x) => x.game === "Wavelength" && x.players.length === 10) || list.plays.find((x) => x.game === "Wavelength");
+	await visit(tp, `play=${lid}/${encodeURIComponent(play.id)}`, '[data-testid="play-results"] tbody.lg-team');
+	const groups = await tp.locator('[data-testid="play-results"] tbody.lg-team').evaluateAll((bs) => bs.map((b) => ({ head: b.querySelector("th").textContent, rows: [...b.querySelectorAll("td:first-child a")].map((a) => a.textContent.trim()) })));
+	assert(groups.length === 2 && groups.every((g) => /^Team [01]$/.test(g.head)), JSON.stringify(groups));
+	const one = groups.find((g) => g.head === "Team 1");
+	assert(one && one.rows.includes("Carrie Diamond") && !one.rows.includes("Chris Lew"), JSON.stringify(groups));
+	await screen(tp, "leagues-team-play");
+	// head-to-head: Carrie and Ian were teammates in Wavelength, which is not counted against
+	await visit(tp, `h2h=${lid}`, "#lg-h2h-player");
+	await tp.getByLabel("Player").selectOption({ label: "Carrie Diamond" });
+	const ian = tp.locator('[data-testid="h2h"] li', { hasText: "Ian George" });
+	await ian.waitFor();
+	assert(/On the same team in \d+ plays? \(not counted against each other\)\./.test(await ian.innerText()), await ian.innerText());
+	await screen(tp, "leagues-h2h-teammates");
+	await tp.context().close();
 });
 
 await test("leagues-every-screen-en-light-fr-dark", async () => {

@@ -84,6 +84,84 @@ static void ordinal_and_provisional(void)
 	CHECK_EQ_INT(rating_rate(&r, rank, 1), -1); /* solo plays are not rated */
 }
 
+/* ---- teams, against OpenSkill's own numbers ----
+ * The values below are openskill.js 5.0.1's (the npm package "openskill", OpenSkill's
+ * reference implementation; defaults: Plackett-Luce, μ 25, σ 25/3, β 25/6, κ 0.0001, τ 25/300):
+ *   import * as os from 'openskill'; const r = (mu, sigma) => os.rating({mu, sigma});
+ *   os.rate([[r(25,25/3), r(25,25/3)], [r(25,25/3), r(25,25/3)]])                   // A
+ *   os.rate([[r(30,6), r(22,7.5), r(27,4)], [r(35,3)], [r(20,8), r(24,5.5)]],
+ *           {rank: [2, 1, 2]})                                                      // B
+ *   os.rate([[r(25,25/3), r(28,5)], [r(22,7)], [r(25,25/3)],
+ *            [r(31,2.5), r(18,6), r(26,8)]], {rank: [3, 1, 4, 2]})                  // C
+ * and an independent Python transcription of openskill.py's PlackettLuce._compute
+ * (openskill/models/weng_lin/plackett_luce.py, vivekjoshy/openskill.py commit 061f71f6) gives
+ * the same digits. Here the seats of a team are not side by side: the team values group them. */
+
+static int near_r(rating r, double mu, double sigma)
+{
+	return near(r.mu, mu) && near(r.sigma, sigma);
+}
+
+/* A: two new players beat two new players. */
+static void teams_two_against_two(void)
+{
+	rating r[4] = {rating_default(), rating_default(), rating_default(), rating_default()};
+	int rank[4] = {1, 2, 1, 2}, team[4] = {7, 3, 7, 3};
+	CHECK_EQ_INT(rating_rate_teams(r, rank, team, 4), 0);
+	CHECK(near_r(r[0], 26.964294621803063, 8.177962604389991));
+	CHECK(near_r(r[2], 26.964294621803063, 8.177962604389991));
+	CHECK(near_r(r[1], 23.035705378196937, 8.177962604389991));
+	CHECK(near_r(r[3], 23.035705378196937, 8.177962604389991));
+}
+
+/* B: a trio, a lone player and a pair; the lone player wins, the trio and the pair tie. */
+static void teams_uneven_with_a_tie(void)
+{
+	/* seats: trio[0], pair[0], lone, trio[1], pair[1], trio[2] */
+	rating r[6] = {{30, 6}, {20, 8}, {35, 3}, {22, 7.5}, {24, 5.5}, {27, 4}};
+	int rank[6] = {2, 2, 1, 2, 2, 2}, team[6] = {1, 2, 3, 1, 2, 1};
+	CHECK_EQ_INT(rating_rate_teams(r, rank, team, 6), 0);
+	CHECK(near_r(r[0], 27.24578465858657, 5.941598444326827));
+	CHECK(near_r(r[3], 17.696837322894847, 7.384955852578753));
+	CHECK(near_r(r[5], 25.77560918766481, 3.9834339482759114));
+	CHECK(near_r(r[2], 35.52351421470601, 3.0006538448526547));
+	CHECK(near_r(r[1], 21.175668589643923, 7.89438106405253));
+	CHECK(near_r(r[4], 24.55575437182148, 5.466284207356949));
+}
+
+/* C: four teams, ranks 3, 1, 4, 2; a team's rank is its best player's (the trio's seats say 2,
+ * 2 and 5: the team is second). */
+static void teams_four_ranked(void)
+{
+	rating r[7] = {{25, 25.0 / 3}, {28, 5}, {22, 7}, {25, 25.0 / 3},
+	               {31, 2.5},      {18, 6}, {26, 8}};
+	int rank[7] = {3, 3, 1, 4, 2, 5, 2}, team[7] = {0, 0, 1, 2, 3, 3, 3};
+	CHECK_EQ_INT(rating_rate_teams(r, rank, team, 7), 0);
+	CHECK(near_r(r[0], 24.082604340959808, 8.145054837692522));
+	CHECK(near_r(r[1], 27.669678855294098, 4.960223157730111));
+	CHECK(near_r(r[2], 24.371327851101565, 6.993600163615403));
+	CHECK(near_r(r[3], 23.92704846194834, 8.25129578834557));
+	CHECK(near_r(r[4], 30.876553899495136, 2.496921795212772));
+	CHECK(near_r(r[5], 17.289602629170115, 5.9386513387412885));
+	CHECK(near_r(r[6], 24.737177904158333, 7.85306189533864));
+}
+
+/* Every player alone is the free-for-all, bit for bit; one team alone is no game. */
+static void teams_alone_and_one_team(void)
+{
+	rating a[4] = {{25, 25.0 / 3}, {28, 5}, {22, 7}, {25, 25.0 / 3}};
+	rating b[4] = {{25, 25.0 / 3}, {28, 5}, {22, 7}, {25, 25.0 / 3}};
+	int rank[4] = {1, 2, 2, 4}, team[4] = {40, 10, 30, 20};
+	rating_rate(a, rank, 4);
+	rating_rate_teams(b, rank, team, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(a[i].mu == b[i].mu && a[i].sigma == b[i].sigma);
+	rating c[3] = {{25, 5}, {26, 6}, {27, 7}};
+	int one[3] = {5, 5, 5}, rk[3] = {1, 2, 3};
+	CHECK_EQ_INT(rating_rate_teams(c, rk, one, 3), -1);
+	CHECK(c[0].mu == 25 && c[1].sigma == 6 && c[2].mu == 27); /* unchanged */
+}
+
 int main(void)
 {
 	TEST("rating: 4 players, B and C tied (Weng-Lin PL, hand-computed)",
@@ -92,5 +170,12 @@ int main(void)
 	TEST("rating: two new players, a win and a draw", two_new_players);
 	TEST("rating: ordinal mu-3sigma, provisional until sigma < 4, solo not rated",
 	     ordinal_and_provisional);
+	TEST("rating: teams, 2 v 2 (OpenSkill's numbers)", teams_two_against_two);
+	TEST("rating: teams of 3, 1 and 2 with a tie (OpenSkill's numbers)",
+	     teams_uneven_with_a_tie);
+	TEST("rating: four teams, a team ranks as its best player (OpenSkill's numbers)",
+	     teams_four_ranked);
+	TEST("rating: lone players rate as free-for-all, one team is no game",
+	     teams_alone_and_one_team);
 	TEST_MAIN_END();
 }
