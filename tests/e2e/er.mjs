@@ -547,8 +547,7 @@ await test("g-solo-to-the-end", async () => {
 		players: [{ name: "Solo", sourcePlayerId: "name:solo", winner: me.rank === 1, score: me.score.total, rank: me.rank, startPlayer: true }] };
 	assert(isDeepStrictEqual(bs, want), `BG Stats play: ${JSON.stringify(bs)}`);
 	await screen(S, "game-solo-end");
-	await S.locator("#bgstats-link").scrollIntoViewIfNeeded();
-	await screen(S, "game-solo-end-bgstats");
+	await shot(S, "game-solo-end-bgstats", true);
 	await S.context().close();
 });
 
