@@ -46,7 +46,10 @@ export function bgstatsData(play) {
 	const lowest = first.length > 0 && rest.length > 0 && first.every((a) => rest.every((b) => a.score < b.score));
 	const game = { name: play.game, sourceGameId: k ? k.id : bggId ? `bgg:${bggId}` : `name:${norm(play.game)}`, highestWins: !lowest, noPoints: scored.length === 0 };
 	if (bggId) game.bggId = bggId;
-	const data = { sourceName: SOURCE, sourcePlayId: play.game_id || play.uuid || play.id, playDate: localTime(play.date), game };
+	const data = { sourceName: SOURCE, sourcePlayId: play.game_id || play.uuid || play.id };
+	const when = localTime(play.date);
+	if (when) data.playDate = when;
+	data.game = game;
 	if (typeof play.duration_min === "number") data.durationMin = play.duration_min;
 	if (play.location) data.location = play.location;
 	if (play.notes) data.comments = play.notes;
