@@ -53,6 +53,9 @@ DEB_PKGS += libxml2-dev
 DEB_PKGS += zlib1g-dev
 # members' names compared as Unicode says (white space, NFC, case folding): libunistring
 DEB_PKGS += libunistring-dev
+# the BG Stats export read as published readers read it: R's jsonlite, pandas
+# (tests/api/test_export_readers.py)
+DEB_PKGS += r-cran-jsonlite python3-pandas
 
 .PHONY: all run stop deps print-deps print-ldlibs migrate backup restore test unit bench format format-check clean fuzz asan tsan stress test-patroni
 all: $(BUILD)/server $(UNIT_BIN) $(ENGINE_TEST_BIN)

@@ -9,6 +9,7 @@ import { h, s } from "./dom.js";
 import { bars, boxes, figure, hbars, heat, lines } from "./charts.js";
 import { invitationsPanel, pendingPanels } from "./consent.js";
 import { initTheme } from "./theme.js";
+import { bgstatsLink } from "./bgstats-link.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
@@ -1137,6 +1138,7 @@ async function renderPlay(lid, pid) {
 			p.ignored || p.incomplete ? h("p", { class: "lg-warn" }, t(p.incomplete ? "play.incomplete" : "play.ignored")) : null,
 			p.notes ? h("p", {}, p.notes) : null,
 			h("table", { class: "lg-table", "data-testid": "play-results" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), ...playResultGroups(p.results)),
+			bgstatsLink(p, t("play.bgstats")),
 			...actions,
 		),
 		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),

@@ -174,6 +174,12 @@ export function tableViews({ store, A, root }) {
 	const prints = h("div", {}, printsBox);
 	store.subscribe((S) => !!S.game && S.game.status === "finished", (v) => (printsBox.hidden = v));
 
+	// "Log in BG Stats" (bgstats-link.js, loaded when a game ends)
+	const bgstats = (g) => {
+		const slot = h("div", {});
+		import("./bgstats-link.js").then((m) => slot.replaceChildren(m.bgstatsLink(m.tablePlay("er", g), t("bgstats.log"))));
+		return slot;
+	};
 	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.game.version, ...pdfSel(S)], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -183,7 +189,7 @@ export function tableViews({ store, A, root }) {
 				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
 					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
 				breakdown(s.score)))),
-			h("h3", {}, t("pdf.title")), pdfButtons(S));
+			bgstats(S.game), h("h3", {}, t("pdf.title")), pdfButtons(S));
 	});
 
 	// ---- solo: what ALICAT did, one tap from its sheet ----

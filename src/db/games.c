@@ -33,6 +33,7 @@ static void itoa10(int v, char buf[16])
 	C(GAME_GET_CODE, code)                                                                     \
 	C(GAME_GET_LEAGUE, league)                                                                 \
 	C(GAME_GET_CREATED_AT, created_at)                                                         \
+	C(GAME_GET_FINISHED_AT, finished_at)                                                       \
 	C(GAME_GET_IS_DISPLAY, is_display)
 DB_COLUMNS(GAME_GET_COLUMNS, GAME_GET_NCOLS);
 // clang-format off
@@ -51,6 +52,7 @@ DB_COLUMNS(GAME_GET_COLUMNS, GAME_GET_NCOLS);
 	"       g.code, " \
 	"       coalesce(g.league, '') AS league, " \
 	"       to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created_at, " \
+	"       coalesce(g.result->>'finished_at', '') AS finished_at, " \
 	"       coalesce(g.display_token_hash = decode($2, 'hex'), false) AS is_display " \
 	"  FROM games g " \
 	"  LEFT JOIN seats s ON s.game_id = g.id " \
@@ -306,6 +308,7 @@ db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool loc
 		db_col_copy(r, 0, GAME_GET_CODE, out->code, sizeof out->code);
 		db_col_copy(r, 0, GAME_GET_LEAGUE, out->league, sizeof out->league);
 		db_col_copy(r, 0, GAME_GET_CREATED_AT, out->created_at, sizeof out->created_at);
+		db_col_copy(r, 0, GAME_GET_FINISHED_AT, out->finished_at, sizeof out->finished_at);
 		out->is_display = db_col_bool(r, 0, GAME_GET_IS_DISPLAY);
 	}
 	PQclear(r);

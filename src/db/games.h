@@ -40,6 +40,7 @@ typedef struct {
 	char code[DB_CODE_MAX + 1];
 	char league[DB_NAME_MAX + 1]; /* "" when none */
 	char created_at[DB_TIME_MAX + 1];
+	char finished_at[DB_TIME_MAX + 1]; /* the finished result's finished_at, "" while playing */
 } db_game_row;
 
 void db_game_row_clear(db_game_row *g);

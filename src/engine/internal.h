@@ -89,6 +89,7 @@ struct table_game {
 	char code[DB_CODE_MAX + 1];
 	char league[TABLE_LEAGUE_MAX + 1];
 	char created_at[DB_TIME_MAX + 1];
+	char finished_at[DB_TIME_MAX + 1]; /* when it finished (RFC 3339 UTC), "" while playing */
 	alignas(max_align_t) unsigned char state[];
 };
 

@@ -131,8 +131,9 @@ static step_rc step(table_game *g, table_event *ev, db_event_batch *batch, table
 }
 
 /* The finished result kept in games.result, with when the game was played (RFC 3339 UTC, for
- * the league history); NULL while the game goes on. Caller owns it. */
-static json_object *result_of(const table_game *g)
+ * the league history, and g's finished_at for its state); NULL while the game goes on. Caller
+ * owns it. */
+static json_object *result_of(table_game *g)
 {
 	if (!g->kind->finished(g->state))
 		return NULL;
@@ -145,6 +146,7 @@ static json_object *result_of(const table_game *g)
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 	jx_set_copy(result, "created_at", jx_str(g->created_at));
 	jx_set_copy(result, "finished_at", jx_str(now));
+	snprintf(g->finished_at, sizeof g->finished_at, "%s", now);
 	return result;
 }
 

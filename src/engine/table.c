@@ -270,6 +270,9 @@ json_object *eng_state_reply(const table_game *g)
 	jx_set(o, "version", jx_int(g->version));
 	if (g->league[0])
 		jx_set(o, "league", jx_str(g->league));
+	jx_set(o, "created_at", jx_str(g->created_at));
+	if (g->finished_at[0])
+		jx_set(o, "finished_at", jx_str(g->finished_at));
 	g->kind->state_json(g->state, &v, o);
 	if (g->you)
 		jx_set(o, "you", jx_int(g->you));
@@ -289,6 +292,9 @@ void eng_state_text(const table_game *g, jw *w)
 	jw_kint(w, "version", g->version);
 	if (g->league[0])
 		jw_kstr(w, "league", g->league);
+	jw_kstr(w, "created_at", g->created_at);
+	if (g->finished_at[0])
+		jw_kstr(w, "finished_at", g->finished_at);
 	g->kind->state_text(g->state, &v, w);
 	if (g->you)
 		jw_kint(w, "you", g->you);
@@ -521,6 +527,7 @@ int eng_load(db_conn *c, const table_kind *kind, const char *id, const char *has
 	snprintf(g->code, sizeof g->code, "%s", row->code);
 	snprintf(g->league, sizeof g->league, "%s", row->league);
 	snprintf(g->created_at, sizeof g->created_at, "%s", row->created_at);
+	snprintf(g->finished_at, sizeof g->finished_at, "%s", row->finished_at);
 	/* a seat is claimed once a phone has used its token */
 	if (row->token_seat && !row->token_claimed &&
 	    claim_seat(c, id, row->token_seat, lock, resp))

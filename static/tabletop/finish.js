@@ -4,6 +4,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { mount } from "../view.js";
 import { readStored } from "../api.js";
+import { bgstatsLink, tablePlay } from "../bgstats-link.js";
 import { CL_COLOURS, day, num, rankWords, tr } from "./shared.js";
 
 const DH_END = ["fatalities", "blood_bags", "patients_left", "pips_left", "collected"];
@@ -80,7 +81,8 @@ export function standingsView({ store, kind, id }) {
 			h("ol", { class: "tt-standings" }, g.standings.map((s) => h("li", { "data-seat": s.seat, "data-rank": s.rank },
 				h("span", { class: "tt-rank" }, rankWords(s.rank)), h("span", { class: "tt-name" }, s.name), h("strong", { class: "tt-final" }, num(s.total)),
 				tieShown(g.standings, s) ? h("span", { class: "tt-tie", "data-tie": s.tie_break }, tr(`tt.tie.${s.tie_break}`, {}, s.tie_break)) : null,
-				s.title ? h("span", { class: "tag" }, s.title) : null)))];
+				s.title ? h("span", { class: "tag" }, s.title) : null))),
+			bgstatsLink(tablePlay(kind, g, (a) => t(`tt.admin.${a}`)), t("bgstats.log"))];
 	});
 	store.subscribe((S) => !!finished(S), (on) => (el.hidden = !on));
 	return el;

@@ -338,6 +338,18 @@ def test_dh_game_ended_early():
         assert plays["plays"][0]["incomplete"] is True, plays["plays"][0]
         st, _, table = ann.get(f"/api/v1/leagues/{lg['id']}/standings")
         assert st == 200 and all(r["games"] == 0 for r in table["standings"]), table
+        # the state says when the game was created and finished (what the end screen's "Log in
+        # BG Stats" link sends): the league play's date and duration, read again from the row
+        from datetime import datetime
+        when = lambda x: datetime.fromisoformat(x.replace("Z", "+00:00"))
+        st, _, play = ann.get(f"/api/v1/leagues/{lg['id']}/plays/{plays['plays'][0]['id']}")
+        assert when(done["finished_at"]) == when(play["date"]), (done, play)
+        minutes = (when(done["finished_at"]) - when(done["created_at"])).total_seconds() / 60
+        assert play["duration_min"] == int(minutes + 0.5), (done, play)
+        reread = _state(s, h["id"], h["host_token"])
+        assert (reread["created_at"], reread["finished_at"]) == (done["created_at"],
+                                                                 done["finished_at"]), reread
+        assert "finished_at" not in before and before["created_at"], before
         # the rulebook's game: 8 rounds, complete
         for n in range(4, 9):
             _round(s, g["id"], n, [_e(1, 1), _e(2, 1)], host)

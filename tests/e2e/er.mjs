@@ -1,8 +1,9 @@
 // End-to-end tests of the ER phone screens in headless Debian chromium (playwright-core), at the
 // smallest phone we support (360 × 640). Every screen is audited with axe-core (experimental rules
 // on) in light, dark and French. Run by all.mjs (lib.mjs: the runner, phones, axe).
-import { BASE, ROOT, api, assert, erLayoutCheck, pageAxe, readJson, suite, wordsCheck } from "./lib.mjs";
+import { BASE, ROOT, api, assert, bgstatsPlay, erLayoutCheck, localPlayDate, pageAxe, readJson, suite, wordsCheck } from "./lib.mjs";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 
 const EN = readJson("static/i18n/en.json");
 const FR = readJson("static/i18n/fr.json");
@@ -534,7 +535,19 @@ await test("g-solo-to-the-end", async () => {
 	}
 	await S.locator(".results .result").first().waitFor();
 	assert((await S.locator(".results .result").count()) === 2, "two results");
+	// "Log in BG Stats": the play as the league would record it (ALICAT left out, seat 1 the
+	// first Chief Physician), its date the game's finished_at in the phone's time
+	const [id, seat] = await S.evaluate(() => Object.entries(JSON.parse(localStorage.getItem("dh.er.games")))[0]);
+	const g = (await api("GET", `/er/games/${id}`, undefined, seat.token)).body;
+	const bs = await bgstatsPlay(S);
+	const me = g.seats.find((x) => !x.bot);
+	const mins = Math.round((Date.parse(g.finished_at) - Date.parse(g.created_at)) / 60000);
+	const want = { sourceName: "Dice Hospital companion", sourcePlayId: g.id, playDate: await localPlayDate(S, g.finished_at), durationMin: mins,
+		game: { name: "Dice Hospital: ER – Emergency Roll", sourceGameId: "product:er", highestWins: true, noPoints: false },
+		players: [{ name: "Solo", sourcePlayerId: "name:solo", winner: me.rank === 1, score: me.score.total, rank: me.rank, startPlayer: true }] };
+	assert(isDeepStrictEqual(bs, want), `BG Stats play: ${JSON.stringify(bs)}`);
 	await screen(S, "game-solo-end");
+	await shot(S, "game-solo-end-bgstats", true);
 	await S.context().close();
 });
 
@@ -628,12 +641,13 @@ await test("k-front-end-size-and-preload", async () => {
 	// other pages (leagues.html and its files, charts.js and consent.js among them, display.html and its files), the Dice Hospital and
 	// Clinic screens (tabletop.*, tabletop/ and i18n/tabletop.*, loaded only on their routes), the
 	// host's "Show on a big screen" dialog (bigscreen.*, loaded on its first tap, with
-	// i18n/display.*), the new game's "Game ready" (share.js, loaded when shown), nor openapi.json,
+	// i18n/display.*), the new game's "Game ready" (share.js, loaded when shown), the finished
+	// game's "Log in BG Stats" (bgstats-link.js, loaded when the game ends), nor openapi.json,
 	// nor the README's pictures (screenshots/, which no screen loads), nor the help pages (help/,
 	// which a link opens); every ER module is preloaded by index.html (no chain of fetches) and
 	// kept by the service worker
 	const dir = new URL("static/", ROOT);
-	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|screenshots\/|help\/|i18n\/(leagues|tabletop|display)\.)/;
+	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|bgstats-link\.js|screenshots\/|help\/|i18n\/(leagues|tabletop|display)\.)/;
 	const files = readdirSync(dir, { recursive: true }).filter((f) => /\.(js|css|html|json|svg|webmanifest|png|ico)$/.test(f) && !other.test(f));
 	const total = files.reduce((n, f) => n + readFileSync(new URL(f, dir)).length, 0);
 	assert(total <= 165 * 1024, `front end ${total} bytes`);

@@ -10,7 +10,7 @@
 // overlapping), and no script error or external request.
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { readFileSync } from "node:fs";
-import { BASE, SHOTS, assert, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
+import { BASE, SHOTS, assert, bgstatsPlay, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 
 const EN = readJson("static/i18n/leagues.en.json");
 const FR = readJson("static/i18n/leagues.fr.json");
@@ -585,7 +585,21 @@ await test("leagues-play-keeps-local-date-and-offset", async () => {
 		const pl = await (await fetch(`/api/v1/leagues/${lid}/plays?limit=500`, { credentials: "same-origin" })).json();
 		return pl.plays.filter((x) => x.game === "Hanabi").map((x) => x.date);
 	});
+	const uuid = await p2.evaluate(async () => {
+		const ls = await (await fetch("/api/v1/leagues", { credentials: "same-origin" })).json();
+		const lid = ls.leagues.find((l) => l.name === "Tuesday club").id;
+		const pl = await (await fetch(`/api/v1/leagues/${lid}/plays?limit=500`, { credentials: "same-origin" })).json();
+		const id = pl.plays.find((x) => x.game === "Hanabi").id;
+		return (await (await fetch(`/api/v1/leagues/${lid}/plays/${id}`, { credentials: "same-origin" })).json()).uuid;
+	});
 	assert(dates.length === 1 && /^2026-12-31T23:30:00-05:00$/.test(dates[0]), `stored with its offset: ${dates}`);
+	// "Log in BG Stats" on the play's page: the play's values, its date in the phone's time
+	const bs = await bgstatsPlay(p2);
+	assert(bs.sourcePlayId === uuid && bs.sourceName === "Dice Hospital companion", JSON.stringify(bs));
+	const want = { playDate: "2026-12-31 23:30:00", game: { name: "Hanabi", sourceGameId: "name:hanabi", highestWins: true, noPoints: false },
+		players: [{ name: "Ann", sourcePlayerId: "name:ann", winner: true, score: 20, rank: 1 }, { name: "Bea", sourcePlayerId: "name:bea", winner: false, score: 18, rank: 2 }] };
+	const got = { playDate: bs.playDate, game: bs.game, players: bs.players, rest: Object.keys(bs).filter((k) => !["sourceName", "sourcePlayId", "playDate", "game", "players"].includes(k)) };
+	assert(JSON.stringify(got) === JSON.stringify({ ...want, rest: [] }), `BG Stats play: ${JSON.stringify(bs)}`);
 	await ny.close();
 });
 

@@ -51,6 +51,26 @@ export async function api(method, path, body, token) {
 	return { status: r.status, body: parsed };
 }
 
+/** The play the page's "Log in BG Stats" link pushes: its href checked to be BG Stats'
+ * createPlay.html link (static/bgstats-link.js), its data parameter decoded. The link's other
+ * side, BG Stats, is not reachable from the tests. */
+export async function bgstatsPlay(page) {
+	const link = page.locator("#bgstats-link");
+	await link.waitFor();
+	const href = await link.getAttribute("href");
+	const url = new URL(href);
+	assert(`${url.origin}${url.pathname}` === "https://app.bgstatsapp.com/createPlay.html", `the link: ${href}`);
+	assert([...url.searchParams.keys()].join() === "data", `one data parameter: ${href}`);
+	assert(href.split("?data=")[1] === encodeURIComponent(url.searchParams.get("data")), "the JSON URL-encoded");
+	return JSON.parse(url.searchParams.get("data"));
+}
+
+/** playDate as BG Stats reads it: "YYYY-MM-DD HH:MM:SS", the page's local time of an RFC 3339 time. */
+export const localPlayDate = (page, iso) => page.evaluate((x) => {
+	const d = new Date(x), p = (n) => String(n).padStart(2, "0");
+	return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}, iso);
+
 /** The words of the screen as a player reads them, two checks every audited screen gets:
  * - a badge or warning (a class naming a badge, warn or notice, role note, alert or status, an
  *   error box) says a thing once per section (the closest section, fieldset, article, dialog,

@@ -2,8 +2,9 @@
 // a Dice Hospital game and a Clinic game entered round by round with the steppers to the final
 // ranking and its tie-break, a second phone following live, the unverified badge, a refusal
 // shown with its rule, and French. Run by all.mjs (lib.mjs).
-import { BASE, api, assert, readJson, suite } from "./lib.mjs";
+import { BASE, api, assert, bgstatsPlay, localPlayDate, readJson, suite } from "./lib.mjs";
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 
 // the screens' strings: the shared file and their own (i18n/tabletop.fr.json, loaded on their routes)
 const FR = { ...readJson("static/i18n/fr.json"), ...readJson("static/i18n/tabletop.fr.json") };
@@ -46,6 +47,24 @@ async function createGame(page, kind, names) {
 	for (let i = 2; i < names.length; i++) await page.click("#tt-add-player");
 	for (let i = 0; i < names.length; i++) await page.fill(`input[name="tt-player${i + 1}"]`, names[i]);
 	return page;
+}
+
+/** The finished game's "Log in BG Stats" link: the play the league records (the kind's game and
+ * BGG id, the final totals and ranks, created_at to finished_at), Clinic's first in round 1's
+ * turn order its start player. */
+async function bgstatsChecked(page, kind, id, host) {
+	const g = (await api("GET", `/${kind}/games/${id}`, undefined, host)).body;
+	const first = (g.turn_orders || []).find((o) => o.round === 1)?.order[0];
+	const want = {
+		sourceName: "Dice Hospital companion", sourcePlayId: g.id, playDate: await localPlayDate(page, g.finished_at),
+		durationMin: Math.round((Date.parse(g.finished_at) - Date.parse(g.created_at)) / 60000),
+		game: kind === "dh" ? { name: "Dice Hospital", sourceGameId: "product:dh", highestWins: true, noPoints: false, bggId: 218121 }
+			: { name: "Clinic", sourceGameId: "product:clinic", highestWins: true, noPoints: false, bggId: 272739 },
+		players: g.standings.map((x) => ({ name: x.name, sourcePlayerId: `name:${x.name.toLowerCase()}`, winner: x.rank === 1, score: x.total, rank: x.rank,
+			...(x.seat === first ? { startPlayer: true } : {}) })),
+	};
+	const bs = await bgstatsPlay(page);
+	assert(isDeepStrictEqual(bs, want), `BG Stats play: ${JSON.stringify(bs)}\nwanted ${JSON.stringify(want)}`);
 }
 
 let H, P2, dhId;
@@ -389,6 +408,7 @@ await test("tt-h-end-early-and-the-final-screens", async () => {
 		assert((await page.locator(".tt-legend").count()) === 1, "the mark explained once");
 		await seen(page, page.locator(".tt-legend"), "the mark's legend");
 		assert((await page.locator(".tt-legend").innerText()).includes(W["tt.unverified_legend"]), "the legend's words");
+		if (locale === LOOKS[0][0]) await bgstatsChecked(page, "dh", g.id, host);
 		await noHorizontalScroll(page);
 		await shot(page, `tt-dh-final-${locale.slice(0, 2)}-${colorScheme}`);
 		await page.context().close();
@@ -412,6 +432,7 @@ await test("tt-i-clinic-final-tie-under-its-winner", async () => {
 		assert((await page.locator(".tt-badge").count()) === 1, "one notice for the game");
 		const rights = await page.locator("#tt-standings .tt-final").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().right)));
 		assert(new Set(rights).size === 1, `scores aligned: ${rights}`);
+		if (locale === LOOKS[0][0]) await bgstatsChecked(page, "clinic", g.id, host);
 		await noHorizontalScroll(page);
 		await shot(page, `tt-clinic-final-${locale.slice(0, 2)}-${colorScheme}`);
 		await page.context().close();
