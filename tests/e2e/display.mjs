@@ -8,6 +8,7 @@
 // its box, panels that overlap, and type too small to read across a table. Screenshots:
 // build/e2e/display-*.png. Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { BASE, SHOTS, api, assert, suite, tvLayoutCheck } from "./lib.mjs";
+import { tapMove } from "./erkit.mjs";
 import { execFileSync } from "node:child_process";
 
 const D = suite("display");
@@ -51,26 +52,6 @@ async function bigScreenLink(host, button, name) {
 	await host.click("#bs-close");
 	assert(await host.evaluate((b) => document.activeElement && document.activeElement.matches(b), button), "focus back on the button");
 	return link;
-}
-
-/** One move made only by tapping (as er.mjs): a die (not the chief's when another is free),
- * then the lit beds (first value offered) or the morgue, until the move can be submitted. */
-async function tapMove(p) {
-	const bays = p.locator('.bay:not([aria-disabled="true"])');
-	await bays.first().waitFor();
-	const free = p.locator('.bay:not([aria-disabled="true"]):not(.chief-die)');
-	await ((await free.count()) ? free.first() : bays.first()).click();
-	for (let i = 0; i < 6; i++) {
-		await p.locator('.sheet-panel[data-opts="ready"]').waitFor();
-		if (await p.locator("#submit:not([disabled])").count()) break;
-		const lit = p.locator(".bed.lit");
-		if (await lit.count()) {
-			await lit.first().click();
-			if (await p.locator(".picker").count()) await p.locator(".picker button.value").first().click();
-		} else if (await p.locator("#morgue").count()) await p.click("#morgue");
-		else break; // every patient placed: the move's check is on its way
-	}
-	await p.locator("#submit:not([disabled])").click();
 }
 
 /** A finished ER game played through the API (app deck): each seat takes its first legal

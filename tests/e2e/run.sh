@@ -102,9 +102,9 @@ fi
 # three lanes at once: a lane waits on its phones and the server more than it computes, so three
 # keep two cores busier than two did; the lanes take about as long as each other (all.mjs's "time
 # e2e-FILE" lines). Lighthouse measures speed, so it runs alone
-lane er,tabletop-words 1 &
+lane er,leagues,tabletop-words 1 &
 A=$!
-lane leagues,tabletop,boxcheck 2 &
+lane erscreens,tabletop,boxcheck 2 &
 B=$!
 lane display,charts,ertable,help 3 &
 C=$!
