@@ -340,6 +340,8 @@ await test("m-picker-leaves-the-bed-in-view-lit-beds-keep-colour", async () => {
 	for (const [locale, colorScheme, v, S] of [["en-GB", "light", "en", EN], ["fr-FR", "dark", "fr-dark", FR]]) {
 		const P = await litBoard(locale, colorScheme);
 		// a lit bed is filled with its own colour, as the same colour's unlit beds are, and ringed
+		// (measured once its ring has grown: a lit bed's ring is a 0.2 s transition)
+		await P.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === "running"));
 		const fills = await P.evaluate(() => [...document.querySelectorAll(".bed.lit")].map((b) => {
 			const colour = [...b.classList].find((c) => c.startsWith("c-"));
 			const plain = document.querySelector(`.bed.${colour}:not(.lit):not(.filled) .hex`);
