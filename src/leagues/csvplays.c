@@ -100,8 +100,9 @@ static bool minutes(const char *s, long long *v)
 	return true;
 }
 
-static void skip(league_import *im, int index, const char *id, int line, const char *reason,
-                 const char *fmt, ...)
+/* Lists the play as skipped, its detail starting with the spreadsheet row. Returns 0. */
+static int skip(league_import *im, int index, const char *id, int line, const char *reason,
+                const char *fmt, ...)
 {
 	char d[256];
 	int k = snprintf(d, sizeof d, "row %d: ", line);
@@ -110,6 +111,7 @@ static void skip(league_import *im, int index, const char *id, int line, const c
 	vsnprintf(d + k, sizeof d - (size_t)k, fmt, ap);
 	va_end(ap);
 	io_skip(im, index, id, reason, d);
+	return 0;
 }
 
 /* A seat from its cells (name already in the arena). */
@@ -191,9 +193,10 @@ static const char *play_uuid(league_import *im, const csv_file *f, const char *i
 	return io_dup(im, u);
 }
 
-/* Reads the play of rows[0..n) (index: its place among the file's plays). */
-static void read_play(league_import *im, const csv_file *f, const csv_mapping *m, const csv_cols *c,
-                      const int *rows, int n, int index)
+/* Reads the play of rows[0..n) (index: its place among the file's plays) into im, or its
+ * skip. Returns 0. */
+static int read_play(league_import *im, const csv_file *f, const csv_mapping *m, const csv_cols *c,
+                     const int *rows, int n, int index)
 {
 	const char *const *row = f->rows[rows[0]];
 	int line = f->lines[rows[0]];
@@ -247,6 +250,7 @@ static void read_play(league_import *im, const csv_file *f, const csv_mapping *m
 		im->nplays = first;
 		skip(im, index, sid, line, "bad-players", "%s", why);
 	}
+	return 0;
 }
 
 /* Does the group rows[0..n) already seat the player of row r? */
@@ -364,7 +368,7 @@ int csv_plays(league_import *im, const csv_file *f, const csv_mapping *m)
 	im->csv_lines = xcalloc((size_t)np + 1, sizeof *im->csv_lines);
 	for (int k = 0; k < np; k++) {
 		im->csv_lines[k] = f->lines[rows[starts[k]]];
-		read_play(im, f, m, &c, rows + starts[k], starts[k + 1] - starts[k], k);
+		(void)read_play(im, f, m, &c, rows + starts[k], starts[k + 1] - starts[k], k);
 	}
 	free(rows);
 	free(starts);
