@@ -9,6 +9,7 @@
 #include "leagues/bgsexport.h"
 #include "leagues/claims.h"
 #include "leagues/csv.h"
+#include "leagues/csvpreview.h"
 #include "leagues/import.h"
 #include "leagues/invitations.h"
 #include "leagues/leagues.h"

@@ -1,6 +1,7 @@
 /* What a spreadsheet will import as, before it is imported (POST …/import/preview?format=csv):
  * the header, the mapping proposed from it (or the one sent), and the first plays as they
  * would be stored, or what is wrong with the mapping or with each row. Nothing is stored. */
+#include "leagues/csvpreview.h"
 #include "leagues/access.h"
 #include "leagues/csvin.h"
 #include "leagues/import.h"

@@ -24,10 +24,6 @@ bool import_format_of(const http_req *req, http_resp *resp, const char *ct, impo
 /* A spreadsheet's mapping from the query (columns, dates, game; absent: the proposed one). */
 void import_csv_mapping(const http_req *req, league_import *im);
 
-/* POST …/import/preview?format=csv (csvpreview.c): the file's header, the proposed (or
- * given) mapping and its first plays, nothing stored. */
-int api_league_import_preview(const http_req *req, http_resp *resp);
-
 /* The import's pre-body check (http_route.pre_body): Origin, session and ownership from the
  * headers, so a refused client never gets 16 MiB buffered. */
 int api_league_import_pre_body(const http_req *req, http_resp *resp);
