@@ -174,6 +174,14 @@ def test_pga99_row_per_play_with_the_winner_named():
         assert plays[("Codenames", "2020-05-19T22:49:09")]["players"] == []
         assert plays[("Detective Stories: Demo \"Gattardo\"", "2020-10-29T13:33:03")]
         assert "Jonas" in {r["name"] for p in plays.values() for r in p["players"]}
+        # a backup keeps where the plays came from, and restores
+        st, hd, backup = ann.get(f"/api/v1/leagues/{lid}/backup.json")
+        assert st == 200 and {p["source"] for p in backup["plays"]} == {"csv"}, backup["plays"][0]
+        other = _league(ann, "Advent again")
+        st, hd, o = ann.call("POST", f"/api/v1/leagues/{other}/import?format=backup",
+                             json.dumps(backup), raw=True,
+                             headers={"Content-Type": "application/json"})
+        assert st == 200 and o["imported"] == 23, o
 
 
 def test_semicolons_decimal_commas_dotted_dates_and_windows_1252():
@@ -265,3 +273,15 @@ def test_files_that_are_no_csv_are_refused_with_the_row():
         st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import/preview?format=bgstats",
                              b"{}", raw=True, headers={"Content-Type": "application/json"})
         problem(st, hd, o, 400)
+        # the preview takes what the import takes: 16 MiB, refused from the headers beyond
+        from test_leagues import _announce
+        assert _announce(s, ann, f"/api/v1/leagues/{lid}/import/preview?format=csv",
+                         16 * 1024 * 1024 + 1).startswith("HTTP/1.1 413")
+        # owners only, and Origin checked, as for the import
+        bob = user(s, "bob@example.org", "Bob")
+        st, hd, o = _preview(bob, lid, b"date,game,player\n")
+        assert st == 403, (st, o)
+        st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import/preview?format=csv",
+                             b"date,game,player\n", raw=True, origin=False,
+                             headers={"Content-Type": "text/csv"})
+        problem(st, hd, o, 403, rule="origin-mismatch")
