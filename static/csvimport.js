@@ -5,8 +5,8 @@
 // server again. "Import" hands the mapping back as the import's query.
 
 /** The roles a column can take, as the API writes them ("" leaves it out). */
-const PLAY_ROLES = ["", "play", "date", "time", "game", "bgg_id", "duration", "cooperative", "location", "notes", "winner_name"];
-const SEAT_ROLES = ["player", "score", "rank", "winner"];
+const PLAY_ROLES = ["", "play", "date", "time", "game", "bgg_id", "duration", "cooperative", "location", "notes", "winner_name", "ignored", "incomplete"];
+const SEAT_ROLES = ["player", "score", "rank", "winner", "unrated"];
 
 /** The import's query for a mapping: columns, dates, game. */
 export function mappingQuery(m) {

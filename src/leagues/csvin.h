@@ -32,10 +32,13 @@ typedef enum {
 	CR_LOCATION,
 	CR_NOTES,
 	CR_WINNER_NAME,
-	CR_PLAYER, /* the seat roles, from here on */
+	CR_IGNORED,    /* kept, out of standings and ratings (BG Stats' ignored, BGG nowinstats) */
+	CR_INCOMPLETE, /* not played to the end: out of standings and ratings too */
+	CR_PLAYER,     /* the seat roles, from here on */
 	CR_SCORE,
 	CR_RANK,
 	CR_WINNER,
+	CR_UNRATED, /* a seat nothing identifies (an anonymous player): kept, never rated */
 } csv_kind;
 
 typedef struct {

@@ -27,10 +27,13 @@ static const char *const KIND_NAMES[] = {
     [CR_LOCATION] = "location",
     [CR_NOTES] = "notes",
     [CR_WINNER_NAME] = "winner_name",
+    [CR_IGNORED] = "ignored",
+    [CR_INCOMPLETE] = "incomplete",
     [CR_PLAYER] = "player",
     [CR_SCORE] = "score",
     [CR_RANK] = "rank",
     [CR_WINNER] = "winner",
+    [CR_UNRATED] = "unrated",
 };
 enum { NKINDS = sizeof KIND_NAMES / sizeof KIND_NAMES[0] };
 
@@ -87,14 +90,15 @@ static const struct {
 
 /* Our own export.csv (csv.c): read back as written. */
 static const char *const EXPORT_HEADER[] = {
-    "play",         "date",        "day",       "time",         "game", "bgg_id",
-    "duration_min", "cooperative", "location",  "player",       "seat", "score",
-    "rank",         "winner",      "rating_mu", "rating_sigma", "notes"};
+    "play",        "date",         "day",    "time",    "game",       "bgg_id", "duration_min",
+    "cooperative", "location",     "player", "seat",    "score",      "rank",   "winner",
+    "rating_mu",   "rating_sigma", "notes",  "ignored", "incomplete", "unrated"};
 static const csv_kind EXPORT_KINDS[] = {
-    CR_PLAY,     CR_DATE,        CR_NONE,     CR_NONE,   CR_GAME, CR_BGG_ID,
-    CR_DURATION, CR_COOPERATIVE, CR_LOCATION, CR_PLAYER, CR_NONE, CR_SCORE,
-    CR_RANK,     CR_WINNER,      CR_NONE,     CR_NONE,   CR_NOTES};
-enum { EXPORT_COLS = sizeof EXPORT_HEADER / sizeof EXPORT_HEADER[0] };
+    CR_PLAY,        CR_DATE,     CR_NONE,   CR_NONE,    CR_GAME,       CR_BGG_ID, CR_DURATION,
+    CR_COOPERATIVE, CR_LOCATION, CR_PLAYER, CR_NONE,    CR_SCORE,      CR_RANK,   CR_WINNER,
+    CR_NONE,        CR_NONE,     CR_NOTES,  CR_IGNORED, CR_INCOMPLETE, CR_UNRATED};
+/* the columns of every export, and of the exports before ignored, incomplete and unrated */
+enum { EXPORT_COLS = sizeof EXPORT_HEADER / sizeof EXPORT_HEADER[0], EXPORT_COLS_FIRST = 17 };
 
 static bool is_seat_kind(csv_kind k)
 {
@@ -194,7 +198,7 @@ void csv_propose(const csv_file *f, csv_mapping *m)
 {
 	memset(m, 0, sizeof *m);
 	int n = f->ncols < CSV_MAX_COLS ? f->ncols : CSV_MAX_COLS;
-	bool ours = f->ncols == EXPORT_COLS;
+	bool ours = f->ncols == EXPORT_COLS || f->ncols == EXPORT_COLS_FIRST;
 	for (int c = 0; ours && c < n; c++)
 		ours = strcmp(f->header[c], EXPORT_HEADER[c]) == 0;
 	for (int c = 0; c < n; c++)

@@ -14,8 +14,8 @@
 
 /* Where each role is: its column, -1 when no column holds it (seat roles by seat). */
 typedef struct {
-	int col[CR_WINNER + 1];         /* the play's roles and the row's seat */
-	int seat[CSV_MAX_SEATS + 1][4]; /* player, score, rank, winner of seat 1… */
+	int col[CR_UNRATED + 1];        /* the play's roles and the row's seat */
+	int seat[CSV_MAX_SEATS + 1][5]; /* player, score, rank, winner, unrated of seat 1… */
 	int nseats;                     /* the highest seat numbered */
 	bool per_player;                /* a row per player per play */
 } csv_cols;
@@ -116,8 +116,9 @@ static int skip(league_import *im, int index, const char *id, int line, const ch
 
 /* A seat from its cells (name already in the arena). */
 static void seat(league_import *im, imp_play *ip, const char *name, const char *const *row,
-                 int score, int rank, int winner)
+                 const int cols[5])
 {
+	int score = cols[1], rank = cols[2], winner = cols[3];
 	imp_result *r = &ip->res[ip->nres++];
 	r->name = name;
 	const char *sc = cell_text(im, row, score, NOTES_MAX);
@@ -136,6 +137,7 @@ static void seat(league_import *im, imp_play *ip, const char *name, const char *
 		r->r.has_winner = true;
 		r->r.winner = w == 1;
 	}
+	r->r.unrated = cols[4] >= 0 && csv_flag(row[cols[4]]) == 1;
 }
 
 /* The seats of a play of rows[first..first+n) into ip (room for them made by the caller). */
@@ -147,17 +149,17 @@ static void seats(league_import *im, const csv_file *f, const csv_cols *c, const
 			const char *const *row = f->rows[rows[i]];
 			const char *name =
 			    cell_text(im, row, c->col[CR_PLAYER], NAME_MAX_BYTES + 1);
+			const int cols[5] = {c->col[CR_PLAYER], c->col[CR_SCORE], c->col[CR_RANK],
+			                     c->col[CR_WINNER], c->col[CR_UNRATED]};
 			if (*name)
-				seat(im, ip, name, row, c->col[CR_SCORE], c->col[CR_RANK],
-				     c->col[CR_WINNER]);
+				seat(im, ip, name, row, cols);
 		}
 	} else {
 		const char *const *row = f->rows[rows[0]];
 		for (int s = 1; s <= c->nseats; s++) {
 			const char *name = cell_text(im, row, c->seat[s][0], NAME_MAX_BYTES + 1);
 			if (*name)
-				seat(im, ip, name, row, c->seat[s][1], c->seat[s][2],
-				     c->seat[s][3]);
+				seat(im, ip, name, row, c->seat[s]);
 		}
 	}
 	const char *winner =
@@ -229,6 +231,8 @@ static int read_play(league_import *im, const csv_file *f, const csv_mapping *m,
 	if (*dur && minutes(dur, &v))
 		p.duration_min = v;
 	p.cooperative = c->col[CR_COOPERATIVE] >= 0 && csv_flag(row[c->col[CR_COOPERATIVE]]) == 1;
+	p.ignored = c->col[CR_IGNORED] >= 0 && csv_flag(row[c->col[CR_IGNORED]]) == 1;
+	p.incomplete = c->col[CR_INCOMPLETE] >= 0 && csv_flag(row[c->col[CR_INCOMPLETE]]) == 1;
 	p.location = cell_text(im, row, c->col[CR_LOCATION], GAME_MAX);
 	p.notes = cell_text(im, row, c->col[CR_NOTES], NOTES_MAX);
 	int room = c->per_player ? n : c->nseats > 0 ? c->nseats : 1;

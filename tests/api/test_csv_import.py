@@ -106,6 +106,24 @@ def test_own_export_reads_back_as_the_same_league():
             assert {k["reason"] for k in again["skipped_plays"]} == {"duplicate"}, again
 
 
+def test_own_export_of_bgg_plays_keeps_what_stays_out_of_the_standings():
+    """Real BGG files (../bgg-real/): plays not in stats, anonymous seats, a name twice in a
+    play (unrated seats): the export says so (ignored, incomplete, unrated), and reads back."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        for name in ("tnaskali-by-username.xml", "excali8ur-plays.xml", "seanacton-mrbiofan12.xml"):
+            a = _league(ann, name[:40])
+            with open(os.path.join(HERE, "data", "bgg-real", name), "rb") as f:
+                st, hd, o = ann.call("POST", f"/api/v1/leagues/{a}/import?format=bggxml", f.read(),
+                                     raw=True, headers={"Content-Type": "application/xml"})
+            assert st == 200, o
+            st, hd, body = ann.get(f"/api/v1/leagues/{a}/export.csv")
+            b = _league(ann, "CSV of " + name[:40])
+            st, hd, o = _import(ann, b, body)
+            assert st == 200 and o["skipped"] == 0, (name, o)
+            _same_league(ann, a, b)
+
+
 def test_libreoffice_resave_of_our_export_reads_back_as_the_same_league():
     """libreoffice-export.csv: our export of the BG Stats league above, opened and saved by
     LibreOffice Calc (README.md there has the command): TRUE/FALSE for our true/false, times
