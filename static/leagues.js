@@ -10,6 +10,7 @@ import { bars, boxes, figure, hbars, heat, lines } from "./charts.js";
 import { invitationsPanel, pendingPanels } from "./consent.js";
 import { initTheme } from "./theme.js";
 import { bgstatsLink } from "./bgstats-link.js";
+import { csvMappingView, mappingQuery } from "./csvimport.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
@@ -564,13 +565,14 @@ function upload(path, file, contentType, onProgress, onSent) {
 
 /** The import's format from the file's name and first bytes. */
 async function importFormat(file) {
+	if (/\.(csv|tsv|txt)$/i.test(file.name) || file.type === "text/csv") return ["csv", "text/csv"];
 	const head = await file.slice(0, 4096).text();
 	if (/\.xml$/i.test(file.name) || head.trimStart().startsWith("<")) return ["bggxml", "application/xml"];
 	return [/"format"\s*:\s*"dicehospital-league-backup"/.test(head) ? "backup" : "bgstats", "application/json"];
 }
 
 function dropZone(lg) {
-	const input = h("input", { type: "file", id: "lg-file", class: "lg-file", accept: ".json,.xml,application/json,application/xml,text/xml" });
+	const input = h("input", { type: "file", id: "lg-file", class: "lg-file", accept: ".json,.xml,.csv,.tsv,.txt,application/json,application/xml,text/xml,text/csv" });
 	const text = h("span", { class: "lg-progress-text" });
 	const bar = h("progress", { max: 100, value: 0, "aria-label": t("import.progress") });
 	const progress = h("div", { class: "lg-progress", role: "status", hidden: true }, text, bar);
@@ -589,6 +591,69 @@ function dropZone(lg) {
 			box.focus({ preventScroll: true });
 		}
 	};
+	/** Sends the file as format (query: a spreadsheet's mapping) with its progress. */
+	const send = async (file, format, type, query = "") => {
+		state("sending");
+		progress.hidden = false;
+		const sent = () => {
+			if (zone.dataset.state !== "sending") return;
+			state("importing");
+			bar.removeAttribute("value"); // indeterminate: the server reads and stores the plays
+			text.textContent = t("import.importing");
+		};
+		const step = (loaded, total) => {
+			const pct = Math.round((100 * loaded) / total);
+			bar.value = pct;
+			text.textContent = t("import.sending", { pct });
+			if (loaded >= total) sent();
+		};
+		step(0, 1);
+		const reply = await upload(`/leagues/${enc(lg.id)}/import?format=${format}${query ? `&${query}` : ""}`, file, type, step, sent);
+		sent();
+		await finish({ file: file.name, reply });
+	};
+	const release = () => {
+		busy = false;
+		input.disabled = false;
+	};
+	/** A spreadsheet: its columns are mapped on a screen of their own before it is sent. */
+	const mapColumns = async (file) => {
+		state("reading");
+		progress.hidden = false;
+		bar.removeAttribute("value");
+		text.textContent = t("csv.reading");
+		const deps = { h, t, tn, api, errorBox, ApiError };
+		const view = await csvMappingView(
+			file,
+			lg.id,
+			deps,
+			async (m) => {
+				view.remove();
+				busy = true;
+				input.disabled = true;
+				try {
+					await send(file, "csv", "text/csv", mappingQuery(m));
+				} catch (e) {
+					await finish({ file: file.name, error: e instanceof ApiError ? e : new ApiError(0, { detail: String(e.message || e) }) });
+				} finally {
+					release();
+				}
+			},
+			() => {
+				view.remove();
+				state("idle");
+				progress.hidden = true;
+				input.value = "";
+				input.focus();
+			},
+		);
+		progress.hidden = true;
+		state("mapping");
+		document.getElementById("lg-csv-mapping")?.remove();
+		zone.after(view);
+		view.scrollIntoView({ block: "nearest" });
+		view.focus({ preventScroll: true });
+	};
 	const go = async (file) => {
 		if (busy || !file) return;
 		busy = true;
@@ -597,28 +662,12 @@ function dropZone(lg) {
 			if (file.size > IMPORT_MAX) throw new ApiError(413, { detail: t("import.too_large") });
 			if (file.size === 0) throw new ApiError(400, { detail: t("import.empty") });
 			const [format, type] = await importFormat(file);
-			state("sending");
-			progress.hidden = false;
-			const sent = () => {
-				if (zone.dataset.state !== "sending") return;
-				state("importing");
-				bar.removeAttribute("value"); // indeterminate: the server reads and stores the plays
-				text.textContent = t("import.importing");
-			};
-			const step = (loaded, total) => {
-				const pct = Math.round((100 * loaded) / total);
-				bar.value = pct;
-				text.textContent = t("import.sending", { pct });
-				if (loaded >= total) sent();
-			};
-			step(0, 1);
-			const reply = await upload(`/leagues/${enc(lg.id)}/import?format=${format}`, file, type, step, sent);
-			sent();
-			await finish({ file: file.name, reply });
+			if (format === "csv") await mapColumns(file);
+			else await send(file, format, type);
 		} catch (e) {
 			await finish({ file: file.name, error: e instanceof ApiError ? e : new ApiError(0, { detail: String(e.message || e) }) });
 		} finally {
-			busy = false;
+			release();
 		}
 	};
 	input.addEventListener("change", () => go(input.files[0]));

@@ -9,6 +9,7 @@
 #include "leagues/bgsexport.h"
 #include "leagues/claims.h"
 #include "leagues/csv.h"
+#include "leagues/csvpreview.h"
 #include "leagues/import.h"
 #include "leagues/invitations.h"
 #include "leagues/leagues.h"
@@ -122,9 +123,11 @@ const http_route api_routes[] = {
      NULL},
     {"GET", "/api/v1/leagues/{id}/export.csv", api_league_export_csv, true, 0, false, false, NULL},
     {"GET", "/api/v1/leagues/{id}/backup.json", api_league_backup, true, 0, false, false, NULL},
-    /* the one route with a larger body (16 MiB) of its own content types */
+    /* the routes with a larger body (16 MiB) of their own content types */
     {"POST", "/api/v1/leagues/{id}/import", api_league_import, true, 16 * 1024 * 1024, true, true,
      api_league_import_pre_body},
+    {"POST", "/api/v1/leagues/{id}/import/preview", api_league_import_preview, true,
+     16 * 1024 * 1024, true, true, api_league_import_pre_body},
     /* Dice Hospital and Clinic at the table: the engine's reads and create, each
      * kind's rounds and finish (games/dh/kind.c, games/clinic/kind.c); scoring profiles
      * (profiles.c) */

@@ -153,7 +153,7 @@ int backup_parse(league_import *im)
 			return io_fail(im, at, "a season has dates YYYY-MM-DD, ends ≥ starts");
 		im->nseasons++;
 	}
-	static const char *const sources[] = {"hand", "table", "bgstats", "bggxml", NULL};
+	static const char *const sources[] = {"hand", "table", "bgstats", "bggxml", "csv", NULL};
 	n = json_object_array_length(plays);
 	for (size_t i = 0; i < n; i++) {
 		json_object *pl = json_object_array_get_idx(plays, i), *results = NULL;

@@ -1,5 +1,5 @@
 /* A league as CSV for spreadsheets: one row per player per play, one row with empty player
- * columns for a play without players (GET …/export.csv). */
+ * columns for a play without players (GET …/export.csv). Read back by format=csv (csvin.h). */
 #include "leagues/csv.h"
 #include "leagues/access.h"
 #include "leagues/io.h"
@@ -27,7 +27,7 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
 	sb_str(&s, "\xEF\xBB\xBF");
 	sb_str(&s, "play,date,day,time,game,bgg_id,duration_min,cooperative,location,player,seat,"
-	           "score,rank,winner,rating_mu,rating_sigma,notes\r\n");
+	           "score,rank,winner,rating_mu,rating_sigma,notes,ignored,incomplete,unrated\r\n");
 	for (int i = 0; i < rs.n; i++) {
 		const db_export_row *x = &rs.rows[i];
 		char seat[16] = "", rank[16] = "", day[11], time[9];
@@ -58,7 +58,15 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 		             false},
 		            {io_finite_text(x->mu), false},
 		            {io_finite_text(x->sigma), false},
-		            {x->notes, true}};
+		            {x->notes, true},
+		            /* what keeps a play or a seat out of the standings, so the file reads
+		             * back as the same league (csvin.h) */
+		            {x->ignored ? "true" : "false", false},
+		            {x->incomplete ? "true" : "false", false},
+		            {!x->has_result               ? ""
+		             : x->unrated || x->anonymous ? "true"
+		                                          : "false",
+		             false}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
 				sb_str(&s, ",");

@@ -9,6 +9,7 @@
 #include "leagues/backup.h"
 #include "leagues/bggxml.h"
 #include "leagues/bgstats.h"
+#include "leagues/csvin.h"
 #include "leagues/io.h"
 #include "leagues/members.h"
 #include "leagues/ratings.h"
@@ -31,6 +32,8 @@ int import_parse(league_import *im, import_format format, const char *body, size
 {
 	if (format == IMPORT_BGGXML)
 		return bggxml_parse(im, body, len);
+	if (format == IMPORT_CSV)
+		return csv_parse(im, body, len);
 	js_error err;
 	if (js_parse(body, len, &im->root, &err) != 0)
 		return io_fail(im, err.field, err.detail);
@@ -372,6 +375,51 @@ static bool content_type_is(const char *ct, const char *want)
 	return ct && strncasecmp(ct, want, n) == 0 && (ct[n] == '\0' || ct[n] == ';');
 }
 
+bool import_format_of(const http_req *req, http_resp *resp, const char *ct, import_format *f)
+{
+	static const struct {
+		const char *name;
+		import_format format;
+		const char *types[3]; /* the Content-Types it comes in */
+		const char *refusal;  /* the 415's detail */
+	} FORMATS[] = {
+	    {"bgstats", IMPORT_BGSTATS, {"application/json"}, "this import is application/json"},
+	    {"backup", IMPORT_BACKUP, {"application/json"}, "this import is application/json"},
+	    {"bggxml",
+	     IMPORT_BGGXML,
+	     {"application/xml", "text/xml"},
+	     "a BGG plays file is application/xml or text/xml"},
+	    {"csv", IMPORT_CSV, {"text/csv", "text/plain"}, "a spreadsheet is text/csv"},
+	};
+	const char *format = http_query(req, "format");
+	for (size_t i = 0; format && i < sizeof FORMATS / sizeof FORMATS[0]; i++) {
+		if (strcmp(format, FORMATS[i].name) != 0)
+			continue;
+		bool ok = false;
+		for (int k = 0; k < 3 && FORMATS[i].types[k]; k++)
+			ok = ok || content_type_is(ct, FORMATS[i].types[k]);
+		if (!ok) {
+			http_reply_problem(resp, 415, FORMATS[i].refusal, NULL, NULL);
+			return false;
+		}
+		if (req->body == NULL || req->body_len == 0) {
+			http_reply_problem(resp, 400, "the file is empty", NULL, NULL);
+			return false;
+		}
+		*f = FORMATS[i].format;
+		return true;
+	}
+	http_reply_problem(resp, 400, "format must be bgstats, bggxml, backup or csv", NULL, NULL);
+	return false;
+}
+
+void import_csv_mapping(const http_req *req, league_import *im)
+{
+	im->csv_columns = http_query(req, "columns");
+	im->csv_dates = http_query(req, "dates");
+	im->csv_game = http_query(req, "game");
+}
+
 int api_league_import_pre_body(const http_req *req, http_resp *resp)
 {
 	league_access a;
@@ -386,32 +434,20 @@ int api_league_import(const http_req *req, http_resp *resp)
 	db_conn *c = access_open_write(req, resp, false, true, &a);
 	if (!c)
 		return 0;
-	const char *format = http_query(req, "format");
 	const char *ct = http_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
-	bool xml = format && strcmp(format, "bggxml") == 0;
-	if (!format || (!xml && strcmp(format, "bgstats") != 0 && strcmp(format, "backup") != 0))
-		return http_reply_problem(resp, 400, "format must be bgstats, bggxml or backup",
-		                          NULL, NULL);
-	if (xml ? !content_type_is(ct, "application/xml") && !content_type_is(ct, "text/xml")
-	        : !http_content_type_is_json(ct))
-		return http_reply_problem(resp, 415,
-		                          xml ? "a BGG plays file is application/xml or text/xml"
-		                              : "this import is application/json",
-		                          NULL, NULL);
-	if (req->body == NULL || req->body_len == 0)
-		return http_reply_problem(resp, 400, "the file is empty", NULL, NULL);
+	import_format f;
+	if (!import_format_of(req, resp, ct, &f))
+		return 0;
 	league_import im = {
 	    .league = req->params[0], .account = a.acc.id, .access = &a, .resp = resp};
-	import_format f = xml                             ? IMPORT_BGGXML
-	                  : strcmp(format, "backup") == 0 ? IMPORT_BACKUP
-	                                                  : IMPORT_BGSTATS;
+	import_csv_mapping(req, &im);
 	int rc = import_parse(&im, f, req->body, req->body_len);
 	im.nparse_skips = im.nskips;
 	if (rc == 0 && f == IMPORT_BGSTATS)
 		im.file_text = json_object_to_json_string_ext(
 		    im.root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (rc != 0) {
-		http_reply_problem(resp, 400, im.detail, "malformed-file",
+		http_reply_problem(resp, 400, im.detail, im.rule ? im.rule : "malformed-file",
 		                   im.field[0] ? im.field : NULL);
 	} else {
 		db_status st = access_tx(c, import_tx, &im);

@@ -17,6 +17,13 @@ int import_parse(league_import *im, import_format format, const char *body, size
 
 int api_league_import(const http_req *req, http_resp *resp);
 
+/* The import's format from its query (format=…) checked against its Content-Type and body
+ * (415, 400): false after the reply. */
+bool import_format_of(const http_req *req, http_resp *resp, const char *ct, import_format *f);
+
+/* A spreadsheet's mapping from the query (columns, dates, game; absent: the proposed one). */
+void import_csv_mapping(const http_req *req, league_import *im);
+
 /* The import's pre-body check (http_route.pre_body): Origin, session and ownership from the
  * headers, so a refused client never gets 16 MiB buffered. */
 int api_league_import_pre_body(const http_req *req, http_resp *resp);

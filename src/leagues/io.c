@@ -251,6 +251,7 @@ void io_import_free(league_import *im)
 	free(im->games);
 	free(im->locations);
 	free(im->players);
+	free(im->csv_lines);
 }
 
 void io_skip(league_import *im, int index, const char *id, const char *reason, const char *detail)

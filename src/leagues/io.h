@@ -26,7 +26,7 @@ enum {
 
 #define BACKUP_FORMAT "dicehospital-league-backup"
 
-typedef enum { IMPORT_BGSTATS, IMPORT_BGGXML, IMPORT_BACKUP } import_format;
+typedef enum { IMPORT_BGSTATS, IMPORT_BGGXML, IMPORT_BACKUP, IMPORT_CSV } import_format;
 
 typedef struct {
 	const char *name; /* borrowed from the import's tree or arena */
@@ -91,6 +91,10 @@ typedef struct {
 	const char
 	    *file_text; /* a BG Stats file's JSON, borrowed from root: kept with the league */
 	char field[400], detail[256]; /* the first error */
+	const char *rule;             /* its rule (static), NULL: malformed-file */
+	/* a spreadsheet's mapping (csvin.h), borrowed from the request: NULL, the proposed one */
+	const char *csv_columns, *csv_dates, *csv_game;
+	int *csv_lines; /* owned: the spreadsheet row where each play of a CSV file starts */
 	/* filled by the transaction */
 	const char *league, *account;
 	league_access *access; /* the importer's (an owner's), read again under the lock */

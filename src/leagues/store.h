@@ -39,7 +39,7 @@ typedef struct {
 	bool ignored;          /* kept and shown, left out of standings and ratings */
 	bool incomplete;       /* not played to the end: out of standings and ratings too */
 	int64_t bgg_play_id;   /* the BoardGameGeek play this is, 0: none */
-	const char *source;    /* "hand", "table", "bgstats", "bggxml" */
+	const char *source;    /* "hand", "table", "bgstats", "bggxml", "csv" */
 	const char *uuid;      /* NULL: generated */
 	const char *game_id;   /* NULL unless source is "table" */
 	const char *extra;     /* JSON text or NULL: the source play's members we do not model */

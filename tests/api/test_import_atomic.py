@@ -57,7 +57,7 @@ def _server_backends():
                     "AND application_name NOT LIKE 'psql%'"))
 
 
-def _import_in_background(s, cookie, lid, body):
+def _import_in_background(s, cookie, lid, body, fmt="bgstats", ctype="application/json"):
     """Posts the import on its own thread; returns the thread and a dict that receives the
     status (or the exception when the server dies under it)."""
     out = {}
@@ -66,8 +66,8 @@ def _import_in_background(s, cookie, lid, body):
         try:
             c = Client(s)
             c.cookie = cookie
-            st, hd, o = c.post(f"/api/v1/leagues/{lid}/import?format=bgstats", body, raw=True,
-                               headers={"Content-Type": "application/json"})
+            st, hd, o = c.post(f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
+                               headers={"Content-Type": ctype})
             out["status"] = st
         except Exception as e:  # the connection dies with the server
             out["error"] = repr(e)
@@ -146,6 +146,67 @@ def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
             assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == str(nplays + 1)
             assert _sql("SELECT count(*) FROM plays p WHERE NOT EXISTS "
                         "(SELECT 1 FROM play_results r WHERE r.play_id = p.id)") == "0"
+        finally:
+            s2.stop()
+    finally:
+        s.stop()
+        s.log.close()
+
+
+def _big_sheet(nplays=6000):
+    """A spreadsheet of nplays plays of Ann against Bea, a row per player per play."""
+    rows = ["date;game;player;score"]
+    for k in range(nplays):
+        day = f"{1 + k % 28:02d}.{1 + (k // 28) % 12:02d}.{1990 + k // 336}"
+        rows += [f"{day} 20:{k % 60:02d};Azul;Ann;{k % 50}", f"{day} 20:{k % 60:02d};Azul;Bea;{(k * 7) % 50},5"]
+    return ("\r\n".join(rows) + "\r\n").encode(), nplays
+
+
+def test_kill_9_during_a_spreadsheet_import_leaves_nothing_of_it():
+    """The same for a spreadsheet (format=csv): one transaction too."""
+    body, nplays = _big_sheet()
+    database = make_database(DB)
+    env = {"DB_LOCK_TIMEOUT_MS": "120000", "DB_STATEMENT_TIMEOUT_MS": "120000"}
+    s = Server(database=database, env=env).start()
+    try:
+        ann = user(s, "ann@example.org", "Ann")
+        st, hd, lg = ann.post("/api/v1/leagues", {"name": "Atomic sheet"})
+        lid = lg["id"]
+        st, hd, bea = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
+        me = lg["members"][0]["id"]
+        st, hd, hand = ann.post(f"/api/v1/leagues/{lid}/plays", {
+            "game": "Azul", "date": "2099-01-01",
+            "results": [{"player": me, "score": 10}, {"player": bea["id"], "score": 5}]})
+        assert st == 201, hand
+        holder = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", DB], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        holder.stdin.write("BEGIN;\nSELECT 1 FROM member_lines WHERE member_id IN ('%s', '%s') "
+                           "FOR UPDATE;\n\\echo locked\n" % (me, bea["id"]))
+        holder.stdin.flush()
+        lines = [holder.stdout.readline().strip() for _ in range(3)]
+        assert lines == ["1", "1", "locked"], lines
+        t, res = _import_in_background(s, ann.cookie, lid, body, "csv", "text/csv")
+        _wait(lambda: _sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                           "AND query LIKE '%INSERT INTO member_lines%'") == "1",
+              "the import to wait for the held lock after inserting its plays")
+        s.proc.send_signal(signal.SIGKILL)
+        s.proc.wait()
+        t.join(30)
+        assert "status" not in res, res
+        holder.stdin.write("ROLLBACK;\n")
+        holder.stdin.close()
+        holder.wait(30)
+        _wait(lambda: _server_backends() == 0, "the dead server's backends to end")
+        assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == "1"
+        s2 = Server(database=database, env=env).start()
+        try:
+            ann.s = s2
+            ann.origin = f"http://127.0.0.1:{s2.port}"
+            st, hd, o = ann.post(f"/api/v1/leagues/{lid}/import?format=csv", body, raw=True,
+                                 headers={"Content-Type": "text/csv"}, timeout=120)
+            assert st == 200 and o["imported"] == nplays and o["skipped"] == 0, (st, o)
+            assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}' "
+                        "AND source = 'csv'") == str(nplays)
         finally:
             s2.stop()
     finally:

@@ -564,8 +564,10 @@ def test_import_errors_store_nothing():
             ann.delete(f"/api/v1/leagues/{lid}/plays/{plays['plays'][0]['id']}")
         st, hd, o = _import(ann, lid, "bgstats", _read("bgstats-sample.json"), "application/xml")
         problem(st, hd, o, 415)
-        st, hd, o = _import(ann, lid, "csv", b"x", "text/csv")
+        st, hd, o = _import(ann, lid, "xlsx", b"x", "text/csv")  # no such format
         problem(st, hd, o, 400)
+        st, hd, o = _import(ann, lid, "csv", b"date,game\n\"2024", "text/csv")
+        problem(st, hd, o, 400, rule="malformed-file", field="/rows/2")
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         assert plays["plays"] == [], "nothing half-imported"
         st, hd, lg2 = ann.get(f"/api/v1/leagues/{lid}")

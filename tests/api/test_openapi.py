@@ -187,8 +187,11 @@ def test_request_bodies_are_closed():
     for path, item in d["paths"].items():
         for method, op in item.items():
             if method in METHODS and "requestBody" in op:
+                content = _deref(d, op["requestBody"])["content"]
+                if "application/json" not in content:  # a file of its own type (a CSV)
+                    continue
                 n += 1
-                body = _deref(d, op["requestBody"])["content"]["application/json"]["schema"]
+                body = content["application/json"]["schema"]
                 check(body, f"{method.upper()} {path}", set())
     assert n >= 8, n
     assert not open_objects, f"request objects that take unknown fields: {open_objects}"

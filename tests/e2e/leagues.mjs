@@ -10,7 +10,7 @@
 // overlapping), and no script error or external request.
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { readFileSync } from "node:fs";
-import { BASE, SHOTS, assert, bgstatsPlay, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
+import { BASE, ROOT, SHOTS, assert, bgstatsPlay, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
 
 const EN = readJson("static/i18n/leagues.en.json");
 const FR = readJson("static/i18n/leagues.fr.json");
@@ -242,6 +242,47 @@ await test("leagues-import-drop-zone-progress-and-result", async () => {
 	assert(await page.locator('[data-testid="import-result"] [role=alert]').getByText(EN["rule.malformed-file"]).isVisible(), "the refusal in words");
 	await page.getByRole("button", { name: EN["import.close"] }).click();
 	await page.locator('[data-testid="import-result"]').waitFor({ state: "detached" });
+});
+
+await test("leagues-import-spreadsheets-through-the-mapping", async () => {
+	// real play logs (tests/api/data/csv-real/, sources in its README): the columns proposed,
+	// a game named for every play where no column holds it, the first plays shown; Import
+	const page = await phone();
+	await call(page, "POST", "/accounts", { email: "sheets@example.org", password: "e2e password", display_name: "Ann" });
+	await call(page, "POST", "/sessions", { email: "sheets@example.org", password: "e2e password" });
+	const { lid } = await newLeague(page, "Spreadsheet club");
+	await visit(page, `league=${lid}`, '[data-testid="dropzone"]');
+	const csv = (name) => readFileSync(new URL(`tests/api/data/csv-real/${name}`, ROOT));
+	const mapping = page.locator('[data-testid="csv-mapping"]');
+	const result = page.locator('[data-testid="import-result"]');
+	await page.setInputFiles("#lg-file", { name: "full_archive.csv", mimeType: "text/csv", buffer: csv("ws-leaderboard-archive.csv") });
+	await mapping.waitFor();
+	assert((await mapping.locator("#lg-csv-col-0").inputValue()) === "player:1", "team1 is the first seat");
+	assert((await mapping.locator("#lg-csv-col-2").inputValue()) === "score:2", "score2 is the second seat's");
+	assert(await mapping.getByRole("button", { name: EN["csv.import"] }).isDisabled(), "no game yet: nothing to import");
+	await mapping.getByLabel(EN["csv.game_all"]).fill("Hades' Star");
+	await mapping.getByLabel(EN["csv.game_all"]).press("Tab");
+	await mapping.locator('[data-testid="csv-counts"]', { hasText: "40 plays to import" }).waitFor();
+	const first = mapping.locator('[data-testid="csv-preview"] tbody tr').first();
+	assert((await first.innerText()).includes("Hinterm Mond 130 ★"), `the first play: ${await first.innerText()}`);
+	await screen(page, "leagues-import-csv-mapping");
+	await mapping.getByRole("button", { name: EN["csv.import"] }).click();
+	await result.locator("h3", { hasText: "full_archive.csv" }).waitFor({ timeout: 60000 });
+	assert(JSON.stringify(await result.locator(".lg-counts dd").allInnerTexts()) === JSON.stringify(["40", "0", "54"]), "40 plays, 54 teams");
+	await page.locator('[data-testid="recent-plays"]', { hasText: "Hades' Star" }).waitFor();
+	// the proposed mapping as it is: a log naming each play's winner, and our own export as
+	// LibreOffice saves it
+	for (const [name, counts] of [["pga99-adventskalendar-plays.csv", ["23", "3"]], ["libreoffice-export.csv", null]]) {
+		await page.setInputFiles("#lg-file", { name, mimeType: "text/csv", buffer: csv(name) });
+		await mapping.locator('[data-testid="csv-preview"]').waitFor();
+		await mapping.getByRole("button", { name: EN["csv.import"] }).click();
+		await result.locator("h3", { hasText: name }).waitFor({ timeout: 60000 });
+		const got = await result.locator(".lg-counts dd").allInnerTexts();
+		assert(!counts || JSON.stringify(got.slice(0, 2)) === JSON.stringify(counts), `${name}: ${got}`);
+		assert(Number(got[0]) > 20 && got[1] === (counts ? counts[1] : "0"), `${name}: ${got}`);
+	}
+	await page.locator('[data-testid="standing"]', { hasText: "Arlen Pan" }).waitFor();
+	await page.context().close();
 });
 
 await test("leagues-edit-and-delete-a-play", async () => {

@@ -1,6 +1,6 @@
-/* Shared by the import fuzz targets (fuzz_bgstats.c, fuzz_bggxml.c, fuzz_backup.c): the bytes
- * go through import_parse, the entry point the import route uses, and what it accepts
- * must be what the transaction can store. Nothing may crash, leak or trip a sanitizer. */
+/* Shared by the import fuzz targets (fuzz_bgstats.c, fuzz_bggxml.c, fuzz_backup.c, fuzz_csv.c): the
+ * bytes go through import_parse, the entry point the import route uses, and what it accepts must be
+ * what the transaction can store. Nothing may crash, leak or trip a sanitizer. */
 #ifndef FUZZ_IMPORT_H
 #define FUZZ_IMPORT_H
 
@@ -23,10 +23,14 @@ static void fz_check(int ok)
  * game, up to 64 distinct named players (none: a BGG play logged without players) with finite
  * scores, scores as typed of 1 to 256 bytes and ranks from 1; every skipped play a reason and a
  * sentence. */
-static void fz_import(import_format format, const uint8_t *data, size_t size)
+static void fz_import_mapped(import_format format, const uint8_t *data, size_t size,
+                             const char *columns, const char *dates, const char *game)
 {
 	league_import im;
 	memset(&im, 0, sizeof im);
+	im.csv_columns = columns; /* a spreadsheet's mapping (NULL: the proposed one) */
+	im.csv_dates = dates;
+	im.csv_game = game;
 	int rc = import_parse(&im, format, (const char *)data, size);
 	if (rc != 0) {
 		fz_check(rc == -1 && im.detail[0] != '\0');
@@ -54,6 +58,11 @@ static void fz_import(import_format format, const uint8_t *data, size_t size)
 		fz_check(im.nplays + im.nskips <= 100000);
 	}
 	io_import_free(&im);
+}
+
+static inline void fz_import(import_format format, const uint8_t *data, size_t size)
+{
+	fz_import_mapped(format, data, size, NULL, NULL, NULL);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
