@@ -130,7 +130,16 @@ function fmt(x, digits = 1) {
 }
 
 function day(iso) {
+	if (iso === null || iso === undefined) return t("play.undated"); /* a play logged without a date */
 	return String(iso).slice(0, 10); /* the play's own local date, wherever it is read */
+}
+
+/** What a seat's file said of it beyond the score (role, team, start, new player), one line. */
+function seatLine(r) {
+	const bits = [r.role, r.team != null ? t("play.seat_team", { team: r.team }) : null, r.start_player ? t("play.seat_start") : null, r.new_player ? t("play.seat_new") : null];
+	if (r.start_position && r.start_position !== r.role) bits.push(t("play.seat_position", { position: r.start_position }));
+	const text = bits.filter(Boolean).join(" · ");
+	return text ? h("div", { class: "lg-seat muted", "data-testid": "seat-details" }, text) : null;
 }
 
 const pad2 = (n) => String(n).padStart(2, "0");
@@ -890,7 +899,7 @@ function linesFigure(lid, players) {
 		id: p.player,
 		name: p.name,
 		shown: p.top,
-		points: p.points.map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
+		points: p.points.filter((x) => x.date).map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
 	}));
 	const lead = withPoints[0];
 	return figure(
@@ -1120,7 +1129,7 @@ async function renderPlay(lid, pid) {
 			h("p", { class: "muted" }, [day(p.date), p.duration_min ? `${p.duration_min} min` : null, p.location || null].filter(Boolean).join(" · ")),
 			p.ignored || p.incomplete ? h("p", { class: "lg-warn" }, t(p.incomplete ? "play.incomplete" : "play.ignored")) : null,
 			p.notes ? h("p", {}, p.notes) : null,
-			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
+			h("table", { class: "lg-table" }, h("thead", {}, h("tr", {}, h("th", {}, t("league.player")), h("th", {}, t("play.score")), h("th", {}, t("play.rank")), h("th", {}, t("play.rating_after")))), h("tbody", {}, p.results.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : "", seatLine(r)), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"))))),
 			...actions,
 		),
 		h("a", { class: "button wide", href: `#league=${enc(lid)}` }, t("back")),
@@ -1136,7 +1145,8 @@ async function renderPlayForm(lid, play) {
 	const starred = play && !play.cooperative && play.results.some((r) => r.score === null);
 	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games", value: play ? play.game : null });
 	const games = h("datalist", { id: "lg-games" }, lg.games.map((g) => h("option", { value: g })));
-	const date = h("input", { type: "date", value: play ? day(play.date) : localToday(), required: true });
+	const undated = play && play.date === null; /* kept without a date while the field stays empty */
+	const date = h("input", { type: "date", value: undated ? "" : play ? day(play.date) : localToday(), required: !undated });
 	const dur = h("input", { type: "number", min: 0, max: 100000, value: play && play.duration_min !== null ? play.duration_min : null });
 	const notes = h("textarea", { rows: 2, maxlength: 4096 }, play ? play.notes : "");
 	const coop = h("input", { type: "checkbox", checked: play ? play.cooperative : false });
@@ -1191,6 +1201,7 @@ async function renderPlayForm(lid, play) {
 					field(t("play.game"), game),
 					games,
 					h("div", { class: "lg-row2" }, field(t("play.date"), date), field(t("play.duration"), dur)),
+					undated ? h("p", { class: "muted" }, t("play.undated_hint")) : null,
 					h("label", { class: "check" }, coop, t("play.coop")),
 					h("label", { class: "check" }, won, t("play.coop_won")),
 					h("fieldset", { class: "lg-who" }, h("legend", {}, t("play.who")), list, adder),
@@ -1205,7 +1216,7 @@ async function renderPlayForm(lid, play) {
 					const keepRanks = play && noScores && !coop.checked && chosen.every((r) => was.get(r.m.id)) && !chosen.some((r) => r.win.checked !== was.get(r.m.id).winner);
 					const body = {
 						game: game.value,
-						date: play && date.value === day(play.date) ? play.date : playStamp(date.value),
+						date: undated && date.value === "" ? null : play && date.value === day(play.date) ? play.date : playStamp(date.value),
 						cooperative: coop.checked,
 						notes: notes.value || null,
 						duration_min: dur.value === "" ? null : Number(dur.value),
@@ -1219,6 +1230,7 @@ async function renderPlayForm(lid, play) {
 						}),
 					};
 					if (play) Object.assign(body, { location: play.location || null, bgg_id: play.bgg_id });
+					if (undated && date.value === "") body.undated = true;
 					// with every score given, ranks come from the scores; the stars then only mark winners
 					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
 					const form = JSON.stringify({ ...body, date: date.value });
