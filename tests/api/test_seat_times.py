@@ -245,3 +245,41 @@ def test_undated_bgg_plays_are_kept():
                             {**body, "date": "2025-02-19"})
         assert st == 200 and o["date"].startswith("2025-02-19"), o
         assert len(_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 1
+
+
+def test_plays_imported_before_the_clocks_become_local():
+    """migrations/0026: BG Stats and BGG plays stored before plays had a clock (as a time at
+    offset 0, shown with "Z") are local times; a play edited since keeps the time it was given."""
+    import subprocess
+    from harness import ROOT, SERVER_BIN
+    db = make_database("h_seat_times_clocks")
+    name = db.split("=", 1)[1]
+    with Server(database=db) as s:
+        ann = user(s, "clocks@example.org", "Ann")
+        lid = _league(ann, "Before")
+        _import(ann, lid, "bggxml", _read(os.path.join(BGG, "sebki-plays.xml")), "application/xml")
+        plays = _by_uuid(ann, lid)
+        edited = sorted(plays.values(), key=lambda p: p["uuid"])[0]
+        st, hd, o = ann.put(f"/api/v1/leagues/{lid}/plays/{edited['id']}", {
+            "game": edited["game"], "date": "2024-03-01T20:00:00Z",
+            "results": [{"player": r["player"], "winner": r["winner"]} for r in edited["results"]]})
+        assert st == 200 and o["date"] == "2024-03-01T20:00:00Z", o
+
+    def sql(q):
+        return subprocess.run(["psql", "-XAtq", "-v", "ON_ERROR_STOP=1", "-d", name, "-c", q],
+                              check=True, capture_output=True, text=True).stdout.strip()
+
+    # as before the migration: every play a time at offset 0
+    sql("UPDATE plays SET clock = 'offset'; DELETE FROM schema_migrations WHERE version = 26")
+    assert sql("SELECT count(*) FROM plays WHERE play_date_text(played_at, utc_offset_min, clock)"
+               " NOT LIKE '%Z'") == "0"
+    env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
+    p = subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    with Server(database=db) as s:
+        ann.s = s
+        dates = {p["id"]: p["date"] for p in _plays(ann, lid)}
+        assert dates.pop(edited["id"]) == "2024-03-01T20:00:00Z"
+        want = {p["id"]: p["date"] for p in plays.values() if p["id"] != edited["id"]}
+        assert dates == want and all(not d.endswith("Z") for d in dates.values()), dates
