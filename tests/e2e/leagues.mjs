@@ -565,6 +565,9 @@ await test("leagues-seat-details-and-no-date", async () => {
 	const r = await page.request.post(`${BASE}/api/v1/leagues/${id}/import?format=bggxml`, { headers: { Origin: origin, "Content-Type": "application/xml" }, data: xml });
 	assert(r.status() === 200, `import: ${r.status()}`);
 	const { body } = await call(page, "GET", `/leagues/${id}/plays`);
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.selectOption("#lang", "en"); // an earlier test may leave French
+	await page.getByRole("heading", { name: EN["leagues.mine"] }).waitFor();
 	await visit(page, `play=${lid}/${encodeURIComponent(body.plays[0].id)}`, '[data-testid="seat-details"]');
 	const seats = await page.locator('[data-testid="seat-details"]').allInnerTexts();
 	assert(JSON.stringify(seats) === JSON.stringify([`Darth Vader Starter · ${EN["play.seat_new"]} · start position 1`, "Luke · start position 2"]), `each seat's details: ${seats}`);
