@@ -217,6 +217,11 @@ def test_undated_bgg_plays_are_kept():
         assert len(_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 2
         st, hd, o = ann.get(f"/api/v1/leagues/{lid}/stats")
         assert st == 200 and all(x["month"] >= "2000" for x in o["months"]), o["months"][:2]
+        st, hd, pdf = ann.get(f"/api/v1/leagues/{lid}/standings.pdf")
+        assert st == 200 and pdf.startswith(b"%PDF"), st
+        if os.environ.get("SEAT_TIMES_PDF"):  # to look at it
+            with open(os.environ["SEAT_TIMES_PDF"], "wb") as f:
+                f.write(pdf)
         # exported undated: BGG's 0000-00-00 in BG Stats' form, empty CSV dates, a null backup date
         e = _export(ann, lid)
         assert sorted(p["playDate"] for p in e["plays"] if p["bggId"] == 95132182) == \
