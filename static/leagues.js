@@ -893,13 +893,14 @@ function ratingFigure(lid, name, points) {
 /** Every player's rating line (league stats players), the top five shown; a legend shows or
  * hides each. */
 function linesFigure(lid, players) {
-	const withPoints = players.filter((p) => p.points.length);
+	// a play without a date has no place in time: its rating shows in the next dated point
+	const withPoints = players.map((p) => ({ ...p, dated: p.points.filter((x) => x.date) })).filter((p) => p.dated.length);
 	if (!withPoints.length) return null;
 	const series = withPoints.map((p) => ({
 		id: p.player,
 		name: p.name,
 		shown: p.top,
-		points: p.points.filter((x) => x.date).map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
+		points: p.dated.map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
 	}));
 	const lead = withPoints[0];
 	return figure(

@@ -581,6 +581,9 @@ await test("leagues-seat-details-and-no-date", async () => {
 	await page.getByText(EN["play.saved"]).waitFor();
 	assert(await page.locator("p.muted", { hasText: EN["play.undated"] }).isVisible(), "still without a date");
 	assert((await page.locator('[data-testid="seat-details"]').count()) === 2, "the seats keep their details");
+	// counted in the standings; the pictures, which place plays in time, leave it out
+	await visit(page, `league=${lid}`, '[data-testid="standing"]');
+	assert((await page.locator('[data-testid="standing"]').count()) === 2, "both players in the standings");
 });
 
 await test("leagues-long-lists", async () => {
