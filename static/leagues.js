@@ -132,7 +132,17 @@ function fmt(x, digits = 1) {
 }
 
 function day(iso) {
+	if (iso === null || iso === undefined) return t("play.undated"); /* a play logged without a date */
 	return String(iso).slice(0, 10); /* the play's own local date, wherever it is read */
+}
+
+/** What a seat's file said of it beyond the score (role, team, start, new player), one line. */
+function seatLine(r) {
+	// the team is the heading its seats are listed under (playResultGroups)
+	const bits = [r.role, r.start_player ? t("play.seat_start") : null, r.new_player ? t("play.seat_new") : null];
+	if (r.start_position && r.start_position !== r.role) bits.push(t("play.seat_position", { position: r.start_position }));
+	const text = bits.filter(Boolean).join(" · ");
+	return text ? h("div", { class: "lg-seat muted", "data-testid": "seat-details" }, text) : null;
 }
 
 const pad2 = (n) => String(n).padStart(2, "0");
@@ -936,13 +946,14 @@ function ratingFigure(lid, name, points) {
 /** Every player's rating line (league stats players), the top five shown; a legend shows or
  * hides each. */
 function linesFigure(lid, players) {
-	const withPoints = players.filter((p) => p.points.length);
+	// a play without a date has no place in time: its rating shows in the next dated point
+	const withPoints = players.map((p) => ({ ...p, dated: p.points.filter((x) => x.date) })).filter((p) => p.dated.length);
 	if (!withPoints.length) return null;
 	const series = withPoints.map((p) => ({
 		id: p.player,
 		name: p.name,
 		shown: p.top,
-		points: p.points.map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
+		points: p.dated.map((x) => ({ x: dayNumber(x.date), y: x.ordinal, faint: x.sigma >= 4, href: x.play ? `#play=${enc(lid)}/${enc(x.play)}` : null, text: t("pics.point_short", { name: p.name, rating: fmt(x.ordinal), date: day(x.date) }) })),
 	}));
 	const lead = withPoints[0];
 	return figure(
@@ -1155,7 +1166,7 @@ async function renderRecap(value) {
 /** A play's results as table bodies: one per team, headed by the team's name, in the order of
  * their first seat, then the seats that play alone (every seat when the play has no teams). */
 function playResultGroups(results) {
-	const row = (r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : ""), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"));
+	const row = (r) => h("tr", {}, h("td", {}, h("a", { href: `#player=${enc(r.player)}` }, r.name), r.winner ? " ★" : "", seatLine(r)), h("td", {}, r.score_text ?? fmt(r.score)), h("td", {}, r.rank), h("td", {}, r.rating_after ? fmt(r.rating_after.ordinal) : "–"));
 	const teams = new Map();
 	for (const r of results) if (r.team != null) teams.set(r.team, [...(teams.get(r.team) || []), r]);
 	const alone = results.filter((r) => r.team == null);
@@ -1203,7 +1214,8 @@ async function renderPlayForm(lid, play) {
 	const starred = play && !play.cooperative && play.results.some((r) => r.score === null);
 	const game = h("input", { type: "text", required: true, maxlength: 256, list: "lg-games", value: play ? play.game : null });
 	const games = h("datalist", { id: "lg-games" }, lg.games.map((g) => h("option", { value: g })));
-	const date = h("input", { type: "date", value: play ? day(play.date) : localToday(), required: true });
+	const undated = play && play.date === null; /* kept without a date while the field stays empty */
+	const date = h("input", { type: "date", value: undated ? "" : play ? day(play.date) : localToday(), required: !undated });
 	const dur = h("input", { type: "number", min: 0, max: 100000, value: play && play.duration_min !== null ? play.duration_min : null });
 	const notes = h("textarea", { rows: 2, maxlength: 4096 }, play ? play.notes : "");
 	const coop = h("input", { type: "checkbox", checked: play ? play.cooperative : false });
@@ -1258,6 +1270,7 @@ async function renderPlayForm(lid, play) {
 					field(t("play.game"), game),
 					games,
 					h("div", { class: "lg-row2" }, field(t("play.date"), date), field(t("play.duration"), dur)),
+					undated ? h("p", { class: "muted" }, t("play.undated_hint")) : null,
 					h("label", { class: "check" }, coop, t("play.coop")),
 					h("label", { class: "check" }, won, t("play.coop_won")),
 					h("fieldset", { class: "lg-who" }, h("legend", {}, t("play.who")), list, adder),
@@ -1272,7 +1285,7 @@ async function renderPlayForm(lid, play) {
 					const keepRanks = play && noScores && !coop.checked && chosen.every((r) => was.get(r.m.id)) && !chosen.some((r) => r.win.checked !== was.get(r.m.id).winner);
 					const body = {
 						game: game.value,
-						date: play && date.value === day(play.date) ? play.date : playStamp(date.value),
+						date: undated && date.value === "" ? null : play && date.value === day(play.date) ? play.date : playStamp(date.value),
 						cooperative: coop.checked,
 						notes: notes.value || null,
 						duration_min: dur.value === "" ? null : Number(dur.value),
@@ -1286,6 +1299,7 @@ async function renderPlayForm(lid, play) {
 						}),
 					};
 					if (play) Object.assign(body, { location: play.location || null, bgg_id: play.bgg_id });
+					if (undated && date.value === "") body.undated = true;
 					// with every score given, ranks come from the scores; the stars then only mark winners
 					if (!coop.checked && allScores && !chosen.some((r) => r.win.checked)) for (const x of body.results) delete x.winner;
 					const form = JSON.stringify({ ...body, date: date.value });

@@ -39,7 +39,7 @@ LG_COLUMNS(LEAGUE_BGG_PLAYS_COLUMNS, LEAGUE_BGG_PLAYS_NCOLS);
 	C(LEAGUE_EXPORT_ROWS_BREAKDOWN, breakdown, TEXT_OR_NULL, breakdown, _) \
 	C(LEAGUE_EXPORT_ROWS_MU, mu, TEXT_OR_NULL, mu, _) \
 	C(LEAGUE_EXPORT_ROWS_SIGMA, sigma, TEXT_OR_NULL, sigma, _) \
-	C(LEAGUE_EXPORT_ROWS_DATE, date, TEXT, date, _) \
+	C(LEAGUE_EXPORT_ROWS_DATE, date, TEXT_OR_NULL, date, _) \
 	C(LEAGUE_EXPORT_ROWS_IGNORED, ignored, BOOL, ignored, _) \
 	C(LEAGUE_EXPORT_ROWS_BGG_PLAY_ID, bgg_play_id, TEXT_OR_NULL, bgg_play_id, _) \
 	C(LEAGUE_EXPORT_ROWS_PLAY_EXTRA, play_extra, TEXT_OR_NULL, play_extra, _) \
@@ -50,7 +50,8 @@ LG_COLUMNS(LEAGUE_BGG_PLAYS_COLUMNS, LEAGUE_BGG_PLAYS_NCOLS);
 	C(LEAGUE_EXPORT_ROWS_UNRATED, unrated, BOOL, unrated, _) \
 	C(LEAGUE_EXPORT_ROWS_INCOMPLETE, incomplete, BOOL, incomplete, _) \
 	C(LEAGUE_EXPORT_ROWS_GAME_UUID, game_uuid, TEXT_OR_NULL, game_uuid, _) \
-	C(LEAGUE_EXPORT_ROWS_TEAM, team, TEXT_OR_NULL, team, _)
+	C(LEAGUE_EXPORT_ROWS_TEAM, team, TEXT_OR_NULL, team, _) \
+	C(LEAGUE_EXPORT_ROWS_USES_TEAMS, uses_teams, BOOL, uses_teams, _)
 // clang-format on
 LG_COLUMNS(LEAGUE_EXPORT_ROWS_COLUMNS, LEAGUE_EXPORT_ROWS_NCOLS);
 
@@ -100,17 +101,20 @@ const db_statement db_league_export_statements[] = {
 	/* the export's playDate: the one place a play's date is written for BG Stats (date_bgs) */
 	{"league_export_rows",
 	 "SELECT p.id, p.uuid, p.game, p.bgg_id, "
-	 "       to_char(play_local(p.played_at, p.utc_offset_min), 'YYYY-MM-DD HH24:MI:SS') AS date_bgs, "
+	 "       CASE WHEN p.clock = 'undated' THEN '0000-00-00 00:00:00' "
+	 "            ELSE to_char(play_local(p.played_at, p.utc_offset_min), 'YYYY-MM-DD HH24:MI:SS') "
+	 "       END AS date_bgs, "
 	 "       p.duration_min, p.notes, p.location, p.cooperative, p.source, "
 	 "       r.seat, m.name, "
 	 "       m.id AS member_id, "
 	 "       r.score, r.rank, r.winner, r.breakdown::text, t.mu, t.sigma, "
-	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       play_date_text(p.played_at, p.utc_offset_min, p.clock) AS date, "
 	 "       p.ignored, p.bgg_play_id, "
 	 "       p.extra::text AS play_extra, "
 	 "       r.extra::text AS result_extra, "
 	 "       r.score_text, r.player_uuid, m.anonymous, r.unrated, p.incomplete, p.game_uuid, "
-	 "       r.team "
+	 "       r.team, "
+	 "       coalesce(p.extra -> 'usesTeams' = 'true'::jsonb, false) AS uses_teams "
 	 "  FROM plays p "
 	 "  LEFT JOIN play_results r ON r.play_id = p.id "
 	 "  LEFT JOIN league_members m ON m.id = r.member_id "

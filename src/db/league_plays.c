@@ -18,7 +18,7 @@ LG_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
 	C(PLAY_GET_ID, id, TEXT, id, _) \
 	C(PLAY_GET_GAME, game, TEXT, game, _) \
 	C(PLAY_GET_BGG_ID, bgg_id, OPT_INT64, bgg_id, has_bgg_id) \
-	C(PLAY_GET_DATE, date, TEXT, date, _) \
+	C(PLAY_GET_DATE, date, TEXT_OR_NULL, date, _) \
 	C(PLAY_GET_DURATION_MIN, duration_min, OPT_INT64, duration_min, has_duration) \
 	C(PLAY_GET_NOTES, notes, TEXT, notes, _) \
 	C(PLAY_GET_LOCATION, location, TEXT, location, _) \
@@ -29,7 +29,8 @@ LG_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
 	C(PLAY_GET_IGNORED, ignored, BOOL, ignored, _) \
 	C(PLAY_GET_INCOMPLETE, incomplete, BOOL, incomplete, _) \
 	C(PLAY_GET_BGG_PLAY_ID, bgg_play_id, INT64, bgg_play_id, _) \
-	C(PLAY_GET_CREATED_BY, created_by, TEXT_OR_NULL, created_by, _)
+	C(PLAY_GET_CREATED_BY, created_by, TEXT_OR_NULL, created_by, _) \
+	C(PLAY_GET_USES_TEAMS, uses_teams, BOOL, uses_teams, _)
 // clang-format on
 LG_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
 
@@ -46,7 +47,8 @@ LG_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
 	C(PLAY_RESULTS_SIGMA, sigma, DOUBLE_IF, sigma, has_rating) \
 	C(PLAY_RESULTS_SCORE_TEXT, score_text, TEXT_OR_NULL, score_text, _) \
 	C(PLAY_RESULTS_UNRATED, unrated, BOOL, unrated, _) \
-	C(PLAY_RESULTS_TEAM, team, TEXT_OR_NULL, team, _)
+	C(PLAY_RESULTS_TEAM, team, TEXT_OR_NULL, team, _) \
+	C(PLAY_RESULTS_EXTRA, extra, TEXT_OR_NULL, extra, _)
 // clang-format on
 LG_COLUMNS(PLAY_RESULTS_COLUMNS, PLAY_RESULTS_NCOLS);
 
@@ -60,7 +62,7 @@ LG_COLUMNS(PLAY_CREATED_BY_COLUMNS, PLAY_CREATED_BY_NCOLS);
 	C(PLAY_LIST_TOTAL, total, INT64, total, _) \
 	C(PLAY_LIST_ID, id, TEXT_OR_NULL, id, _) \
 	C(PLAY_LIST_GAME, game, TEXT, game, _) \
-	C(PLAY_LIST_DATE, date, TEXT, date, _) \
+	C(PLAY_LIST_DATE, date, TEXT_OR_NULL, date, _) \
 	C(PLAY_LIST_COOPERATIVE, cooperative, BOOL, cooperative, _) \
 	C(PLAY_LIST_SOURCE, source, TEXT, source, _) \
 	C(PLAY_LIST_IGNORED, ignored, BOOL, ignored, _) \
@@ -93,19 +95,20 @@ LG_COLUMNS(PLAY_KEY_GET_COLUMNS, PLAY_KEY_GET_NCOLS);
 const db_statement db_league_plays_statements[] = {
 	{"play_insert",
 	 "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, "
-	 "                   cooperative, utc_offset_min, source, uuid, game_id, created_by, ignored, "
-	 "                   incomplete, bgg_play_id, extra) "
+	 "                   cooperative, utc_offset_min, clock, source, uuid, game_id, created_by, "
+	 "                   ignored, incomplete, bgg_play_id, extra) "
 	 "VALUES ($1, $2, $3, $4::int, $5::timestamptz, $6::int, $7, $8, "
-	 "        $9::boolean, $10::int, $11, $12, $13, $14, $15::boolean, "
-	 "        $16::boolean, $17::bigint, $18::jsonb) "
+	 "        $9::boolean, $10::int, $11, $12, $13, $14, $15, $16::boolean, "
+	 "        $17::boolean, $18::bigint, $19::jsonb) "
 	 "    ON CONFLICT DO NOTHING "
 	 "RETURNING id",
-	 18, LG_COLUMN_NAMES(PLAY_INSERT_COLUMNS)},
+	 19, LG_COLUMN_NAMES(PLAY_INSERT_COLUMNS)},
 	{"play_get",
 	 "SELECT id, game, bgg_id, "
-	 "       play_local_text(played_at, utc_offset_min) AS date, "
+	 "       play_date_text(played_at, utc_offset_min, clock) AS date, "
 	 "       duration_min, notes, location, cooperative, source, uuid, game_id, ignored, incomplete, "
-	 "       bgg_play_id, created_by "
+	 "       bgg_play_id, created_by, "
+	 "       coalesce(extra -> 'usesTeams' = 'true'::jsonb, false) AS uses_teams "
 	 "  FROM plays "
 	 " WHERE league_id = $1 "
 	 "   AND id = $2",
@@ -114,7 +117,7 @@ const db_statement db_league_plays_statements[] = {
 	 "SELECT r.member_id, m.name, r.seat, r.score, r.rank, r.winner, r.breakdown::text, "
 	 "       l.mus[k.at] AS mu, "
 	 "       l.sigmas[k.at] AS sigma, "
-	 "       r.score_text, r.unrated, r.team "
+	 "       r.score_text, r.unrated, r.team, r.extra::text AS extra "
 	 "  FROM play_results r "
 	 "  JOIN plays p ON p.id = r.play_id "
 	 "  JOIN league_members m ON m.id = r.member_id "
@@ -126,19 +129,19 @@ const db_statement db_league_plays_statements[] = {
 	/* a whole import's plays and results in two statements (src/leagues/plays.c, league_batch) */
 	{"plays_insert_many",
 	 "INSERT INTO plays (id, league_id, game, bgg_id, played_at, duration_min, notes, location, "
-	 "                   cooperative, utc_offset_min, source, uuid, created_by, ignored, incomplete, "
-	 "                   bgg_play_id, extra, game_uuid) "
+	 "                   cooperative, utc_offset_min, clock, source, uuid, created_by, ignored, "
+	 "                   incomplete, bgg_play_id, extra, game_uuid) "
 	 "SELECT u.id, $1, u.game, u.bgg_id, u.played_at, u.dur, u.notes, u.location, "
-	 "       u.coop, u.off, u.source, u.uuid, $2, u.ignored, u.incomplete, "
+	 "       u.coop, u.off, u.clock, u.source, u.uuid, $2, u.ignored, u.incomplete, "
 	 "       u.bgg_play_id, u.extra, u.game_uuid "
 	 "  FROM unnest($3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::int[], $8::text[], "
-	 "              $9::text[], $10::boolean[], $11::int[], $12::text[], $13::text[], $14::boolean[], "
-	 "              $15::boolean[], $16::bigint[], $17::jsonb[], $18::text[]) "
+	 "              $9::text[], $10::boolean[], $11::int[], $12::text[], $13::text[], $14::text[], "
+	 "              $15::boolean[], $16::boolean[], $17::bigint[], $18::jsonb[], $19::text[]) "
 	 "       WITH ORDINALITY "
-	 "       AS u(id, game, bgg_id, played_at, dur, notes, location, coop, off, source, uuid, ignored, "
-	 "            incomplete, bgg_play_id, extra, game_uuid, n) "
+	 "       AS u(id, game, bgg_id, played_at, dur, notes, location, coop, off, clock, source, uuid, "
+	 "            ignored, incomplete, bgg_play_id, extra, game_uuid, n) "
 	 " ORDER BY u.n",
-	 18, NULL},
+	 19, NULL},
 	{"results_insert_many",
 	 "INSERT INTO play_results (play_id, member_id, seat, score, rank, winner, breakdown, score_text, "
 	 "                          extra, player_uuid, unrated, team) "
@@ -162,10 +165,11 @@ const db_statement db_league_plays_statements[] = {
 	 "       notes = $6, "
 	 "       location = $7, "
 	 "       cooperative = $8::boolean, "
-	 "       utc_offset_min = $9::int "
+	 "       utc_offset_min = $9::int, "
+	 "       clock = $10 "
 	 " WHERE id = $1 "
-	 "   AND league_id = $10",
-	 10, NULL},
+	 "   AND league_id = $11",
+	 11, NULL},
 	{"results_delete",
 	 "DELETE FROM play_results "
 	 " WHERE play_id = $1",
@@ -198,7 +202,7 @@ const db_statement db_league_plays_statements[] = {
 	 "      FROM f "
 	 ") "
 	 "SELECT t.total, p.id, p.game, "
-	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       play_date_text(p.played_at, p.utc_offset_min, p.clock) AS date, "
 	 "       p.cooperative, p.source, p.ignored, p.incomplete, "
 	 "       coalesce((SELECT json_agg(json_build_object('player', r2.member_id, 'name', m2.name, "
 	 "                                                   'score', r2.score, 'rank', r2.rank, "
@@ -246,21 +250,21 @@ const db_statement db_league_plays_statements[] = {
 
 /* ---- plays ---- */
 
-db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted)
+db_status db_play_insert(db_conn *c, const char *const p[19], bool *inserted)
 {
 	int n;
-	db_status st = db_run_count(c, "play_insert", 18, p, &n);
+	db_status st = db_run_count(c, "play_insert", 19, p, &n);
 	*inserted = n == 1;
 	return st;
 }
 
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
-                               const char *const arrays[16])
+                               const char *const arrays[17])
 {
-	const char *p[18] = {league, author};
-	for (int k = 0; k < 16; k++)
+	const char *p[19] = {league, author};
+	for (int k = 0; k < 17; k++)
 		p[2 + k] = arrays[k];
-	return db_run_count(c, "plays_insert_many", 18, p, NULL);
+	return db_run_count(c, "plays_insert_many", 19, p, NULL);
 }
 
 db_status db_results_insert_many(db_conn *c, const char *const arrays[12])
@@ -268,9 +272,9 @@ db_status db_results_insert_many(db_conn *c, const char *const arrays[12])
 	return db_run_count(c, "results_insert_many", 12, arrays, NULL);
 }
 
-db_status db_play_update(db_conn *c, const char *const p[10])
+db_status db_play_update(db_conn *c, const char *const p[11])
 {
-	return db_run_count(c, "play_update", 10, p, NULL);
+	return db_run_count(c, "play_update", 11, p, NULL);
 }
 
 db_status db_results_delete(db_conn *c, const char *play)

@@ -59,7 +59,7 @@ LG_COLUMNS(LEAGUE_ROWS_OUT_COLUMNS, LEAGUE_ROWS_OUT_NCOLS);
 	C(PLAYER_HISTORY_CUR_SIGMA, cur_sigma, DOUBLE_IF, current_sigma, has_current) \
 	C(PLAYER_HISTORY_PLAY, id, TEXT_OR_NULL, play, _) \
 	C(PLAYER_HISTORY_GAME, game, TEXT, game, _) \
-	C(PLAYER_HISTORY_DATE, date, TEXT, date, _) \
+	C(PLAYER_HISTORY_DATE, date, TEXT_OR_NULL, date, _) \
 	C(PLAYER_HISTORY_COOPERATIVE, cooperative, BOOL, cooperative, _) \
 	C(PLAYER_HISTORY_SCORE, score, OPT_DOUBLE, score, has_score) \
 	C(PLAYER_HISTORY_RANK, rank, INT, rank, _) \
@@ -212,7 +212,7 @@ const db_statement db_league_ratings_statements[] = {
 	 ") "
 	 "SELECT coalesce(l.total, 0) AS total, "
 	 "       l.cur_mu, l.cur_sigma, p.id, p.game, "
-	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       play_date_text(p.played_at, p.utc_offset_min, p.clock) AS date, "
 	 "       p.cooperative, r.score, r.rank, r.winner, "
 	 "       x.j > x.j0 AS rated, "
 	 "       CASE WHEN x.j > 0 THEN l.pm[x.j - l.rlo + 1] END AS mu, "

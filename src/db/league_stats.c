@@ -21,7 +21,7 @@
 	C(LEAGUE_STAT_ROWS_WINNER, winner, BOOL, winner, _) \
 	C(LEAGUE_STAT_ROWS_COOPERATIVE, cooperative, BOOL, cooperative, _) \
 	C(LEAGUE_STAT_ROWS_SEQ, seq, INT64, seq, _) \
-	C(LEAGUE_STAT_ROWS_DATE, date, TEXT, date, _) \
+	C(LEAGUE_STAT_ROWS_DATE, date, TEXT_OR_NULL, date, _) \
 	C(LEAGUE_STAT_ROWS_LOCAL_DATE, local_date, TEXT, local_date, _) \
 	C(LEAGUE_STAT_ROWS_GAME_KEY, game_key, TEXT, game_key, _) \
 	C(LEAGUE_STAT_ROWS_GAME, game, TEXT, game, _) \
@@ -55,7 +55,7 @@ const db_statement db_league_stats_statements[] = {
 	 "     WHERE g.league_id = $1 "
 	 ") "
 	 "SELECT r.play_id, r.member_id, m.name, r.rank, r.score, r.winner, p.cooperative, p.seq, "
-	 "       play_local_text(p.played_at, p.utc_offset_min) AS date, "
+	 "       play_date_text(p.played_at, p.utc_offset_min, p.clock) AS date, "
 	 "       p.local_date::text, "
 	 "       coalesce(gn.key, p.game) AS game_key, "
 	 "       coalesce(gn.shown, p.game) AS game, "

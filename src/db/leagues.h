@@ -154,29 +154,29 @@ db_status db_season_exists(db_conn *c, const char *league, const char *id, bool 
 /* ---- plays ---- */
 
 /* play_insert … RETURNING id; p in the statement's order: id, league, game, bgg_id, played_at,
- * duration_min, notes, location, cooperative, utc_offset_min, source, uuid, game_id,
+ * duration_min, notes, location, cooperative, utc_offset_min, clock, source, uuid, game_id,
  * created_by, ignored, incomplete, bgg_play_id, extra (JSON text or NULL). *inserted false on a
  * conflict (the uuid is known). */
-db_status db_play_insert(db_conn *c, const char *const p[18], bool *inserted);
-/* plays_insert_many: league, created_by, then sixteen Postgres array literals, one element per
- * play in entry order: ids, games, bgg_ids, played_at, duration_min, notes, locations,
- * cooperative, utc_offset_min, sources, uuids, ignored, incomplete, bgg_play_ids, extras,
- * game uuids. */
+db_status db_play_insert(db_conn *c, const char *const p[19], bool *inserted);
+/* plays_insert_many: league, created_by, then seventeen Postgres array literals, one element
+ * per play in entry order: ids, games, bgg_ids, played_at, duration_min, notes, locations,
+ * cooperative, utc_offset_min, clocks, sources, uuids, ignored, incomplete, bgg_play_ids,
+ * extras, game uuids. */
 db_status db_plays_insert_many(db_conn *c, const char *league, const char *author,
-                               const char *const arrays[16]);
+                               const char *const arrays[17]);
 /* results_insert_many: twelve array literals, one element per result: play ids, members,
  * seats, scores, ranks, winners, breakdowns, scores as typed, extras, player uuids, unrated,
  * teams. */
 db_status db_results_insert_many(db_conn *c, const char *const arrays[12]);
 /* play_update: p in the statement's order: id, game, bgg_id, played_at, duration_min, notes,
- * location, cooperative, utc_offset_min, league. */
-db_status db_play_update(db_conn *c, const char *const p[10]);
+ * location, cooperative, utc_offset_min, clock, league. */
+db_status db_play_update(db_conn *c, const char *const p[11]);
 db_status db_results_delete(db_conn *c, const char *play);
 db_status db_play_delete(db_conn *c, const char *play, const char *league);
 
-/* play_get: columns id, game, bgg_id, date, duration_min, notes, location, cooperative,
- * source, uuid, game_id, ignored, incomplete, bgg_play_id, created_by (n = 0 when there is no
- * such play). */
+/* play_get: columns id, game, bgg_id, date (NULL: undated), duration_min, notes, location,
+ * cooperative, source, uuid, game_id, ignored, incomplete, bgg_play_id, created_by, uses_teams
+ * (n = 0 when there is no such play). */
 typedef struct {
 	const char *id, *game;
 	bool has_bgg_id;
@@ -191,12 +191,13 @@ typedef struct {
 	bool ignored, incomplete;
 	int64_t bgg_play_id;    /* 0: none */
 	const char *created_by; /* the account that entered it, NULL when unknown or gone */
+	bool uses_teams;        /* its BG Stats play says usesTeams */
 } db_play_row;
 typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
 
 /* play_results: columns member id, name, seat, score, rank, winner, breakdown, mu, sigma,
- * score as typed, unrated, team. */
+ * score as typed, unrated, team, extra (the source seat's other members). */
 typedef struct {
 	const char *member, *name;
 	int seat;
@@ -209,7 +210,8 @@ typedef struct {
 	double mu, sigma;
 	const char *score_text; /* NULL when the score is the number as stored */
 	bool unrated;
-	const char *team; /* the seat's team (a game played in teams) or NULL */
+	const char *team;  /* the seat's team (a game played in teams) or NULL */
+	const char *extra; /* JSON text or NULL: the source seat's members we do not model */
 } db_result_row;
 typedef DB_ROWSET(db_result_row) db_result_rows;
 db_status db_play_results(db_conn *c, const char *play, db_result_rows *out);
@@ -472,7 +474,7 @@ db_status db_league_bgg_plays(db_conn *c, const char *league, db_bgg_play_rows *
 typedef struct {
 	const char *play, *uuid, *game;
 	const char *bgg_id;       /* text or NULL */
-	const char *date_bgs;     /* "YYYY-MM-DD HH:MM:SS" UTC */
+	const char *date_bgs;     /* local "YYYY-MM-DD HH:MM:SS"; "0000-00-00 00:00:00": undated */
 	const char *duration_min; /* text or NULL */
 	const char *notes, *location;
 	bool cooperative;
@@ -484,7 +486,7 @@ typedef struct {
 	bool winner;
 	const char *breakdown;  /* JSON text or NULL */
 	const char *mu, *sigma; /* text or NULL */
-	const char *date;       /* RFC 3339 UTC */
+	const char *date;       /* as play_date_text: with its offset, local, NULL: undated */
 	bool ignored;
 	const char *bgg_play_id;  /* text or NULL */
 	const char *play_extra;   /* JSON text or NULL: the source play's other members */
@@ -496,6 +498,7 @@ typedef struct {
 	bool unrated, incomplete;
 	const char *game_uuid; /* the file's game object the play named (league_games) or NULL */
 	const char *team;      /* the seat's team (a game played in teams) or NULL */
+	bool uses_teams;       /* its BG Stats play says usesTeams */
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

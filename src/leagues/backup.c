@@ -28,7 +28,7 @@ static int backup_read(const http_req *req, http_resp *resp, db_conn *c, const a
 			jx_set(play, "uuid", jx_str(y->uuid));
 			jx_set(play, "game", jx_str(y->game));
 			jx_set(play, "bgg_id", io_num_text(y->bgg_id));
-			jx_set(play, "date", jx_str(y->date));
+			jx_set(play, "date", jx_str_or_null(y->date)); /* null: undated */
 			jx_set(play, "duration_min", io_num_text(y->duration_min));
 			jx_set(play, "notes", jx_str(y->notes));
 			jx_set(play, "location", jx_str(y->location));
@@ -166,7 +166,7 @@ int backup_parse(league_import *im)
 		    {"uuid", JS_STRING, JS_F_REQUIRED, 1, 128, NULL, &tmp.uuid, NULL},
 		    {"game", JS_STRING, JS_F_REQUIRED, 1, NAME_MAX_BYTES, NULL, &tmp.game, NULL},
 		    {"bgg_id", JS_INT, JS_F_NULLABLE, 1, 2147483647, NULL, &bgg, &has_bgg},
-		    {"date", JS_STRING, JS_F_REQUIRED, 10, 40, NULL, &date, NULL},
+		    {"date", JS_STRING, JS_F_REQUIRED | JS_F_NULLABLE, 10, 40, NULL, &date, NULL},
 		    {"duration_min", JS_INT, JS_F_NULLABLE, 0, 100000, NULL, &dur, &has_dur},
 		    {"notes", JS_STRING, 0, 0, 4096, NULL, &tmp.notes, NULL},
 		    {"location", JS_STRING, 0, 0, NAME_MAX_BYTES, NULL, &tmp.location, NULL},
@@ -188,13 +188,19 @@ int backup_parse(league_import *im)
 		ip->p.bgg_id = has_bgg ? bgg : 0;
 		ip->p.duration_min = has_dur ? dur : -1;
 		ip->p.bgg_play_id = bggplay;
-		if (!dates_parse_rfc3339(date, ip->p.when, &ip->p.utc_offset_min)) {
+		bool local = false;
+		if (date == NULL) { /* an undated play */
+			snprintf(ip->p.when, sizeof ip->p.when, "%s", PLAY_UNDATED_AT);
+			ip->p.clock = PLAY_CLOCK_UNDATED;
+		} else if (!dates_parse_play(date, ip->p.when, &ip->p.utc_offset_min, &local)) {
 			char df[sizeof at + 8];
 			snprintf(df, sizeof df, "%s/date", at);
 			return io_fail(im, df,
 			               "date must be an RFC 3339 time with an offset from -15:59 "
-			               "to +15:59");
+			               "to +15:59, a local time without one, or null (undated)");
 		}
+		if (local)
+			ip->p.clock = PLAY_CLOCK_LOCAL;
 		for (size_t k = 0; k < nr; k++) {
 			imp_result *r = &ip->res[ip->nres++];
 			int64_t rank = 0;

@@ -171,6 +171,32 @@ static const char *seat_name(league_import *im, const bgg_file *file, xmlNode *c
 	return ANONYMOUS;
 }
 
+/* What BGG says of a seat beyond its name, score and win, as the BG Stats playerScore
+ * members they are (README "Formats"): color → role ("Darth Vader Starter"), startposition →
+ * startPosition as written (ours: it may be a faction, "good") and, when it is a number, BG
+ * Stats' seatOrder too, new → newPlayer. JSON text in the arena, or NULL when the seat has none
+ * of them. */
+static const char *seat_extra(league_import *im, xmlNode *c)
+{
+	const char *color = xml_attr(im, c, "color", NAME_MAX_BYTES);
+	const char *start = xml_attr(im, c, "startposition", NAME_MAX_BYTES);
+	const char *fresh = xml_attr(im, c, "new", 8);
+	json_object *o = jx_obj();
+	if (color && *color)
+		jx_set(o, "role", jx_str(color));
+	if (start && *start)
+		jx_set(o, "startPosition", jx_str(start));
+	if (all_digits(start) && strlen(start) <= 9 && atoi(start) > 0)
+		jx_set(o, "seatOrder", jx_int(atoi(start)));
+	if (fresh && *fresh)
+		jx_set(o, "newPlayer", jx_bool(strcmp(fresh, "1") == 0));
+	const char *t = json_object_object_length(o) == 0
+	                    ? NULL
+	                    : io_dup(im, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return t;
+}
+
 /* Reads <players> into ip's results. A seat nothing identifies (anonymous) and a second seat
  * under a name the play already has ("Redacted", "B." twice) are kept, unrated, the second as
  * "<name> (seat N)": one person cannot sit twice at a table, and which of two same-named
@@ -202,6 +228,7 @@ static void read_players(league_import *im, const bgg_file *file, xmlNode *playe
 		}
 		r->r.has_winner = true; /* BGG's flag, 0 when absent: it stands as given */
 		r->r.winner = xml_flag(c, "win");
+		r->r.extra = seat_extra(im, c);
 	}
 }
 
@@ -230,13 +257,15 @@ static const char *read_play(league_import *im, xmlNode *pl, league_play *p, cha
 {
 	xmlNode *item = xml_child(pl, "item");
 	const char *date = xml_attr(im, pl, "date", 40);
-	if (date == NULL || *date == '\0' || strcmp(date, "0000-00-00") == 0) {
-		snprintf(why, 200,
-		         "the play has no date (BGG writes 0000-00-00 for a play logged "
-		         "without one)");
+	if (date == NULL || *date == '\0') {
+		snprintf(why, 200, "the play has no date attribute");
 		return "no-date";
 	}
-	if (strlen(date) != 10 || !dates_parse_when(date, p->when)) {
+	p->clock = PLAY_CLOCK_LOCAL;           /* BGG's dates are the players' local dates */
+	if (strcmp(date, "0000-00-00") == 0) { /* a play logged without a date: kept, undated */
+		snprintf(p->when, sizeof p->when, "%s", PLAY_UNDATED_AT);
+		p->clock = PLAY_CLOCK_UNDATED;
+	} else if (strlen(date) != 10 || !dates_parse_when(date, p->when)) {
 		snprintf(why, 200, "the date \"%.40s\" is not a calendar date (YYYY-MM-DD)", date);
 		return "bad-date";
 	}

@@ -394,13 +394,19 @@ static void bgs_play(bgs_file *f, size_t i, json_object *pl)
 		return;
 	}
 	league_play p = {.uuid = uuid, .source = "bgstats", .duration_min = -1};
-	if (!date || !dates_parse_when(date, p.when)) {
+	if (date && strncmp(date, PLAY_UNDATED_BGS, 10) == 0) {
+		snprintf(p.when, sizeof p.when, "%s",
+		         PLAY_UNDATED_AT); /* our export's undated play */
+		p.clock = PLAY_CLOCK_UNDATED;
+	} else if (!date || !dates_parse_when(date, p.when)) {
 		bgs_skip(
 		    im, i, uuid, "no-date",
 		    "playDate is missing or not a date and time (a UTC offset goes from -15:59 to "
 		    "+15:59)");
 		return;
 	}
+	if (p.clock != PLAY_CLOCK_UNDATED && dates_is_local(date))
+		p.clock = PLAY_CLOCK_LOCAL;
 	const char *notes = get_str(pl, "comments");
 	if (notes && strlen(notes) > NOTES_MAX) {
 		bgs_skip(im, i, uuid, "malformed", "comments have at most %d bytes", NOTES_MAX);

@@ -13,8 +13,24 @@
  * play the file shows. */
 static void play_day_time(const db_export_row *x, char day[11], char time[9])
 {
+	if (x->date == NULL) { /* undated: empty cells */
+		day[0] = time[0] = '\0';
+		return;
+	}
 	snprintf(day, 11, "%.10s", x->date);
 	snprintf(time, 9, "%.8s", strlen(x->date) >= 19 ? x->date + 11 : "00:00:00");
+}
+
+/* Seat detail k of d (io_seat_details) as a cell's text ("true"/"false" for a flag), NULL
+ * (empty) when unknown; borrowed from d. */
+static const char *seat_text(json_object *d, const char *k)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(d, k, &v) || v == NULL)
+		return NULL;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v) ? "true" : "false";
+	return json_object_get_string(v);
 }
 
 static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, const account *acc)
@@ -27,7 +43,8 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 	/* the UTF-8 byte order mark: Excel reads the file as UTF-8 (accents) only with it */
 	sb_str(&s, "\xEF\xBB\xBF");
 	sb_str(&s, "play,date,day,time,game,bgg_id,duration_min,cooperative,location,player,seat,"
-	           "score,rank,winner,rating_mu,rating_sigma,notes,ignored,incomplete,unrated\r\n");
+	           "score,rank,winner,rating_mu,rating_sigma,notes,ignored,incomplete,unrated,role,"
+	           "team,start_player,new_player,start_position\r\n");
 	for (int i = 0; i < rs.n; i++) {
 		const db_export_row *x = &rs.rows[i];
 		char seat[16] = "", rank[16] = "", day[11], time[9];
@@ -36,6 +53,7 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 			snprintf(rank, sizeof rank, "%d", x->rank);
 		}
 		play_day_time(x, day, time);
+		json_object *d = io_seat_details(x->result_extra, x->uses_teams);
 		const struct {
 			const char *v; /* NULL: empty */
 			bool text;
@@ -66,13 +84,20 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 		            {!x->has_result               ? ""
 		             : x->unrated || x->anonymous ? "true"
 		                                          : "false",
-		             false}};
+		             false},
+		            /* the seat's details (io_seat_details); its team as rated */
+		            {seat_text(d, "role"), true},
+		            {x->team ? x->team : "", true},
+		            {seat_text(d, "start_player"), false},
+		            {seat_text(d, "new_player"), false},
+		            {seat_text(d, "start_position"), true}};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			if (k)
 				sb_str(&s, ",");
 			io_csv_cell(&s, cols[k].v, cols[k].text);
 		}
 		sb_str(&s, "\r\n");
+		json_object_put(d);
 	}
 	db_rowset_clear(&rs);
 	return io_reply_file(resp, "text/csv; charset=utf-8", "league.csv", s.b, s.len);

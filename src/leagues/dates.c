@@ -120,3 +120,25 @@ bool dates_parse_rfc3339(const char *s, char out[64], int *offset_min)
 	snprintf(out, 64, "%.10sT%.*s%s", s, clock, s + 11, t);
 	return true;
 }
+
+bool dates_is_local(const char *s)
+{
+	return strlen(s) <= 10 || strpbrk(s + 11, "Zz+-") == NULL;
+}
+
+bool dates_parse_play(const char *s, char out[64], int *offset_min, bool *local)
+{
+	*local = false;
+	if (dates_parse_rfc3339(s, out, offset_min))
+		return true;
+	size_t n = strlen(s);
+	int y, mo, d;
+	const char *t = s + 11;
+	if (n < 19 || n > 40 || !parse_date(s, &y, &mo, &d) || (s[10] != 'T' && s[10] != 't') ||
+	    !parse_clock(&t, true) || *t != '\0')
+		return false;
+	snprintf(out, 64, "%.10sT%sZ", s, s + 11); /* the wall time, kept at offset 0 */
+	*offset_min = 0;
+	*local = true;
+	return true;
+}

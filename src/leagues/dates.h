@@ -19,4 +19,13 @@ bool dates_parse_when(const char *s, char out[64]);
  * literal of the instant into out and the offset in minutes into *offset_min. */
 bool dates_parse_rfc3339(const char *s, char out[64], int *offset_min);
 
+/* Does s, a date dates_parse_when took, carry no zone ("Z" or an offset)? A local time whose
+ * offset the file never gave (BG Stats' playDate, a BGG date). */
+bool dates_is_local(const char *s);
+
+/* A play's date as the API and a backup take it: what dates_parse_rfc3339 takes (*local false),
+ * or a local time without an offset ("2024-12-07T22:08:41": *local true, kept as that wall time
+ * at offset 0). */
+bool dates_parse_play(const char *s, char out[64], int *offset_min, bool *local);
+
 #endif

@@ -354,3 +354,38 @@ int io_check_names(league_import *im, imp_play *ip, const char *field)
 	}
 	return 0;
 }
+
+/* ---- seat details ---- */
+
+/* The string member k of o, or NULL when it has none or it is empty or not a string. */
+static const char *extra_str(json_object *o, const char *k)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) == 0)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The boolean member k of o as JSON, or null. */
+static json_object *extra_bool(json_object *o, const char *k)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
+		return NULL;
+	return jx_bool(json_object_get_boolean(v));
+}
+
+json_object *io_seat_details(const char *extra, bool uses_teams)
+{
+	json_object *x = jx_obj();
+	json_object *e = extra ? jx_parse_stored(extra) : NULL;
+	bool obj = json_object_is_type(e, json_type_object);
+	jx_set(x, "role", jx_str_or_null(obj ? extra_str(e, "role") : NULL));
+	jx_set(x, "team", jx_str_or_null(obj && uses_teams ? extra_str(e, "team") : NULL));
+	jx_set(x, "start_player", obj ? extra_bool(e, "startPlayer") : NULL);
+	jx_set(x, "new_player", obj ? extra_bool(e, "newPlayer") : NULL);
+	jx_set(x, "start_position", jx_str_or_null(obj ? extra_str(e, "startPosition") : NULL));
+	json_object_put(e);
+	return x;
+}

@@ -177,7 +177,7 @@ static json_object *point_json(const srow *x, bool full)
 {
 	json_object *o = jx_obj();
 	jx_set(o, "play", jx_str(x->y->play));
-	jx_set(o, "date", jx_str(x->y->date));
+	jx_set(o, "date", jx_str_or_null(x->y->date)); /* null: undated */
 	if (full) {
 		jx_set(o, "game", jx_str(x->y->game));
 		jx_set(o, "rank", jx_int(x->y->rank));
@@ -331,6 +331,8 @@ static json_object *months_json(const stats *s)
 	json_object *arr = jx_arr();
 	int lo = 0, hi = -1;
 	for (int i = 0; i < s->n; i++) {
+		if (s->rows[i].y->date == NULL) /* undated: in no month */
+			continue;
 		int k = month_index(s->rows[i].y->local_date);
 		if (hi < lo || k < lo)
 			lo = k;
@@ -341,7 +343,8 @@ static json_object *months_json(const stats *s)
 		return arr;
 	int *count = xcalloc((size_t)(hi - lo + 1), sizeof *count);
 	for (int i = 0; i < s->n; i++)
-		if (i == 0 || strcmp(s->rows[i].y->play, s->rows[i - 1].y->play) != 0)
+		if (s->rows[i].y->date &&
+		    (i == 0 || strcmp(s->rows[i].y->play, s->rows[i - 1].y->play) != 0))
 			count[month_index(s->rows[i].y->local_date) - lo]++;
 	for (int k = lo; k <= hi; k++) {
 		char month[16];

@@ -3,6 +3,7 @@
 #include "leagues/plays.h"
 #include "leagues/access.h"
 #include "leagues/dates.h"
+#include "leagues/io.h"
 #include "leagues/ratings.h"
 #include "leagues/rows.h"
 #include "leagues/store.h"
@@ -33,7 +34,7 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 	jx_set(o, "league", jx_str(league));
 	jx_set(o, "game", jx_str(y->game));
 	jx_set(o, "bgg_id", y->has_bgg_id ? jx_int(y->bgg_id) : NULL);
-	jx_set(o, "date", jx_str(y->date));
+	jx_set(o, "date", jx_str_or_null(y->date)); /* null: undated */
 	jx_set(o, "duration_min", y->has_duration ? jx_int(y->duration_min) : NULL);
 	jx_set(o, "notes", jx_str(y->notes));
 	jx_set(o, "location", jx_str(y->location));
@@ -61,7 +62,10 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		if (z->has_rating)
 			jx_set(x, "rating_after", rows_rating_json((rating){z->mu, z->sigma}));
 		jx_set(x, "unrated", jx_bool(z->unrated));
-		jx_set(x, "team", jx_str_or_null(z->team));
+		json_object *d = io_seat_details(z->extra, y->uses_teams);
+		json_object_object_foreach(d, k, v) jx_set_copy(x, k, json_object_get(v));
+		json_object_put(d);
+		jx_set(x, "team", jx_str_or_null(z->team)); /* the rated team, over the file's own */
 		jx_push(a, x);
 	}
 	jx_set(o, "results", a);
@@ -83,7 +87,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 {
 	const char *game = NULL, *date = NULL, *notes = NULL, *location = NULL;
 	int64_t bgg = 0, dur = -1;
-	bool coop = false, has_bgg = false, has_dur = false;
+	bool coop = false, has_bgg = false, has_dur = false, undated = false, local = false;
 	json_object *results = NULL;
 	js_error err;
 	const js_field f[] = {
@@ -94,6 +98,7 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 	    {"notes", JS_STRING, JS_F_NULLABLE, 0, NOTES_MAX, NULL, &notes, NULL},
 	    {"location", JS_STRING, JS_F_NULLABLE, 0, GAME_MAX, NULL, &location, NULL},
 	    {"cooperative", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &coop, NULL},
+	    {"undated", JS_BOOL, JS_F_NULLABLE, 0, 0, NULL, &undated, NULL},
 	    {"results", JS_ARRAY, JS_F_REQUIRED, 1, MAX_RESULTS, NULL, &results, NULL},
 	};
 	memset(in, 0, sizeof *in);
@@ -108,18 +113,27 @@ static int play_parse(json_object *root, http_resp *resp, play_in *in)
 	p->cooperative = coop;
 	p->source = "hand";
 	p->results = in->res;
-	if (date == NULL) {
+	if (undated && date != NULL) {
+		http_reply_problem(resp, 400, "an undated play has no date", NULL, "/date");
+		return -1;
+	} else if (undated) { /* a play logged without a date (README "Plays and ratings") */
+		snprintf(p->when, sizeof p->when, "%s", PLAY_UNDATED_AT);
+		p->clock = PLAY_CLOCK_UNDATED;
+	} else if (date == NULL) {
 		time_t now = time(NULL);
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(p->when, sizeof p->when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else if (!dates_parse_rfc3339(date, p->when, &p->utc_offset_min)) {
+	} else if (!dates_parse_play(date, p->when, &p->utc_offset_min, &local)) {
 		http_reply_problem(
 		    resp, 400,
-		    "must be a date (YYYY-MM-DD) or an RFC 3339 time with seconds "
-		    "and an offset from -15:59 to +15:59 (2026-12-31T23:30:00-05:00)",
+		    "must be a date (YYYY-MM-DD), an RFC 3339 time with seconds "
+		    "and an offset from -15:59 to +15:59 (2026-12-31T23:30:00-05:00), or a local "
+		    "time with seconds and no offset (2026-12-31T23:30:00)",
 		    NULL, "/date");
 		return -1;
+	} else if (local) {
+		p->clock = PLAY_CLOCK_LOCAL;
 	}
 	size_t n = json_object_array_length(results);
 	for (size_t i = 0; i < n; i++) {
@@ -328,7 +342,7 @@ static json_object *play_page_json(const db_play_page *page)
 		json_object *o = jx_obj();
 		jx_set(o, "id", jx_str(y->id));
 		jx_set(o, "game", jx_str(y->game));
-		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "date", jx_str_or_null(y->date)); /* null: undated */
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
 		jx_set(o, "source", jx_str(y->source));
 		jx_set(o, "ignored", jx_bool(y->ignored));
@@ -477,10 +491,25 @@ static void keep_teams(json_object *before, league_result *res, int n)
 	}
 }
 
+/* An edit keeps each staying member's seat details from its file (the seat's extra: BGG's
+ * color, startposition and new; BG Stats' role, team…): the text points into rr, which the
+ * caller clears after the store. */
+static db_status keep_extras(db_conn *c, const char *play, league_result *res, int n,
+                             db_result_rows *rr)
+{
+	db_status st = db_play_results(c, play, rr);
+	for (int i = 0; st == DB_OK && i < rr->n; i++)
+		for (int k = 0; k < n; k++)
+			if (rr->rows[i].extra && strcmp(res[k].member, rr->rows[i].member) == 0)
+				res[k].extra = rr->rows[i].extra;
+	return st;
+}
+
 static db_status play_edit_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
 	json_object *before = NULL, *after = NULL;
+	db_result_rows rr = {0};
 	db_status st = access_lock_as(c, x->league, false, &x->a, x->resp);
 	if (st == DB_OK)
 		st = play_for_change(c, x, false, &before);
@@ -491,8 +520,11 @@ static db_status play_edit_tx(db_conn *c, void *arg)
 		keep_breakdowns(before, x->in->res, p->nresults);
 		keep_unrated(before, x->in->res, p->nresults);
 		keep_teams(before, x->in->res, p->nresults);
-		st = store_play_update(c, x->league, x->play, p);
+		st = keep_extras(c, x->play, x->in->res, p->nresults, &rr);
 	}
+	if (st == DB_OK)
+		st = store_play_update(c, x->league, x->play, p);
+	db_rowset_clear(&rr);
 	if (st == DB_OK)
 		st = ratings_recompute_play(c, x->league, x->play);
 	if (st == DB_OK && (after = play_json(c, x->league, x->play, &st)) == NULL && st == DB_OK)

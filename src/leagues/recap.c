@@ -135,7 +135,7 @@ static json_object *closest_json(const stats *s)
 		return NULL;
 	json_object *o = jx_obj();
 	jx_set(o, "play", jx_str(bf->play));
-	jx_set(o, "date", jx_str(bf->date));
+	jx_set(o, "date", jx_str_or_null(bf->date));
 	jx_set(o, "game", jx_str(bf->game));
 	jx_set(o, "margin", rows_num_json(true, best));
 	jx_set(o, "first", placed_json(bf));

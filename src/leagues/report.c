@@ -214,7 +214,8 @@ static bool recent_plays(db_conn *c, const char *league, const char *season, con
 		const db_play_item *y = &page.items.rows[i];
 		int k = pl->n++;
 		snprintf(pl->game[k], sizeof pl->game[k], "%s", y->game);
-		snprintf(pl->date[k], sizeof pl->date[k], "%.10s", y->date);
+		snprintf(pl->date[k], sizeof pl->date[k], "%.10s",
+		         y->date ? y->date : "–"); /* –: undated */
 		json_object *players = jx_parse_stored(y->players);
 		results_line(players, pl->results[k], sizeof pl->results[k]);
 		json_object_put(players);

@@ -242,7 +242,7 @@ static json_object *history_json(const http_req *req, const db_member_league *ml
 		json_object *o = jx_obj();
 		jx_set(o, "play", jx_str(y->play));
 		jx_set(o, "game", jx_str(y->game));
-		jx_set(o, "date", jx_str(y->date));
+		jx_set(o, "date", jx_str_or_null(y->date)); /* null: undated */
 		jx_set(o, "cooperative", jx_bool(y->cooperative));
 		jx_set(o, "score", rows_num_json(y->has_score, y->score));
 		jx_set(o, "rank", jx_int(y->rank));

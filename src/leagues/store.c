@@ -114,11 +114,11 @@ static db_status results_store(db_conn *c, const char *play, const league_result
 	return results_flush(c, arr, rows);
 }
 
-enum { PLAY_COLS = 8, NUM_LEN = 24 };
+enum { PLAY_COLS = 9, NUM_LEN = 24 };
 
 /* The text of a play's columns game, bgg_id, played_at, duration_min, notes, location,
- * cooperative and utc_offset_min, in the order both the insert and the update statements take
- * them (bgg, dur and off hold the numbers' text; NULL is SQL NULL). */
+ * cooperative, utc_offset_min and clock, in the order both the insert and the update statements
+ * take them (bgg, dur and off hold the numbers' text; NULL is SQL NULL). */
 static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN], char off[NUM_LEN],
                       const char *col[PLAY_COLS])
 {
@@ -133,6 +133,9 @@ static void play_cols(const league_play *p, char bgg[NUM_LEN], char dur[NUM_LEN]
 	col[5] = p->location ? p->location : "";
 	col[6] = p->cooperative ? "true" : "false";
 	col[7] = off;
+	col[8] = p->clock == PLAY_CLOCK_UNDATED ? "undated"
+	         : p->clock == PLAY_CLOCK_LOCAL ? "local"
+	                                        : "offset";
 }
 
 db_status store_play_insert(db_conn *c, const char *league, const char *author,
@@ -182,6 +185,7 @@ void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
 	                                  col[5],
 	                                  col[6],
 	                                  col[7],
+	                                  col[8],
 	                                  p->source,
 	                                  p->uuid ? p->uuid : id,
 	                                  p->ignored ? "t" : "f",

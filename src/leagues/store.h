@@ -27,6 +27,17 @@ typedef struct {
 	               * of standings and ratings */
 } league_result;
 
+/* What a play's time says (migration 0026): a local time with its UTC offset, a local time
+ * whose offset nobody wrote (BG Stats, BGG: kept at offset 0, shown without "Z"), or no date
+ * at all (BGG's "0000-00-00": stored as 0001-01-01T00:00:00Z, before every dated play, in no
+ * season). */
+typedef enum { PLAY_CLOCK_OFFSET = 0, PLAY_CLOCK_LOCAL, PLAY_CLOCK_UNDATED } play_clock;
+
+/* when of an undated play, and the playDate a BG Stats export writes for one (BGG's own
+ * "no date", in BG Stats' form; BG Stats has none of its own). */
+#define PLAY_UNDATED_AT  "0001-01-01T00:00:00Z"
+#define PLAY_UNDATED_BGS "0000-00-00 00:00:00"
+
 /* A play to store (all strings borrowed). */
 typedef struct {
 	const char *game;
@@ -36,6 +47,7 @@ typedef struct {
 	const char *notes, *location;
 	bool cooperative;
 	int utc_offset_min;    /* the players' clock: local time = when + this */
+	play_clock clock;      /* what when says: with its offset, local only, undated */
 	bool ignored;          /* kept and shown, left out of standings and ratings */
 	bool incomplete;       /* not played to the end: out of standings and ratings too */
 	int64_t bgg_play_id;   /* the BoardGameGeek play this is, 0: none */
@@ -69,7 +81,7 @@ db_status store_play_update(db_conn *c, const char *league, const char *play, co
  * added, as plays of league by author. The caller has made sure no uuid is already in the
  * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
  * store_batch_free. */
-enum { BATCH_PLAY_COLS = 16, BATCH_RESULT_COLS = 12 };
+enum { BATCH_PLAY_COLS = 17, BATCH_RESULT_COLS = 12 };
 
 typedef struct {
 	sbuf play[BATCH_PLAY_COLS];

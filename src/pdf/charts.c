@@ -54,6 +54,13 @@ static long days(const char *s)
 	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
 }
 
+/* Has rating point p a date? A play logged without one (date null) has no place in time: it
+ * comes before every dated play, and its rating shows in the first dated point after it. */
+static bool dated(const json_object *p)
+{
+	return *str(p, "date") != '\0';
+}
+
 /* A round step for an axis spanning span in about n ticks. */
 static double tick_step(double span, int n)
 {
@@ -148,6 +155,8 @@ static void ratings_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w,
 	for (size_t i = 0; i < n; i++) {
 		json_object *pts = get(at(players, i), "points");
 		for (size_t k = 0; k < len(pts); k++) {
+			if (!dated(at(pts, k)))
+				continue;
 			double o = num(at(pts, k), "ordinal");
 			long d = days(str(at(pts, k), "date"));
 			if (!any || o < lo)
@@ -201,14 +210,22 @@ static void ratings_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w,
 		HPDF_Page_SetLineWidth(pg, 1.1f);
 		dash(pg, (int)i);
 		float px = 0, py = 0;
+		bool drawn = false;
 		for (size_t k = 0; k < np; k++) {
 			json_object *p = at(pts, k);
+			if (!dated(p))
+				continue;
 			px = left + (float)(days(str(p, "date")) - d0) / (float)(d1 - d0) * cw;
 			py = top + ch - (float)((num(p, "ordinal") - lo) / (hi - lo)) * ch;
-			if (k == 0)
+			if (!drawn)
 				HPDF_Page_MoveTo(pg, px, doc->ph - py);
 			else
 				HPDF_Page_LineTo(pg, px, doc->ph - py);
+			drawn = true;
+		}
+		if (!drawn) { /* undated plays only */
+			dash(pg, 0);
+			continue;
 		}
 		HPDF_Page_Stroke(pg);
 		dash(pg, 0);
@@ -216,6 +233,8 @@ static void ratings_chart(pdf_doc *doc, HPDF_Page pg, float x, float y, float w,
 		size_t every = np / 8 + 1;
 		for (size_t k = 0; k < np; k += every) {
 			json_object *p = at(pts, k);
+			if (!dated(p))
+				continue;
 			marker(doc, pg, (int)i,
 			       left + (float)(days(str(p, "date")) - d0) / (float)(d1 - d0) * cw,
 			       top + ch - (float)((num(p, "ordinal") - lo) / (hi - lo)) * ch, 2.2f);

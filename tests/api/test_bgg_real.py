@@ -144,7 +144,8 @@ def test_plays_without_players_are_listed_and_every_view_survives_them():
         assert len(plays) == 7 and all(p["players"] == [] for p in plays), plays
         hitler = _play(ann, lid, "bgg-20999060")
         assert hitler["game"] == "Secret Hitler" and hitler["results"] == [], hitler
-        assert hitler["bgg_id"] == 188834 and hitler["date"] == "2016-12-03T00:00:00Z"
+        # a BGG date is the players' local date: no offset, none made up
+        assert hitler["bgg_id"] == 188834 and hitler["date"] == "2016-12-03T00:00:00"
         assert _standing(ann, lid) == {}
         _every_view_answers(ann, lid)
         st, hd, text = ann.get(f"/api/v1/leagues/{lid}/export.csv")
@@ -305,9 +306,10 @@ def test_scores_as_typed_and_winner_flags_as_given():
         assert [r["winner"] for r in exit_["results"]] == [True] * 4
 
 
-def test_plays_without_a_date_or_a_game_are_skipped_with_their_reason():
+def test_plays_without_a_date_are_kept_undated_and_bad_ones_skipped_with_their_reason():
     """No saved file has a play without a date (BGG writes 0000-00-00): a real play of
-    Excali8ur's file is given one here, and others a date or game BGG would not write."""
+    Excali8ur's file is given one here (kept undated: test_seat_times), and others a date or
+    game BGG would not write."""
     xml = _read("excali8ur-plays.xml")
     xml = xml.replace(b'id="95585043" date="2025-02-19" quantity="1"',
                       b'id="95585043" date="0000-00-00" quantity="2"')
@@ -317,9 +319,8 @@ def test_plays_without_a_date_or_a_game_are_skipped_with_their_reason():
         ann = user(s, "ann@example.org", "Ann")
         lid = _league(ann, "Dates")
         st, hd, o = _import(ann, lid, "bggxml", xml)
-        assert st == 200 and o["imported"] == 6, o
+        assert st == 200 and o["imported"] == 8, o
         assert [(k["index"], k["id"], k["reason"]) for k in o["skipped_plays"]] == [
-            (0, "bgg-95585043", "no-date"), (0, "bgg-95585043-2", "no-date"),
             (1, "bgg-95581007", "bad-date"), (2, "bgg-95363077", "no-game")], o
 
 

@@ -62,7 +62,9 @@ def _export_uuid(stored):
 def _plays(c, lid):
     """Every play of the league by the uuid its export writes, without what names the league
     (ids, members, ratings after the play: compared through the standings) or the source that
-    brought it (a play entered here is a BG Stats play once imported from the export)."""
+    brought it (a play entered here is a BG Stats play once imported from the export). A date
+    is its local time: BG Stats' playDate has no offset, so a play entered here with one comes
+    back as that local time without it."""
     out, offset = {}, 0
     while True:
         st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}")
@@ -73,6 +75,7 @@ def _plays(c, lid):
             out[_export_uuid(full["uuid"])] = {
                 **{k: v for k, v in full.items() if k not in ("id", "league", "created_by",
                                                               "results", "uuid", "source")},
+                "date": full["date"] and full["date"][:19],
                 "results": [{k: v for k, v in r.items() if k not in ("player", "rating_after")}
                             for r in full["results"]]}
         offset += len(o["plays"])

@@ -644,6 +644,35 @@ await test("leagues-play-keeps-local-date-and-offset", async () => {
 	await ny.close();
 });
 
+await test("leagues-seat-details-and-no-date", async () => {
+	// a BGG play logged without a date, its seats' color, startposition and new: shown on its page
+	const { id, lid } = await newLeague(page, "Seat club");
+	const xml = '<plays><play id="7" date="0000-00-00" quantity="1"><item name="Star Wars: Unlock!" objectid="1"/><players>' +
+		'<player name="Ann" startposition="1" color="Darth Vader Starter" score="12" new="1" win="1"/><player name="Bea" startposition="2" color="Luke" score="9" new="0" win="0"/></players></play></plays>';
+	const r = await page.request.post(`${BASE}/api/v1/leagues/${id}/import?format=bggxml`, { headers: { Origin: origin, "Content-Type": "application/xml" }, data: xml });
+	assert(r.status() === 200, `import: ${r.status()}`);
+	const { body } = await call(page, "GET", `/leagues/${id}/plays`);
+	await page.goto(`${BASE}/leagues.html#`);
+	await page.selectOption("#lang", "en"); // an earlier test may leave French
+	await page.getByRole("heading", { name: EN["leagues.mine"] }).waitFor();
+	await visit(page, `play=${lid}/${encodeURIComponent(body.plays[0].id)}`, '[data-testid="seat-details"]');
+	const seats = await page.locator('[data-testid="seat-details"]').allInnerTexts();
+	assert(JSON.stringify(seats) === JSON.stringify([`Darth Vader Starter · ${EN["play.seat_new"]} · start position 1`, "Luke · start position 2"]), `each seat's details: ${seats}`);
+	assert(await page.locator("p.muted", { hasText: EN["play.undated"] }).isVisible(), "no date, in words");
+	await screen(page, "leagues-play-seats");
+	// an edit that leaves the date empty keeps the play undated
+	await page.getByRole("link", { name: EN["play.edit"] }).click();
+	assert((await page.getByLabel("Date").inputValue()) === "", "no date in the form");
+	await screen(page, "leagues-edit-undated");
+	await page.getByRole("button", { name: "Save the play" }).click();
+	await page.getByText(EN["play.saved"]).waitFor();
+	assert(await page.locator("p.muted", { hasText: EN["play.undated"] }).isVisible(), "still without a date");
+	assert((await page.locator('[data-testid="seat-details"]').count()) === 2, "the seats keep their details");
+	// counted in the standings; the pictures, which place plays in time, leave it out
+	await visit(page, `league=${lid}`, '[data-testid="standing"]');
+	assert((await page.locator('[data-testid="standing"]').count()) === 2, "both players in the standings");
+});
+
 await test("leagues-long-lists", async () => {
 	// 61 more plays through the API, past a page of 50: Bea's history shows the latest 50 and
 	// the rest at "More plays", and the league's recent plays grow with "More plays" until all

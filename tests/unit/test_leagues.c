@@ -66,6 +66,32 @@ static void rfc3339_strict(void)
 	CHECK(!dates_parse_rfc3339("2026-02-29T08:00:00Z", out, &off));      /* not a date */
 }
 
+/* A local time nobody gave an offset (BG Stats' playDate, a BGG date, such a play's date sent
+ * back by the API) stays one: dates_is_local tells it, dates_parse_play takes it as local. */
+static void local_times(void)
+{
+	char out[64];
+	int off = 99;
+	bool local = false;
+	CHECK(dates_is_local("2024-12-07 22:08:41"));
+	CHECK(dates_is_local("2016-12-03"));
+	CHECK(!dates_is_local("2024-12-07T22:08:41Z"));
+	CHECK(!dates_is_local("2024-12-07T22:08:41-05:00"));
+	CHECK(!dates_is_local("2024-12-07 22:08+01:00"));
+	CHECK(dates_parse_play("2024-12-07T22:08:41", out, &off, &local));
+	CHECK_STR(out, "2024-12-07T22:08:41Z");
+	CHECK_EQ_INT(off, 0);
+	CHECK(local);
+	CHECK(dates_parse_play("2024-12-07T22:08:41.5", out, &off, &local) && local);
+	CHECK(dates_parse_play("2024-12-07T22:08:41-05:00", out, &off, &local) && !local);
+	CHECK_EQ_INT(off, -300);
+	CHECK(dates_parse_play("2024-12-07", out, &off, &local) && !local); /* as ever */
+	CHECK(!dates_parse_play("2024-12-07T22:08", out, &off, &local));    /* seconds */
+	CHECK(!dates_parse_play("2024-12-07 22:08:41", out, &off, &local)); /* space */
+	CHECK(!dates_parse_play("2024-12-07T22:08:41junk", out, &off, &local));
+	CHECK(!dates_parse_play("2024-02-30T22:08:41", out, &off, &local));
+}
+
 /* PostgreSQL's timestamptz takes offsets up to ±15:59 and refuses more (SQLSTATE 22009): both
  * parsers stop there, on both sides. */
 static void offsets_postgres_takes(void)
@@ -389,6 +415,7 @@ int main(void)
 {
 	TEST("leagues: play dates (calendar, RFC 3339, BG Stats)", dates);
 	TEST("leagues: strict RFC 3339 with the offset kept (api.md Conventions)", rfc3339_strict);
+	TEST("leagues: local times without an offset stay local", local_times);
 	TEST("leagues: offsets up to ±15:59, as PostgreSQL takes them (api.md Conventions)",
 	     offsets_postgres_takes);
 	TEST("leagues: ranks from scores tie 1,2,2,4 (api.md)", ranks_from_scores);
