@@ -90,15 +90,16 @@ static const struct {
 
 /* Our own export.csv (csv.c): read back as written. */
 static const char *const EXPORT_HEADER[] = {
-    "play",        "date",         "day",    "time",    "game",       "bgg_id", "duration_min",
-    "cooperative", "location",     "player", "seat",    "score",      "rank",   "winner",
-    "rating_mu",   "rating_sigma", "notes",  "ignored", "incomplete", "unrated",
-    "role",        "team",         "start_player", "new_player", "start_position"};
+    "play",         "date",         "day",          "time",       "game",
+    "bgg_id",       "duration_min", "cooperative",  "location",   "player",
+    "seat",         "score",        "rank",         "winner",     "rating_mu",
+    "rating_sigma", "notes",        "ignored",      "incomplete", "unrated",
+    "role",         "team",         "start_player", "new_player", "start_position"};
 static const csv_kind EXPORT_KINDS[] = {
-    CR_PLAY,        CR_DATE,     CR_NONE,   CR_NONE,    CR_GAME,       CR_BGG_ID, CR_DURATION,
-    CR_COOPERATIVE, CR_LOCATION, CR_PLAYER, CR_NONE,    CR_SCORE,      CR_RANK,   CR_WINNER,
-    CR_NONE,        CR_NONE,     CR_NOTES,  CR_IGNORED, CR_INCOMPLETE, CR_UNRATED,
-    CR_NONE,        CR_NONE,     CR_NONE,   CR_NONE,    CR_NONE};
+    CR_PLAY,        CR_DATE,     CR_NONE,   CR_NONE,    CR_GAME,       CR_BGG_ID,  CR_DURATION,
+    CR_COOPERATIVE, CR_LOCATION, CR_PLAYER, CR_NONE,    CR_SCORE,      CR_RANK,    CR_WINNER,
+    CR_NONE,        CR_NONE,     CR_NOTES,  CR_IGNORED, CR_INCOMPLETE, CR_UNRATED, CR_NONE,
+    CR_NONE,        CR_NONE,     CR_NONE,   CR_NONE};
 /* the columns of every export (the seat's details last, not read back), and of the exports
  * before ignored, incomplete, unrated and the seat's details */
 enum { EXPORT_COLS = sizeof EXPORT_HEADER / sizeof EXPORT_HEADER[0], EXPORT_COLS_FIRST = 17 };

@@ -65,7 +65,8 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		json_object *d = io_seat_details(z->extra, y->uses_teams);
 		json_object_object_foreach(d, k, v) jx_set_copy(x, k, json_object_get(v));
 		json_object_put(d);
-		jx_set(x, "team", jx_str_or_null(z->team)); /* the rated team, over the file's own */
+		jx_set(x, "team",
+		       jx_str_or_null(z->team)); /* the rated team, over the file's own */
 		jx_push(a, x);
 	}
 	jx_set(o, "results", a);
