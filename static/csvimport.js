@@ -6,7 +6,7 @@
 
 /** The roles a column can take, as the API writes them ("" leaves it out). */
 const PLAY_ROLES = ["", "play", "date", "time", "game", "bgg_id", "duration", "cooperative", "location", "notes", "winner_name", "ignored", "incomplete"];
-const SEAT_ROLES = ["player", "score", "rank", "winner", "unrated"];
+const SEAT_ROLES = ["player", "score", "rank", "winner", "unrated", "team"];
 
 /** The import's query for a mapping: columns, dates, game. */
 export function mappingQuery(m) {

@@ -39,6 +39,7 @@ typedef enum {
 	CR_RANK,
 	CR_WINNER,
 	CR_UNRATED, /* a seat nothing identifies (an anonymous player): kept, never rated */
+	CR_TEAM,    /* the seat's team in a game played in teams: rated as one (rating.h) */
 } csv_kind;
 
 typedef struct {

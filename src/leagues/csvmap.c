@@ -34,6 +34,7 @@ static const char *const KIND_NAMES[] = {
     [CR_RANK] = "rank",
     [CR_WINNER] = "winner",
     [CR_UNRATED] = "unrated",
+    [CR_TEAM] = "team",
 };
 enum { NKINDS = sizeof KIND_NAMES / sizeof KIND_NAMES[0] };
 
@@ -86,6 +87,7 @@ static const struct {
     {"won", CR_WINNER},        {"win", CR_WINNER},
     {"gagnant", CR_WINNER},    {"sieger", CR_WINNER},
     {"victoire", CR_WINNER},   {"ganador", CR_WINNER},
+    {"team", CR_TEAM},         {"equipe", CR_TEAM},
 };
 
 /* Our own export.csv (csv.c): read back as written. */
@@ -99,7 +101,7 @@ static const csv_kind EXPORT_KINDS[] = {
     CR_PLAY,        CR_DATE,     CR_NONE,   CR_NONE,    CR_GAME,       CR_BGG_ID,  CR_DURATION,
     CR_COOPERATIVE, CR_LOCATION, CR_PLAYER, CR_NONE,    CR_SCORE,      CR_RANK,    CR_WINNER,
     CR_NONE,        CR_NONE,     CR_NOTES,  CR_IGNORED, CR_INCOMPLETE, CR_UNRATED, CR_NONE,
-    CR_NONE,        CR_NONE,     CR_NONE,   CR_NONE};
+    CR_TEAM,        CR_NONE,     CR_NONE,   CR_NONE};
 /* the columns of every export (the seat's details last, not read back), and of the exports
  * before ignored, incomplete, unrated and the seat's details */
 enum { EXPORT_COLS = sizeof EXPORT_HEADER / sizeof EXPORT_HEADER[0], EXPORT_COLS_FIRST = 17 };

@@ -14,8 +14,8 @@
 
 /* Where each role is: its column, -1 when no column holds it (seat roles by seat). */
 typedef struct {
-	int col[CR_UNRATED + 1];        /* the play's roles and the row's seat */
-	int seat[CSV_MAX_SEATS + 1][5]; /* player, score, rank, winner, unrated of seat 1… */
+	int col[CR_TEAM + 1];           /* the play's roles and the row's seat */
+	int seat[CSV_MAX_SEATS + 1][6]; /* player, score, rank, winner, unrated, team of seat 1… */
 	int nseats;                     /* the highest seat numbered */
 	bool per_player;                /* a row per player per play */
 } csv_cols;
@@ -116,7 +116,7 @@ static int skip(league_import *im, int index, const char *id, int line, const ch
 
 /* A seat from its cells (name already in the arena). */
 static void seat(league_import *im, imp_play *ip, const char *name, const char *const *row,
-                 const int cols[5])
+                 const int cols[6])
 {
 	int score = cols[1], rank = cols[2], winner = cols[3];
 	imp_result *r = &ip->res[ip->nres++];
@@ -138,6 +138,8 @@ static void seat(league_import *im, imp_play *ip, const char *name, const char *
 		r->r.winner = w == 1;
 	}
 	r->r.unrated = cols[4] >= 0 && csv_flag(row[cols[4]]) == 1;
+	const char *team = cell_text(im, row, cols[5], NAME_MAX_BYTES); /* over 64 bytes: none */
+	r->r.team = *team && strlen(team) <= 64 ? team : NULL; /* as bgstats.c's seat_team */
 }
 
 /* The seats of a play of rows[first..first+n) into ip (room for them made by the caller). */
@@ -149,8 +151,9 @@ static void seats(league_import *im, const csv_file *f, const csv_cols *c, const
 			const char *const *row = f->rows[rows[i]];
 			const char *name =
 			    cell_text(im, row, c->col[CR_PLAYER], NAME_MAX_BYTES + 1);
-			const int cols[5] = {c->col[CR_PLAYER], c->col[CR_SCORE], c->col[CR_RANK],
-			                     c->col[CR_WINNER], c->col[CR_UNRATED]};
+			const int cols[6] = {c->col[CR_PLAYER],  c->col[CR_SCORE],
+			                     c->col[CR_RANK],    c->col[CR_WINNER],
+			                     c->col[CR_UNRATED], c->col[CR_TEAM]};
 			if (*name)
 				seat(im, ip, name, row, cols);
 		}

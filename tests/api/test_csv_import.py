@@ -138,6 +138,24 @@ def test_libreoffice_resave_of_our_export_reads_back_as_the_same_league():
         _same_league(ann, a, b)
 
 
+def test_an_export_of_the_first_17_columns_reads_back_with_its_plays():
+    """libreoffice-export-17.csv: the same league's export through LibreOffice as it was before
+    the columns of what stays out of the standings and the seat's details: every play and seat
+    reads back (its team plays, without their teams, rate as free-for-alls)."""
+    with Server(database=_db()) as s:
+        ann = user(s, "ann@example.org", "Ann")
+        a = _bgstats_league(ann)
+        b = _league(ann, "Seventeen columns")
+        body = _read("libreoffice-export-17.csv")
+        st, hd, pv = _preview(ann, b, body)
+        assert st == 200 and pv["problem"] is None, pv
+        assert len(pv["columns"]) == 17 and "team" not in pv["columns"], pv
+        st, hd, o = _import(ann, b, body)
+        assert st == 200 and o["skipped"] == 0, o
+        pa, pb = _plays(ann, a), _plays(ann, b)
+        assert sorted(map(_play_key, pa)) == sorted(map(_play_key, pb))
+
+
 def test_ws_leaderboard_row_per_play_with_pairs():
     """team1,score1,score2,team2,players,date: a row per play, two seats, no game column."""
     with Server(database=_db()) as s:
