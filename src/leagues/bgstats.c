@@ -330,7 +330,7 @@ static bool bgs_seats(bgs_file *f, size_t i, json_object *pl, imp_play *ip, cons
 }
 
 /* The play's game into p (false after listing the play as skipped); *lowest: its lowest score
- * wins; *teams: it plays in teams. */
+ * wins; *teams: it was played in teams. */
 static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, const char *uuid,
                      bool *lowest, bool *teams)
 {
@@ -352,7 +352,8 @@ static bool bgs_game(bgs_file *f, size_t i, json_object *pl, league_play *p, con
 		p->bgg_id = v;
 	p->cooperative = get_bool(g->o, "cooperative", false);
 	*lowest = !get_bool(g->o, "highestWins", true);
-	*teams = get_bool(g->o, "usesTeams", false);
+	/* the play's own usesTeams (as logged), else its game's (the default for new plays) */
+	*teams = get_bool(pl, "usesTeams", get_bool(g->o, "usesTeams", false));
 	g->used = true;
 	return true;
 }

@@ -111,11 +111,12 @@ def _csv(c, lid):
 
 
 def _team_plays_of_file(doc):
-    """uuid → [team of each seat (None: none)] for the plays of games with usesTeams."""
+    """uuid → [team of each seat (None: none)] for the plays played in teams: the play's own
+    usesTeams, else its game's."""
     teams = {g["id"] for g in doc["games"] if g.get("usesTeams")}
     out = {}
     for p in doc["plays"]:
-        if p.get("gameRefId") in teams:
+        if p.get("usesTeams", p.get("gameRefId") in teams):
             out[p["uuid"]] = [s.get("team") if s.get("team") not in ("", None) else None
                               for s in p["playerScores"]]
     return out
@@ -265,7 +266,7 @@ def test_an_edit_and_a_backup_keep_the_teams():
 
 def test_the_migration_finds_the_teams_of_plays_imported_before():
     """migrations/0027_seat_teams.sql gives the seats of plays imported before the column their
-    team from the seat's kept JSON, only in games with usesTeams; run again, it changes nothing."""
+    team from the seat's kept JSON, only in plays played in teams; run again, it changes nothing."""
     name, doc = next((n, d) for n, d in _files() if n.startswith("michaelgao8"))
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
