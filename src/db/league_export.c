@@ -50,8 +50,7 @@ LG_COLUMNS(LEAGUE_BGG_PLAYS_COLUMNS, LEAGUE_BGG_PLAYS_NCOLS);
 	C(LEAGUE_EXPORT_ROWS_UNRATED, unrated, BOOL, unrated, _) \
 	C(LEAGUE_EXPORT_ROWS_INCOMPLETE, incomplete, BOOL, incomplete, _) \
 	C(LEAGUE_EXPORT_ROWS_GAME_UUID, game_uuid, TEXT_OR_NULL, game_uuid, _) \
-	C(LEAGUE_EXPORT_ROWS_TEAM, team, TEXT_OR_NULL, team, _) \
-	C(LEAGUE_EXPORT_ROWS_USES_TEAMS, uses_teams, BOOL, uses_teams, _)
+	C(LEAGUE_EXPORT_ROWS_TEAM, team, TEXT_OR_NULL, team, _)
 // clang-format on
 LG_COLUMNS(LEAGUE_EXPORT_ROWS_COLUMNS, LEAGUE_EXPORT_ROWS_NCOLS);
 
@@ -113,8 +112,7 @@ const db_statement db_league_export_statements[] = {
 	 "       p.extra::text AS play_extra, "
 	 "       r.extra::text AS result_extra, "
 	 "       r.score_text, r.player_uuid, m.anonymous, r.unrated, p.incomplete, p.game_uuid, "
-	 "       r.team, "
-	 "       coalesce(p.extra -> 'usesTeams' = 'true'::jsonb, false) AS uses_teams "
+	 "       r.team "
 	 "  FROM plays p "
 	 "  LEFT JOIN play_results r ON r.play_id = p.id "
 	 "  LEFT JOIN league_members m ON m.id = r.member_id "

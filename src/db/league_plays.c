@@ -29,8 +29,7 @@ LG_COLUMNS(PLAY_INSERT_COLUMNS, PLAY_INSERT_NCOLS);
 	C(PLAY_GET_IGNORED, ignored, BOOL, ignored, _) \
 	C(PLAY_GET_INCOMPLETE, incomplete, BOOL, incomplete, _) \
 	C(PLAY_GET_BGG_PLAY_ID, bgg_play_id, INT64, bgg_play_id, _) \
-	C(PLAY_GET_CREATED_BY, created_by, TEXT_OR_NULL, created_by, _) \
-	C(PLAY_GET_USES_TEAMS, uses_teams, BOOL, uses_teams, _)
+	C(PLAY_GET_CREATED_BY, created_by, TEXT_OR_NULL, created_by, _)
 // clang-format on
 LG_COLUMNS(PLAY_GET_COLUMNS, PLAY_GET_NCOLS);
 
@@ -107,8 +106,7 @@ const db_statement db_league_plays_statements[] = {
 	 "SELECT id, game, bgg_id, "
 	 "       play_date_text(played_at, utc_offset_min, clock) AS date, "
 	 "       duration_min, notes, location, cooperative, source, uuid, game_id, ignored, incomplete, "
-	 "       bgg_play_id, created_by, "
-	 "       coalesce(extra -> 'usesTeams' = 'true'::jsonb, false) AS uses_teams "
+	 "       bgg_play_id, created_by "
 	 "  FROM plays "
 	 " WHERE league_id = $1 "
 	 "   AND id = $2",

@@ -175,8 +175,8 @@ db_status db_results_delete(db_conn *c, const char *play);
 db_status db_play_delete(db_conn *c, const char *play, const char *league);
 
 /* play_get: columns id, game, bgg_id, date (NULL: undated), duration_min, notes, location,
- * cooperative, source, uuid, game_id, ignored, incomplete, bgg_play_id, created_by, uses_teams
- * (n = 0 when there is no such play). */
+ * cooperative, source, uuid, game_id, ignored, incomplete, bgg_play_id, created_by (n = 0 when
+ * there is no such play). */
 typedef struct {
 	const char *id, *game;
 	bool has_bgg_id;
@@ -191,7 +191,6 @@ typedef struct {
 	bool ignored, incomplete;
 	int64_t bgg_play_id;    /* 0: none */
 	const char *created_by; /* the account that entered it, NULL when unknown or gone */
-	bool uses_teams;        /* its BG Stats play says usesTeams */
 } db_play_row;
 typedef DB_ROWSET(db_play_row) db_play_rows;
 db_status db_play_get(db_conn *c, const char *league, const char *play, db_play_rows *out);
@@ -498,7 +497,6 @@ typedef struct {
 	bool unrated, incomplete;
 	const char *game_uuid; /* the file's game object the play named (league_games) or NULL */
 	const char *team;      /* the seat's team (a game played in teams) or NULL */
-	bool uses_teams;       /* its BG Stats play says usesTeams */
 } db_export_row;
 typedef DB_ROWSET(db_export_row) db_export_rows;
 db_status db_league_export_rows(db_conn *c, const char *league, db_export_rows *out);

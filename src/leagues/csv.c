@@ -53,7 +53,7 @@ static int export_csv_read(const http_req *req, http_resp *resp, db_conn *c, con
 			snprintf(rank, sizeof rank, "%d", x->rank);
 		}
 		play_day_time(x, day, time);
-		json_object *d = io_seat_details(x->result_extra, x->uses_teams);
+		json_object *d = io_seat_details(x->result_extra);
 		const struct {
 			const char *v; /* NULL: empty */
 			bool text;

@@ -376,13 +376,12 @@ static json_object *extra_bool(json_object *o, const char *k)
 	return jx_bool(json_object_get_boolean(v));
 }
 
-json_object *io_seat_details(const char *extra, bool uses_teams)
+json_object *io_seat_details(const char *extra)
 {
 	json_object *x = jx_obj();
 	json_object *e = extra ? jx_parse_stored(extra) : NULL;
 	bool obj = json_object_is_type(e, json_type_object);
 	jx_set(x, "role", jx_str_or_null(obj ? extra_str(e, "role") : NULL));
-	jx_set(x, "team", jx_str_or_null(obj && uses_teams ? extra_str(e, "team") : NULL));
 	jx_set(x, "start_player", obj ? extra_bool(e, "startPlayer") : NULL);
 	jx_set(x, "new_player", obj ? extra_bool(e, "newPlayer") : NULL);
 	jx_set(x, "start_position", jx_str_or_null(obj ? extra_str(e, "startPosition") : NULL));

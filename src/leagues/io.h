@@ -179,10 +179,9 @@ int io_check_names(league_import *im, imp_play *ip, const char *field);
 
 /* The seat details a file gave, from a seat's extra (BG Stats' playerScore members; BGG's
  * color, startposition and new, stored in BG Stats' form by bggxml.c): a new object with role,
- * team (only in a play of teams, uses_teams: BG Stats writes a team on every seat),
  * start_player, new_player and start_position (BGG's startposition as written: BG Stats'
- * seatOrder is the order of the seats, always written), each null where the file said nothing. The
- * caller owns it. */
-json_object *io_seat_details(const char *extra, bool uses_teams);
+ * seatOrder is the order of the seats, always written), each null where the file said nothing.
+ * The seat's team is play_results.team, the one it was rated in. The caller owns it. */
+json_object *io_seat_details(const char *extra);
 
 #endif

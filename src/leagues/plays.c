@@ -62,13 +62,8 @@ static json_object *play_json(db_conn *c, const char *league, const char *play, 
 		if (z->has_rating)
 			jx_set(x, "rating_after", rows_rating_json((rating){z->mu, z->sigma}));
 		jx_set(x, "unrated", jx_bool(z->unrated));
-		/* the seat's details, its team the one it was rated in (play_results.team) */
-		json_object *d = io_seat_details(z->extra, y->uses_teams);
-		json_object_object_foreach(d, k, v)
-		{
-			if (strcmp(k, "team") != 0)
-				jx_set_copy(x, k, json_object_get(v));
-		}
+		json_object *d = io_seat_details(z->extra);
+		json_object_object_foreach(d, k, v) jx_set_copy(x, k, json_object_get(v));
 		json_object_put(d);
 		jx_set(x, "team", jx_str_or_null(z->team));
 		jx_push(a, x);
