@@ -1,5 +1,5 @@
 // What the ER phone tests share (er.mjs: a table's game on three phones; erscreens.mjs: the
-// home screens, a solo game and the screens' details; display.mjs taps a move the same way): the
+// home screens, a solo game and the screens' details; display.mjs and ertable.mjs tap the same way): the
 // phone at the smallest size we support, the checks every screen gets, moves made by tapping.
 import { BASE, assert, erLayoutCheck } from "./lib.mjs";
 
@@ -24,7 +24,14 @@ export async function tapMove(page, { submit = true } = {}) {
 	await bays.first().waitFor();
 	const free = page.locator('.bay:not([aria-disabled="true"]):not(.chief-die)');
 	await ((await free.count()) ? free.first() : bays.first()).click();
-	for (let i = 0; i < 6; i++) {
+	await finishDraft(page);
+	if (submit) await page.click("#submit");
+}
+
+/** Finishes the draft of the move begun: the lit beds (first value offered) or the morgue,
+ * until the move can be submitted. */
+export async function finishDraft(page) {
+	for (let i = 0; i < 8; i++) {
 		await page.locator('.sheet-panel[data-opts="ready"]').waitFor();
 		if (await page.locator("#submit:not([disabled])").count()) break;
 		const lit = page.locator(".bed.lit");
@@ -37,7 +44,6 @@ export async function tapMove(page, { submit = true } = {}) {
 		// loads afterwards, the panel's ready flag waits for
 	}
 	await page.locator("#submit:not([disabled])").waitFor();
-	if (submit) await page.click("#submit");
 }
 
 /** The Chief Physician enters a card not yet flipped (the first offered) and dice. */

@@ -5,6 +5,7 @@
 // page is on localhost, and join codes pasted with a space or a dash. Run by all.mjs
 // (lib.mjs: the runner, phones, axe).
 import { BASE, api, assert, erLayoutCheck, suite } from "./lib.mjs";
+import { finishDraft } from "./erkit.mjs";
 
 const S = suite("ertable");
 const { test, phone } = S;
@@ -24,23 +25,6 @@ async function openGame(body, opts = {}) {
 	await page.goto(`${BASE}/#game=${g.body.id}&token=${g.body.host_token}`);
 	await page.locator(".turn-head").waitFor();
 	return { page, game: g.body };
-}
-
-/** Finishes the draft of the move begun: the lit beds (first value offered) or the morgue. */
-async function finishDraft(page) {
-	for (let i = 0; i < 8; i++) {
-		await page.locator('.sheet-panel[data-opts="ready"]').waitFor();
-		if (await page.locator("#submit:not([disabled])").count()) return;
-		const lit = page.locator(".bed.lit");
-		if (await lit.count()) {
-			await lit.first().click();
-			if (await page.locator(".picker").count()) await page.locator(".picker button.value").first().click();
-		} else if (await page.locator("#morgue").count()) await page.click("#morgue");
-		else await page.locator('.bed.lit, #morgue, #submit:not([disabled])').first().waitFor();
-		// a tap is drawn before click() returns (the store renders in a microtask); what it
-		// loads afterwards, the panel's ready flag waits for
-	}
-	await page.locator("#submit:not([disabled])").waitFor();
 }
 
 /** Chooses a die (not the chief's when another is free). */
