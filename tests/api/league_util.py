@@ -97,3 +97,26 @@ def claim(member, owner, lid, guest):
     st, hd, o = owner.post(f"/api/v1/leagues/{lid}/claims/{c['claim']}/approve")
     assert st == 200, (st, o)
     return o
+
+
+def league_plays(c, lid, query=""):
+    """Every entry of the league's list of plays (GET …/plays, page by page; query: more of
+    its parameters, "&season=…")."""
+    out, offset = [], 0
+    while True:
+        st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}{query}")
+        assert st == 200, (st, o)
+        out += o["plays"]
+        offset += len(o["plays"])
+        if offset >= o["total"] or not o["plays"]:
+            return out
+
+
+def league_plays_whole(c, lid):
+    """Every play of the league as GET …/plays/{id} gives it, in the list's order."""
+    out = []
+    for p in league_plays(c, lid):
+        st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")
+        assert st == 200, full
+        out.append(full)
+    return out

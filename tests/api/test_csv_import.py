@@ -6,7 +6,7 @@ and the row."""
 import csv, io, json, os, urllib.parse
 
 from harness import Server, make_database, problem
-from league_util import user
+from league_util import user, league_plays
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(HERE, "data", "csv-real")
@@ -42,17 +42,6 @@ def _league(c, name):
     return lg["id"]
 
 
-def _plays(c, lid):
-    out, offset = [], 0
-    while True:
-        st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}")
-        assert st == 200, (st, o)
-        out += o["plays"]
-        offset += 500
-        if offset >= o["total"]:
-            return out
-
-
 def _play_key(p):
     """What a play is, as a reader compares it: game, date, and each seat's name, score,
     rank and winner flag."""
@@ -79,7 +68,7 @@ def _bgstats_league(c):
 
 
 def _same_league(c, a, b):
-    pa, pb = _plays(c, a), _plays(c, b)
+    pa, pb = league_plays(c, a), league_plays(c, b)
     assert len(pa) == len(pb)
     assert sorted(map(_play_key, pa)) == sorted(map(_play_key, pb))
     assert _standings(c, a) == _standings(c, b)
@@ -152,7 +141,7 @@ def test_an_export_of_the_first_17_columns_reads_back_with_its_plays():
         assert len(pv["columns"]) == 17 and "team" not in pv["columns"], pv
         st, hd, o = _import(ann, b, body)
         assert st == 200 and o["skipped"] == 0, o
-        pa, pb = _plays(ann, a), _plays(ann, b)
+        pa, pb = league_plays(ann, a), league_plays(ann, b)
         assert sorted(map(_play_key, pa)) == sorted(map(_play_key, pb))
 
 
@@ -176,7 +165,7 @@ def test_ws_leaderboard_row_per_play_with_pairs():
             ("Hinterm Mond", 130, True), ("The Star League", 76, False)], first
         st, hd, o = _import(ann, lid, body, game="Hades' Star")
         assert st == 200 and (o["imported"], o["skipped"]) == (40, 0), o
-        plays = _plays(ann, lid)
+        plays = league_plays(ann, lid)
         tie = [p for p in plays if {r["name"] for r in p["players"]} == {"Lexx", "Metal Nova"}]
         assert len(tie) == 1 and [r["rank"] for r in tie[0]["players"]] == [1, 1], tie
         names = {r["name"] for p in plays for r in p["players"]}
@@ -202,7 +191,7 @@ def test_pga99_row_per_play_with_the_winner_named():
         assert st == 200 and (o["imported"], o["skipped"]) == (23, 3), o
         assert {k["reason"] for k in o["skipped_plays"]} == {"no-game"}, o
         assert all(k["detail"].startswith("row ") for k in o["skipped_plays"]), o
-        plays = {(p["game"], p["date"][:19]): p for p in _plays(ann, lid)}
+        plays = {(p["game"], p["date"][:19]): p for p in league_plays(ann, lid)}
         tm = plays[("Terraforming Mars", "2020-07-18T23:12:47")]
         assert [(r["name"], r["winner"]) for r in tm["players"]] == [("Julia", True)], tm
         st, hd, full = ann.get(f"/api/v1/leagues/{lid}/plays/{tm['id']}")
@@ -234,7 +223,7 @@ def test_semicolons_decimal_commas_dotted_dates_and_windows_1252():
             assert pv["columns"] == ["date", "game", "player", "score"], pv
             st, hd, o = _import(ann, lid, body)
             assert st == 200 and o["imported"] == 2, o
-            plays = {p["game"]: p for p in _plays(ann, lid)}
+            plays = {p["game"]: p for p in league_plays(ann, lid)}
             azul = plays["Azul"]
             assert azul["date"].startswith("2024-03-31T20:15:00"), azul
             assert [(r["name"], r["score"], r["rank"]) for r in azul["players"]] == [
@@ -254,7 +243,7 @@ def test_ambiguous_dates_need_the_mapping_to_say():
         problem(st, hd, o, 400, rule="csv-mapping", field="dates")
         st, hd, o = _import(ann, lid, text.encode(), dates="mdy")
         assert st == 200 and o["imported"] == 1, o
-        assert _plays(ann, lid)[0]["date"].startswith("2024-03-04"), _plays(ann, lid)
+        assert league_plays(ann, lid)[0]["date"].startswith("2024-03-04"), league_plays(ann, lid)
         # a day over 12 settles it without asking
         st, hd, pv = _preview(ann, lid, b"date,game,player\n25/12/2024,Azul,Ann\n03/04/2024,Azul,Bob\n")
         assert st == 200 and pv["dates"] == "dmy" and not pv["dates_ambiguous"], pv
@@ -277,7 +266,7 @@ def test_a_mapping_chosen_by_hand_and_bad_rows():
             (4, "bad-players"), (5, "bad-date"), (6, "no-date")], pv
         st, hd, o = _import(ann, lid, text.encode(), columns=cols)
         assert st == 200 and (o["imported"], o["skipped"]) == (1, 3), o
-        first = [p for p in _plays(ann, lid) if p["date"].startswith("2024-05-01")][0]
+        first = [p for p in league_plays(ann, lid) if p["date"].startswith("2024-05-01")][0]
         # the winner flags stand against the scores (a winner chosen by hand)
         assert [(r["name"], r["winner"]) for r in first["players"]] == [("Ann", True), ("Bob", False)]
         for columns, field_detail in (("date,game,player,bogus", "bogus"),
@@ -305,7 +294,7 @@ def test_files_that_are_no_csv_are_refused_with_the_row():
         problem(st, hd, o, 400, rule="malformed-file", field="/rows/1")
         st, hd, o = _import(ann, lid, b"\xef\xbb\xbf")
         problem(st, hd, o, 400, rule="malformed-file")
-        assert _plays(ann, lid) == []
+        assert league_plays(ann, lid) == []
         st, hd, o = ann.call("POST", f"/api/v1/leagues/{lid}/import/preview?format=bgstats",
                              b"{}", raw=True, headers={"Content-Type": "application/json"})
         problem(st, hd, o, 400)

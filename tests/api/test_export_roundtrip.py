@@ -8,7 +8,7 @@ exports here are parsed so once more, by name."""
 import copy, hashlib, json, os, re
 
 from harness import Server, make_database, strict_json
-from league_util import user
+from league_util import user, league_plays_whole
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BGSTATS = [os.path.join(HERE, "data", "bgstats-real", n)
@@ -65,22 +65,14 @@ def _plays(c, lid):
     brought it (a play entered here is a BG Stats play once imported from the export). A date
     is its local time: BG Stats' playDate has no offset, so a play entered here with one comes
     back as that local time without it."""
-    out, offset = {}, 0
-    while True:
-        st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}")
-        assert st == 200, o
-        for p in o["plays"]:
-            st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")
-            assert st == 200, full
-            out[_export_uuid(full["uuid"])] = {
-                **{k: v for k, v in full.items() if k not in ("id", "league", "created_by",
-                                                              "results", "uuid", "source")},
-                "date": full["date"] and full["date"][:19],
-                "results": [{k: v for k, v in r.items() if k not in ("player", "rating_after")}
-                            for r in full["results"]]}
-        offset += len(o["plays"])
-        if offset >= o["total"]:
-            return out
+    return {
+        _export_uuid(full["uuid"]): {
+            **{k: v for k, v in full.items() if k not in ("id", "league", "created_by",
+                                                          "results", "uuid", "source")},
+            "date": full["date"] and full["date"][:19],
+            "results": [{k: v for k, v in r.items() if k not in ("player", "rating_after")}
+                        for r in full["results"]]}
+        for full in league_plays_whole(c, lid)}
 
 
 def _standings(c, lid):

@@ -77,6 +77,46 @@ def _import_in_background(s, cookie, lid, body, fmt="bgstats", ctype="applicatio
     return t, out
 
 
+def _killed_while_the_import_waits(s, ann, name, body, fmt, ctype):
+    """A new league (name) of ann's with a play after every play of the file, by two players of
+    the file: importing the file changes the ratings after it, so the import's last step
+    rewrites their lines. Another session holds both players' lines; the import (fmt, ctype) is
+    killed with the server (SIGKILL) once it waits for them after inserting its plays. Checks
+    that it never answered and that the league holds only its play and members as before.
+    Returns the league's id."""
+    st, hd, lg = ann.post("/api/v1/leagues", {"name": name})
+    lid = lg["id"]
+    st, hd, bea = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
+    me = lg["members"][0]["id"]
+    st, hd, hand = ann.post(f"/api/v1/leagues/{lid}/plays", {
+        "game": "Azul", "date": "2099-01-01",
+        "results": [{"player": me, "score": 10}, {"player": bea["id"], "score": 5}]})
+    assert st == 201, hand
+    holder = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", DB], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    holder.stdin.write("BEGIN;\nSELECT 1 FROM member_lines WHERE member_id IN ('%s', '%s') "
+                       "FOR UPDATE;\n\\echo locked\n" % (me, bea["id"]))
+    holder.stdin.flush()
+    lines = [holder.stdout.readline().strip() for _ in range(3)]
+    assert lines == ["1", "1", "locked"], lines  # both players' lines locked
+    t, res = _import_in_background(s, ann.cookie, lid, body, fmt, ctype)
+    _wait(lambda: _sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                       "AND query LIKE '%INSERT INTO member_lines%'") == "1",
+          "the import to wait for the held lock after inserting its plays")
+    s.proc.send_signal(signal.SIGKILL)
+    s.proc.wait()
+    t.join(30)
+    assert "status" not in res, res  # the import never answered
+    holder.stdin.write("ROLLBACK;\n")
+    holder.stdin.close()
+    holder.wait(30)
+    # the killed server's backend notices its client is gone and rolls back
+    _wait(lambda: _server_backends() == 0, "the dead server's backends to end")
+    assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == "1"
+    assert _sql(f"SELECT count(*) FROM league_members WHERE league_id = '{lid}'") == "2"
+    return lid
+
+
 def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
     body, nplays = _big_export()
     database = make_database(DB)
@@ -84,38 +124,7 @@ def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
     s = Server(database=database, env=env).start()
     try:
         ann = user(s, "ann@example.org", "Ann")
-        st, hd, lg = ann.post("/api/v1/leagues", {"name": "Atomic"})
-        lid = lg["id"]
-        st, hd, bea = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
-        # a play after every play of the file, by two players of the file: importing the
-        # file changes the ratings after it, so the import's last step rewrites their lines
-        me = lg["members"][0]["id"]
-        st, hd, hand = ann.post(f"/api/v1/leagues/{lid}/plays", {
-            "game": "Azul", "date": "2099-01-01",
-            "results": [{"player": me, "score": 10}, {"player": bea["id"], "score": 5}]})
-        assert st == 201, hand
-        holder = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", DB], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        holder.stdin.write("BEGIN;\nSELECT 1 FROM member_lines WHERE member_id IN ('%s', '%s') "
-                           "FOR UPDATE;\n\\echo locked\n" % (me, bea["id"]))
-        holder.stdin.flush()
-        lines = [holder.stdout.readline().strip() for _ in range(3)]
-        assert lines == ["1", "1", "locked"], lines  # both players' lines locked
-        t, res = _import_in_background(s, ann.cookie, lid, body)
-        _wait(lambda: _sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE '%INSERT INTO member_lines%'") == "1",
-              "the import to wait for the held lock after inserting its plays")
-        s.proc.send_signal(signal.SIGKILL)
-        s.proc.wait()
-        t.join(30)
-        assert "status" not in res, res  # the import never answered
-        holder.stdin.write("ROLLBACK;\n")
-        holder.stdin.close()
-        holder.wait(30)
-        # the killed server's backend notices its client is gone and rolls back
-        _wait(lambda: _server_backends() == 0, "the dead server's backends to end")
-        assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == "1"
-        assert _sql(f"SELECT count(*) FROM league_members WHERE league_id = '{lid}'") == "2"
+        lid = _killed_while_the_import_waits(s, ann, "Atomic", body, "bgstats", "application/json")
         # a new server: the file goes in whole, nothing of it was there
         s2 = Server(database=database, env=env).start()
         try:
@@ -170,34 +179,7 @@ def test_kill_9_during_a_spreadsheet_import_leaves_nothing_of_it():
     s = Server(database=database, env=env).start()
     try:
         ann = user(s, "ann@example.org", "Ann")
-        st, hd, lg = ann.post("/api/v1/leagues", {"name": "Atomic sheet"})
-        lid = lg["id"]
-        st, hd, bea = ann.post(f"/api/v1/leagues/{lid}/members", {"name": "Bea"})
-        me = lg["members"][0]["id"]
-        st, hd, hand = ann.post(f"/api/v1/leagues/{lid}/plays", {
-            "game": "Azul", "date": "2099-01-01",
-            "results": [{"player": me, "score": 10}, {"player": bea["id"], "score": 5}]})
-        assert st == 201, hand
-        holder = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", DB], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        holder.stdin.write("BEGIN;\nSELECT 1 FROM member_lines WHERE member_id IN ('%s', '%s') "
-                           "FOR UPDATE;\n\\echo locked\n" % (me, bea["id"]))
-        holder.stdin.flush()
-        lines = [holder.stdout.readline().strip() for _ in range(3)]
-        assert lines == ["1", "1", "locked"], lines
-        t, res = _import_in_background(s, ann.cookie, lid, body, "csv", "text/csv")
-        _wait(lambda: _sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE '%INSERT INTO member_lines%'") == "1",
-              "the import to wait for the held lock after inserting its plays")
-        s.proc.send_signal(signal.SIGKILL)
-        s.proc.wait()
-        t.join(30)
-        assert "status" not in res, res
-        holder.stdin.write("ROLLBACK;\n")
-        holder.stdin.close()
-        holder.wait(30)
-        _wait(lambda: _server_backends() == 0, "the dead server's backends to end")
-        assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == "1"
+        lid = _killed_while_the_import_waits(s, ann, "Atomic sheet", body, "csv", "text/csv")
         s2 = Server(database=database, env=env).start()
         try:
             ann.s = s2

@@ -13,7 +13,7 @@ last digit."""
 import csv, io, json, math, os, subprocess
 
 from harness import make_database, Server
-from league_util import user
+from league_util import user, league_plays_whole
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(HERE, "data", "bgstats-real")
@@ -90,17 +90,7 @@ def _league(c, doc, name="Club"):
 
 def _plays(c, lid):
     """Every play of the league, whole, by uuid."""
-    out, offset = {}, 0
-    while True:
-        st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}")
-        assert st == 200, o
-        for p in o["plays"]:
-            st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")
-            assert st == 200, full
-            out[full["uuid"]] = full
-        offset += len(o["plays"])
-        if offset >= o["total"]:
-            return out
+    return {p["uuid"]: p for p in league_plays_whole(c, lid)}
 
 
 def _csv(c, lid):

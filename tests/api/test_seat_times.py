@@ -10,7 +10,7 @@ tnaskali-by-thing.xml a numeric startposition with a color ("1", "blue")."""
 import csv, io, json, os
 
 from harness import Server, make_database
-from league_util import user
+from league_util import user, league_plays, league_plays_whole
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BGG = os.path.join(HERE, "data", "bgg-real")
@@ -39,24 +39,8 @@ def _import(c, lid, fmt, body, ctype):
     return o
 
 
-def _plays(c, lid, query=""):
-    out, offset = [], 0
-    while True:
-        st, hd, o = c.get(f"/api/v1/leagues/{lid}/plays?limit=500&offset={offset}{query}")
-        assert st == 200, (st, o)
-        out += o["plays"]
-        offset += len(o["plays"])
-        if offset >= o["total"]:
-            return out
-
-
 def _by_uuid(c, lid):
-    out = {}
-    for p in _plays(c, lid):
-        st, hd, full = c.get(f"/api/v1/leagues/{lid}/plays/{p['id']}")
-        assert st == 200, full
-        out[full["uuid"]] = full
-    return out
+    return {p["uuid"]: p for p in league_plays_whole(c, lid)}
 
 
 def _export(c, lid):
@@ -150,7 +134,7 @@ def test_local_times_stay_local():
         assert len(src) == len(plays) > 50
         for u, p in plays.items():
             assert p["date"] == src[u]["playDate"].replace(" ", "T"), (p["date"], src[u])
-        listed = _plays(ann, lid)
+        listed = league_plays(ann, lid)
         assert all(not x["date"].endswith("Z") and "+" not in x["date"] for x in listed)
         # a season of the day of the latest play counts that day's plays by their local date
         last = max(src.values(), key=lambda p: p["playDate"])
@@ -158,7 +142,7 @@ def test_local_times_stay_local():
         st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
                                   {"name": "That day", "starts": d, "ends": d})
         assert st == 201, season
-        inside = _plays(ann, lid, f"&season={season['id']}")
+        inside = league_plays(ann, lid, f"&season={season['id']}")
         assert len(inside) == sum(p["playDate"][:10] == d for p in src.values()) >= 1
         # a local time sent back as it was shown stays local; the export writes it as it came
         p = plays[last["uuid"]]
@@ -202,7 +186,7 @@ def test_undated_bgg_plays_are_kept():
         players = {r["player"] for p in undated for r in p["results"]}
         assert players and all(r["rating_after"] for p in undated for r in p["results"])
         # listed last (newest first), first in each player's history, counted all-time
-        listed = _plays(ann, lid)
+        listed = league_plays(ann, lid)
         assert [x["date"] for x in listed[-2:]] == [None, None], listed[-3:]
         for m in players:
             st, hd, h = ann.get(f"/api/v1/players/{m}/history")
@@ -214,7 +198,7 @@ def test_undated_bgg_plays_are_kept():
         st, hd, season = ann.post(f"/api/v1/leagues/{lid}/seasons",
                                   {"name": "Always", "starts": "1900-01-01", "ends": "2100-12-31"})
         assert st == 201, season
-        assert len(_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 2
+        assert len(league_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 2
         st, hd, o = ann.get(f"/api/v1/leagues/{lid}/stats")
         assert st == 200 and all(x["month"] >= "2000" for x in o["months"]), o["months"][:2]
         st, hd, pdf = ann.get(f"/api/v1/leagues/{lid}/standings.pdf")
@@ -234,7 +218,7 @@ def test_undated_bgg_plays_are_kept():
         for fmt, body in (("bgstats", e), ("backup", b)):
             lid2 = _league(ann, "Again " + fmt)
             _import(ann, lid2, fmt, json.dumps(body), "application/json")
-            assert sum(x["date"] is None for x in _plays(ann, lid2)) == 2, fmt
+            assert sum(x["date"] is None for x in league_plays(ann, lid2)) == 2, fmt
         # an edit keeps it undated, or dates it
         p = undated[0]
         body = {"game": p["game"], "undated": True, "notes": "still undated",
@@ -249,7 +233,7 @@ def test_undated_bgg_plays_are_kept():
         st, hd, o = ann.put(f"/api/v1/leagues/{lid}/plays/{p['id']}",
                             {**body, "date": "2025-02-19"})
         assert st == 200 and o["date"].startswith("2025-02-19"), o
-        assert len(_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 1
+        assert len(league_plays(ann, lid, f"&season={season['id']}")) == len(plays) - 1
 
 
 def test_plays_imported_before_the_clocks_become_local():
@@ -284,7 +268,7 @@ def test_plays_imported_before_the_clocks_become_local():
     assert p.returncode == 0, p.stdout + p.stderr
     with Server(database=db) as s:
         ann.s = s
-        dates = {p["id"]: p["date"] for p in _plays(ann, lid)}
+        dates = {p["id"]: p["date"] for p in league_plays(ann, lid)}
         assert dates.pop(edited["id"]) == "2024-03-01T20:00:00Z"
         want = {p["id"]: p["date"] for p in plays.values() if p["id"] != edited["id"]}
         assert dates == want and all(not d.endswith("Z") for d in dates.values()), dates
