@@ -142,6 +142,9 @@ await test("g-solo-to-the-end", async () => {
 			// ALICAT's move is shown on the main screen
 			await S.locator("#alicat-move").waitFor();
 			await S.locator("#alicat h2", { hasText: `turn ${n}` }).waitFor();
+			// every step of ALICAT's turn in words, a morgue or a screen too
+			const said = await text(S, "#alicat-move");
+			assert(/\d/.test(said) && !/undefined|NaN/.test(said), `ALICAT's turn ${n}: ${said}`);
 		}
 		if (n === 2) {
 			await S.locator("#alicat-move").scrollIntoViewIfNeeded();
