@@ -88,6 +88,8 @@ int table_api_log(const http_req *req, http_resp *resp)
 		       jx_str(kind->finished(now->state) ? "finished" : "playing"));
 		jx_set(a.log, "version", jx_int(now->version));
 		jx_set(a.log, "events", a.events);
+		if (kind->log_start)
+			kind->log_start(a.g->state, &a.v, a.log);
 		int stopped = 0;
 		db_status st = db_events_log(c, now->id, now->version, log_one, &a, &stopped);
 		if (st != DB_OK) {

@@ -117,6 +117,10 @@ typedef struct table_kind {
 	/* The finished result kept in games.result for the league history:
 	 * {"standings": [{"seat","name","bot","score","rank","breakdown"…}]} (caller owns). */
 	struct json_object *(*result_json)(const void *state, const table_view *v);
+	/* Called once on the initial state before the log's events are replayed, so a game with
+	 * no event yet has the same members (e.g. ER's start sheets and an empty list of turns).
+	 * Optional. */
+	void (*log_start)(const void *state, const table_view *v, struct json_object *log);
 	/* Called after each event while the log is replayed; may add members to the log reply
 	 * (e.g. ER's turn-by-turn summary). Optional. */
 	void (*log_step)(const void *state, const table_event *ev, const table_view *v,

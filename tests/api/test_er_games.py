@@ -713,8 +713,12 @@ def test_log_start_gives_every_seat_before_the_first_turn():
         g = create(s, names=["Solo"], solo=True, deck="app", seed=7,
                    alicat_modifiers=["preparation", "equipment"])
         host = g["host_token"]
+        # before any event: the same members, no turn yet
+        empty = log(s, g["id"], host)
+        assert empty["events"] == [] and empty["turns"] == [], empty
         reveal(s, g["id"], host, turn=1)
         start = log(s, g["id"], host)["start"]["seats"]
+        assert empty["start"]["seats"] == start, (empty["start"], start)
         cur = state(s, g["id"], host)
         assert [x["seat"] for x in start] == [1, 2], start
         assert start[0]["total"] == 0 and start[0]["sheet"]["nurse_track"] == 0, start[0]

@@ -226,6 +226,7 @@ const table_kind er_table_kind = {
     .state_json = er_state_json,
     .state_text = er_state_text,
     .result_json = er_result_json,
+    .log_start = er_log_start,
     .log_step = er_log_step,
     .host_plays_event = "move",
 };

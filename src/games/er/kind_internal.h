@@ -43,6 +43,7 @@ json_object *er_result_json(const void *state, const table_view *v);
 /* The log, turn by turn: "start", every seat's sheet and total before the first turn (ALICAT
  * starts with nurses and points), then for each turn that closed, its card, dice, chief, the
  * moves that stood and every seat's sheet and total. */
+void er_log_start(const void *state, const table_view *v, json_object *log);
 void er_log_step(const void *state, const table_event *tev, const table_view *v, json_object *log);
 
 #endif

@@ -271,6 +271,18 @@ static json_object *seats_sheets_json(const er_data *d, const er_game *g)
 	return sheets;
 }
 
+/* The log before its first event: every seat's sheet at the start and no turn yet. */
+void er_log_start(const void *state, const table_view *v, json_object *log)
+{
+	const er_data *d = er_api_data();
+	const er_game *g = &((const er_table *)state)->g;
+	(void)v;
+	json_object *so = jx_obj();
+	jx_set(so, "seats", seats_sheets_json(d, g));
+	jx_set(log, "start", so);
+	jx_set(log, "turns", jx_arr());
+}
+
 void er_log_step(const void *state, const table_event *tev, const table_view *v, json_object *log)
 {
 	const er_data *d = er_api_data();
@@ -278,16 +290,8 @@ void er_log_step(const void *state, const table_event *tev, const table_view *v,
 	const er_event *ev = tev->body;
 	json_object *turns;
 	(void)v;
-	if (!json_object_object_get_ex(log, "turns", &turns)) {
-		er_game *start = xmalloc(sizeof *start); /* a few KB: not on a worker's stack */
-		er_game_init(start, d, &g->cfg);
-		json_object *so = jx_obj();
-		jx_set(so, "seats", seats_sheets_json(d, start));
-		jx_set(log, "start", so);
-		free(start);
-		turns = jx_arr();
-		jx_set(log, "turns", turns);
-	}
+	if (!json_object_object_get_ex(log, "turns", &turns))
+		return; /* er_log_start made it */
 	if (ev->kind != ER_EV_MOVE || !turn_closed(g))
 		return;
 	json_object *t = turn_json(g), *moves = jx_arr();
