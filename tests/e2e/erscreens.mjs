@@ -263,12 +263,13 @@ await test("k-front-end-size-and-preload", async () => {
 	// Clinic screens (tabletop.*, tabletop/ and i18n/tabletop.*, loaded only on their routes), the
 	// host's "Show on a big screen" dialog (bigscreen.*, loaded on its first tap, with
 	// i18n/display.*), the new game's "Game ready" (share.js, loaded when shown), the finished
-	// game's "Log in BG Stats" (bgstats-link.js, loaded when the game ends), nor openapi.json,
+	// game's "Log in BG Stats" (bgstats-link.js, loaded when the game ends), the coach (coach.js,
+	// coach.css and i18n/coach.*, loaded on its route), nor openapi.json,
 	// nor the README's pictures (screenshots/, which no screen loads), nor the help pages (help/,
 	// which a link opens); every ER module is preloaded by index.html (no chain of fetches) and
 	// kept by the service worker
 	const dir = new URL("static/", ROOT);
-	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|bgstats-link\.js|csvimport\.js|screenshots\/|help\/|i18n\/(leagues|tabletop|display)\.)/;
+	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|bgstats-link\.js|csvimport\.js|coach\.|screenshots\/|help\/|i18n\/(leagues|tabletop|display|coach)\.)/;
 	const files = readdirSync(dir, { recursive: true }).filter((f) => /\.(js|css|html|json|svg|webmanifest|png|ico)$/.test(f) && !other.test(f));
 	const total = files.reduce((n, f) => n + readFileSync(new URL(f, dir)).length, 0);
 	assert(total <= 165 * 1024, `front end ${total} bytes`);
