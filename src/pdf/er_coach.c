@@ -5,6 +5,7 @@
 #include "pdf/draw.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const float INK[3] = {0.12f, 0.12f, 0.16f};
@@ -88,9 +89,10 @@ static float costliest(pdf_doc *doc, HPDF_Page pg, const pdf_er_coach *c, float 
 		else
 			snprintf(cells[2], sizeof cells[2], "%s %d → %s", colour_word(doc, t->die),
 			         t->rolled, pdf_label_text(doc, PL_MORGUE));
-		if (t->missed_label >= 0)
-			snprintf(cells[3], sizeof cells[3], "%s %+d",
-			         pdf_label_text(doc, (pdf_label)t->missed_label), t->missed_points);
+		if (t->missed_label >= 0) /* the best line's points there less the player's */
+			snprintf(cells[3], sizeof cells[3], "%s %s%d",
+			         pdf_label_text(doc, (pdf_label)t->missed_label),
+			         t->missed_points < 0 ? "−" : "+", abs(t->missed_points));
 		else
 			snprintf(cells[3], sizeof cells[3], "—");
 		x = m;

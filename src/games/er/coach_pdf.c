@@ -1,14 +1,29 @@
-/* The coach's PDF: the analysis document (the reply of GET …/seats/{seat}/analysis, as
- * notes/coach-contract.md gives it) read with json-c into the page's data (pdf.h
- * pdf_er_coach), so the page depends on the document alone, never on the search. */
+/* The coach's PDF:
+ *
+ *   GET /api/v1/er/games/{id}/seats/{seat}/analysis.pdf[?width=N&paper=a4|letter&lang=en|fr]
+ *
+ * The analysis document (what GET …/analysis replies, from er_coach_analysis_text: the cache or
+ * the search) read with json-c into the page's data (pdf.h pdf_er_coach), so the page depends on
+ * the document alone, never on the search. Any token of the game reads it; the refusals are the
+ * analysis's own (400 width, 404, 409 game-not-finished, 422 bot-seat). A heavy route. */
 #include "games/er/coach_pdf.h"
 
+#include "base/oom.h"
+#include "db/db.h"
+#include "engine/table.h"
+#include "games/er/coach_api.h"
+#include "games/er/data.h"
 #include "games/er/json.h"
+#include "games/er/kind.h"
 #include "json/spec.h"
+#include "rules/er_game.h"
+#include "pdf/serve.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -143,4 +158,90 @@ int er_coach_print_parse(const er_data *d, json_object *a, er_coach_print *out, 
 			c->nturns++;
 	}
 	return 0;
+}
+
+/* A whole number lo..hi from s; -1 when it is not one. */
+static int number(const char *s, int lo, int hi)
+{
+	if (s == NULL || *s == '\0' || strlen(s) > 3)
+		return -1;
+	int v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v >= lo && v <= hi ? v : -1;
+}
+
+/* The page of the analysis text (taken and freed) for the loaded game's seat. */
+static int reply_page(const http_req *req, http_resp *resp, const table_view *v, int seat,
+                      char *text, pdf_paper paper, pdf_lang lang)
+{
+	json_object *a = json_tokener_parse(text);
+	free(text);
+	er_coach_print *cp = xmalloc(sizeof *cp);
+	char err[128] = "";
+	if (er_coach_print_parse(er_api_data(), a, cp, err, sizeof err) != 0) {
+		json_object_put(a);
+		free(cp);
+		return http_reply_problem(resp, 500, "the analysis could not be read", NULL, NULL);
+	}
+	json_object_put(a);
+	char date[16], fragment[128], link[512], title[PDF_LABEL_MAX + 80];
+	snprintf(date, sizeof date, "%.10s", v->created_at ? v->created_at : "");
+	snprintf(fragment, sizeof fragment, "game=%s&join=%s", v->id, v->code ? v->code : "");
+	pdf_api_link(req, fragment, link, sizeof link);
+	cp->c.player = v->names[seat - 1];
+	cp->c.seat = seat;
+	cp->c.game = v->id;
+	cp->c.date = date;
+	cp->c.link = link;
+	snprintf(title, sizeof title, "%s — %s", pdf_api_print()->labels[lang][PL_COACH_TITLE],
+	         v->names[seat - 1]);
+	pdf_doc *doc =
+	    pdf_doc_begin(er_api_data(), pdf_api_print(), paper, lang, title, time(NULL));
+	if (doc != NULL)
+		pdf_er_coach_page(doc, &cp->c);
+	free(cp);
+	return pdf_api_finish(resp, doc, true, "er-coach.pdf");
+}
+
+int api_er_analysis_pdf(const http_req *req, http_resp *resp)
+{
+	pdf_paper paper;
+	pdf_lang lang;
+	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
+		return 0;
+	const char *w = http_query(req, "width");
+	int width = w ? number(w, 1, 256) : 0;
+	if (width < 0)
+		return http_reply_problem(resp, 400, "width: a whole number from 1 to 256",
+		                          "width-out-of-range", "/width");
+	/* anyone who may read the game may read its analysis (any token of the game) */
+	table_game *tg = table_load_for_read(req, resp, &er_table_kind, req->params[0]);
+	if (tg == NULL)
+		return 0;
+	table_view v;
+	table_game_view(tg, &v);
+	int seat = number(req->params[1], 1, v.nseats);
+	if (seat < 0) {
+		table_game_free(tg);
+		return http_reply_problem(resp, 404, "no such seat in this game",
+		                          ER_RULE_NO_SUCH_SEAT, NULL);
+	}
+	char *text = NULL;
+	const char *rule = NULL, *detail = NULL;
+	int status = er_coach_analysis_text(db_thread_conn(), req->params[0], seat, width, &text,
+	                                    &rule, &detail);
+	int rc;
+	if (status == 200) {
+		rc = reply_page(req, resp, &v, seat, text, paper, lang);
+	} else {
+		if (status == 503)
+			http_resp_header(resp, "Retry-After", "1");
+		rc = http_reply_problem(resp, status, detail, rule, NULL);
+	}
+	table_game_free(tg);
+	return rc;
 }

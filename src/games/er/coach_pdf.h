@@ -1,8 +1,9 @@
 /* The coach's PDF (coach_pdf.c): the analysis document of GET …/seats/{seat}/analysis read
- * into the page's data, drawn by src/pdf/er_coach.c. */
+ * into the page's data, drawn by src/pdf/er_coach.c, served as …/analysis.pdf. */
 #ifndef GAMES_ER_COACH_PDF_H
 #define GAMES_ER_COACH_PDF_H
 
+#include "http/http.h"
 #include "pdf/pdf.h"
 
 #include <stddef.h>
@@ -21,5 +22,8 @@ typedef struct {
  * to the caller. 0, or -1 with a message in err when a is not such a document. */
 int er_coach_print_parse(const er_data *d, struct json_object *a, er_coach_print *out, char *err,
                          size_t errlen);
+
+/* GET /api/v1/er/games/{id}/seats/{seat}/analysis.pdf (a heavy route). */
+int api_er_analysis_pdf(const http_req *req, http_resp *resp);
 
 #endif
