@@ -89,13 +89,19 @@ export function moveWords(step, data) {
 }
 
 /** One turn that cost points, in a sentence: "Turn 7: the red 5 in ward 3 would have brought
- * 5 more points for filled wards." (and what the choice cost in all when that is more). */
+ * 5 more points for filled wards." (and what the choice cost in all when that is more); when the
+ * category that differs most is one the best line scored less in, what it gained in all and
+ * what it gave up there. */
 export function turnSentence(step, data) {
 	const missed = step.missed;
 	const cat = missed && CATEGORIES.includes(missed.category) ? missed.category : null;
-	const points = cat ? Math.abs(missed.points) : step.cost;
+	const move = moveWords(step, data);
+	// the category that differs most may be one the best line gave up for more elsewhere
+	if (cat && missed.points < 0)
+		return t("coach.trade_line", { turn: step.turn, move, why: t("coach.why.any", { n: step.cost }), less: -missed.points, category: t(`score.${cat}`) });
+	const points = cat ? missed.points : step.cost;
 	const why = t(cat ? `coach.why.${cat}` : "coach.why.any", { n: points });
-	let s = t("coach.turn_line", { turn: step.turn, move: moveWords(step, data), why });
+	let s = t("coach.turn_line", { turn: step.turn, move, why });
 	if (cat && step.cost > points) s += ` ${t("coach.cost_all", { n: step.cost })}`;
 	return s;
 }
