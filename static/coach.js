@@ -192,7 +192,7 @@ export function coachPanel(o) {
 	const diff = a.best.total - a.player.total;
 	const totals = h("table", { class: "coach-totals", id: `coach-totals-${key}` },
 		h("caption", {}, diff > 0 ? t("coach.gap", { n: diff }) : t("coach.no_gap")),
-		h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("coach.category"))), h("th", { scope: "col", class: "coach-name" }, o.name), h("th", { scope: "col" }, t("coach.best_short")))),
+		h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("coach.category"))), h("th", { scope: "col" }, t("coach.played")), h("th", { scope: "col" }, t("coach.best_short")))),
 		h("tbody", {}, cats.map((k) => h("tr", { "data-cat": k }, h("th", { scope: "row" }, t(`score.${k}`)), h("td", {}, a.player.breakdown[k]), h("td", {}, a.best.breakdown[k] ?? ""))),
 			h("tr", { class: "total", "data-cat": "total" }, h("th", { scope: "row" }, t("score.total")), h("td", {}, a.player.total), h("td", {}, a.best.total))));
 

@@ -197,13 +197,18 @@ function erRace(store) {
 
 // ---- ER, the end: the coach of each human seat (coach.js), one at a time ----
 
-/** The finished game's choice: the ranking (every sheet) or one human seat's coach. */
+/** The finished game's choice: the ranking (every sheet) or one human seat's coach; a button
+ * each for up to three players, else a list to choose from (the strip keeps one line). */
 function coachPicker(store) {
 	const { game: g, coach } = store.get();
-	const pick = (seat) => () => store.set({ coach: seat });
-	const button = (seat, words) => h("button", { type: "button", class: "secondary dsp-pick", "data-coach": seat || "ranking", "aria-pressed": String((coach || null) === seat), onclick: pick(seat) }, words);
+	const humans = g.seats.filter((s) => !s.bot);
+	if (humans.length > 3)
+		return h("label", { class: "dsp-picks dsp-pick-list" }, t("coach.pick"), h("select", { id: "dsp-coach-pick", class: "dsp-pick", onchange: (e) => store.set({ coach: Number(e.target.value) || null }) },
+			h("option", { value: "", selected: !coach }, t("coach.ranking")),
+			humans.map((s) => h("option", { value: s.seat, selected: coach === s.seat }, s.name))));
+	const button = (seat, words) => h("button", { type: "button", class: "secondary dsp-pick", "data-coach": seat || "ranking", "aria-pressed": String((coach || null) === seat), onclick: () => store.set({ coach: seat }) }, words);
 	return h("nav", { class: "dsp-picks", "aria-label": t("coach.pick") }, button(null, t("coach.ranking")),
-		g.seats.filter((s) => !s.bot).map((s) => button(s.seat, t("coach.pick_of", { name: s.name }))));
+		humans.map((s) => button(s.seat, t("coach.pick_of", { name: s.name }))));
 }
 
 /** The coach of the seat picked: asked once per seat (the server keeps it), drawn big. */

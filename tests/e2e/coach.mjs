@@ -3,8 +3,8 @@
 // been?": the busy state while the analysis runs, both sheets drawn, the turn slider moving both,
 // the totals as the analysis gives them, the three costliest turns in one sentence each in
 // English and French, the honest note, the PDF; then the table display (1280 × 720) at the game's
-// end with each human seat's coach, in English and French. Every screen audited with axe-core
-// and the layout checks. Screenshots: build/e2e/coach-*.png. Run by all.mjs.
+// end with each human seat's coach, in English and French, and four players chosen from a list.
+// Every screen audited with axe-core and the layout checks. Screenshots: build/e2e/coach-*.png. Run by all.mjs.
 import { BASE, api, assert, readJson, suite, tvLayoutCheck } from "./lib.mjs";
 import { erKit, playErByApi } from "./erkit.mjs";
 
@@ -163,5 +163,23 @@ await test("coach-c-big-screen", async () => {
 		await T.context().close();
 	}
 }, ["coach-a-phone-en"]);
+
+await test("coach-d-big-screen-four-players-choose-from-a-list", async () => {
+	// four players: the strip offers a list (one line), not a button each
+	const g4 = await playErByApi(["Ann", "Bartholomew Longname", "Cara", "Dev"], 12);
+	const r = await api("POST", `/er/games/${g4.id}/display`, undefined, g4.host_token);
+	const T = await C.phone({ width: 1280, height: 720, isMobile: false, colorScheme: "light" });
+	await T.goto(BASE + r.body.url);
+	await T.locator("#dsp-coach-pick").waitFor();
+	assert((await T.locator("#dsp-coach-pick option").count()) === 5 && (await T.locator("button.dsp-pick").count()) === 0, "the ranking and four players in a list");
+	await tvLayoutCheck(T, "coach-display-four-ranking");
+	await T.selectOption("#dsp-coach-pick", "2");
+	await T.locator('#dsp-coach[aria-busy="false"] .coach-panel[data-seat="2"]').waitFor({ timeout: 60000 });
+	assert((await T.locator("#dsp-coach-h").innerText()).includes("Bartholomew Longname"), "the coach of the player chosen");
+	await shot(T, "coach-display-four");
+	await audit(T, "coach-display-four");
+	await tvLayoutCheck(T, "coach-display-four");
+	await T.context().close();
+});
 
 await C.finish("coach");
