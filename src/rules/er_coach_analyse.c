@@ -190,10 +190,11 @@ static er_result run(const er_data *d, const er_coach_game *g, const er_coach_op
 		no.costs = false;
 		r = run(d, g, &no, narrower, nodes);
 		if (r.rule || !narrower->best_complete) {
-			if (!r.rule && narrower->greedy.score.total > 0) {
+			/* stopped inside the narrower search: its lines are what there is */
+			if (!r.rule) {
 				res->greedy = narrower->greedy;
-				if (narrower->best.score.total > res->best.score.total)
-					res->best = narrower->best;
+				res->best = narrower->best;
+				res->best_kind = narrower->best_kind;
 			}
 			free(narrower);
 			return r;

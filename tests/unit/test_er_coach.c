@@ -202,6 +202,10 @@ static void test_budget_stops(void)
 		CHECK_STR(er_coach_analyse(&D, &cg, &o, res_a).rule, NULL);
 		CHECK(!res_a->complete);
 		CHECK(res_a->best.score.total >= res_a->player.score.total);
+		CHECK(res_a->best.score.total >= res_a->greedy.score.total);
+		bool legal;
+		CHECK_EQ_INT(replay_total(&cg, &res_a->best, &legal), res_a->best.score.total);
+		CHECK(legal);
 		CHECK(res_a->searched_turns < cg.nturns);
 		for (int t = 0; t < cg.nturns; t++)
 			CHECK(res_a->has_cost[t] == (t >= cg.nturns - res_a->searched_turns));
