@@ -185,7 +185,7 @@ export function coachPanel(o) {
 
 	// the honest part: the best the search found, how far it got
 	const note = h("p", { class: "coach-note", id: `coach-note-${key}` }, t("coach.honest", { width: a.width }),
-		a.complete ? "" : ` ${t("coach.partial", { n: a.searched_turns, total: a.turns })}`);
+		a.complete ? "" : ` ${t(a.searched_turns > 0 ? "coach.partial" : "coach.partial_none", { n: a.searched_turns, total: a.turns })}`);
 
 	// totals
 	const cats = CATEGORIES.filter((k) => k in a.player.breakdown && (k !== "modifiers" || a.player.breakdown[k] || a.best.breakdown[k]));
@@ -205,7 +205,7 @@ export function coachPanel(o) {
 				show(st.turn);
 				slider.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 			} }, t("coach.see_turn", { n: st.turn })))))
-		: h("p", { class: "coach-costly", id: `coach-costly-${key}` }, t("coach.none_costly"));
+		: h("p", { class: "coach-costly", id: `coach-costly-${key}` }, t(!a.complete && !a.searched_turns ? "coach.none_weighed" : "coach.none_costly"));
 	const costlyH = h(hl, { id: `coach-costly-h-${key}` }, t("coach.costliest"));
 
 	const sheets = h("div", { class: "coach-sheets" }, mine.fig, best.fig);

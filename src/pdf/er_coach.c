@@ -47,9 +47,10 @@ static float costliest(pdf_doc *doc, HPDF_Page pg, const pdf_er_coach *c, float 
 	pdf_fill_rgb(pg, INK);
 	pdf_text(doc, pg, PDF_BOLD, 12, m, y, AL_LEFT, pdf_label_text(doc, PL_COACH_COSTLIEST));
 	y += 18;
-	if (c->nturns == 0) {
+	if (c->nturns == 0) { /* no choice cost anything, or the search weighed none */
+		bool none = !c->complete && c->searched == 0;
 		pdf_text_fit(doc, pg, PDF_REGULAR, 10, right - m, m, y, AL_LEFT,
-		             pdf_label_text(doc, PL_COACH_NONE));
+		             pdf_label_text(doc, none ? PL_COACH_PARTIAL_NONE : PL_COACH_NONE));
 		return y + 12;
 	}
 	enum { NCOL = 4 };
@@ -156,10 +157,11 @@ void pdf_er_coach_page(pdf_doc *doc, const pdf_er_coach *c)
 	pdf_fill_rgb(pg, MUTED);
 	fill_number(pdf_label_text(doc, PL_COACH_NOTE), "width", c->width, line, sizeof line);
 	pdf_text_fit(doc, pg, PDF_REGULAR, 9.5f, right - m, m, y, AL_LEFT, line);
-	if (!c->complete) {
+	if (!c->complete) { /* how far the search got, when it weighed any turn */
 		char part[PDF_LABEL_MAX * 2];
-		fill_number(pdf_label_text(doc, PL_COACH_PARTIAL), "n", c->searched, part,
-		            sizeof part);
+		fill_number(
+		    pdf_label_text(doc, c->searched > 0 ? PL_COACH_PARTIAL : PL_COACH_PARTIAL_NONE),
+		    "n", c->searched, part, sizeof part);
 		fill_number(part, "total", c->turns, line, sizeof line);
 		y += 13;
 		pdf_text_fit(doc, pg, PDF_REGULAR, 9.5f, right - m, m, y, AL_LEFT, line);

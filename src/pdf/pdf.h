@@ -60,6 +60,7 @@ typedef enum {
 	PL_COACH_BEST,
 	PL_COACH_NOTE,    /* {width} */
 	PL_COACH_PARTIAL, /* {n} {total} */
+	PL_COACH_PARTIAL_NONE,
 	PL_COACH_COSTLIEST,
 	PL_COACH_TURN,
 	PL_COACH_COST,

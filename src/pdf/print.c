@@ -41,6 +41,7 @@ static const char *const label_keys[PL_COUNT] = {
     [PL_COACH_BEST] = "coach_best",
     [PL_COACH_NOTE] = "coach_note",
     [PL_COACH_PARTIAL] = "coach_partial",
+    [PL_COACH_PARTIAL_NONE] = "coach_partial_none",
     [PL_COACH_COSTLIEST] = "coach_costliest",
     [PL_COACH_TURN] = "coach_turn",
     [PL_COACH_COST] = "coach_cost",

@@ -106,3 +106,28 @@ def test_coach_pdf_refuses_alicat():
                         headers=auth(tok)), 422, "bot-seat")
         assert "Solo (Seat 1)" in _pdf(s, f"{GAMES}/{g['id']}/seats/1/analysis.pdf", tok,
                                        "coach-solo")
+
+
+def test_coach_pdf_of_a_search_cut_short():
+    """A search stopped at its deadline (ER_COACH_DEADLINE_MS=1, the widest search) says how far
+    it got, in both languages."""
+    with Server(database=make_database("h_coach_pdf_cut"), env={"ER_COACH_DEADLINE_MS": "1"}) as s:
+        g = create(s, names=["Cy", "Di"], deck="app", seed=99)
+        final = state(s, g["id"], g["host_token"])
+        while final["status"] != "finished":
+            final, _ = play_turn(s, g, lowest_die_policy)
+        tok = g["seats"][1]["seat_token"]
+        path = f"{GAMES}/{g['id']}/seats/2/analysis"
+        st, _, body = s.request("GET", path + "?width=256", headers=auth(tok), timeout=60)
+        assert st == 200, (st, body[:300])
+        a = json.loads(body)
+        assert not a["complete"] and a["searched_turns"] < a["turns"], (a["complete"],
+                                                                        a["searched_turns"])
+        en = _pdf(s, path + ".pdf?width=256", tok, "coach-cut-en")
+        assert "The search stopped at its time limit" in en, en[:1500]
+        n = a["searched_turns"]
+        assert (f"turns 1 to {n} of {a['turns']}" in en) if n else \
+            ("before it could weigh any turn" in en and "1 to 0" not in en and
+             "No choice cost any points" not in en), (n, en[:1500])
+        fr = _pdf(s, path + ".pdf?width=256&lang=fr", tok, "coach-cut-fr")
+        assert "La recherche s’est arrêtée à sa limite de temps" in fr, fr[:1500]
