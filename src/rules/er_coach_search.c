@@ -156,10 +156,12 @@ static int score100(const coach_search *s, const er_sheet *sh)
 }
 
 /* What the open part may still bring, in hundredths of a point (an estimate, not a bound):
- * part of each open ward's clipboard by the share of its beds filled, when its remaining beds
- * still fit in the remaining turns (at most two patients a turn, "EXTRA PATIENT"), less when
- * the values left above its last patient are fewer than its empty beds ("ADMIT PATIENT /
- * Value"); and the unspent stethoscopes and blood bags. */
+ * 80 % of each open ward's clipboard by the share of its beds filled, when its remaining beds
+ * still fit in the remaining turns (at most two patients a turn, "EXTRA PATIENT"; half when
+ * they need more turns than remain) and the values left above its last patient cover them
+ * ("ADMIT PATIENT / Value"; a screened last patient leaves every value); and each unspent
+ * stethoscope 1 point, each unspent blood bag 2. The weights were chosen on seeded games
+ * (tests/bench/README.md "ER coach"): they raise the best found at every width. */
 static int potential(const coach_search *s, const er_sheet *sh, int remaining)
 {
 	if (remaining <= 0)
@@ -175,15 +177,15 @@ static int potential(const coach_search *s, const er_sheet *sh, int remaining)
 			continue;
 		const er_patient *last = &sh->ward[w][c - 1];
 		int room = last->screen ? 6 : 6 - last->value;
-		int credit = d->wards[w].clipboard * 60 * c / n;
+		int credit = d->wards[w].clipboard * 80 * c / n;
 		if (need > remaining)
 			credit /= 2;
 		if (room < need)
-			credit /= 4;
+			continue;
 		pot += credit;
 	}
 	pot +=
-	    25 * (sh->steth_circled - sh->steth_used) + 50 * (sh->blood_circled - sh->blood_used);
+	    100 * (sh->steth_circled - sh->steth_used) + 200 * (sh->blood_circled - sh->blood_used);
 	return pot;
 }
 
