@@ -13,7 +13,7 @@ import * as api from "./api.js";
 import { h, icon, sr } from "./dom.js";
 import { t, setLang, preferredLang, addStrings, lang } from "./i18n.js";
 import { createStore } from "./store.js";
-import { mount } from "./view.js";
+import { mount, errorBox, errorOf } from "./view.js";
 import { createBoard, createLedger } from "./hexsheet.js";
 import { bonusText } from "./turn.js";
 import { D } from "./derive.js";
@@ -95,13 +95,13 @@ function erTurnLine(g) {
 /** The strip under the header: the card and dice while the turn is open, who flips the next
  * card between turns, the winners at the end. */
 function erNow(store) {
-	return mount(store, h("section", { class: "dsp-now", "aria-labelledby": "dsp-now-h" }), (S) => S.game && S.data && [S.lang, S.game.version], (v) => {
+	return mount(store, h("section", { class: "dsp-now", "aria-labelledby": "dsp-now-h" }), (S) => S.game && S.data && [S.lang, S.game.version, S.coach], (v) => {
 		if (!v) return [];
 		const { game: g, data } = store.get();
 		const n = g.next || {};
 		if (g.status === "finished") {
 			const top = g.seats.filter((s) => s.rank === 1);
-			return [h("h2", { id: "dsp-now-h", class: "dsp-winner" }, winnerLine(top.map((s) => s.name), top[0].score.total))];
+			return [h("h2", { id: "dsp-now-h", class: "dsp-winner" }, winnerLine(top.map((s) => s.name), top[0].score.total)), coachPicker(store)];
 		}
 		if (n.action === "reveal" || !g.turn) return [h("h2", { id: "dsp-now-h", class: "dsp-flip" }, t("dsp.flip", { name: seatName(g, n.chief_seat) }))];
 		const tr = g.turn;
@@ -195,7 +195,50 @@ function erRace(store) {
 	});
 }
 
-function erMain(store) {
+// ---- ER, the end: the coach of each human seat (coach.js), one at a time ----
+
+/** The finished game's choice: the ranking (every sheet) or one human seat's coach; a button
+ * each for up to three players, else a list to choose from (the strip keeps one line). */
+function coachPicker(store) {
+	const { game: g, coach } = store.get();
+	const humans = g.seats.filter((s) => !s.bot);
+	if (humans.length > 3)
+		return h("label", { class: "dsp-picks dsp-pick-list" }, t("coach.pick"), h("select", { id: "dsp-coach-pick", class: "dsp-pick", onchange: (e) => store.set({ coach: Number(e.target.value) || null }) },
+			h("option", { value: "", selected: !coach }, t("coach.ranking")),
+			humans.map((s) => h("option", { value: s.seat, selected: coach === s.seat }, s.name))));
+	const button = (seat, words) => h("button", { type: "button", class: "secondary dsp-pick", "data-coach": seat || "ranking", "aria-pressed": String((coach || null) === seat), onclick: () => store.set({ coach: seat }) }, words);
+	return h("nav", { class: "dsp-picks", "aria-label": t("coach.pick") }, button(null, t("coach.ranking")),
+		humans.map((s) => button(s.seat, t("coach.pick_of", { name: s.name }))));
+}
+
+/** The coach of the seat picked: asked once per seat (the server keeps it), drawn big. */
+function erCoach(store, ctx) {
+	const box = h("section", { class: "dsp-panel dsp-coach", id: "dsp-coach", hidden: true, "aria-labelledby": "dsp-coach-h" });
+	const want = (seat) => {
+		const { analyses } = store.get();
+		if (analyses[seat]) return;
+		store.set({ analyses: { ...analyses, [seat]: { busy: true } } });
+		ctx.coach.fetchAnalysis(ctx.id, seat, ctx.token)
+			.then((a) => ({ a }), (e) => ({ err: e }))
+			.then((r) => store.set({ analyses: { ...store.get().analyses, [seat]: r } }));
+	};
+	store.subscribe((S) => S.game && S.data && S.game.status === "finished" && S.coach && [S.lang, S.coach, S.analyses[S.coach]], (v) => {
+		box.hidden = !v;
+		if (!v) return box.replaceChildren();
+		const [, seat, got] = v;
+		if (!got) return want(seat);
+		const { game: g, data } = store.get();
+		const name = (g.seats.find((s) => s.seat === seat) || { name: "?" }).name;
+		const head = h("h2", { id: "dsp-coach-h" }, t("coach.title"), " — ", name);
+		box.setAttribute("aria-busy", String(!!got.busy));
+		if (got.busy) return box.replaceChildren(head, h("p", { class: "coach-busy", role: "status" }, h("span", { class: "coach-spinner", "aria-hidden": "true" }), t("coach.busy")));
+		if (got.err) return box.replaceChildren(head, errorBox(errorOf(got.err), { id: "dsp-coach-error" }));
+		box.replaceChildren(head, ctx.coach.coachPanel({ data, a: got.a, name, key: `tv${seat}`, seat, big: true, pdf: null }));
+	});
+	return box;
+}
+
+function erMain(store, ctx) {
 	const sheets = h("section", { class: "dsp-sheets", "aria-label": t("game.players") });
 	// the seats of a game are fixed: their sheets are made once, when the game first arrives
 	store.subscribe((S) => S.game && S.data && S.game.seats.length, (n) => {
@@ -205,7 +248,13 @@ function erMain(store) {
 		store.flush();
 	});
 	store.subscribe((S) => S.lang, () => sheets.setAttribute("aria-label", t("game.players")));
-	return [erNow(store), sheets, h("aside", { class: "dsp-side" }, erScores(store), erRace(store))];
+	const side = h("aside", { class: "dsp-side" }, erScores(store), erRace(store));
+	// a coach picked hides the sheets and the side panels; the ranking shows them again
+	store.subscribe((S) => !!S.coach && !!S.game && S.game.status === "finished", (on) => {
+		sheets.hidden = on;
+		side.hidden = on;
+	});
+	return [erNow(store), sheets, side, erCoach(store, ctx)];
 }
 
 // ---- Dice Hospital and Clinic ----
@@ -291,7 +340,7 @@ function ttMain(store, isDh) {
 // ---- the page ----
 
 function open(root, { kind, id, token }) {
-	const store = createStore({ lang: lang(), game: null, data: null, live: "connecting", lost: null });
+	const store = createStore({ lang: lang(), game: null, data: null, live: "connecting", lost: null, coach: null, analyses: {} });
 	const { get, set } = store;
 	let es = null, reopen = null;
 
@@ -360,14 +409,19 @@ function open(root, { kind, id, token }) {
 	root.replaceChildren(lostBox, head, main);
 
 	// a screen switched on before the server answers tries again until it does
+	let coach = null; // coach.js, with its strings and style (an ER game's end)
 	async function boot() {
 		try {
 			if (kind === "er" && !get().data) set({ data: await api.gameData() });
+			if (kind === "er" && !coach) {
+				coach = await import("./coach.js");
+				await coach.coachReady();
+			}
 		} catch {
 			set({ live: "lost" });
 			return void (reopen = setTimeout(boot, REOPEN_MS));
 		}
-		main.replaceChildren(...(kind === "er" ? erMain(store) : ttMain(store, kind === "dh")));
+		main.replaceChildren(...(kind === "er" ? erMain(store, { id, token, coach }) : ttMain(store, kind === "dh")));
 		await refresh();
 		if (!get().lost) listen();
 	}

@@ -43,6 +43,8 @@ function route(langChanged = false) {
 		} else token = saved && saved.token;
 		// not on this phone: the seats of its table (a PDF's QR code carries the join code), or join by code
 		if (!token) return p.has("join") ? renderJoin(app, p.get("join"), isCurrent, true) : renderNotHere(app);
+		// the coach of a finished game's seat (coach.js, loaded on its route)
+		if (p.has("coach")) return void import("./coach.js").then((m) => isCurrent() && (screen = m.openCoach(app, { id, token, seat: +p.get("coach") })));
 		screen = openGame(app, { id, token, seat: saved && saved.seat });
 		screen.render(document.documentElement.lang);
 		return;

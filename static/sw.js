@@ -1,10 +1,12 @@
 // Service worker (static/README.md "At the table for real"): the app shell, network first (an
 // upgrade never mixes old modules), the cache when offline; no API but the game's fixed data.
-const CACHE = "dh-shell-v12";
+const CACHE = "dh-shell-v13";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "share.js", "bgstats-link.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
 	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
+	// the coach of a finished game, loaded on its route
+	"coach.js", "coach.css", "i18n/coach.en.json", "i18n/coach.fr.json",
 	// the Dice Hospital and Clinic screens, loaded on their routes
 	"tabletop.js", "tabletop.css",
 	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business", "refusal"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",

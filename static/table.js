@@ -180,6 +180,11 @@ export function tableViews({ store, A, root }) {
 		import("./bgstats-link.js").then((m) => slot.replaceChildren(m.bgstatsLink(m.tablePlay("er", g), t("bgstats.log"))));
 		return slot;
 	};
+	// "How good could it have been?": the coach of the sheet shown, else of this phone's seat (coach.js)
+	const coach = (S) => {
+		const s = [shown(S), D.me(S)].map((n) => D.seatOf(S, n)).find((x) => x && !x.bot);
+		return s && h("a", { class: "button primary", id: "coach-open", href: `#game=${encodeURIComponent(S.id)}&coach=${s.seat}` }, t("coach.open"));
+	};
 	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.game.version, ...pdfSel(S)], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -189,7 +194,7 @@ export function tableViews({ store, A, root }) {
 				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
 					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
 				breakdown(s.score)))),
-			bgstats(S.game), h("h3", {}, t("pdf.title")), pdfButtons(S));
+			bgstats(S.game), coach(S), h("h3", {}, t("pdf.title")), pdfButtons(S));
 	});
 
 	// ---- solo: what ALICAT did, one tap from its sheet ----

@@ -20,6 +20,7 @@
 #include "leagues/roster.h"
 #include "leagues/standings.h"
 #include "leagues/stats.h"
+#include "games/er/coach_api.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
 /* Dice Hospital and Clinic */
@@ -29,6 +30,7 @@
 #include "engine/table.h"
 /* printable PDFs and QR codes (pdf.c) */
 #include "games/er/pdf.h"
+#include "games/er/coach_pdf.h"
 /* score pads of Dice Hospital and Clinic (games/rounds/pads.c) */
 #include "games/clinic/pad.h"
 #include "games/dh/pad.h"
@@ -154,6 +156,13 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true, 0, false,
      true, NULL},
     {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true, 0, false, true, NULL},
+    /* the coach: how good could this game have been (games/er/coach_api.c) */
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/analysis", api_er_game_analysis, true, 0, false,
+     true, NULL},
+    {"POST", "/api/v1/er/analysis", api_er_analysis, false, 0, false, true, NULL},
+    /* the coach's page as a PDF (games/er/coach_pdf.c) */
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/analysis.pdf", api_er_analysis_pdf, true, 0, false,
+     true, NULL},
     /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (games/rounds/pads.c)
      */
     {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false, 0, false, true, NULL},

@@ -48,6 +48,10 @@ void pdf_hex_path(pdf_doc *doc, HPDF_Page pg, float cx, float cy, float r);
 /* A cross "X" of half-size s stroked at (cx, cy). */
 void pdf_cross(pdf_doc *doc, HPDF_Page pg, float cx, float cy, float s, float width);
 
+/* The ER sheet of f (blank when f is NULL) on pg as on its own page: header, grid, ledger and
+ * score row; returns the y under the score row (er_sheet.c). The coach's page draws it scaled. */
+float pdf_er_sheet_draw(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f);
+
 /* The QR code of text as vector squares, top-left corner at (x, y), size points wide. */
 void pdf_qr_draw(pdf_doc *doc, HPDF_Page pg, float x, float y, float size, const char *text);
 

@@ -544,7 +544,7 @@ static float draw_score_row(pdf_doc *doc, HPDF_Page pg, float y, const er_sheet 
 
 /* ---- pages ---- */
 
-static float draw_sheet(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
+float pdf_er_sheet_draw(pdf_doc *doc, HPDF_Page pg, const pdf_er_filled *f)
 {
 	grid g = grid_layout(doc);
 	const er_sheet *s = f ? f->sheet : NULL;
@@ -595,7 +595,7 @@ static void blank_specialists(pdf_doc *doc, HPDF_Page pg, float y)
 
 static void draw_blank(pdf_doc *doc, HPDF_Page pg)
 {
-	float y = draw_sheet(doc, pg, NULL) + 16;
+	float y = pdf_er_sheet_draw(doc, pg, NULL) + 16;
 	if (y + 28 + 3 * 17 < doc->ph - doc->p->margin) /* room left on the paper */
 		blank_specialists(doc, pg, y);
 }
@@ -676,7 +676,7 @@ void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f)
 	HPDF_Page pg = pdf_new_page(doc);
 	if (pg == NULL)
 		return;
-	float y = draw_sheet(doc, pg, f) + 16;
+	float y = pdf_er_sheet_draw(doc, pg, f) + 16;
 	float m = doc->p->margin, textw = doc->pw - 2 * m;
 	pdf_fill_rgb(pg, INK);
 	pdf_text(doc, pg, PDF_BOLD, 10, m, y + 8, AL_LEFT, pdf_label_text(doc, PL_SPECIALISTS));

@@ -53,6 +53,20 @@ typedef enum {
 	PL_LEGEND,
 	PL_MORGUE_EACH,
 	PL_AUTHOR,
+	PL_RED, /* the die colours, in words */
+	PL_YELLOW,
+	PL_GREEN,
+	PL_COACH_TITLE, /* the coach's page (er_coach.c) */
+	PL_COACH_BEST,
+	PL_COACH_NOTE,    /* {width} */
+	PL_COACH_PARTIAL, /* {n} {total} */
+	PL_COACH_PARTIAL_NONE,
+	PL_COACH_COSTLIEST,
+	PL_COACH_TURN,
+	PL_COACH_COST,
+	PL_COACH_MOVE,
+	PL_COACH_MISSED,
+	PL_COACH_NONE,
 	PL_COUNT
 } pdf_label;
 
@@ -142,6 +156,32 @@ typedef struct {
 	int seat;                  /* 1-based, printed next to the name; 0: none */
 } pdf_er_filled;
 void pdf_er_filled_page(pdf_doc *doc, const pdf_er_filled *f);
+
+/* The coach's page (er_coach.c): a seat's finished sheet beside the best sheet the search
+ * found, the totals, the search's reach and the turns that cost the most. Built from the
+ * analysis document of GET …/seats/{seat}/analysis (src/games/er/coach_pdf.c). */
+typedef struct {
+	int turn, cost;
+	er_colour die;     /* the best move's die */
+	int rolled;        /* its value */
+	int ward, value;   /* the admission named (1-based ward), ward 0: to the morgue */
+	int missed_label;  /* a pdf_label of the category that differs most, or -1 */
+	int missed_points; /* the best line's points minus the player's in that category */
+} pdf_er_coach_turn;
+
+typedef struct {
+	const char *player; /* UTF-8 */
+	int seat;
+	const char *game, *date;
+	const er_sheet *mine, *best;
+	const er_breakdown *mine_score, *best_score;
+	int width, turns, searched;
+	bool complete;
+	int nturns; /* 0..3, the costliest first */
+	pdf_er_coach_turn top[3];
+	const char *link; /* QR code target; NULL: none */
+} pdf_er_coach;
+void pdf_er_coach_page(pdf_doc *doc, const pdf_er_coach *c);
 
 /* One row of the ranking page, in rank order (ties share a rank). */
 typedef struct {

@@ -8,7 +8,7 @@
 // its box, panels that overlap, and type too small to read across a table. Screenshots:
 // build/e2e/display-*.png. Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { BASE, SHOTS, api, assert, suite, tvLayoutCheck } from "./lib.mjs";
-import { tapMove } from "./erkit.mjs";
+import { playErByApi, tapMove } from "./erkit.mjs";
 import { execFileSync } from "node:child_process";
 
 const D = suite("display");
@@ -52,38 +52,6 @@ async function bigScreenLink(host, button, name) {
 	await host.click("#bs-close");
 	assert(await host.evaluate((b) => document.activeElement && document.activeElement.matches(b), button), "focus back on the button");
 	return link;
-}
-
-/** A finished ER game played through the API (app deck): each seat takes its first legal
- * option with a die it pays nothing for, or sends the patient to the morgue. */
-async function playErGame(names) {
-	const data = (await api("GET", "/er/data")).body;
-	const bayOf = (card, die) => data.cards.find((c) => c.id === card).bays[die];
-	const g = (await api("POST", "/er/games", { players: names.map((name) => ({ name })), deck: "app", seed: 7 })).body;
-	const tok = Object.fromEntries(g.seats.map((s) => [s.seat, s.seat_token]));
-	let cur = (await api("GET", `/er/games/${g.id}`, undefined, g.host_token)).body;
-	while (cur.status !== "finished") {
-		cur = (await api("POST", `/er/games/${g.id}/turns`, { turn: cur.next.turn }, g.host_token)).body;
-		const first = cur.turn.chief_seat;
-		for (const seat of [first, ...g.seats.map((s) => s.seat).filter((n) => n !== first)]) {
-			const tr = cur.turn; // the chief's die is known once the chief has moved
-			const chief = seat === tr.chief_seat;
-			const turn = { card: tr.card, dice: tr.dice, chief, chief_die: chief ? null : tr.chief_die };
-			const dice = ["red", "yellow", "green"].filter((c) => chief || c !== tr.chief_die);
-			const opts = (await api("POST", "/er/moves/options", { sheet: cur.seats[seat - 1].sheet, turn })).body.options;
-			const o = opts.find((x) => dice.includes(x.die) && x.blood_bags === 0);
-			const die = o ? o.die : dice[0];
-			const steps = [];
-			if (o && o.screen_first) steps.push({ screen: o.ward });
-			if (o) steps.push({ admit: o.patient, ward: o.ward, value: o.value, recolour: o.recolour });
-			else steps.push({ morgue: "die" });
-			if (bayOf(tr.card, die).bonus === "extra") steps.push({ morgue: o && o.patient === "extra" ? "die" : "extra" });
-			const r = await api("POST", `/er/games/${g.id}/seats/${seat}/moves`, { turn: tr.number, move: { die, steps } }, tok[seat]);
-			assert(r.status === 200, `move: ${r.status} ${JSON.stringify(r.body)}`);
-			cur = r.body;
-		}
-	}
-	return g;
 }
 
 const displayUrl = async (kind, g) => {
@@ -247,7 +215,7 @@ await test("display-d-er-six-sheets-and-final-ranking", async () => {
 	await screen.locator(".dsp-seat").nth(5).waitFor();
 	await screen.locator(".dsp-card .dsp-bay").nth(2).waitFor();
 	await look(screen, "display-er-six");
-	const done = await playErGame(["Ann", "Ben"]);
+	const done = await playErByApi(["Ann", "Ben"]);
 	await screen.goto(await displayUrl("er", done));
 	await screen.locator(".dsp-winner").waitFor();
 	await screen.locator(".dsp-rank li.winner").waitFor();

@@ -1,7 +1,7 @@
 // What the ER phone tests share (er.mjs: a table's game on three phones; erscreens.mjs: the
 // home screens, a solo game and the screens' details; display.mjs and ertable.mjs tap the same way): the
 // phone at the smallest size we support, the checks every screen gets, moves made by tapping.
-import { BASE, assert, erLayoutCheck } from "./lib.mjs";
+import { BASE, api, assert, erLayoutCheck } from "./lib.mjs";
 
 /** A file's phone (360 × 640 unless asked otherwise), text of a selector, and screen(): axe
  * (collected by the file's suite), the ER layout check (asserted) and a screenshot. */
@@ -82,4 +82,37 @@ export async function waitTurn(page, n) {
 		const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => /queue|draft/.test(k)).map((k) => `${k}=${localStorage.getItem(k).slice(0, 300)}`).join("\n    ")).catch(() => "?");
 		throw new Error(`${e.message.split("\n")[0]}\n  turn shown: ${await page.locator("#turn-number").innerText().catch(() => "?")}; status: ${status}\n    ${kept}`);
 	}
+}
+
+/** A finished ER game played through the API (app deck, seeded): each seat takes its first
+ * legal option with a die it pays nothing for, or sends the patient to the morgue. Returns the
+ * created game (id, host_token, seats with their tokens). */
+export async function playErByApi(names, seed = 7) {
+	const data = (await api("GET", "/er/data")).body;
+	const bayOf = (card, die) => data.cards.find((c) => c.id === card).bays[die];
+	const g = (await api("POST", "/er/games", { players: names.map((name) => ({ name })), deck: "app", seed })).body;
+	const tok = Object.fromEntries(g.seats.map((s) => [s.seat, s.seat_token]));
+	let cur = (await api("GET", `/er/games/${g.id}`, undefined, g.host_token)).body;
+	while (cur.status !== "finished") {
+		cur = (await api("POST", `/er/games/${g.id}/turns`, { turn: cur.next.turn }, g.host_token)).body;
+		const first = cur.turn.chief_seat;
+		for (const seat of [first, ...g.seats.map((s) => s.seat).filter((n) => n !== first)]) {
+			const tr = cur.turn; // the chief's die is known once the chief has moved
+			const chief = seat === tr.chief_seat;
+			const turn = { card: tr.card, dice: tr.dice, chief, chief_die: chief ? null : tr.chief_die };
+			const dice = ["red", "yellow", "green"].filter((c) => chief || c !== tr.chief_die);
+			const opts = (await api("POST", "/er/moves/options", { sheet: cur.seats[seat - 1].sheet, turn })).body.options;
+			const o = opts.find((x) => dice.includes(x.die) && x.blood_bags === 0);
+			const die = o ? o.die : dice[0];
+			const steps = [];
+			if (o && o.screen_first) steps.push({ screen: o.ward });
+			if (o) steps.push({ admit: o.patient, ward: o.ward, value: o.value, recolour: o.recolour });
+			else steps.push({ morgue: "die" });
+			if (bayOf(tr.card, die).bonus === "extra") steps.push({ morgue: o && o.patient === "extra" ? "die" : "extra" });
+			const r = await api("POST", `/er/games/${g.id}/seats/${seat}/moves`, { turn: tr.number, move: { die, steps } }, tok[seat]);
+			assert(r.status === 200, `move: ${r.status} ${JSON.stringify(r.body)}`);
+			cur = r.body;
+		}
+	}
+	return g;
 }

@@ -217,7 +217,8 @@ await test("i-rule-messages", async () => {
 	// the ER kind and its handlers, the table engine and the rate limits: ER_RULE_* defines, RULE_* constants, ids passed to
 	// http_reply_problem or table_refuse; Dice Hospital, Clinic and leagues word their own; the
 	// engine's display-token rules are worded with the display's strings, i18n/display.*.json,
-	// which the display page and the host's "Show on a big screen" dialog load)
+	// which the display page and the host's "Show on a big screen" dialog load; the coach's with
+	// its own, i18n/coach.*.json, which the coach's screen and the display load)
 	const ids = new Set();
 	const src = (dir, re) => !existsSync(new URL(dir, ROOT)) ? [] : readdirSync(new URL(dir, ROOT), { recursive: true }).filter((f) => /\.[ch]$/.test(f) && re.test(f)).map((f) => readFileSync(new URL(dir + f, ROOT), "utf8"));
 	for (const c of [...src("src/rules/", /^er[_.]/), ...src("src/games/er/", /./), ...src("src/http/", /^ratelimit/), ...src("src/api/", /^(api_init|routes)/), ...src("src/engine/", /./)]) {
@@ -228,7 +229,8 @@ await test("i-rule-messages", async () => {
 	}
 	assert(ids.size >= 40 && ids.has("value-not-increasing") && ids.has("solo-one-player"), `rule ids found: ${[...ids]}`);
 	const rules = (dict) => Object.keys(dict).filter((k) => k.startsWith("rule.")).map((k) => k.slice(5));
-	const dspEn = readJson("static/i18n/display.en.json"), dspFr = readJson("static/i18n/display.fr.json");
+	const dspEn = { ...readJson("static/i18n/display.en.json"), ...readJson("static/i18n/coach.en.json") };
+	const dspFr = { ...readJson("static/i18n/display.fr.json"), ...readJson("static/i18n/coach.fr.json") };
 	const en = new Set([...rules(EN), ...rules(dspEn)]), fr = new Set([...rules(FR), ...rules(dspFr)]);
 	const problems = [
 		...[...en].filter((r) => !fr.has(r)).map((r) => `rule.${r} in en.json, not in fr.json`),
@@ -236,7 +238,7 @@ await test("i-rule-messages", async () => {
 		...[...ids].filter((r) => !en.has(r)).map((r) => `server rule ${r} has no rule.${r} message`),
 		...[...en].filter((r) => !({ ...EN, ...dspEn })[`rule.${r}`].trim() || (fr.has(r) && !({ ...FR, ...dspFr })[`rule.${r}`].trim())).map((r) => `rule.${r} is empty`),
 		...Object.keys(EN).filter((k) => !(k in FR)).map((k) => `${k} has no French`),
-		...Object.keys(dspEn).filter((k) => !(k in dspFr)).map((k) => `${k} has no French (i18n/display.fr.json)`),
+		...Object.keys(dspEn).filter((k) => !(k in dspFr)).map((k) => `${k} has no French (i18n/display.fr.json, i18n/coach.fr.json)`),
 		...Object.keys(EN).filter((k) => /^tt/.test(k)).map((k) => `${k}: the DH/Clinic strings live in i18n/tabletop.*.json`),
 	];
 	assert(problems.length === 0, problems.join("\n"));
@@ -266,12 +268,13 @@ await test("k-front-end-size-and-preload", async () => {
 	// Clinic screens (tabletop.*, tabletop/ and i18n/tabletop.*, loaded only on their routes), the
 	// host's "Show on a big screen" dialog (bigscreen.*, loaded on its first tap, with
 	// i18n/display.*), the new game's "Game ready" (share.js, loaded when shown), the finished
-	// game's "Log in BG Stats" (bgstats-link.js, loaded when the game ends), nor openapi.json,
+	// game's "Log in BG Stats" (bgstats-link.js, loaded when the game ends), the coach (coach.js,
+	// coach.css and i18n/coach.*, loaded on its route), nor openapi.json,
 	// nor the README's pictures (screenshots/, which no screen loads), nor the help pages (help/,
 	// which a link opens); every ER module is preloaded by index.html (no chain of fetches) and
 	// kept by the service worker
 	const dir = new URL("static/", ROOT);
-	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|bgstats-link\.js|csvimport\.js|screenshots\/|help\/|i18n\/(leagues|tabletop|display)\.)/;
+	const other = /^(openapi\.json|leagues\.|league-picker\.js|charts\.js|consent\.js|tabletop[./]|display\.|bigscreen\.|share\.js|bgstats-link\.js|csvimport\.js|coach\.|screenshots\/|help\/|i18n\/(leagues|tabletop|display|coach)\.)/;
 	const files = readdirSync(dir, { recursive: true }).filter((f) => /\.(js|css|html|json|svg|webmanifest|png|ico)$/.test(f) && !other.test(f));
 	const total = files.reduce((n, f) => n + readFileSync(new URL(f, dir)).length, 0);
 	assert(total <= 165 * 1024, `front end ${total} bytes`);

@@ -104,7 +104,7 @@ fi
 # e2e-FILE" lines). Lighthouse measures speed, so it runs alone
 lane er,leagues,tabletop-words 1 &
 A=$!
-lane erscreens,tabletop,boxcheck 2 &
+lane erscreens,tabletop,boxcheck,coach 2 &
 B=$!
 lane display,charts,ertable,help 3 &
 C=$!
