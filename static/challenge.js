@@ -86,7 +86,7 @@ function actions(b, w) {
 	if (b.status !== "open") return null;
 	const msg = h("div");
 	if (w.code) {
-		const name = h("input", { name: "name", required: true, maxlength: 64, autocomplete: "nickname" });
+		const name = h("input", { type: "text", name: "name", required: true, maxlength: 64, autocomplete: "nickname" });
 		const f = h("form", { class: "ch-guest" }, msg, h("label", { class: "field" }, h("span", {}, t("challenge.guest_name")), name), h("button", { class: "primary wide", type: "submit" }, t("challenge.play")));
 		f.addEventListener("submit", async (ev) => {
 			ev.preventDefault();
@@ -144,7 +144,7 @@ function standingsView(b) {
 				h("span", { class: "ch-score", "data-testid": "challenge-score" }, e.status === "finished" ? fmt(e.score) : t("challenge.playing")),
 			);
 			if (!e.sheet) return h("li", { class: "lg-card", "data-member": e.member }, head);
-			return h("li", { class: "lg-card", "data-member": e.member }, head, h("details", {}, h("summary", {}, t("challenge.sheet")), sheetView(e.sheet), e.breakdown ? breakdownView(e.breakdown) : null));
+			return h("li", { class: "lg-card", "data-member": e.member }, head, h("details", { class: "lg-more" }, h("summary", {}, t("challenge.sheet")), sheetView(e.sheet), e.breakdown ? breakdownView(e.breakdown) : null));
 		}),
 	);
 }
@@ -168,10 +168,10 @@ function bestView(b) {
 
 function shareView(b) {
 	const url = `${location.origin}${location.pathname}#code=${encodeURIComponent(b.code)}`;
-	const input = h("input", { readonly: true, value: url, "aria-label": t("challenge.share"), "data-testid": "challenge-link" });
+	const input = h("input", { type: "text", readonly: true, value: url, "aria-label": t("challenge.share"), "data-testid": "challenge-link" });
 	const copy = h("button", { type: "button" }, t("challenge.copy"));
 	copy.addEventListener("click", () => navigator.clipboard?.writeText(url).then(() => (copy.textContent = t("challenge.copied"))));
-	return h("details", { class: "lg-add" }, h("summary", {}, t("challenge.share")), h("p", { class: "muted" }, t("challenge.share_hint")), input, h("div", { class: "lg-actions" }, copy));
+	return h("details", { class: "lg-more" }, h("summary", {}, t("challenge.share")), h("p", { class: "muted" }, t("challenge.share_hint")), input, h("div", { class: "lg-actions" }, copy));
 }
 
 function closeView(b, w, owner) {
@@ -202,7 +202,7 @@ function closeView(b, w, owner) {
 function draw(b, w, owner) {
 	const mode = b.solo ? t("challenge.mode.alicat") + (b.alicat_modifiers?.length ? ` (${b.alicat_modifiers.map((m) => t(`challenge.modifier.${m}`)).join(", ")})` : "") : t("challenge.mode.plain");
 	const time = b.status === "upcoming" ? t("challenge.opens_at", { when: when(b.opens, lang()) }) : b.status === "closed" ? t("challenge.closed_at", { when: when(b.closed_at, lang()) }) : t("challenge.closes_at", { when: when(b.closes, lang()) });
-	app.replaceChildren(
+	const parts = [
 		h(
 			"section",
 			{ class: "panel" },
@@ -215,9 +215,10 @@ function draw(b, w, owner) {
 		b.status === "closed" && b.play && w.lid ? h("p", {}, h("a", { class: "button wide", href: `leagues.html#play=${encodeURIComponent(w.lid)}/${encodeURIComponent(b.play)}`, "data-testid": "challenge-play-link" }, t("challenge.league_play"))) : null,
 		b.status === "closed" && b.seed ? h("p", { class: "muted" }, t("challenge.seed", { seed: b.seed })) : null,
 		b.best ? bestView(b) : null,
-		b.code ? h("section", { class: "panel" }, shareView(b), closeView(b, w, owner)) : null,
+		b.code && b.status !== "closed" ? h("section", { class: "panel" }, shareView(b), closeView(b, w, owner)) : null,
 		w.lid ? h("a", { class: "button wide", href: `leagues.html#league=${encodeURIComponent(w.lid)}` }, t("back")) : null,
-	);
+	];
+	app.replaceChildren(...parts.filter((x) => x));
 }
 
 let owner = false;

@@ -22,20 +22,20 @@ const MODIFIERS = ["preparation", "equipment", "isolation", "capacity"];
 function newForm(lg, ui) {
 	const { t, h, field, form, api } = ui;
 	const now = new Date();
-	const name = h("input", { name: "name", required: true, maxlength: 64, autocomplete: "off" });
-	const opens = h("input", { type: "datetime-local", name: "opens", value: localInput(now), required: true });
-	const closes = h("input", { type: "datetime-local", name: "closes", value: localInput(new Date(now.getTime() + 7 * 864e5)), required: true });
+	const name = h("input", { type: "text", name: "name", required: true, maxlength: 64, autocomplete: "off" });
+	const opens = h("input", { type: "datetime-local", class: "ch-dt", name: "opens", value: localInput(now), required: true });
+	const closes = h("input", { type: "datetime-local", class: "ch-dt", name: "closes", value: localInput(new Date(now.getTime() + 7 * 864e5)), required: true });
 	const mode = h("select", { name: "mode" }, h("option", { value: "alicat" }, t("challenge.mode.alicat")), h("option", { value: "plain" }, t("challenge.mode.plain")));
 	const boxes = MODIFIERS.map((m) => h("label", { class: "ch-check" }, h("input", { type: "checkbox", name: "mod", value: m }), h("span", {}, t(`challenge.modifier.${m}`))));
 	const mods = h("fieldset", { class: "ch-mods" }, h("legend", {}, t("challenge.modifiers")), ...boxes);
 	mode.addEventListener("change", () => (mods.hidden = mode.value !== "alicat"));
 	return h(
 		"details",
-		{ class: "lg-add", "data-testid": "challenge-new" },
+		{ class: "lg-more", "data-testid": "challenge-new" },
 		h("summary", {}, t("challenge.new")),
 		h("p", { class: "muted" }, t("challenge.new_hint")),
 		form(
-			[field(t("challenge.name"), name), h("div", { class: "lg-row2" }, field(t("challenge.opens"), opens), field(t("challenge.closes"), closes)), field(t("challenge.mode"), mode), mods],
+			[field(t("challenge.name"), name), field(t("challenge.opens"), opens), field(t("challenge.closes"), closes), field(t("challenge.mode"), mode), mods],
 			t("challenge.create"),
 			async () => {
 				const solo = mode.value === "alicat";
