@@ -21,6 +21,7 @@
 #include "leagues/roster.h"
 #include "leagues/standings.h"
 #include "leagues/stats.h"
+#include "games/er/coach_api.h"
 #include "games/er/data.h"
 #include "games/er/kind.h"
 /* Dice Hospital and Clinic */
@@ -168,6 +169,10 @@ const http_route api_routes[] = {
     {"GET", "/api/v1/er/games/{id}/seats/{seat}/sheet.pdf", api_er_seat_sheet_pdf, true, 0, false,
      true, NULL},
     {"GET", "/api/v1/er/games/{id}/sheets.pdf", api_er_game_sheets_pdf, true, 0, false, true, NULL},
+    /* the coach: how good could this game have been (games/er/coach_api.c) */
+    {"GET", "/api/v1/er/games/{id}/seats/{seat}/analysis", api_er_game_analysis, true, 0, false,
+     true, NULL},
+    {"POST", "/api/v1/er/analysis", api_er_analysis, false, 0, false, true, NULL},
     /* score pads of Dice Hospital and Clinic: blank (stateless) and a game's (games/rounds/pads.c)
      */
     {"GET", "/api/v1/dh/pads.pdf", api_dh_pads_pdf, false, 0, false, true, NULL},

@@ -1,0 +1,183 @@
+"""The ER coach through the API (/work contract "coach"; ER rulebook seed 003 "HOW TO PLAY",
+"CARDIOLOGISTS", "END OF THE GAME", "SOLO MODE"): GET /api/v1/er/games/{id}/seats/{seat}/analysis
+and POST /api/v1/er/analysis.
+
+The done-when test plays COACH_API_GAMES (default 200) seeded games through the real API — solo
+against ALICAT and 2–4 seats, table deck and app deck, a scripted player taking a random legal
+option — and for each checks that the best line replays move by move through POST
+/api/v1/er/moves/apply with the game's cards and dice and scores exactly best.total by POST
+/api/v1/er/score (the sheet's cardiologists set from the coach's last step), that best ≥ player
+and ≥ greedy, that the player's line is the real sheet, and that the costs are ≥ 0 and add up to
+best − player. Most games use width 4, every tenth the server's default; the time is printed."""
+import json, random, time
+
+from harness import Server, make_database, problem
+from games import (COLOURS, GAMES, create, deck, free_dice, morgue_move, move_from_option,
+                   options, reveal, seat_of, submit, tokens, turn_for)
+import os
+
+BLANK = {"wards": [[] for _ in range(7)], "nurses_crossed": [], "nurse_track": 0,
+         "stethoscopes": {"circled": 1, "used": 0}, "blood_bags": {"circled": 0, "used": 0},
+         "morgue": 0, "cardiologists": [0, 0]}
+NGAMES = int(os.environ.get("COACH_API_GAMES", "200"))
+
+
+def _db():
+    return make_database("h_er_coach")
+
+
+def _analysis_path(gid, seat, width=None):
+    p = f"{GAMES}/{gid}/seats/{seat}/analysis"
+    return p + (f"?width={width}" if width is not None else "")
+
+
+def _play(s, rng, nplayers, solo, app, stop_after=None):
+    """A whole game (or stop_after turns of it) played by every human seat with its own token:
+    a random legal option of a die the seat may take for free, else the morgue."""
+    kw = {"deck": "app" if app else "table"}
+    if app:
+        kw["seed"] = rng.randrange(1, 2 ** 31)
+    g = create(s, 1 if solo else nplayers, solo=solo, **kw)
+    toks = tokens(g)
+    cards = None if app else deck(rng, g["turns"])
+    for i in range(g["turns"] if stop_after is None else stop_after):
+        card, dice = (None, None) if app else cards[i]
+        _, _, cur = reveal(s, g["id"], toks[1] if solo else g["host_token"], card, dice)
+        number = cur["turn"]["number"]
+        chief = cur["turn"]["chief_seat"]
+        for seat in [chief] + [x for x in sorted(toks) if x != chief]:
+            if seat not in toks or seat in cur["turn"]["moved"]:
+                continue
+            t = turn_for(cur, seat)
+            dice_free = free_dice(t)
+            opts = [o for o in options(s, seat_of(cur, seat)["sheet"], t)
+                    if o["die"] in dice_free]
+            m = (move_from_option(t["card"], rng.choice(opts)) if opts and rng.random() < 0.9
+                 else morgue_move(t["card"], rng.choice(dice_free)))
+            extra = {"alicat_discard": rng.choice([1, 2])} if solo else {}
+            _, _, cur = submit(s, g["id"], seat, toks[seat], number, m, **extra)
+    return g, cur
+
+
+def _check_analysis(s, a, final, seat):
+    """Every claim of an analysis against the rules endpoints."""
+    sp = final["specialists"]
+    assert a["seat"] == seat and a["game"] == final["id"], a
+    assert a["complete"] and a["searched_turns"] == a["turns"] == len(a["steps"]), a["complete"]
+    assert a["specialists"] == {"cardiologists": [c["id"] for c in sp["cardiologists"]],
+                                "radiologist": sp["radiologist"],
+                                "epidemiologist": sp["epidemiologist"]}, (a["specialists"], sp)
+    real = seat_of(final, seat)
+    assert a["player"]["total"] == real["score"]["total"], (a["player"], real["score"])
+    assert a["player"]["sheet"] == real["sheet"], "the player's line is the real sheet"
+    assert a["best"]["total"] >= a["player"]["total"], (a["best"]["total"], a["player"]["total"])
+    assert a["best"]["total"] >= a["greedy"]["total"], (a["best"]["total"], a["greedy"]["total"])
+    sheet = BLANK
+    for st in a["steps"]:
+        code, _, r = s.json("POST", "/api/v1/er/moves/apply",
+                            {"sheet": sheet, "turn": st["turn_info"], "move": st["best_move"]})
+        assert code == 200, (st["turn"], st["best_move"], r)
+        sheet = r["sheet"]
+        want = dict(st["best_sheet"], cardiologists=sheet["cardiologists"])
+        assert sheet == want, (st["turn"], sheet, st["best_sheet"])
+        sheet = dict(sheet, cardiologists=[0, 0])
+        assert st["cost"] >= 0, st
+        assert (st["missed"] is None) == (st["cost"] == 0), st
+    assert dict(sheet, cardiologists=a["steps"][-1]["cardiologists"]) == a["best"]["sheet"]
+    code, _, sc = s.json("POST", "/api/v1/er/score",
+                         {"sheet": dict(sheet, cardiologists=a["steps"][-1]["cardiologists"]),
+                          "radiologist": sp["radiologist"],
+                          "epidemiologist": sp["epidemiologist"]})
+    assert code == 200, sc
+    assert sc["total"] == a["best"]["total"], (sc, a["best"]["total"])
+    assert sc["breakdown"] == a["best"]["breakdown"] and sc["details"] == a["best"]["details"]
+    assert sum(st["cost"] for st in a["steps"]) == a["best"]["total"] - a["player"]["total"]
+
+
+def test_200_games_best_replays_and_scores():
+    rng = random.Random(2029)
+    t0 = time.time()
+    spent = 0.0
+    stats = {"games": 0, "solo": 0, "app": 0, "better": 0, "default_width": 0}
+    with Server(database=_db()) as s:
+        for i in range(NGAMES):
+            solo = i % 3 == 0
+            nplayers = 2 + i % 3 if not solo else 1
+            app = i % 2 == 0
+            g, final = _play(s, rng, nplayers, solo, app)
+            assert final["status"] == "finished", final["status"]
+            seat = 1 if solo else rng.randint(1, nplayers)
+            width = None if i % 10 == 0 else 4
+            a0 = time.time()
+            code, _, a = s.json("GET", _analysis_path(g["id"], seat, width),
+                                token=tokens(g)[seat])
+            spent += time.time() - a0
+            assert code == 200, (code, a)
+            assert a["width"] == (64 if width is None else width), a["width"]
+            _check_analysis(s, a, final, seat)
+            stats["games"] += 1
+            stats["solo"] += solo
+            stats["app"] += app
+            stats["default_width"] += width is None
+            stats["better"] += a["best"]["total"] > a["player"]["total"]
+    print(f"  {stats}: {time.time() - t0:.1f} s in all, {spent:.1f} s in the analyses")
+
+
+def test_not_finished_bot_seat_errors_and_cache():
+    rng = random.Random(7)
+    with Server(database=_db()) as s:
+        # 409 before the end: the analysis would show the draw to come
+        g, cur = _play(s, rng, 2, False, True, stop_after=3)
+        st, hd, obj = s.json("GET", _analysis_path(g["id"], 1), token=g["host_token"])
+        problem(st, hd, obj, 409, "game-not-finished")
+        # a finished solo game: ALICAT's seat is 422 bot-seat, seat 3 is 404
+        g, final = _play(s, rng, 1, True, False)
+        tok = tokens(g)[1]
+        st, hd, obj = s.json("GET", _analysis_path(g["id"], 2), token=tok)
+        problem(st, hd, obj, 422, "bot-seat")
+        st, hd, obj = s.json("GET", _analysis_path(g["id"], 3), token=tok)
+        problem(st, hd, obj, 404, "no-such-seat")
+        for bad in ("0", "257", "x", "-1", ""):
+            st, hd, obj = s.json("GET", f"{GAMES}/{g['id']}/seats/1/analysis?width={bad}",
+                                 token=tok)
+            problem(st, hd, obj, 400, "width-out-of-range")
+        # no token: 401; another game's id: 404
+        st, _, _ = s.json("GET", _analysis_path(g["id"], 1))
+        assert st == 401, st
+        st, _, _ = s.json("GET", _analysis_path("0" * 24, 1), token=tok)
+        assert st in (401, 404), st
+        # the first call computes, the second is served from the cache: the same bytes
+        st1, _, body1 = s.request("GET", _analysis_path(g["id"], 1, 8),
+                                  headers={"Authorization": "Bearer " + tok})
+        st2, _, body2 = s.request("GET", _analysis_path(g["id"], 1, 8),
+                                  headers={"Authorization": "Bearer " + tok})
+        assert st1 == st2 == 200 and body1 == body2
+        a = json.loads(body1)
+        _check_analysis(s, a, final, 1)
+        # the host token reads it too; another width is another analysis, never worse
+        st, _, a64 = s.json("GET", _analysis_path(g["id"], 1, 64), token=g["host_token"])
+        assert st == 200 and a64["best"]["total"] >= a["best"]["total"], (a64, a)
+        # the paper game: the same turns and moves, solo race left out (players 1)
+        body = {"specialists": a["specialists"], "players": 1,
+                "turns": [x["turn_info"] for x in a["steps"]],
+                "moves": [x["player_move"] for x in a["steps"]], "width": 8}
+        st, _, p = s.json("POST", "/api/v1/er/analysis", body)
+        assert st == 200, p
+        assert "game" not in p and "seat" not in p and p["width"] == 8 and p["complete"]
+        assert p["best"]["total"] >= p["player"]["total"] and len(p["steps"]) == 24
+        # malformed: 400 with the field; an illegal move: 422 with its rule and turn
+        for bad, field in (({**body, "width": 0}, "/width"),
+                           ({**body, "moves": body["moves"][:3]}, "/moves"),
+                           ({**body, "turns": [{"card": 99, "dice": body["turns"][0]["dice"]}]
+                             + body["turns"][1:]}, "/turns/0/card"),
+                           ({**body, "specialists": {**body["specialists"],
+                                                     "radiologist": "nope"}},
+                            "/specialists/radiologist"),
+                           ({**body, "extra": 1}, "/extra")):
+            st, hd, obj = s.json("POST", "/api/v1/er/analysis", bad)
+            problem(st, hd, obj, 400, field=field)
+        moves = [dict(m) for m in body["moves"]]
+        moves[5] = {"die": moves[5]["die"], "steps": [{"admit": "die", "ward": 1, "value": 7,
+                                                       "recolour": None}]}
+        st, hd, obj = s.json("POST", "/api/v1/er/analysis", {**body, "moves": moves})
+        assert st == 422 and obj["turn"] == 6 and obj["rule"], obj
