@@ -205,6 +205,10 @@ def test_challenge_same_draw_secret_once_closed_once():
         assert st == 200 and g["seats"][0]["score"]["total"] == top["score"], g
         st, hd, o = s.json("POST", f"{GAMES}/{top['game']}/turns", {}, token=b["best"]["token"])
         problem(st, hd, o, 403, "display-read-only")
+        # the coach's best sheet for the draw, read with that token (the board's analysis_url)
+        st, hd, a = s.json("GET", b["best"]["analysis_url"], token=b["best"]["token"])
+        assert st == 200, (st, a)
+        assert a["player"]["total"] == top["score"] and a["best"]["total"] >= top["score"], a
         # closed: no more attempts; the league page's list says so
         st, hd, o = Client(s).post(f"/api/v1/challenges/{b['code']}/games", {"name": "Late"})
         problem(st, hd, o, 409, "challenge-closed")
@@ -251,6 +255,9 @@ def test_challenge_windows_guests_and_close_by_time():
         draws, final = _play(s, g, check_every=8)
         st, hd, bg = bea.post(f"/api/v1/leagues/{lid}/challenges/{ch['id']}/games")
         assert st == 201, bg
+        # the coach does not analyse a game under way: that would tell the draw to come
+        st, hd, o = s.json("GET", f"{GAMES}/{bg['id']}/seats/1/analysis", token=bg["seats"][0]["seat_token"])
+        problem(st, hd, o, 409, "game-not-finished")
         # Bea does not finish; the challenge closes by its time, on the next read
         _sql(db, f"UPDATE er_challenges SET opens = now() - interval '2 hours', "
                  f"closes = now() - interval '1 second' WHERE id = '{ch['id']}'")

@@ -3,7 +3,7 @@
 // three phones (three browser contexts) through the ER game screens; the board ranks them as
 // they finish, refuses a second game, and no reply any phone got before the challenge closed
 // holds its seed or a turn not yet dealt; the owner closes it; the board shows every sheet (and
-// the coach's best sheet when the server has the coach) and the league shows one rated play.
+// the coach's best sheet for the draw) and the league shows one rated play.
 // EN and FR screenshots of each screen, axe on each. Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { BASE, assert, readJson, fill, suite, phoneLayoutCheck } from "./lib.mjs";
 import { tapMove, waitTurn } from "./erkit.mjs";
@@ -170,7 +170,11 @@ await test("d-owner-closes-best-sheet-and-one-rated-play", async () => {
 	await ann.locator('[data-testid="challenge-status"]', { hasText: EN["challenge.status.closed"] }).waitFor();
 	// every sheet, the seed, the coach's best (or its absence said in words)
 	await ann.locator('[data-testid="challenge-board"] details').first().locator("summary").click();
-	await ann.locator('[data-testid="challenge-best"] p.muted').filter({ hasNotText: EN["challenge.best_wait"] }).waitFor({ timeout: 20000 });
+	await ann.locator('[data-testid="challenge-best"] p.muted').filter({ hasNotText: EN["challenge.best_wait"] }).waitFor({ timeout: 30000 });
+	// the coach (merged from its branch) answers: the best sheet found for the draw, shown
+	const best = await ann.locator('[data-testid="challenge-best"] p.muted').innerText();
+	assert(best.startsWith(EN["challenge.best_total"].split("{")[0]), `the coach's best: ${best}`);
+	await ann.locator('[data-testid="challenge-best"] .ch-sheet').waitFor();
 	const b = (await call(ann, "GET", `/leagues/${lid}/challenges/${new URLSearchParams(board.slice(1)).get("id")}`)).body;
 	seed = b.seed;
 	assert(/^\d+$/.test(seed), `seed ${seed}`);
