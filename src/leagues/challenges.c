@@ -11,6 +11,7 @@
 #include "leagues/members.h"
 #include "engine/table.h"
 #include "engine/tokens.h"
+#include "base/names.h"
 #include "db/challenges.h"
 #include "json/jx.h"
 #include "json/spec.h"
@@ -127,6 +128,8 @@ int api_league_challenge_create(const http_req *req, http_resp *resp)
 	int off;
 	if (js_fields(root, "", f, sizeof f / sizeof f[0], &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
+	} else if (name_blank(name)) {
+		http_reply_problem(resp, 400, "a name needs a visible character", NULL, "/name");
 	} else if (opens && !dates_parse_rfc3339(opens, o_at, &off)) {
 		http_reply_problem(resp, 400, "must be an RFC 3339 time", NULL, "/opens");
 	} else if (!dates_parse_rfc3339(closes, c_at, &off)) {
@@ -432,6 +435,8 @@ int api_challenge_guest_play(const http_req *req, http_resp *resp)
 	db_conn *c = db_thread_conn();
 	if (js_fields(root, "", f, 1, &err) != 0) {
 		http_reply_invalid(resp, err.field, err.detail);
+	} else if (name_blank(name)) {
+		http_reply_problem(resp, 400, "a name needs a visible character", NULL, "/name");
 	} else if (challenge_of_code(req, resp, c, &ch)) {
 		play_arg x = {.league = ch.league, .id = ch.id, .guest = name, .resp = resp};
 		access_run_tx(c, &nobody, play_tx, &x, resp);

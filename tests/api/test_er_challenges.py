@@ -230,6 +230,8 @@ def test_challenge_windows_guests_and_close_by_time():
         _challenge(ann, lid, expect=400, closes="2001-01-01T00:00:00Z")
         _challenge(ann, lid, expect=400, closes="tomorrow")
         _challenge(ann, lid, expect=400, colour="red")
+        _challenge(ann, lid, expect=400, name=" ")
+        _challenge(ann, lid, expect=400, seed=2 ** 60)
         st, hd, o = ann.post(f"/api/v1/leagues/{lid}/challenges",
                              {"name": "x", "closes": "2099-01-01T00:00:00Z", "alicat_modifiers": ["capacity"]})
         problem(st, hd, o, 422, "modifiers-solo-only")
@@ -246,8 +248,9 @@ def test_challenge_windows_guests_and_close_by_time():
         problem(st, hd, o, 409, "challenge-already-played")
         st, hd, o = anon.post(f"/api/v1/challenges/{code}/games", {"name": "Bea"})
         problem(st, hd, o, 409, "member-exists")
-        st, hd, o = anon.post(f"/api/v1/challenges/{code}/games", {})
-        problem(st, hd, o, 400, field="/name")
+        for bad in ({}, {"name": "  \u200b "}, {"name": "Dot", "seat": 1}):
+            st, hd, o = anon.post(f"/api/v1/challenges/{code}/games", bad)
+            problem(st, hd, o, 400, field="/name" if "seat" not in bad else None)
         st, hd, o = anon.get("/api/v1/challenges/nosuchcode")
         problem(st, hd, o, 404)
         st, hd, lg = ann.get(f"/api/v1/leagues/{lid}")
