@@ -196,6 +196,11 @@ def test_challenge_same_draw_secret_once_closed_once():
         rows = {r["name"]: r for r in sd["standings"]}
         assert all(rows[n]["games"] == 1 for n in results), sd
         assert len({round(rows[n]["rating"]["mu"], 6) for n in results}) > 1, sd
+        # the play goes out with the league's files like any other
+        for f in ("export.json", "export.csv", "backup.json"):
+            st, hd, o = ann.get(f"/api/v1/leagues/{lid}/{f}")
+            text = o.decode() if isinstance(o, bytes) else o if isinstance(o, str) else json.dumps(o)
+            assert st == 200 and "Friday draw" in text, (f, st)
         # once closed: every sheet, the seed, the best game with a read token of it
         assert b["seed"] == str(SEED), b
         assert all("sheet" in e and "game" in e for e in b["standings"]), b
