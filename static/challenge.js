@@ -141,7 +141,7 @@ function standingsView(b) {
 				{ class: "ch-row" },
 				h("span", { class: "lg-pos" }, e.rank ?? "·"),
 				h("span", { class: "ch-name" }, e.name),
-				h("span", { class: "ch-score", "data-testid": "challenge-score" }, e.status === "finished" ? fmt(e.score) : t("challenge.playing")),
+				h("span", { class: "ch-score", "data-testid": "challenge-score" }, e.status === "finished" ? fmt(e.score) : t(e.status === "unfinished" ? "challenge.unfinished" : "challenge.playing")),
 			);
 			if (!e.sheet) return h("li", { class: "lg-card", "data-member": e.member }, head);
 			return h("li", { class: "lg-card", "data-member": e.member }, head, h("details", { class: "lg-more" }, h("summary", {}, t("challenge.sheet")), sheetView(e.sheet), e.breakdown ? breakdownView(e.breakdown) : null));

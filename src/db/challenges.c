@@ -190,21 +190,29 @@ const db_statement db_challenges_statements[] = {
 	 "ON CONFLICT DO NOTHING "
 	 "RETURNING game_id AS game",
 	 3, DB_COLUMN_NAMES(ATTEMPT_INSERTED_COLUMNS)},
-	/* db_challenge_attempts: the human's seat is seat 1 (the first of the standings) */
+	/* db_challenge_attempts: the human's seat is seat 1 (the first of the standings); a game
+	 * counts as finished when it finished before the challenge ended (its closing time, or
+	 * when it was closed) */
 	{"challenge_attempts",
 	 "SELECT a.member_id AS member, "
 	 "       m.name, "
 	 "       a.game_id AS game, "
 	 "       g.code, "
-	 "       g.status = 'finished' AS finished, "
+	 "       f.finished, "
 	 "       coalesce((g.result->'standings'->0->>'score')::float8, 0) AS score, "
 	 "       coalesce(g.result->>'finished_at', '') AS finished_at "
 	 "  FROM er_challenge_games a "
+	 "  JOIN er_challenges x ON x.id = a.challenge_id "
 	 "  JOIN league_members m ON m.id = a.member_id "
 	 "  JOIN games g ON g.id = a.game_id "
+	 " CROSS JOIN LATERAL ( "
+	 "       SELECT g.status = 'finished' "
+	 "              AND coalesce((g.result->>'finished_at')::timestamptz "
+	 "                           <= least(coalesce(x.closed_at, now()), x.closes), false) AS finished "
+	 "       ) f "
 	 " WHERE a.challenge_id = $1 "
-	 " ORDER BY g.status = 'finished' DESC, "
-	 "          (g.result->'standings'->0->>'score')::float8 DESC NULLS LAST, "
+	 " ORDER BY f.finished DESC, "
+	 "          CASE WHEN f.finished THEN (g.result->'standings'->0->>'score')::float8 END DESC NULLS LAST, "
 	 "          g.result->>'finished_at', "
 	 "          a.created_at, "
 	 "          a.member_id",

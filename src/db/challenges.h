@@ -45,8 +45,9 @@ db_status db_challenge_attempt_insert(db_conn *c, const char *challenge, const c
                                       const char *game, bool *inserted);
 
 /* challenge_attempts: every attempt, finished ones first by score (best first), then by start:
- * member, its name, the game, its join code, whether it finished, the seat's score and the
- * time it finished ("" while playing). */
+ * member, its name, the game, its join code, whether it finished before the challenge ended
+ * (its closing time, or when it was closed: a game finished later counts for nothing), the
+ * seat's score and the time it finished ("" while playing). */
 typedef struct {
 	const char *member, *name, *game, *code, *finished_at;
 	bool finished;

@@ -187,7 +187,11 @@ json_object *challboard_json(db_conn *c, const db_challenge *ch, const char *mem
 		json_object *e = jx_obj();
 		jx_set(e, "member", jx_str(r->member));
 		jx_set(e, "name", jx_str(r->name));
-		jx_set(e, "status", jx_str(r->finished ? "finished" : "playing"));
+		/* once closed, a game not finished in time counts for nothing */
+		jx_set(e, "status",
+		       jx_str(r->finished  ? "finished"
+		              : ch->closed ? "unfinished"
+		                           : "playing"));
 		if (r->finished) { /* rows come best first: equal scores share a rank */
 			finished++;
 			if (finished == 1 || r->score != last)

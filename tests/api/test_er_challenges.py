@@ -268,13 +268,18 @@ def test_challenge_windows_guests_and_close_by_time():
         problem(st, hd, o, 409, "game-not-finished")
         # Bea does not finish; the challenge closes by its time, on the next read
         _sql(db, f"UPDATE er_challenges SET opens = now() - interval '2 hours', "
-                 f"closes = now() - interval '1 second' WHERE id = '{ch['id']}'")
+                 f"closes = now() WHERE id = '{ch['id']}'")
         st, hd, b = anon.get(f"/api/v1/challenges/{code}")
         assert st == 200 and b["status"] == "closed" and b["play"], b
-        assert [(e["name"], e["status"]) for e in b["standings"]] == [("Dot", "finished"), ("Bea", "playing")], b
+        assert [(e["name"], e["status"]) for e in b["standings"]] == [("Dot", "finished"), ("Bea", "unfinished")], b
         st, hd, p = ann.get(f"/api/v1/leagues/{lid}/plays/{b['play']}")
         assert [r["name"] for r in p["results"]] == ["Dot"], p
         assert len(_sql(db, f"SELECT id FROM plays WHERE league_id = '{lid}'")) == 1
-        # Bea's unfinished game may go on, and counts for nothing
+        # no game once closed; Bea's unfinished one may go on, and counts for nothing
         st, hd, o = bea.post(f"/api/v1/leagues/{lid}/challenges/{ch['id']}/games")
         problem(st, hd, o, 409, "challenge-closed")
+        _play(s, bg, check_every=100)
+        st, hd, b2 = bea.get(f"/api/v1/leagues/{lid}/challenges/{ch['id']}")
+        assert [(e["name"], e["status"]) for e in b2["standings"]] == [("Dot", "finished"), ("Bea", "unfinished")], b2
+        st, hd, p2 = ann.get(f"/api/v1/leagues/{lid}/plays/{b['play']}")
+        assert p2["results"] == p["results"], p2
