@@ -80,9 +80,10 @@ def _no_secret(s, g, token, dealt):
     assert st == 200, seats
     texts["join"] = json.dumps(seats)
     texts["events"] = _events(s, gid, token, json.loads(texts["state"])["version"])
-    pdf = _raw(s, f"{GAMES}/{gid}/seats/1/sheet.pdf", token)
-    texts["pdf"] = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
-                                  check=True).stdout.decode()
+    for name, path in (("pdf", "seats/1/sheet.pdf"), ("pdf-all", "sheets.pdf")):
+        pdf = _raw(s, f"{GAMES}/{gid}/{path}", token)
+        texts[name] = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                     check=True).stdout.decode()
     for name, text in texts.items():
         assert str(SEED) not in text, (name, "the seed")
     state = json.loads(texts["state"])
