@@ -191,7 +191,8 @@ const db_statement db_challenges_statements[] = {
 	 "RETURNING game_id AS game",
 	 3, DB_COLUMN_NAMES(ATTEMPT_INSERTED_COLUMNS)},
 	/* db_challenge_attempts: the human's seat is seat 1 (the first of the standings); a game
-	 * counts as finished when it finished before the challenge ended (its closing time, or
+	 * counts as finished when it finished (its last event: to the microsecond, where the
+	 * result's finished_at is to the second) before the challenge ended (its closing time, or
 	 * when it was closed) */
 	{"challenge_attempts",
 	 "SELECT a.member_id AS member, "
@@ -207,7 +208,9 @@ const db_statement db_challenges_statements[] = {
 	 "  JOIN games g ON g.id = a.game_id "
 	 " CROSS JOIN LATERAL ( "
 	 "       SELECT g.status = 'finished' "
-	 "              AND coalesce((g.result->>'finished_at')::timestamptz "
+	 "              AND coalesce((SELECT max(e.created_at) "
+	 "                              FROM events e "
+	 "                             WHERE e.game_id = g.id) "
 	 "                           <= least(coalesce(x.closed_at, now()), x.closes), false) AS finished "
 	 "       ) f "
 	 " WHERE a.challenge_id = $1 "

@@ -284,3 +284,11 @@ def test_challenge_windows_guests_and_close_by_time():
         assert [(e["name"], e["status"]) for e in b2["standings"]] == [("Dot", "finished"), ("Bea", "unfinished")], b2
         st, hd, p2 = ann.get(f"/api/v1/leagues/{lid}/plays/{b['play']}")
         assert p2["results"] == p["results"], p2
+        # the league's list closes what is due too; a challenge nobody finished records no play
+        _sql(db, f"UPDATE er_challenges SET opens = now() - interval '3 hours', "
+                 f"closes = now() - interval '1 hour' WHERE id = '{later['id']}'")
+        st, hd, lst = cid.get(f"/api/v1/leagues/{lid}/challenges")
+        assert {c["name"]: c["status"] for c in lst["challenges"]} == {"Plain": "closed", "Later": "closed"}, lst
+        st, hd, bl = cid.get(f"/api/v1/leagues/{lid}/challenges/{later['id']}")
+        assert bl["play"] is None and bl["best"] is None and bl["standings"] == [], bl
+        assert len(_sql(db, f"SELECT id FROM plays WHERE league_id = '{lid}'")) == 1
