@@ -11,6 +11,7 @@ import { invitationsPanel, pendingPanels } from "./consent.js";
 import { initTheme } from "./theme.js";
 import { bgstatsLink } from "./bgstats-link.js";
 import { csvMappingView, mappingQuery } from "./csvimport.js";
+import { challengesPanel } from "./challenges.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
@@ -424,6 +425,7 @@ async function renderLeague(id) {
 		),
 		waitingPlays(lg.id),
 		panel(h("h2", {}, t("league.recent")), recentPlays(lid, plays)),
+		challengesPanel(lg, { t, h, panel, field, form, api, errorBox }),
 		membersSummary(lg),
 		seasonsPanel(lg, season),
 		ownersPanel(lg),

@@ -7,6 +7,7 @@
 #include "accounts/accounts.h"
 #include "leagues/backup.h"
 #include "leagues/bgsexport.h"
+#include "leagues/challenges.h"
 #include "leagues/claims.h"
 #include "leagues/csv.h"
 #include "leagues/csvpreview.h"
@@ -112,6 +113,19 @@ const http_route api_routes[] = {
     {"DELETE", "/api/v1/leagues/{id}/plays/{play}", api_league_play_delete, true, 0, false, false,
      NULL},
     {"GET", "/api/v1/leagues/{id}/log", api_league_log, true, 0, false, false, NULL},
+    /* challenges: one ER draw for every member (leagues/challenges.c) */
+    {"POST", "/api/v1/leagues/{id}/challenges", api_league_challenge_create, true, 0, false, false,
+     NULL},
+    {"GET", "/api/v1/leagues/{id}/challenges", api_league_challenges, true, 0, false, false, NULL},
+    {"GET", "/api/v1/leagues/{id}/challenges/{challenge}", api_league_challenge_get, true, 0, false,
+     false, NULL},
+    {"POST", "/api/v1/leagues/{id}/challenges/{challenge}/games", api_league_challenge_play, true,
+     0, false, false, NULL},
+    {"POST", "/api/v1/leagues/{id}/challenges/{challenge}/close", api_league_challenge_close, true,
+     0, false, false, NULL},
+    {"GET", "/api/v1/challenges/{code}", api_challenge_by_code, true, 0, false, false, NULL},
+    {"POST", "/api/v1/challenges/{code}/games", api_challenge_guest_play, true, 0, false, false,
+     NULL},
     {"GET", "/api/v1/leagues/{id}/standings", api_league_standings, true, 0, false, false, NULL},
     {"GET", "/api/v1/leagues/{id}/head-to-head", api_league_head_to_head, true, 0, false, false,
      NULL},

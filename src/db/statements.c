@@ -21,6 +21,7 @@ const db_statement *const db_statement_tables[] = {
 	db_league_stats_statements,
 	db_league_export_statements,
 	db_league_files_statements,
+	db_challenges_statements,
 	db_analyses_statements,
 	NULL,
 };

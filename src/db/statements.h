@@ -70,6 +70,7 @@ extern const db_statement db_league_scopes_statements[];  /* db/league_scopes.c 
 extern const db_statement db_league_stats_statements[];   /* db/league_stats.c */
 extern const db_statement db_league_export_statements[];  /* db/league_export.c */
 extern const db_statement db_league_files_statements[];   /* db/league_files.c */
+extern const db_statement db_challenges_statements[];     /* db/challenges.c */
 
 /* Every table, NULL-terminated (statements.c). */
 extern const db_statement *const db_statement_tables[];

@@ -251,6 +251,27 @@ out:
 	return 0;
 }
 
+int table_create_in(void *conn, const table_kind *kind, json_object *root, json_object **reply,
+                    table_refusal *r, int *st)
+{
+	table_new n = {0};
+	*reply = NULL;
+	*st = DB_OK;
+	if (kind->create_parse(root, &n, r) != 0)
+		return -1;
+	create_arg *a = xcalloc(1, sizeof *a);
+	a->kind = kind;
+	a->n = &n;
+	*st = create_tx(conn, a);
+	if (*st == DB_OK)
+		*reply = create_reply(a);
+	else
+		r->status = 0;
+	free(a);
+	json_object_put(n.config);
+	return *st == DB_OK ? 0 : -1;
+}
+
 /* ---- join ---- */
 
 /* Upper-cases a join code (codes are typed by people; the alphabet is upper case). */

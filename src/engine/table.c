@@ -600,3 +600,17 @@ void table_game_view(const table_game *g, table_view *v)
 {
 	eng_view_of(g, v);
 }
+
+table_game *table_load_trusted(void *conn, http_resp *resp, const table_kind *kind, const char *id)
+{
+	db_game_row row;
+	table_game *g = NULL;
+	eng_load(conn, kind, id, NULL, false, &g, &row, resp);
+	db_game_row_clear(&row);
+	return g;
+}
+
+json_object *table_game_json(const table_game *g)
+{
+	return eng_state_reply(g);
+}

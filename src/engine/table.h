@@ -192,4 +192,17 @@ void table_game_free(table_game *g);
 const void *table_game_state(const table_game *g);
 void table_game_view(const table_game *g, table_view *v);
 
+/* ---- games other domains create and read on their own authority (leagues' challenges) ---- */
+/* Creates a game of `kind` from a create body (as POST …/games takes it; root borrowed) in the
+ * caller's transaction on db_conn: 0 with *reply the create reply (caller owns: id, code,
+ * host_token, seats with their tokens, the kind's members), or -1 with r filled (a refused
+ * body: r->status 4xx) or r->status 0 and *st the database's failure. */
+int table_create_in(void *conn, const table_kind *kind, struct json_object *root,
+                    struct json_object **reply, table_refusal *r, int *st);
+/* Loads game `id` of `kind` without a token (the caller has checked the reader's rights) on
+ * db_conn, or replies (404/503/500) and returns NULL. Caller frees with table_game_free. */
+table_game *table_load_trusted(void *conn, http_resp *resp, const table_kind *kind, const char *id);
+/* The game's state as its GET reply has it (caller owns), read by no seat. */
+struct json_object *table_game_json(const table_game *g);
+
 #endif

@@ -81,6 +81,10 @@ class World:
             assert st == 201, (kind, st, g)
             self.games[kind] = g
         self.code = self.games["er"]["code"]
+        st, hd, ch = self.owner.post(f"/api/v1/leagues/{self.league}/challenges",
+                                     {"name": "Draw", "closes": "2099-01-01T00:00:00Z"})
+        assert st == 201, (st, ch)
+        self.challenge = ch["id"]
 
     def play(self, date):
         return {"game": "Azul", "date": date,
@@ -95,6 +99,7 @@ class World:
             return self.members[0] if template.startswith("/api/v1/players/") else self.league
         return {"member": self.members[1], "player": self.members[0], "play": self.play_id,
                 "season": self.season, "code": self.code, "seat": "0", "n": "1",
+                "challenge": self.challenge,
                 "turn": "1",
                 # no such invitation, claim or merge: a well-formed id the routes answer 404
                 "inv": "0" * 24, "claim": "0" * 24, "merge": "0" * 24}[name]

@@ -106,7 +106,7 @@ lane er,leagues,tabletop-words 1 &
 A=$!
 lane erscreens,tabletop,boxcheck,coach 2 &
 B=$!
-lane display,charts,ertable,help 3 &
+lane display,charts,ertable,help,challenges 3 &
 C=$!
 rc=0
 wait $A || rc=1
