@@ -27,11 +27,18 @@ CREATE TABLE IF NOT EXISTS er_challenges (
 );
 CREATE INDEX IF NOT EXISTS er_challenges_league ON er_challenges (league_id, opens);
 
--- One attempt per member and challenge (the primary key refuses a second one).
+-- One attempt per member and challenge (the primary key refuses a second one). `counted`: set
+-- by the transaction that closes the challenge, true for the attempts its play holds, so the
+-- board of a closed challenge says what the play says, whenever a game's finish committed.
 CREATE TABLE IF NOT EXISTS er_challenge_games (
     challenge_id text NOT NULL REFERENCES er_challenges (id) ON DELETE CASCADE,
     member_id    text NOT NULL REFERENCES league_members (id) ON DELETE CASCADE,
     game_id      text NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
     created_at   timestamptz NOT NULL DEFAULT now(),
+    counted      boolean,
     PRIMARY KEY (challenge_id, member_id)
 );
+ALTER TABLE er_challenge_games ADD COLUMN IF NOT EXISTS counted boolean;
+
+-- The challenges still to close, for the server's closer (src/leagues/challclose.c).
+CREATE INDEX IF NOT EXISTS er_challenges_open ON er_challenges (closes) WHERE closed_at IS NULL;

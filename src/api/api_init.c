@@ -10,6 +10,7 @@
 #include "games/er/data.h"
 #include "games/er/kind.h"
 #include "leagues/cache.h"
+#include "leagues/challclose.h"
 #include "leagues/report.h"
 #include "leagues/tablegames.h"
 #include "engine/live.h"
@@ -132,6 +133,7 @@ static const step steps[] = {
     /* score pads */
     {"the score pads and the league report", start_pads, stop_pads},
     {"the live-update listener and notifier", start_live, stop_live},
+    {"the closer of league challenges", challclose_start, challclose_stop},
 };
 enum { NSTEPS = sizeof steps / sizeof steps[0] };
 

@@ -52,6 +52,12 @@ DB_COLUMNS(RETURNED_COLUMNS, RETURNED_NCOLS);
 #define ATTEMPT_INSERTED_COLUMNS(C) C(ATTEMPT_INSERTED_GAME, game)
 DB_COLUMNS(ATTEMPT_INSERTED_COLUMNS, ATTEMPT_INSERTED_NCOLS);
 
+/* challenges_due */
+#define CHALLENGES_DUE_COLUMNS(C)                                                                  \
+	C(CHALLENGES_DUE_LEAGUE, league)                                                           \
+	C(CHALLENGES_DUE_ID, id)
+DB_COLUMNS(CHALLENGES_DUE_COLUMNS, CHALLENGES_DUE_NCOLS);
+
 /* challenge_attempts */
 #define CHALLENGE_ATTEMPTS_COLUMNS(C)                                                              \
 	C(CHALLENGE_ATTEMPTS_MEMBER, member)                                                       \
@@ -193,7 +199,7 @@ const db_statement db_challenges_statements[] = {
 	/* db_challenge_attempts: the human's seat is seat 1 (the first of the standings); a game
 	 * counts as finished when it finished (its last event: to the microsecond, where the
 	 * result's finished_at is to the second) before the challenge ended (its closing time, or
-	 * when it was closed) */
+	 * now); once closed, when the closing transaction counted it in the play */
 	{"challenge_attempts",
 	 "SELECT a.member_id AS member, "
 	 "       m.name, "
@@ -207,11 +213,14 @@ const db_statement db_challenges_statements[] = {
 	 "  JOIN league_members m ON m.id = a.member_id "
 	 "  JOIN games g ON g.id = a.game_id "
 	 " CROSS JOIN LATERAL ( "
-	 "       SELECT g.status = 'finished' "
-	 "              AND coalesce((SELECT max(e.created_at) "
-	 "                              FROM events e "
-	 "                             WHERE e.game_id = g.id) "
-	 "                           <= least(coalesce(x.closed_at, now()), x.closes), false) AS finished "
+	 "       SELECT CASE "
+	 "              WHEN x.closed_at IS NOT NULL THEN coalesce(a.counted, false) "
+	 "              ELSE g.status = 'finished' "
+	 "                   AND coalesce((SELECT max(e.created_at) "
+	 "                                   FROM events e "
+	 "                                  WHERE e.game_id = g.id) "
+	 "                                <= least(now(), x.closes), false) "
+	 "              END AS finished "
 	 "       ) f "
 	 " WHERE a.challenge_id = $1 "
 	 " ORDER BY f.finished DESC, "
@@ -230,6 +239,23 @@ const db_statement db_challenges_statements[] = {
 	 " WHERE id = $1 "
 	 "   AND closed_at IS NULL",
 	 4, NULL},
+	/* db_challenge_counted */
+	{"challenge_counted",
+	 "UPDATE er_challenge_games "
+	 "   SET counted = true "
+	 " WHERE challenge_id = $1 "
+	 "   AND game_id = $2",
+	 2, NULL},
+	/* db_challenges_due */
+	{"challenges_due",
+	 "SELECT x.league_id AS league, "
+	 "       x.id "
+	 "  FROM er_challenges x "
+	 " WHERE x.closed_at IS NULL "
+	 "   AND x.closes <= now() "
+	 " ORDER BY x.closes, x.id "
+	 " LIMIT 100",
+	 0, DB_COLUMN_NAMES(CHALLENGES_DUE_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -345,4 +371,25 @@ db_status db_challenge_close(db_conn *c, const char *id, const char *play, const
 {
 	const char *p[4] = {id, play, best_game, best_token};
 	return db_run_count(c, "challenge_close", 4, p, NULL);
+}
+
+db_status db_challenge_counted(db_conn *c, const char *id, const char *game)
+{
+	const char *p[2] = {id, game};
+	return db_run_count(c, "challenge_counted", 2, p, NULL);
+}
+
+static void read_due(const PGresult *r, int i, void *row)
+{
+	db_due_challenge *x = row;
+	CHALLENGES_DUE_COLUMNS(DB_READ_COLUMN)
+}
+
+db_status db_challenges_due(db_conn *c, db_due_challenges *out)
+{
+	void *rows;
+	db_status st = db_load(c, "challenges_due", 0, NULL, sizeof *out->rows, read_due, &out->res,
+	                       &out->n, &rows);
+	out->rows = rows;
+	return st;
 }

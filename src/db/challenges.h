@@ -61,4 +61,15 @@ db_status db_challenge_attempts(db_conn *c, const char *challenge, db_attempt_ro
 db_status db_challenge_close(db_conn *c, const char *id, const char *play, const char *best_game,
                              const char *best_token);
 
+/* challenge_counted: game's attempt counted in the play of challenge id (its closing). */
+db_status db_challenge_counted(db_conn *c, const char *id, const char *game);
+
+/* challenges_due: challenges past their closing time and not closed yet, the earliest first
+ * (at most 100 a call), in every league. */
+typedef struct {
+	const char *league, *id;
+} db_due_challenge;
+typedef DB_ROWSET(db_due_challenge) db_due_challenges;
+db_status db_challenges_due(db_conn *c, db_due_challenges *out);
+
 #endif

@@ -52,6 +52,9 @@ static db_status record_play(db_conn *c, const db_challenge *ch, char play[ID_LE
 			continue;
 		if (best_game[0] == '\0')
 			snprintf(best_game, ID_LEN + 1, "%s", at.rows[i].game);
+		/* the board of the closed challenge shows what its play holds */
+		if ((st = db_challenge_counted(c, ch->id, at.rows[i].game)) != DB_OK)
+			break;
 		league_result *x = &res[p.nresults++];
 		memset(x, 0, sizeof *x);
 		snprintf(x->member, sizeof x->member, "%s", at.rows[i].member);

@@ -292,3 +292,31 @@ def test_challenge_windows_guests_and_close_by_time():
         st, hd, bl = cid.get(f"/api/v1/leagues/{lid}/challenges/{later['id']}")
         assert bl["play"] is None and bl["best"] is None and bl["standings"] == [], bl
         assert len(_sql(db, f"SELECT id FROM plays WHERE league_id = '{lid}'")) == 1
+
+
+def test_challenge_closes_by_itself_when_due():
+    """A challenge past its closing time becomes its league play even when nobody reads its
+    board: the server's closer looks every CHALLENGE_CLOSE_PERIOD_MS (src/leagues/challclose.c)."""
+    db = _db()
+    with Server(database=db, env={"CHALLENGE_CLOSE_PERIOD_MS": "100"}) as s:
+        lid, ann, bea, cid = _league(s)
+        ch = _challenge(ann, lid, name="Unread")
+        st, hd, g = bea.post(f"/api/v1/leagues/{lid}/challenges/{ch['id']}/games")
+        assert st == 201, g
+        _play(s, g, check_every=100)
+        assert _sql(db, f"SELECT count(*) FROM plays WHERE league_id = '{lid}'") == [["0"]]
+        _sql(db, f"UPDATE er_challenges SET opens = now() - interval '2 hours', "
+                 f"closes = now() WHERE id = '{ch['id']}'")
+        # read the database only: no request of ours closes it on the way
+        for _ in range(300):
+            rows = _sql(db, f"SELECT coalesce(play_id, '') FROM er_challenges WHERE id = '{ch['id']}' "
+                            f"AND closed_at IS NOT NULL")
+            if rows:
+                break
+            time.sleep(0.05)
+        assert rows and rows[0][0], rows
+        play = rows[0][0]
+        assert _sql(db, f"SELECT id FROM plays WHERE league_id = '{lid}'") == [[play]]
+        assert _sql(db, f"SELECT counted FROM er_challenge_games WHERE challenge_id = '{ch['id']}'") == [["t"]]
+        st, hd, p = ann.get(f"/api/v1/leagues/{lid}/plays/{play}")
+        assert st == 200 and [r["name"] for r in p["results"]] == ["Bea"], p

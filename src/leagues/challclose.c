@@ -1,0 +1,103 @@
+/* The closer of league challenges (challclose.h). Each round lists the challenges past their
+ * closing time (db_challenges_due, every league) and closes each as a read of its board would
+ * (challboard_close by time: one transaction under the league's lock, exactly once, whichever
+ * server or request gets there first). The thread may wait (it serves no connection); its
+ * database connection is closed by db/conn.c's thread-exit destructor. */
+#include "leagues/challclose.h"
+
+#include "leagues/challboard.h"
+#include "base/log.h"
+#include "db/challenges.h"
+#include "db/db.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cv; /* stop asked (monotonic clock) */
+static bool g_stopping, g_running;
+static pthread_t g_thread;
+static long g_period_ms;
+
+/* One round: every due challenge closed; a failure is logged and left for the next round. */
+static void close_due(void)
+{
+	db_conn *c = db_thread_conn();
+	if (c == NULL)
+		return; /* the database is away: the next round looks again */
+	db_due_challenges due = {0};
+	db_status st = db_challenges_due(c, &due);
+	account nobody = {0};
+	for (int i = 0; st == DB_OK && i < due.n; i++) {
+		http_resp resp = {0};
+		if (!challboard_close(c, due.rows[i].league, due.rows[i].id, true, NULL, &nobody,
+		                      &resp))
+			log_warn("challenge %s: not closed (%d), tried again later", due.rows[i].id,
+			         resp.status);
+		http_resp_clear(&resp);
+	}
+	if (st != DB_OK)
+		log_warn("challenges: the due ones not listed, tried again later");
+	db_rowset_clear(&due);
+}
+
+static void *closer(void *arg)
+{
+	(void)arg;
+	http_thread_may_wait(true);
+	pthread_mutex_lock(&g_mu);
+	while (!g_stopping) {
+		pthread_mutex_unlock(&g_mu);
+		close_due();
+		pthread_mutex_lock(&g_mu);
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += g_period_ms / 1000;
+		until.tv_nsec += (g_period_ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!g_stopping && pthread_cond_timedwait(&g_cv, &g_mu, &until) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&g_mu);
+	return NULL;
+}
+
+int challclose_start(void)
+{
+	const char *p = getenv("CHALLENGE_CLOSE_PERIOD_MS");
+	g_period_ms = p && *p ? atol(p) : 10000;
+	if (g_period_ms < 50)
+		g_period_ms = 50;
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	g_stopping = false;
+	if (pthread_create(&g_thread, NULL, closer, NULL) != 0) {
+		pthread_cond_destroy(&g_cv);
+		log_warn("challenges: the closer thread did not start");
+		return -1;
+	}
+	g_running = true;
+	return 0;
+}
+
+void challclose_stop(void)
+{
+	if (!g_running)
+		return;
+	pthread_mutex_lock(&g_mu);
+	g_stopping = true;
+	pthread_cond_signal(&g_cv);
+	pthread_mutex_unlock(&g_mu);
+	pthread_join(g_thread, NULL);
+	pthread_cond_destroy(&g_cv);
+	g_running = false;
+}
