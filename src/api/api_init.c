@@ -11,6 +11,7 @@
 #include "games/er/kind.h"
 #include "leagues/cache.h"
 #include "leagues/challclose.h"
+#include "leagues/challenges.h"
 #include "leagues/report.h"
 #include "leagues/tablegames.h"
 #include "engine/live.h"
@@ -107,6 +108,23 @@ static void stop_live(void)
 	live_stop_notifier();
 }
 
+/* League challenges: the guests' rate limit, and the closer of those past their time. */
+static int start_challenges(void)
+{
+	if (challenges_init() != 0)
+		return -1;
+	if (challclose_start() == 0)
+		return 0;
+	challenges_shutdown();
+	return -1;
+}
+
+static void stop_challenges(void)
+{
+	challclose_stop();
+	challenges_shutdown();
+}
+
 static void stop_nothing(void)
 {
 }
@@ -133,7 +151,7 @@ static const step steps[] = {
     /* score pads */
     {"the score pads and the league report", start_pads, stop_pads},
     {"the live-update listener and notifier", start_live, stop_live},
-    {"the closer of league challenges", challclose_start, challclose_stop},
+    {"league challenges (guests' limit, closer)", start_challenges, stop_challenges},
 };
 enum { NSTEPS = sizeof steps / sizeof steps[0] };
 

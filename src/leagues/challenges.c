@@ -15,9 +15,28 @@
 #include "db/challenges.h"
 #include "json/jx.h"
 #include "json/spec.h"
+#include "http/ratelimit.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* Guests joining by a link: each client address gets GUEST_BURST, then one every GUEST_EVERY_S
+ * seconds (429 beyond), so a leaked link cannot fill a league with guests. A table of friends
+ * behind one router needs a handful. */
+enum { GUEST_BURST = 20, GUEST_EVERY_S = 3 };
+static ratelimit *g_guest_limit;
+
+int challenges_init(void)
+{
+	g_guest_limit = ratelimit_new(GUEST_BURST, 1.0 / GUEST_EVERY_S);
+	return g_guest_limit ? 0 : -1;
+}
+
+void challenges_shutdown(void)
+{
+	ratelimit_free(g_guest_limit);
+	g_guest_limit = NULL;
+}
 
 /* ---- create ---- */
 
@@ -430,7 +449,7 @@ int api_challenge_guest_play(const http_req *req, http_resp *resp)
 	};
 	db_challenge ch;
 	account nobody = {0};
-	if (http_body_json(req, resp, &root) != 0)
+	if (ratelimit_reply(g_guest_limit, req, resp) || http_body_json(req, resp, &root) != 0)
 		return 0;
 	db_conn *c = db_thread_conn();
 	if (js_fields(root, "", f, 1, &err) != 0) {

@@ -6,6 +6,10 @@
 
 #include "http/http.h"
 
+/* The guests' rate limit (challenges_init: 0, or -1 out of memory) and its end. */
+int challenges_init(void);
+void challenges_shutdown(void);
+
 /* POST /api/v1/leagues/{id}/challenges {"name", "opens", "closes", "solo", "alicat_modifiers",
  * "specialists", "seed"} (an owner) → 201 the board. */
 int api_league_challenge_create(const http_req *req, http_resp *resp);

@@ -320,3 +320,26 @@ def test_challenge_closes_by_itself_when_due():
         assert _sql(db, f"SELECT counted FROM er_challenge_games WHERE challenge_id = '{ch['id']}'") == [["t"]]
         st, hd, p = ann.get(f"/api/v1/leagues/{lid}/plays/{play}")
         assert st == 200 and [r["name"] for r in p["results"]] == ["Bea"], p
+
+
+def test_challenge_guests_rate_limited_429():
+    """A challenge's link makes guests: each client address gets 20, then one every 3 s (429
+    with Retry-After), so a leaked link cannot fill the league with guests; the board by the
+    link stays readable."""
+    with Server(database=_db()) as s:
+        lid, ann, bea, cid = _league(s)
+        code = _challenge(ann, lid, name="Open door")["code"]
+        anon = Client(s)
+        made, t0 = 0, time.monotonic()
+        for i in range(40):
+            st, hd, o = anon.post(f"/api/v1/challenges/{code}/games", {"name": f"Guest {i}"})
+            if st == 429:
+                problem(st, hd, o, 429)
+                assert int(hd["retry-after"]) >= 1, hd
+                break
+            assert st == 201, (st, o)
+            made += 1
+        extra = int((time.monotonic() - t0) / 3)
+        assert 20 <= made <= 20 + extra, made
+        st, hd, b = anon.get(f"/api/v1/challenges/{code}")
+        assert st == 200 and len(b["standings"]) == made, b
