@@ -56,7 +56,7 @@ function where() {
 /** Opens game g (a create reply of the challenge) in the ER screens, kept on this phone. */
 function openGame(g, label) {
 	const seat = g.seats[0];
-	saveGame(g.id, { token: seat.seat_token, seat: seat.seat, code: g.code, label });
+	saveGame(g.id, { token: seat.seat_token, seat: seat.seat, code: g.code, label, back: `challenge.html${location.hash}` });
 	location.href = `index.html#game=${encodeURIComponent(g.id)}`;
 }
 
@@ -74,7 +74,7 @@ function actions(b, w) {
 		btn.addEventListener("click", async () => {
 			try {
 				const r = await join(b.you.code, b.you.seat, true);
-				saveGame(r.game, { token: r.seat_token, seat: r.seat, code: b.you.code, label: b.name });
+				saveGame(r.game, { token: r.seat_token, seat: r.seat, code: b.you.code, label: b.name, back: `challenge.html${location.hash}` });
 				location.href = `index.html#game=${encodeURIComponent(r.game)}`;
 			} catch (e) {
 				out.append(errorBox(e));

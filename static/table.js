@@ -185,6 +185,11 @@ export function tableViews({ store, A, root }) {
 		const s = [shown(S), D.me(S)].map((n) => D.seatOf(S, n)).find((x) => x && !x.bot);
 		return s && h("a", { class: "button primary", id: "coach-open", href: `#game=${encodeURIComponent(S.id)}&coach=${s.seat}` }, t("coach.open"));
 	};
+	// a league challenge's game: back to its board (challenge.js keeps the way with the game)
+	const back = (S) => {
+		const b = (api.savedGames()[S.id] || {}).back;
+		return /^challenge\.html#/.test(b || "") && h("a", { class: "button", id: "challenge-back", href: b }, t("game.challenge_back"));
+	};
 	const results = mount(store, h("div", {}), (S) => S.game && S.game.status === "finished" && [S.game.version, ...pdfSel(S)], (v) => {
 		if (!v) return [];
 		const S = get();
@@ -194,7 +199,7 @@ export function tableViews({ store, A, root }) {
 				h("div", { class: "result-head" }, h("span", { class: "rank" }, t("game.rank", { rank: s.rank })),
 					h("span", { class: "pname" }, s.name), h("strong", {}, t("game.score", { n: s.score.total }))),
 				breakdown(s.score)))),
-			bgstats(S.game), coach(S), h("h3", {}, t("pdf.title")), pdfButtons(S));
+			bgstats(S.game), coach(S), back(S), h("h3", {}, t("pdf.title")), pdfButtons(S));
 	});
 
 	// ---- solo: what ALICAT did, one tap from its sheet ----

@@ -144,7 +144,9 @@ await test("b-three-phones-play-and-rank-live", async () => {
 	games.Ann = await playGame(ann, 24);
 	await ann.locator(".results .result").first().waitFor();
 	await C.shot(ann, "challenge-game-end", true);
-	await ann.goto(`${BASE}/challenge.html${board}`);
+	// the finished game leads back to its challenge's board
+	await ann.click("#challenge-back");
+	await ann.waitForURL((u) => u.pathname.endsWith("/challenge.html") && u.hash === board);
 	const rows = ann.locator('[data-testid="challenge-board"] li');
 	await rows.nth(2).locator('[data-testid="challenge-score"]').filter({ hasNotText: EN["challenge.playing"] }).waitFor();
 	// best first, each with the score of its game
