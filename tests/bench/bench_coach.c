@@ -2,11 +2,12 @@
  * games played through er_game by the fixture's scripted player (tests/unit/coach_fixture.h),
  * solo against ALICAT and 2–4 seats. Prints
  *   - the time of a whole analysis (best line and every turn's cost) per 24-turn game at the
- *     default width (COACH_WIDTH, default 64, the server's): median, p90, max;
+ *     default width (COACH_WIDTH, default 32, the server's): median, p90, max;
  *   - the best total found at widths 1, 8, 64, 256 (best line only, no costs) next to the
  *     player's, the greedy line's and, in solo games, ALICAT's real sheet on the same draw;
  *     and the mean gain of each wider search (more width "stops helping" below 1 point).
- * COACH_BENCH_GAMES (default 200) sets the number of games. */
+ * COACH_BENCH_GAMES (default 200) sets the number of games; COACH_BENCH_TIME_ONLY=1 skips the
+ * widths' table (the timing only). */
 #include "coach_fixture.h"
 
 #include <stdio.h>
@@ -33,9 +34,10 @@ int main(void)
 	if (er_fixture_load(&D) != 0)
 		return 1;
 	int ngames = getenv("COACH_BENCH_GAMES") ? atoi(getenv("COACH_BENCH_GAMES")) : 200;
-	int width = getenv("COACH_WIDTH") ? atoi(getenv("COACH_WIDTH")) : 64;
+	int width = getenv("COACH_WIDTH") ? atoi(getenv("COACH_WIDTH")) : 32;
 	if (ngames < 1)
 		ngames = 1;
+	bool time_only = getenv("COACH_BENCH_TIME_ONLY") != NULL;
 	static coach_fixture_game fg;
 	static er_coach_game cg;
 	er_coach_result *res = malloc(sizeof *res);
@@ -65,7 +67,7 @@ int main(void)
 			sum_alicat += alicat;
 			nsolo++;
 		}
-		for (int w = 0; w < 4; w++) {
+		for (int w = 0; w < (time_only ? 0 : 4); w++) {
 			er_coach_opts ow = {.width = widths[w]};
 			t0 = now_ms();
 			er_coach_analyse(&D, &cg, &ow, res);
