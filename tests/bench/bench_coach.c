@@ -2,7 +2,7 @@
  * games played through er_game by the fixture's scripted player (tests/unit/coach_fixture.h),
  * solo against ALICAT and 2–4 seats. Prints
  *   - the time of a whole analysis (best line and every turn's cost) per 24-turn game at the
- *     default width (COACH_WIDTH, default 32, the server's): median, p90, max;
+ *     default width (COACH_WIDTH, default 64, the server's): median, p90, max;
  *   - the best total found at widths 1, 8, 64, 256 (best line only, no costs) next to the
  *     player's, the greedy line's and, in solo games, ALICAT's real sheet on the same draw;
  *     and the mean gain of each wider search (more width "stops helping" below 1 point).
@@ -34,7 +34,7 @@ int main(void)
 	if (er_fixture_load(&D) != 0)
 		return 1;
 	int ngames = getenv("COACH_BENCH_GAMES") ? atoi(getenv("COACH_BENCH_GAMES")) : 200;
-	int width = getenv("COACH_WIDTH") ? atoi(getenv("COACH_WIDTH")) : 32;
+	int width = getenv("COACH_WIDTH") ? atoi(getenv("COACH_WIDTH")) : 64;
 	if (ngames < 1)
 		ngames = 1;
 	bool time_only = getenv("COACH_BENCH_TIME_ONLY") != NULL;

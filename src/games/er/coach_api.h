@@ -10,7 +10,7 @@
 
 #include "http/http.h"
 
-enum { ER_COACH_DEFAULT_WIDTH = 32, ER_COACH_DEFAULT_DEADLINE_MS = 10000 };
+enum { ER_COACH_DEFAULT_WIDTH = 64, ER_COACH_DEFAULT_DEADLINE_MS = 10000 };
 
 /* The server's default width: ER_COACH_WIDTH (1..256) from the environment, else
  * ER_COACH_DEFAULT_WIDTH. */
