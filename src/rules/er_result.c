@@ -16,8 +16,13 @@ er_result er_fail(const char *rule, const char *fmt, ...)
 	return r;
 }
 
+/* Success: only the detail's first byte is written (an empty sentence). Zeroing all of it made
+ * this the hottest function of the coach's search, which checks millions of moves. */
 er_result er_ok(void)
 {
-	er_result r = {NULL, "", -1};
+	er_result r;
+	r.rule = NULL;
+	r.detail[0] = '\0';
+	r.step = -1;
 	return r;
 }

@@ -6,7 +6,8 @@
  *   - the best total found at widths 1, 8, 64, 256 (best line only, no costs) next to the
  *     player's, the greedy line's and, in solo games, ALICAT's real sheet on the same draw;
  *     and the mean gain of each wider search (more width "stops helping" below 1 point).
- * COACH_BENCH_GAMES (default 200) sets the number of games. */
+ * COACH_BENCH_GAMES (default 200) sets the number of games; COACH_BENCH_TIME_ONLY=1 skips the
+ * widths' table (the timing only). */
 #include "coach_fixture.h"
 
 #include <stdio.h>
@@ -36,6 +37,7 @@ int main(void)
 	int width = getenv("COACH_WIDTH") ? atoi(getenv("COACH_WIDTH")) : 64;
 	if (ngames < 1)
 		ngames = 1;
+	bool time_only = getenv("COACH_BENCH_TIME_ONLY") != NULL;
 	static coach_fixture_game fg;
 	static er_coach_game cg;
 	er_coach_result *res = malloc(sizeof *res);
@@ -65,7 +67,7 @@ int main(void)
 			sum_alicat += alicat;
 			nsolo++;
 		}
-		for (int w = 0; w < 4; w++) {
+		for (int w = 0; w < (time_only ? 0 : 4); w++) {
 			er_coach_opts ow = {.width = widths[w]};
 			t0 = now_ms();
 			er_coach_analyse(&D, &cg, &ow, res);

@@ -225,6 +225,59 @@ static void test_illegal_move(void)
 	CHECK_EQ_INT(res_a->bad_turn, 4);
 }
 
+/* api.md "undo while the turn is still open": the seat's last standing move is the one
+ * analysed. Turn 3 of a 3-seat game is led by seat 3; seat 1 moves second: it first sends the
+ * same die to the morgue ("MORGUE"), takes that back, then makes its real move. */
+static void test_log_takes_the_move_after_an_undo(void)
+{
+	static coach_fixture_game fg, edited;
+	static er_coach_game cg;
+	static er_game g;
+	CHECK_EQ_INT(coach_fixture_play(&D, &fg, 3, false, 4242), 0);
+	edited = fg;
+	edited.n = 0;
+	int card3 = 0;
+	for (int e = 0; e < fg.n; e++) {
+		const er_event *ev = &fg.ev[e];
+		if (ev->kind == ER_EV_REVEAL && ev->turn == 3)
+			card3 = ev->card;
+		if (ev->kind == ER_EV_MOVE && ev->turn == 3 && ev->seat == 1) {
+			er_event first = *ev;
+			memset(&first.move, 0, sizeof first.move);
+			first.move.die = ev->move.die;
+			first.move.steps[first.move.nsteps++] =
+			    (er_step){ER_STEP_MORGUE, ER_PT_DIE, 0, 0, ER_NO_COLOUR};
+			if (D.cards[card3 - 1].bay[ev->move.die].kind == ER_BONUS_EXTRA)
+				first.move.steps[first.move.nsteps++] =
+				    (er_step){ER_STEP_MORGUE, ER_PT_EXTRA, 0, 0, ER_NO_COLOUR};
+			er_event undo = {
+			    .kind = ER_EV_UNDO, .seat = 1, .turn = 3, .alicat_discard = -1};
+			edited.ev[edited.n++] = first;
+			edited.ev[edited.n++] = undo;
+		}
+		edited.ev[edited.n++] = *ev;
+	}
+	CHECK_EQ_INT(edited.n, fg.n + 2);
+	er_game_init(&g, &D, &fg.cfg);
+	for (int e = 0; e < edited.n; e++)
+		CHECK_STR(er_game_apply(&g, &D, &edited.ev[e]).rule, NULL);
+	CHECK(g.finished);
+	CHECK_EQ_INT(er_coach_game_from_log(&D, &fg.cfg, edited.ev, edited.n, 1, &cg), 24);
+	const er_move *real = NULL;
+	for (int e = 0; e < fg.n; e++)
+		if (fg.ev[e].kind == ER_EV_MOVE && fg.ev[e].turn == 3 && fg.ev[e].seat == 1)
+			real = &fg.ev[e].move;
+	CHECK(real != NULL && real->die == cg.moves[2].die && real->nsteps == cg.moves[2].nsteps);
+	for (int i = 0; real && i < real->nsteps; i++)
+		CHECK(real->steps[i].kind == cg.moves[2].steps[i].kind &&
+		      real->steps[i].ward == cg.moves[2].steps[i].ward &&
+		      real->steps[i].value == cg.moves[2].steps[i].value);
+	er_coach_opts o = {.width = 1};
+	CHECK_STR(er_coach_analyse(&D, &cg, &o, res_a).rule, NULL);
+	CHECK(er_coach_sheet_eq(&res_a->player.sheets[cg.nturns - 1], &g.sheets[0]));
+	CHECK(er_coach_sheet_eq(&res_a->player.sheets[cg.nturns - 1], &fg.g.sheets[0]));
+}
+
 int main(void)
 {
 	if (er_fixture_load(&D) != 0)
@@ -244,6 +297,8 @@ int main(void)
 	TEST("coach: deterministic", test_deterministic);
 	TEST("coach: the node budget stops it, incomplete", test_budget_stops);
 	TEST("coach: an illegal real move names its turn (ADMIT PATIENT)", test_illegal_move);
+	TEST("coach: the move after an undo is the one analysed (api.md undo)",
+	     test_log_takes_the_move_after_an_undo);
 	free(res_a);
 	free(res_b);
 	TEST_MAIN_END();
