@@ -1,6 +1,6 @@
 #!/bin/sh
 # Coach benchmark (bench_coach.c): the ER coach's whole analysis per 24-turn game at the
-# default width (target: p90 < 2 s), and the best total found by widths 1, 8, 64, 256 over
+# default width (target: every game < 2 s), and the best total found by widths 1, 8, 64, 256 over
 # 200 seeded games next to the scripted player, the greedy line and ALICAT's sheet on the same
 # draw. COACH_WIDTH (default: the server's default, 64) and COACH_BENCH_GAMES (200) override.
 set -eu
