@@ -149,12 +149,13 @@ export function coachPanel(o) {
 			h("div", { class: "coach-board" }, board.el), ledger ? h("div", { class: "coach-ledger" }, ledger.el) : null);
 		return {
 			fig,
-			show(n, sheet, score) {
+			// score: the final one (the last turn); running: the sheet's score after turn n
+			show(n, sheet, score, running) {
 				head.replaceChildren(h("span", {}, name), " ", h("strong", { class: "coach-total", "data-total": score ? score.total : "" }, score ? t("coach.points", { n: score.total }) : t("coach.after", { n, total: a.turns })));
 				board.update({ sheet, interactive: false, label: `${name} — ${t("coach.after", { n, total: a.turns })}` });
 				for (const b of beds) b.removeAttribute("tabindex");
 				fig.dataset.filled = sheet.wards.reduce((k, w) => k + w.length, 0);
-				if (ledger) ledger.update(sheet, score);
+				if (ledger) ledger.update(sheet, score || running);
 			},
 		};
 	};
@@ -171,8 +172,8 @@ export function coachPanel(o) {
 		slider.value = n;
 		const st = steps[n - 1];
 		const end = n === last;
-		mine.show(n, st.player_sheet, end ? a.player : null);
-		best.show(n, st.best_sheet, end ? a.best : null);
+		mine.show(n, st.player_sheet, end ? a.player : null, st.player_score);
+		best.show(n, st.best_sheet, end ? a.best : null, st.best_score);
 		out.textContent = t("coach.after", { n, total: a.turns });
 		slider.setAttribute("aria-valuetext", out.textContent);
 		const cost = typeof st.cost === "number" ? (st.cost > 0 ? t("coach.turn_cost", { n: st.cost }) : t("coach.turn_free")) : t("coach.turn_unsearched");

@@ -96,6 +96,10 @@ def _check_analysis(s, a, final, seat):
     assert sc["total"] == a["best"]["total"], (sc, a["best"]["total"])
     assert sc["breakdown"] == a["best"]["breakdown"] and sc["details"] == a["best"]["details"]
     assert sum(st["cost"] for st in a["steps"]) == a["best"]["total"] - a["player"]["total"]
+    # the running scores: the last turn's are the final ones
+    last = a["steps"][-1]
+    for line in ("player", "best"):
+        assert last[f"{line}_score"] == {"total": a[line]["total"], "breakdown": a[line]["breakdown"]}, (line, last)
 
 
 class _Unchecked:

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 #include <stdlib.h>
+#include <string.h>
 
 static json_object *spec_id(const er_data *d, er_spec_id id)
 {
@@ -49,6 +50,19 @@ static json_object *line_json(const er_data *d, const er_coach_game *g, const er
 	jx_set(o, "total", jx_int(l->score.total));
 	jx_set(o, "breakdown", er_json_breakdown(&l->score));
 	jx_set(o, "sheet", er_json_sheet(d, &l->sheets[g->nturns - 1]));
+	return o;
+}
+
+/* A line's score after turn t as if the game ended there (the game's Radiologist and
+ * Epidemiologist, the Cardiologist points the race gave it so far): {"total", "breakdown"}. */
+static json_object *score_after(const er_data *d, const er_coach_game *g, const er_sheet *s)
+{
+	er_breakdown b;
+	json_object *o = jx_obj();
+	if (er_score(d, s, g->radiologist, g->epidemiologist, false, 0, &b, NULL).rule != NULL)
+		memset(&b, 0, sizeof b); /* every sheet of a line came from er_move_apply */
+	jx_set(o, "total", jx_int(b.total));
+	jx_set(o, "breakdown", er_json_breakdown(&b));
 	return o;
 }
 
@@ -136,6 +150,8 @@ json_object *er_coach_reply(const er_data *d, const er_coach_game *g, const er_c
 		jx_set(s, "best_move", er_json_move(&r->best.moves[t]));
 		jx_set(s, "player_sheet", er_json_sheet(d, &r->player.sheets[t]));
 		jx_set(s, "best_sheet", er_json_sheet(d, &r->best.sheets[t]));
+		jx_set(s, "player_score", score_after(d, g, &r->player.sheets[t]));
+		jx_set(s, "best_score", score_after(d, g, &r->best.sheets[t]));
 		json_object *c = jx_arr();
 		jx_push(c, jx_int(r->best.sheets[t].cardiologists[0]));
 		jx_push(c, jx_int(r->best.sheets[t].cardiologists[1]));
