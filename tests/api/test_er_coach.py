@@ -1,8 +1,9 @@
-"""The ER coach through the API (/work contract "coach"; ER rulebook seed 003 "HOW TO PLAY",
+"""The ER coach through the API (static/openapi.json "CoachAnalysis"; ER rulebook seed 003 "HOW TO PLAY",
 "CARDIOLOGISTS", "END OF THE GAME", "SOLO MODE"): GET /api/v1/er/games/{id}/seats/{seat}/analysis
 and POST /api/v1/er/analysis.
 
-The done-when test plays COACH_API_GAMES (default 200) seeded games through the real API — solo
+The 200-game test plays COACH_API_GAMES (default 200; 50 against a sanitizer build, whose
+pass runs beside the plain one and is the suite's longest step) seeded games through the real API — solo
 against ALICAT and 2–4 seats, table deck and app deck, a scripted player taking a random legal
 option — and for each checks that the best line replays move by move through POST
 /api/v1/er/moves/apply with the game's cards and dice and scores exactly best.total by POST
@@ -23,7 +24,10 @@ import os
 BLANK = {"wards": [[] for _ in range(7)], "nurses_crossed": [], "nurse_track": 0,
          "stethoscopes": {"circled": 1, "used": 0}, "blood_bags": {"circled": 0, "used": 0},
          "morgue": 0, "cardiologists": [0, 0]}
-NGAMES = int(os.environ.get("COACH_API_GAMES", "200"))
+from harness import SERVER_BIN
+
+_SANITIZED = any(k in SERVER_BIN for k in ("/asan/", "/tsan/"))
+NGAMES = int(os.environ.get("COACH_API_GAMES", "50" if _SANITIZED else "200"))
 
 
 def _db():
