@@ -50,9 +50,6 @@ static void *closer(void *arg)
 	http_thread_may_wait(true);
 	pthread_mutex_lock(&g_mu);
 	while (!g_stopping) {
-		pthread_mutex_unlock(&g_mu);
-		close_due();
-		pthread_mutex_lock(&g_mu);
 		struct timespec until;
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += g_period_ms / 1000;
@@ -63,6 +60,11 @@ static void *closer(void *arg)
 		}
 		while (!g_stopping && pthread_cond_timedwait(&g_cv, &g_mu, &until) != ETIMEDOUT)
 			;
+		if (g_stopping)
+			break;
+		pthread_mutex_unlock(&g_mu);
+		close_due();
+		pthread_mutex_lock(&g_mu);
 	}
 	pthread_mutex_unlock(&g_mu);
 	return NULL;

@@ -5,7 +5,8 @@
 #define LEAGUES_CHALLCLOSE_H
 
 /* Starts the thread: it looks every CHALLENGE_CLOSE_PERIOD_MS milliseconds (default 10000,
- * 50 at least) and at once on start. 0, or -1 (logged) when it cannot start. */
+ * 50 at least), the first time one period after the start (reads close what is due before). 0, or
+ * -1 (logged) when it cannot start. */
 int challclose_start(void);
 /* Stops it (waits for a closing under way) and joins it. */
 void challclose_stop(void);
