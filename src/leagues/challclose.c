@@ -17,8 +17,8 @@
 #include <time.h>
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_cv; /* stop asked (monotonic clock) */
-static bool g_stopping, g_running;
+static pthread_cond_t g_cv; /* stop asked, or the thread connected (monotonic clock) */
+static bool g_stopping, g_running, g_connected;
 static pthread_t g_thread;
 static long g_period_ms;
 
@@ -48,7 +48,12 @@ static void *closer(void *arg)
 {
 	(void)arg;
 	http_thread_may_wait(true);
+	/* its connection first, while the server starts: the server's descriptors and connections
+	 * are what they will stay once it serves (a database away now: the first look retries) */
+	(void)db_thread_conn();
 	pthread_mutex_lock(&g_mu);
+	g_connected = true;
+	pthread_cond_broadcast(&g_cv);
 	while (!g_stopping) {
 		struct timespec until;
 		clock_gettime(CLOCK_MONOTONIC, &until);
@@ -81,13 +86,17 @@ int challclose_start(void)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&g_cv, &ca);
 	pthread_condattr_destroy(&ca);
-	g_stopping = false;
+	g_stopping = g_connected = false;
 	if (pthread_create(&g_thread, NULL, closer, NULL) != 0) {
 		pthread_cond_destroy(&g_cv);
 		log_warn("challenges: the closer thread did not start");
 		return -1;
 	}
 	g_running = true;
+	pthread_mutex_lock(&g_mu);
+	while (!g_connected)
+		pthread_cond_wait(&g_cv, &g_mu);
+	pthread_mutex_unlock(&g_mu);
 	return 0;
 }
 
