@@ -5,6 +5,7 @@
  *   SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p
  * (PQexecParams: the payloads travel as one text[] parameter, never as SQL). */
 #include "db/notify.h"
+#include "base/clock.h"
 
 #include "base/log.h"
 #include "base/oom.h"
@@ -141,13 +142,7 @@ static bool send_batch(PGconn *pg, const char *array)
  * with g.mu held. */
 static void gather_locked(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += DB_NOTIFY_WINDOW_MS * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	struct timespec ts = clock_in_ms(DB_NOTIFY_WINDOW_MS);
 	while (!g.closing && g.len < DB_NOTIFY_BATCH_MAX &&
 	       pthread_cond_timedwait(&g.cv, &g.mu, &ts) == 0)
 		;

@@ -17,6 +17,7 @@
  * replays exactly the events up to the version of the row it read (one snapshot), whatever commits
  * meanwhile. */
 #include "engine/internal.h"
+#include "base/clock.h"
 
 static const table_kind *g_kinds[MAX_KINDS];
 static int g_nkinds;
@@ -128,14 +129,7 @@ static bool turn_is_taken(const stripe *s, const char *id)
 bool eng_turn_take(stripe *s, turn *t, const char *id)
 {
 	long ms = turn_wait_ms();
-	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += ms / 1000;
-	until.tv_nsec += (ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	struct timespec until = clock_in_ms(ms);
 	bool ok = true;
 	pthread_mutex_lock(&s->mu);
 	while (ok && turn_is_taken(s, id)) {

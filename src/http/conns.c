@@ -2,6 +2,7 @@
  * deadline and its shortening when slow heads crowd the slots, eviction of the slowest head at
  * the limit, the reaper thread, trusted proxies and the client's address. */
 #include "http/server_internal.h"
+#include "base/clock.h"
 
 #include "http/ratelimit.h"
 
@@ -270,13 +271,7 @@ void *conn_reaper(void *arg)
 	http_server *srv = arg;
 	pthread_mutex_lock(&srv->cmu);
 	while (srv->reaper_run) {
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += (long)REAP_MS * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
+		struct timespec until = clock_in_ms(REAP_MS);
 		pthread_cond_timedwait(&srv->rcv, &srv->cmu, &until);
 		if (!srv->reaper_run)
 			break;

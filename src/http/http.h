@@ -123,6 +123,13 @@ void http_reply_blob(http_resp *resp, http_blob *b, const char *ct);
 /* Request helpers */
 const char *http_header(const http_req *req, const char *name);
 const char *http_query(const http_req *req, const char *name);
+/* s as a whole number from lo to hi (0 ≤ lo: decimal digits only, no sign or space); -1 when
+ * it is not one. */
+int http_whole_number(const char *s, int lo, int hi);
+/* Query parameter `name` as a whole number from lo to hi (0 ≤ lo), def when it is absent: true
+ * with *v, else false after a 400 problem naming it (field "/name", rule, which may be NULL). */
+bool http_query_number(const http_req *req, http_resp *resp, const char *name, int def, int lo,
+                       int hi, const char *rule, int *v);
 /* Does an If-None-Match value (a list, or "*"; NULL: none) name etag? Weak comparison (RFC 9110
  * §13.1.2). Static files and PDFs answer 304 with it. */
 bool http_etag_matches(const char *if_none_match, const char *etag);

@@ -279,6 +279,33 @@ const char *http_query(const http_req *req, const char *name)
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+int http_whole_number(const char *s, int lo, int hi)
+{
+	if (s == NULL || *s == '\0' || strlen(s) > 10)
+		return -1;
+	long long v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v >= lo && v <= hi ? (int)v : -1;
+}
+
+bool http_query_number(const http_req *req, http_resp *resp, const char *name, int def, int lo,
+                       int hi, const char *rule, int *v)
+{
+	const char *t = http_query(req, name);
+	*v = t ? http_whole_number(t, lo, hi) : def;
+	if (*v >= 0)
+		return true;
+	char detail[96], field[40];
+	snprintf(detail, sizeof detail, "%s: a whole number from %d to %d", name, lo, hi);
+	snprintf(field, sizeof field, "/%s", name);
+	http_reply_problem(resp, 400, detail, rule, field);
+	return false;
+}
+
 bool http_content_type_is_json(const char *ct)
 {
 	static const char want[] = "application/json";

@@ -130,34 +130,14 @@ db_status access_member_at(db_conn *c, const char *member, int64_t version, db_m
 
 /* ---- pages and conditional reads ---- */
 
-/* A query parameter that must be a whole number from lo to hi: true with *v (def when absent),
- * else false after a 400 naming it. */
-static bool query_count(const http_req *req, http_resp *resp, const char *name, long long def,
-                        long long lo, long long hi, long long *v)
-{
-	const char *t = http_query(req, name);
-	*v = def;
-	if (t == NULL)
-		return true;
-	size_t n = strlen(t);
-	bool digits = n > 0 && n <= 12 && strspn(t, "0123456789") == n;
-	if (digits)
-		*v = strtoll(t, NULL, 10);
-	if (digits && *v >= lo && *v <= hi)
-		return true;
-	char detail[96], field[32];
-	snprintf(detail, sizeof detail, "%s must be a whole number from %lld to %lld", name, lo,
-	         hi);
-	snprintf(field, sizeof field, "/%s", name);
-	http_reply_problem(resp, 400, detail, NULL, field);
-	return false;
-}
-
 bool access_page_read(const http_req *req, http_resp *resp, league_page *pg)
 {
-	if (!query_count(req, resp, "limit", PAGE_DEFAULT, 1, PAGE_MAX, &pg->limit) ||
-	    !query_count(req, resp, "offset", 0, 0, INT32_MAX, &pg->offset))
+	int limit, offset;
+	if (!http_query_number(req, resp, "limit", PAGE_DEFAULT, 1, PAGE_MAX, NULL, &limit) ||
+	    !http_query_number(req, resp, "offset", 0, 0, INT32_MAX, NULL, &offset))
 		return false;
+	pg->limit = limit;
+	pg->offset = offset;
 	snprintf(pg->limit_text, sizeof pg->limit_text, "%lld", pg->limit);
 	snprintf(pg->offset_text, sizeof pg->offset_text, "%lld", pg->offset);
 	return true;

@@ -6,6 +6,7 @@
 #include "leagues/challclose.h"
 
 #include "leagues/challboard.h"
+#include "base/clock.h"
 #include "base/log.h"
 #include "db/challenges.h"
 #include "db/db.h"
@@ -55,14 +56,7 @@ static void *closer(void *arg)
 	g_connected = true;
 	pthread_cond_broadcast(&g_cv);
 	while (!g_stopping) {
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_sec += g_period_ms / 1000;
-		until.tv_nsec += (g_period_ms % 1000) * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
+		struct timespec until = clock_in_ms(g_period_ms);
 		while (!g_stopping && pthread_cond_timedwait(&g_cv, &g_mu, &until) != ETIMEDOUT)
 			;
 		if (g_stopping)

@@ -27,7 +27,6 @@
 #include <time.h>
 
 #define RULE_NOT_FINISHED "game-not-finished"
-#define RULE_WIDTH        "width-out-of-range"
 
 static int env_int(const char *name, int lo, int hi, int dflt)
 {
@@ -180,7 +179,8 @@ int er_coach_analysis_text(void *conn, const char *game_id, int seat, int width,
 	if (width == 0)
 		width = er_coach_default_width();
 	if (width < 1 || width > ER_COACH_MAX_WIDTH)
-		return refuse(rule, detail, 400, RULE_WIDTH, "width: a whole number from 1 to 256");
+		return refuse(rule, detail, 400, ER_COACH_RULE_WIDTH,
+		              "width: a whole number from 1 to 256");
 	if (c == NULL)
 		return refuse(rule, detail, 503, NULL, "the database is unavailable");
 	bool found;
@@ -214,23 +214,6 @@ int er_coach_analysis_text(void *conn, const char *game_id, int seat, int width,
 	return status;
 }
 
-/* ?width=N: 0 when absent, -1 when not 1..256. */
-static int query_width(const http_req *req)
-{
-	const char *s = http_query(req, "width");
-	if (s == NULL)
-		return 0;
-	if (*s == '\0' || strlen(s) > 3)
-		return -1;
-	int v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v >= 1 && v <= ER_COACH_MAX_WIDTH ? v : -1;
-}
-
 static int reply_text(http_resp *resp, char *text)
 {
 	resp->status = 200;
@@ -242,20 +225,17 @@ static int reply_text(http_resp *resp, char *text)
 
 int api_er_game_analysis(const http_req *req, http_resp *resp)
 {
-	int width = query_width(req);
-	if (width < 0)
-		return http_reply_problem(resp, 400, "width: a whole number from 1 to 256",
-		                          RULE_WIDTH, "/width");
+	int width;
+	if (!http_query_number(req, resp, "width", 0, 1, ER_COACH_MAX_WIDTH, ER_COACH_RULE_WIDTH,
+	                       &width))
+		return 0;
 	/* anyone who may read the game may read its analysis (any token of the game) */
 	table_game *tg = table_load_for_read(req, resp, &er_table_kind, req->params[0]);
 	if (tg == NULL)
 		return 0;
 	table_game_free(tg);
-	int seat = 0;
-	const char *s = req->params[1];
-	for (const char *p = s; *p && seat <= ER_MAX_SEATS; p++)
-		seat = *p >= '0' && *p <= '9' ? seat * 10 + (*p - '0') : ER_MAX_SEATS + 1;
-	if (*s == '\0' || seat < 1 || seat > ER_MAX_SEATS)
+	int seat = http_whole_number(req->params[1], 1, ER_MAX_SEATS);
+	if (seat < 0)
 		return http_reply_problem(resp, 404, "no such seat in this game",
 		                          ER_RULE_NO_SUCH_SEAT, NULL);
 	char *text;
@@ -377,8 +357,8 @@ int api_er_analysis(const http_req *req, http_resp *resp)
 	if (parse_post(root, g, &width, &err) != 0) {
 		er_api_reply_parse_error(resp, -1, NULL, &err);
 	} else if (width < 1 || width > ER_COACH_MAX_WIDTH) {
-		http_reply_problem(resp, 400, "width: a whole number from 1 to 256", RULE_WIDTH,
-		                   "/width");
+		http_reply_problem(resp, 400, "width: a whole number from 1 to 256",
+		                   ER_COACH_RULE_WIDTH, "/width");
 	} else {
 		er_result r;
 		bool complete;

@@ -9,8 +9,11 @@
 #define ER_COACH_API_H
 
 #include "http/http.h"
+#include "rules/er_coach.h"
 
 enum { ER_COACH_DEFAULT_WIDTH = 64, ER_COACH_DEFAULT_DEADLINE_MS = 10000 };
+/* The 400 of a width outside 1..ER_COACH_MAX_WIDTH. */
+#define ER_COACH_RULE_WIDTH "width-out-of-range"
 
 /* The server's default width: ER_COACH_WIDTH (1..256) from the environment, else
  * ER_COACH_DEFAULT_WIDTH. */

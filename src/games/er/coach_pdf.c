@@ -160,20 +160,6 @@ int er_coach_print_parse(const er_data *d, json_object *a, er_coach_print *out, 
 	return 0;
 }
 
-/* A whole number lo..hi from s; -1 when it is not one. */
-static int number(const char *s, int lo, int hi)
-{
-	if (s == NULL || *s == '\0' || strlen(s) > 3)
-		return -1;
-	int v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v >= lo && v <= hi ? v : -1;
-}
-
 /* The page of the analysis text (taken and freed) for the loaded game's seat. */
 static int reply_page(const http_req *req, http_resp *resp, const table_view *v, int seat,
                       char *text, pdf_paper paper, pdf_lang lang)
@@ -213,18 +199,17 @@ int api_er_analysis_pdf(const http_req *req, http_resp *resp)
 	pdf_lang lang;
 	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
 		return 0;
-	const char *w = http_query(req, "width");
-	int width = w ? number(w, 1, 256) : 0;
-	if (width < 0)
-		return http_reply_problem(resp, 400, "width: a whole number from 1 to 256",
-		                          "width-out-of-range", "/width");
+	int width;
+	if (!http_query_number(req, resp, "width", 0, 1, ER_COACH_MAX_WIDTH, ER_COACH_RULE_WIDTH,
+	                       &width))
+		return 0;
 	/* anyone who may read the game may read its analysis (any token of the game) */
 	table_game *tg = table_load_for_read(req, resp, &er_table_kind, req->params[0]);
 	if (tg == NULL)
 		return 0;
 	table_view v;
 	table_game_view(tg, &v);
-	int seat = number(req->params[1], 1, v.nseats);
+	int seat = http_whole_number(req->params[1], 1, v.nseats);
 	if (seat < 0) {
 		table_game_free(tg);
 		return http_reply_problem(resp, 404, "no such seat in this game",

@@ -33,26 +33,11 @@
 
 enum { PDF_MAX_COUNT = 100 };
 
-static int parse_int(const char *s, int lo, int hi)
-{
-	if (s == NULL || *s == '\0' || strlen(s) > 4)
-		return -1;
-	int v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v >= lo && v <= hi ? v : -1;
-}
-
 int api_er_sheets_pdf(const http_req *req, http_resp *resp)
 {
-	const char *c = http_query(req, "count");
-	int count = c ? parse_int(c, 1, PDF_MAX_COUNT) : 1;
-	if (count < 0)
-		return http_reply_problem(resp, 400, "count: a whole number from 1 to 100", NULL,
-		                          "/count");
+	int count;
+	if (!http_query_number(req, resp, "count", 1, 1, PDF_MAX_COUNT, NULL, &count))
+		return 0;
 	pdf_paper paper;
 	pdf_lang lang;
 	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
@@ -166,7 +151,7 @@ static int game_pdf(const http_req *req, http_resp *resp, int seat)
 
 int api_er_seat_sheet_pdf(const http_req *req, http_resp *resp)
 {
-	int seat = parse_int(req->params[1], 1, ER_MAX_SEATS);
+	int seat = http_whole_number(req->params[1], 1, ER_MAX_SEATS);
 	if (seat < 0)
 		return http_reply_problem(resp, 404, "no such seat in this game",
 		                          ER_RULE_NO_SUCH_SEAT, NULL);

@@ -324,13 +324,9 @@ int pads_blank_pdf(const http_req *req, http_resp *resp, const pad_kind *k)
 	pdf_lang lang;
 	if (pdf_api_paper_lang(req, resp, &paper, &lang) != 0)
 		return 0;
-	const char *p = http_query(req, "players");
-	int players = PDF_PAD_COLS;
-	if (p && (p[0] < '1' || p[0] > '0' + PDF_PAD_COLS || p[1] != '\0'))
-		return http_reply_problem(resp, 400, "players: a whole number from 1 to 4", NULL,
-		                          "/players");
-	if (p)
-		players = p[0] - '0';
+	int players;
+	if (!http_query_number(req, resp, "players", PDF_PAD_COLS, 1, PDF_PAD_COLS, NULL, &players))
+		return 0;
 	char key[64];
 	snprintf(key, sizeof key, "%s-pad|%d|%d|%d", k->key, players, (int)paper, (int)lang);
 	if (pdf_api_not_modified(req, resp, key))
