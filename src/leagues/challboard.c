@@ -76,18 +76,24 @@ static db_status record_play(db_conn *c, const db_challenge *ch, char play[ID_LE
 	return st;
 }
 
+db_status challboard_lock(db_conn *c, const char *league, const char *id, league_access *as,
+                          bool owner, db_challenge *ch, http_resp *resp)
+{
+	db_status st = as ? access_lock_as(c, league, owner, as, resp) : access_lock(c, league);
+	if (st == DB_OK)
+		st = db_challenge_lock(c, id, ch);
+	if (st == DB_OK && (!ch->found || strcmp(ch->league, league) != 0))
+		return refuse(resp, 404, "no such challenge in this league", NULL);
+	return st;
+}
+
 static db_status close_tx(db_conn *c, void *arg)
 {
 	close_arg *x = arg;
-	db_status st = x->owner ? access_lock_as(c, x->league, true, x->owner, x->resp)
-	                        : access_lock(c, x->league);
+	db_challenge ch;
+	db_status st = challboard_lock(c, x->league, x->id, x->owner, true, &ch, x->resp);
 	if (st != DB_OK)
 		return st;
-	db_challenge ch;
-	if ((st = db_challenge_lock(c, x->id, &ch)) != DB_OK)
-		return st;
-	if (!ch.found || strcmp(ch.league, x->league) != 0)
-		return refuse(x->resp, 404, "no such challenge in this league", NULL);
 	/* closed meanwhile (another request, another server): nothing more to record */
 	if (ch.closed || (x->by_time && !ch.due))
 		return DB_OK;

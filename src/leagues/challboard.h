@@ -11,6 +11,12 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+/* In a transaction: takes league's lock (as `as` with its rights, an owner's when owner, read
+ * again under the lock; NULL: no one's), then challenge id's row into *ch. DB_ABORT after a 404
+ * when the league has no such challenge, or after access_lock_as's refusal. */
+db_status challboard_lock(db_conn *c, const char *league, const char *id, league_access *as,
+                          bool owner, db_challenge *ch, http_resp *resp);
+
 /* Closes challenge `id` of league when it is due (by_time) or at once (an owner: a non-NULL
  * owner's rights, read again under the league's lock), in one transaction under the league's
  * lock and the challenge's row lock: the finished attempts become one league play, rated, and

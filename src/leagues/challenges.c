@@ -340,15 +340,10 @@ static db_status play_member(db_conn *c, play_arg *x, char member[ID_LEN + 1],
 static db_status play_tx(db_conn *c, void *arg)
 {
 	play_arg *x = arg;
-	db_status st =
-	    x->a ? access_lock_as(c, x->league, false, x->a, x->resp) : access_lock(c, x->league);
+	db_challenge ch;
+	db_status st = challboard_lock(c, x->league, x->id, x->a, false, &ch, x->resp);
 	if (st != DB_OK)
 		return st;
-	db_challenge ch;
-	if ((st = db_challenge_lock(c, x->id, &ch)) != DB_OK)
-		return st;
-	if (!ch.found || strcmp(ch.league, x->league) != 0)
-		return play_refuse(x, 404, NULL, NULL, "no such challenge in this league");
 	if (ch.closed || ch.due)
 		return play_refuse(x, 409, "challenge-closed", NULL, "this challenge has closed");
 	if (!ch.open)
