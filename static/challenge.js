@@ -8,41 +8,20 @@ import { request, saveGame, savedGames, join } from "./api.js";
 import { h } from "./dom.js";
 import { initTheme } from "./theme.js";
 import { when } from "./challenges.js";
+import { t, has, lang, keepLang, loadLang } from "./leagues-i18n.js";
 
-const LANGS = ["en", "fr"];
-const LANG_STORE = "dh.lang";
 const GUEST_STORE = "dh.challenge.guest"; // challenge code → the guest's game id on this phone
 const POLL_MS = 5000;
 const app = document.getElementById("app");
-let dict = {};
 let timer = null;
 let shown = null; // the board shown (JSON text): a poll that brings the same redraws nothing
-
-function t(key, vars) {
-	let v = dict[key] ?? key;
-	if (vars) v = v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-	return v;
-}
-const lang = () => {
-	const s = localStorage.getItem(LANG_STORE);
-	if (LANGS.includes(s)) return s;
-	const n = String(navigator.language || "en").slice(0, 2).toLowerCase();
-	return LANGS.includes(n) ? n : "en";
-};
-
-async function loadLang(l) {
-	const en = await (await fetch("i18n/leagues.en.json")).json();
-	dict = l === "en" ? en : { ...en, ...(await (await fetch(`i18n/leagues.${l}.json`)).json()) };
-	document.documentElement.lang = l;
-	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
-}
 
 const api = (method, path, body) => request(method, path, body, undefined, { network: t("error.network") });
 const params = () => new URLSearchParams(location.hash.replace(/^#/, ""));
 const fmt = (x) => new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(Number(x));
 
 function errorBox(e) {
-	const text = e.status === 0 ? t("error.network") : e.rule && dict[`rule.${e.rule}`] ? t(`rule.${e.rule}`) : e.message;
+	const text = e.status === 0 ? t("error.network") : e.rule && has(`rule.${e.rule}`) ? t(`rule.${e.rule}`) : e.message;
 	return h("p", { class: "error", role: "alert", "data-rule": e.rule || null }, text);
 }
 
@@ -253,7 +232,7 @@ async function start() {
 const sel = document.getElementById("lang");
 sel.value = lang();
 sel.addEventListener("change", async () => {
-	localStorage.setItem(LANG_STORE, sel.value);
+	keepLang(sel.value);
 	await loadLang(sel.value);
 	applyTheme();
 	refresh(true);

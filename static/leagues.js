@@ -12,12 +12,10 @@ import { initTheme } from "./theme.js";
 import { bgstatsLink } from "./bgstats-link.js";
 import { csvMappingView, mappingQuery } from "./csvimport.js";
 import { challengesPanel } from "./challenges.js";
+import { t, tn, has, lang, keepLang, loadLang as loadStrings } from "./leagues-i18n.js";
 
 const BASE = "/api/v1";
 const app = document.getElementById("app");
-const LANGS = ["en", "fr"];
-const LANG_STORE = "dh.lang";
-let dict = {};
 let me = null; // the logged-in account, or null
 let flash = null; // a sentence the next screen shows once (what the last action did)
 // a hint for the new-game forms (home.js, tabletop/create.js): this browser has a session, so
@@ -27,28 +25,8 @@ const hint = (on) => (on ? localStorage.setItem(SESSION_HINT, "1") : localStorag
 
 // ---- small helpers ----
 
-function t(key, vars) {
-	let v = dict[key] ?? key;
-	if (vars) v = v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-	return v;
-}
-
-/** A count in words: key.one or key.other with {n}, as the language counts (French: 0 and 1
- * are "one"). */
-const tn = (key, n, vars = {}) => t(`${key}.${new Intl.PluralRules(lang()).select(n) === "one" ? "one" : "other"}`, { n, ...vars });
-
-function lang() {
-	const stored = localStorage.getItem(LANG_STORE);
-	if (LANGS.includes(stored)) return stored;
-	const nav = String(navigator.language || "en").slice(0, 2).toLowerCase();
-	return LANGS.includes(nav) ? nav : "en";
-}
-
 async function loadLang(l) {
-	const en = await (await fetch("i18n/leagues.en.json")).json();
-	dict = l === "en" ? en : { ...en, ...(await (await fetch(`i18n/leagues.${l}.json`)).json()) };
-	document.documentElement.lang = l;
-	for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
+	await loadStrings(l);
 	applyTheme();
 }
 
@@ -97,8 +75,8 @@ function sendPending() {
 /** A refusal in this screen's words: the rule's sentence when there is one, else the server's. */
 function problemText(e) {
 	if (e.status === 0) return t("error.network");
-	if (e.rule && dict[`rule.${e.rule}`]) return t(`rule.${e.rule}`);
-	if (e.status === 400 && e.field && dict[`field${e.field}`]) return t(`field${e.field}`);
+	if (e.rule && has(`rule.${e.rule}`)) return t(`rule.${e.rule}`);
+	if (e.status === 400 && e.field && has(`field${e.field}`)) return t(`field${e.field}`);
 	return e.message;
 }
 
@@ -735,7 +713,7 @@ function importResultView(lg, r) {
 					return h(
 						"li",
 						{ "data-reason": reason, title: same && lang() !== "en" ? list[0].detail : null },
-						h("strong", {}, dict[`reason.${reason}`] ? t(`reason.${reason}`) : reason),
+						h("strong", {}, has(`reason.${reason}`) ? t(`reason.${reason}`) : reason),
 						` — ${tn("import.n_plays", list.length)}`,
 						same ? detail(list[0].detail) : null,
 						h(
@@ -1412,7 +1390,7 @@ sel.addEventListener("change", async () => {
 		sel.value = shown;
 		return;
 	}
-	localStorage.setItem(LANG_STORE, sel.value);
+	keepLang(sel.value);
 	route();
 });
 window.addEventListener("online", () => sendPending());
