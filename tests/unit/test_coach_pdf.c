@@ -1,11 +1,13 @@
 /* The coach's PDF (src/games/er/coach_pdf.c reading the analysis document, src/pdf/er_coach.c
  * drawing it), read back with pdftotext, pdfinfo and qpdf. The document is
- * tests/unit/data/coach_analysis.json: the contract's shape (notes/coach-contract.md) from a
- * seeded two-player game, seat 2's line standing for the best line and made-up costs, a search
- * cut short at turn 17. Writes build/pdf/coach-{en,fr}.pdf and .png to look at. */
+ * tests/unit/data/coach_analysis.json: an analysis reply's shape (static/openapi.json,
+ * CoachAnalysis) from a seeded two-player game, seat 2's line standing for the best line and
+ * made-up costs, a search cut short at turn 17. Writes build/pdf/coach-{en,fr}.pdf and .png to look
+ * at. */
 #include "er_fixture.h"
 #include "games/er/coach_pdf.h"
 #include "pdf/pdf.h"
+#include "pdf_fixture.h"
 #include "test.h"
 
 #include <json-c/json.h>
@@ -19,34 +21,10 @@ static pdf_print g_p;
 static const char *const OUT = "build/pdf";
 static json_object *g_a;
 
-static int run(const char *cmd, char *out, size_t cap)
-{
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, cap - 1, p);
-	out[n] = '\0';
-	return pclose(p);
-}
-
 static int load(void)
 {
-	json_object *print = json_object_from_file("templates/er/print.json");
-	json_object *specs = json_object_from_file("templates/er/specialists.json");
-	json_object *sheet = json_object_from_file("templates/er/sheet.json");
-	char err[256] = "";
-	int rc = print && specs && sheet
-	             ? pdf_print_from_json(&g_p, print, sheet, specs, err, sizeof err)
-	             : -1;
-	if (rc == 0)
-		rc = pdf_print_slim_fonts(&g_p, OUT, err, sizeof err);
-	if (rc != 0)
-		printf("  load: %s\n", err);
-	json_object_put(print);
-	json_object_put(specs);
-	json_object_put(sheet);
 	g_a = json_object_from_file("tests/unit/data/coach_analysis.json");
-	return rc == 0 && g_a ? 0 : -1;
+	return pdf_fixture_print(&g_p, OUT) == 0 && g_a ? 0 : -1;
 }
 
 /* Renders the page in lang to build/pdf/name.pdf (and a PNG of it); its text in out. */
@@ -62,18 +40,15 @@ static void render(const er_coach_print *cp, pdf_lang lang, const char *name, ch
 	CHECK_EQ_INT(pdf_doc_finish(doc, &bytes, &len), 0);
 	char path[256], cmd[640];
 	snprintf(path, sizeof path, "%s/%s.pdf", OUT, name);
-	FILE *f = fopen(path, "wb");
-	CHECK(f != NULL && fwrite(bytes, 1, len, f) == len);
-	if (f)
-		fclose(f);
+	CHECK_EQ_INT(pdf_fixture_write(path, bytes, len), 0);
 	free(bytes);
 	snprintf(cmd, sizeof cmd, "pdfinfo %s | grep -q 'Pages: *1' && qpdf --check %s >/dev/null",
 	         path, path);
-	CHECK_EQ_INT(run(cmd, out, cap), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, cap), 0);
 	snprintf(cmd, sizeof cmd, "pdftoppm -png -r 80 -singlefile %s %s/%s", path, OUT, name);
-	CHECK_EQ_INT(run(cmd, out, cap), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, cap), 0);
 	snprintf(cmd, sizeof cmd, "pdftotext -layout -enc UTF-8 %s -", path);
-	CHECK_EQ_INT(run(cmd, out, cap), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, cap), 0);
 }
 
 static void test_parse(void)

@@ -5,6 +5,7 @@
  * ghostscript, zbar-tools (DEB_PKGS). */
 #include "er_fixture.h"
 #include "pdf/pdf.h"
+#include "pdf_fixture.h"
 #include "test.h"
 
 #include <stdbool.h>
@@ -13,45 +14,6 @@
 static er_data g_d;
 static pdf_print g_p;
 static const char *const OUT = "build/pdf";
-
-static int load_print(void)
-{
-	json_object *print = json_object_from_file("templates/er/print.json");
-	json_object *specs = json_object_from_file("templates/er/specialists.json");
-	json_object *sheet = json_object_from_file("templates/er/sheet.json");
-	char err[256] = "";
-	int rc = print && specs && sheet
-	             ? pdf_print_from_json(&g_p, print, sheet, specs, err, sizeof err)
-	             : -1;
-	if (rc == 0)
-		rc = pdf_print_slim_fonts(&g_p, OUT, err, sizeof err);
-	if (rc != 0)
-		printf("  load_print: %s\n", err);
-	json_object_put(print);
-	json_object_put(specs);
-	json_object_put(sheet);
-	return rc;
-}
-
-static int write_file(const char *path, const unsigned char *b, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	size_t w = fwrite(b, 1, n, f);
-	return fclose(f) == 0 && w == n ? 0 : -1;
-}
-
-/* Runs a shell command; its whole stdout in out (NUL-terminated, truncated to cap). */
-static int run(const char *cmd, char *out, size_t cap)
-{
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, cap - 1, p);
-	out[n] = '\0';
-	return pclose(p);
-}
 
 /* Finishes doc into build/pdf/name.pdf (+ name.png of page 1 at 60 dpi). */
 static int save(pdf_doc *doc, const char *name, size_t *size)
@@ -62,13 +24,13 @@ static int save(pdf_doc *doc, const char *name, size_t *size)
 		return -1;
 	char path[256], cmd[512], out[256];
 	snprintf(path, sizeof path, "%s/%s.pdf", OUT, name);
-	int rc = write_file(path, bytes, len);
+	int rc = pdf_fixture_write(path, bytes, len);
 	free(bytes);
 	if (size)
 		*size = len;
 	snprintf(cmd, sizeof cmd, "pdftoppm -png -r 60 -f 1 -l 1 -singlefile %s %s/%s", path, OUT,
 	         name);
-	if (rc == 0 && run(cmd, out, sizeof out) != 0)
+	if (rc == 0 && pdf_fixture_run(cmd, out, sizeof out) != 0)
 		rc = -1;
 	return rc;
 }
@@ -77,20 +39,20 @@ static void check_info(const char *name, int pages, const char *size)
 {
 	char cmd[512], out[4096];
 	snprintf(cmd, sizeof cmd, "pdfinfo %s/%s.pdf", OUT, name);
-	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, sizeof out), 0);
 	const char *pg = strstr(out, "Pages:");
 	CHECK(pg != NULL && atoi(pg + 6) == pages);
 	CHECK(strstr(out, size) != NULL);
 	CHECK(strstr(out, "Title:") != NULL && strstr(out, "Author:") != NULL &&
 	      strstr(out, "CreationDate:") != NULL);
 	snprintf(cmd, sizeof cmd, "qpdf --check %s/%s.pdf", OUT, name);
-	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "No syntax or stream encoding errors") != NULL);
 	/* a second renderer: Ghostscript draws every page without repairing anything (it caught
 	 * an empty Flate stream that poppler and qpdf accept) */
 	snprintf(cmd, sizeof cmd, "gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s/%s.pdf 2>&1", OUT,
 	         name);
-	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "Error") == NULL && strstr(out, "repaired") == NULL);
 	if (strstr(out, "Error") || strstr(out, "repaired"))
 		printf("  gs: %.300s\n", out);
@@ -101,7 +63,7 @@ static void text_of(const char *name, char *out, size_t cap)
 {
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "pdftotext -enc UTF-8 %s/%s.pdf -", OUT, name);
-	CHECK_EQ_INT(run(cmd, out, cap), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, cap), 0);
 }
 
 static void blank(const char *name, pdf_paper paper, pdf_lang lang, int n)
@@ -210,7 +172,7 @@ static void test_filled_sheet(void)
 	         "pdftoppm -png -r 150 %s/filled-fr-a4.pdf %s/qr-scan && zbarimg -q --raw "
 	         "%s/qr-scan-1.png",
 	         OUT, OUT, OUT);
-	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, sizeof out), 0);
 	char want_qr[256];
 	snprintf(want_qr, sizeof want_qr, "%s\n", LINK);
 	CHECK_STR(out, want_qr);
@@ -377,7 +339,7 @@ static void test_pad_page(void)
 	         "pdftoppm -png -r 150 -singlefile %s/pad-en-a4.pdf %s/pad-qr && zbarimg -q --raw "
 	         "%s/pad-qr.png",
 	         OUT, OUT, OUT);
-	CHECK_EQ_INT(run(cmd, out, sizeof out), 0);
+	CHECK_EQ_INT(pdf_fixture_run(cmd, out, sizeof out), 0);
 	char want_qr[256];
 	snprintf(want_qr, sizeof want_qr, "%s\n", LINK);
 	CHECK_STR(out, want_qr);
@@ -489,7 +451,7 @@ int main(void)
 {
 	mkdir("build", 0755);
 	mkdir(OUT, 0755);
-	if (er_fixture_load(&g_d) != 0 || load_print() != 0) {
+	if (er_fixture_load(&g_d) != 0 || pdf_fixture_print(&g_p, OUT) != 0) {
 		printf("FAIL pdf: cannot load templates\n");
 		return 1;
 	}

@@ -1,4 +1,4 @@
-/* The ER coach's reply as JSON (/work/notes contract, api.md "The coach"): built from the pure
+/* The ER coach's reply as JSON (static/openapi.json, CoachAnalysis): built from the pure
  * analysis (rules/er_coach.h). Used by coach_api.c only. */
 #ifndef ER_COACH_JSON_H
 #define ER_COACH_JSON_H
