@@ -131,8 +131,10 @@ export function openGame(root, { id, token, seat }) {
 			nurses: s.nurse_track - b.nurse_track,
 			points: a.after.total - a.before.total,
 		};
-		// the move as the events and the turns both give it (their keys come in another order)
-		const move = a.move && { die: a.move.die, steps: a.move.steps.map(({ admit, morgue, screen, ward, value }) => ({ admit, morgue, screen, ward, value })) };
+		// the move as the events and the turns both give it (their keys come in another order):
+		// each step with the keys it has, in one order
+		const STEP = ["admit", "morgue", "screen", "ward", "value"];
+		const move = a.move && { die: a.move.die, steps: a.move.steps.map((st) => Object.fromEntries(STEP.filter((k) => k in st).map((k) => [k, st[k]]))) };
 		return { turn: a.turn.number, card: a.turn.card, dice: a.turn.dice, move, gained, seat: bot.seat };
 	}
 

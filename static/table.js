@@ -207,10 +207,9 @@ export function tableViews({ store, A, root }) {
 		if (!a.move) return t("alicat.no_move");
 		const parts = [t("alicat.took", { colour: t(`colour.${a.move.die}`), v: a.dice[a.move.die] })];
 		for (const st of a.move.steps) {
-			// a step names what it is by the one key it holds; the log's copy holds the others as undefined
-			if (st.admit !== undefined) parts.push(t("alicat.wrote", { v: st.value, ward: st.ward }));
-			else if (st.morgue !== undefined) parts.push(t("alicat.morgue"));
-			else if (st.screen !== undefined) parts.push(t("alicat.screened", { ward: st.screen }));
+			if ("admit" in st) parts.push(t("alicat.wrote", { v: st.value, ward: st.ward }));
+			else if ("morgue" in st) parts.push(t("alicat.morgue"));
+			else if ("screen" in st) parts.push(t("alicat.screened", { ward: st.screen }));
 		}
 		return parts.join(" ");
 	}
