@@ -125,6 +125,8 @@ bool db_conn_ensure(db_conn *c, bool force)
 				log_bug("db: connection left inside a transaction, "
 				        "rolling back");
 				PQclear(PQexec(c->pg, "ROLLBACK"));
+				c->lock_session = DB_LOCK_UNKNOWN;
+				c->lock_in_tx = false;
 				if (PQstatus(c->pg) == CONNECTION_OK &&
 				    PQtransactionStatus(c->pg) == PQTRANS_IDLE)
 					return true;
@@ -138,6 +140,8 @@ bool db_conn_ensure(db_conn *c, bool force)
 	c->pg = db_connect_worker(db_conninfo());
 	if (!c->pg)
 		return false;
+	c->lock_session = DB_LOCK_ROLE; /* db_connect set the role's timeouts */
+	c->lock_in_tx = false;
 	PQsetNoticeReceiver(c->pg, notice_receiver, c);
 	if (prepare_all(c->pg) != 0) {
 		db_mark_unavailable(PQerrorMessage(c->pg));
@@ -191,6 +195,7 @@ db_conn *db_conn_open(const char *conninfo, char *err, size_t errlen)
 		return NULL;
 	db_conn *c = xcalloc(1, sizeof *c);
 	c->pg = pg;
+	c->lock_session = DB_LOCK_ROLE;
 	c->standalone = true;
 	c->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)c;
 	PQsetNoticeReceiver(pg, notice_receiver, c);

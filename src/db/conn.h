@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+enum { DB_LOCK_UNKNOWN = -1, DB_LOCK_ROLE = 0, DB_LOCK_NOWAIT = 1 };
+
 struct db_conn {
 	PGconn *pg;
 	bool broken;        /* connection failure seen: reconnect before the next use */
@@ -24,7 +26,13 @@ struct db_conn {
 	/* BEGIN not sent yet: it goes out in one pipeline with the transaction's first statement
 	 * (one round trip fewer per transaction); NULL when none is pending */
 	const char *begin_pending;
-	bool nowait;       /* db_conn_nowait: lock waits cut short */
+	bool nowait; /* db_conn_nowait: lock waits cut short */
+	/* The session's lock_timeout: DB_LOCK_ROLE (the role's, as connected), DB_LOCK_NOWAIT (the
+	 * short one of db_conn_nowait) or DB_LOCK_UNKNOWN (a transaction that may have set it
+	 * failed): exec.c changes it only where a statement needs the other one */
+	signed char lock_session;
+	bool
+	    lock_in_tx; /* lock_session was set inside the current transaction (BEGIN's pipeline) */
 	bool lock_refused; /* the last statement was refused a lock under nowait (55P03) */
 };
 

@@ -1,5 +1,5 @@
-/* The statement runner: db_exec runs a prepared statement by name (sending a pending BEGIN and
- * the short lock timeout of a connection that may not wait in the same round trip), and
+/* The statement runner: db_exec runs a prepared statement by name (sending a pending BEGIN and,
+ * when the session's is not the one it needs, the lock timeout in the same round trip), and
  * db_result_status classifies what came back: a lost connection lowers the availability flag,
  * our own timeouts are DB_BUSY, serialization failures and deadlocks DB_RETRY. */
 #include "base/log.h"
@@ -114,27 +114,35 @@ db_status db_result_status(db_conn *c, const PGresult *r)
  * session is refused (55P03) within about this. */
 #define NOWAIT_LOCK_MS "1"
 
-/* Sends what must precede the statement — the pending BEGIN, this transaction's (or this
- * autocommitted statement's) short lock timeout — and the statement in one pipeline, and
- * returns the statement's result (or the first failed one's before it; NULL when the
- * connection failed). One round trip. Without BEGIN the pipeline is one implicit transaction
- * (it ends at the Sync), so the lock timeout, set for the transaction only, covers the
- * statement and goes with it. A connection whose pipeline could not be entered, filled or left
- * is not used again: it is marked broken (db_tx then retries on a fresh connection, and the
- * next request gets one), so no later statement meets a connection still in pipeline mode. */
-static PGresult *exec_pipelined(db_conn *c, const char *begin, bool nowait, const char *stmt,
-                                int nparams, const char *const *params, const int *lengths,
-                                const int *formats)
+/* How a statement's lock timeout is sent (lock_change): not at all, for the session, for its
+ * transaction alone. */
+enum lock_set { LOCK_KEEP, LOCK_SESSION, LOCK_TRANSACTION };
+
+/* Sends what must precede the statement — the pending BEGIN, then the lock timeout lock_ms
+ * for the session or this transaction alone (lock_change; after BEGIN, which may set an
+ * isolation level only before any query) — and the statement in one
+ * pipeline, and returns the statement's result (or the first failed one's before it; NULL when
+ * the connection failed). One round trip. Without BEGIN the pipeline is one implicit
+ * transaction (it ends at the Sync); with it, the setting is part of the transaction: either
+ * way a failure takes the setting back with it, which the callers record (lock_session). A
+ * connection whose pipeline could not be entered, filled or left is not used again: it is
+ * marked broken (db_tx then retries on a fresh connection, and the next request gets one), so
+ * no later statement meets a connection still in pipeline mode. */
+static PGresult *exec_pipelined(db_conn *c, const char *begin, enum lock_set lock,
+                                const char *lock_ms, const char *stmt, int nparams,
+                                const char *const *params, const int *lengths, const int *formats)
 {
-	static const char *const lock_ms[1] = {NOWAIT_LOCK_MS};
 	PGresult *res[3] = {NULL, NULL, NULL}, *x;
 	int n = 0;
 	bool sent = PQenterPipelineMode(c->pg) == 1;
 	if (sent && begin)
 		sent = PQsendQueryParams(c->pg, begin, 0, NULL, NULL, NULL, NULL, 0) == 1 && ++n;
-	if (sent && nowait)
-		sent = PQsendQueryParams(c->pg, "SELECT set_config('lock_timeout', $1, true)", 1,
-		                         NULL, lock_ms, NULL, NULL, 0) == 1 &&
+	if (sent && lock != LOCK_KEEP)
+		sent = PQsendQueryParams(c->pg,
+		                         lock == LOCK_SESSION
+		                             ? "SELECT set_config('lock_timeout', $1, false)"
+		                             : "SELECT set_config('lock_timeout', $1, true)",
+		                         1, NULL, &lock_ms, NULL, NULL, 0) == 1 &&
 		       ++n;
 	if (sent)
 		sent =
@@ -184,6 +192,29 @@ static PGresult *exec_pipelined(db_conn *c, const char *begin, bool nowait, cons
 	return r;
 }
 
+/* What this statement needs sent about the lock timeout, in *set (NULL: nothing), its value as
+ * text (buf), and *want, the session's afterwards. Changes are made before a transaction or an
+ * autocommitted statement only: inside a transaction, the one it began with holds. A connection
+ * that may not wait gets the short one for its session (a thread of libmicrohttpd's keeps it
+ * from statement to statement, so it is sent once, not with every write); a statement that may
+ * wait on such a session gets the role's for its transaction alone, so that the next short one
+ * needs nothing sent. */
+static enum lock_set lock_change(const db_conn *c, bool starts, signed char *want, char buf[16])
+{
+	*want = c->nowait ? DB_LOCK_NOWAIT : c->lock_session;
+	if (!starts || c->lock_session == (c->nowait ? DB_LOCK_NOWAIT : DB_LOCK_ROLE))
+		return LOCK_KEEP;
+	if (c->nowait) {
+		snprintf(buf, 16, "%s", NOWAIT_LOCK_MS);
+		return LOCK_SESSION;
+	}
+	snprintf(buf, 16, "%u", db_get_timeouts().lock_ms);
+	if (c->lock_session == DB_LOCK_NOWAIT)
+		return LOCK_TRANSACTION;
+	*want = DB_LOCK_ROLE; /* unknown: the session gets the role's again */
+	return LOCK_SESSION;
+}
+
 void db_conn_nowait(db_conn *c, bool on)
 {
 	if (c)
@@ -220,13 +251,20 @@ PGresult *db_exec_bin(db_conn *c, const char *stmt, int nparams, const char *con
 	}
 	const char *begin = c->begin_pending;
 	c->begin_pending = NULL;
-	/* the short lock timeout goes with BEGIN, or with a statement outside any transaction */
-	bool nowait = c->nowait && (begin || PQtransactionStatus(c->pg) == PQTRANS_IDLE);
+	signed char want;
+	char lock_ms[16];
+	enum lock_set lock =
+	    lock_change(c, begin || PQtransactionStatus(c->pg) == PQTRANS_IDLE, &want, lock_ms);
 	PGresult *r =
-	    begin || nowait
-	        ? exec_pipelined(c, begin, nowait, stmt, nparams, params, lengths, formats)
+	    begin || lock != LOCK_KEEP
+	        ? exec_pipelined(c, begin, lock, lock_ms, stmt, nparams, params, lengths, formats)
 	        : PQexecPrepared(c->pg, stmt, nparams, params, lengths, formats, 0);
-	switch (db_result_status(c, r)) {
+	db_status st = db_result_status(c, r);
+	if (lock == LOCK_SESSION) { /* a failure took it back; a later ROLLBACK does too (tx.c) */
+		c->lock_session = st == DB_OK ? want : DB_LOCK_UNKNOWN;
+		c->lock_in_tx = begin != NULL;
+	}
+	switch (st) {
 	case DB_UNAVAILABLE:
 		PQclear(r);
 		return NULL;

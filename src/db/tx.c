@@ -23,8 +23,18 @@ static db_status run_cmd(db_conn *c, const char *sql, char *tag, size_t taglen)
 	return st;
 }
 
+/* The transaction has ended, committed or not: a session setting made inside it went with it
+ * when it did not commit (the lock timeout is then unknown). */
+static void lock_settled(db_conn *c, bool committed)
+{
+	if (c->lock_in_tx && !committed)
+		c->lock_session = DB_LOCK_UNKNOWN;
+	c->lock_in_tx = false;
+}
+
 static void rollback(db_conn *c)
 {
+	lock_settled(c, false);
 	if (!c->broken && PQtransactionStatus(c->pg) != PQTRANS_IDLE)
 		run_cmd(c, "ROLLBACK", NULL, 0);
 }
@@ -49,6 +59,7 @@ static db_status tx_once(db_conn *c, const char *begin, db_tx_fn fn, void *arg, 
 		char tag[32];
 		*commit_sent = true;
 		st = run_cmd(c, "COMMIT", tag, sizeof tag);
+		lock_settled(c, st == DB_OK && strcmp(tag, "COMMIT") == 0);
 		if (st == DB_OK && strcmp(tag, "COMMIT") != 0) {
 			/* The server answers ROLLBACK to a COMMIT of a failed transaction: fn
 			 * ignored an error of one of its statements. */

@@ -230,7 +230,7 @@ def test_unit_db_against_the_database():
     """tests/unit/test_db.c's cases that need a real server (TEST_DB_CONNINFO): a connection
     whose pipeline cannot be left is replaced; every statement's result columns match the names
     its enum registers; the LISTEN connection quotes its channel; binary
-    whole-number arrays; reads in one snapshot."""
+    whole-number arrays; reads in one snapshot; the short lock timeout kept on the session."""
     db = make_database("t_dbto_unit")
     env = dict(os.environ, DATABASE_URL=db, MIGRATIONS_DIR=os.path.join(ROOT, "migrations"))
     subprocess.run([os.path.join(ROOT, SERVER_BIN), "migrate"], env=env, check=True,
@@ -241,7 +241,8 @@ def test_unit_db_against_the_database():
     for name in ("db statements' result columns match their lists",
                  "db connection left in pipeline mode", "db LISTEN on a channel that needs quoting",
                  "db binary bigint[] and integer[] parameters read by PostgreSQL",
-                 "db reads in one snapshot (db_tx_snapshot)"):
+                 "db reads in one snapshot (db_tx_snapshot)",
+                 "db lock timeout: nowait's kept on the session, the role's for a wait"):
         assert "PASS " + name in p.stdout, p.stdout + p.stderr
     assert p.returncode == 0, p.stdout + p.stderr
 

@@ -144,7 +144,7 @@ def test_a_kind_registered_only_in_the_tests_gets_the_whole_engine():
 
 class RoundTripProxy:
     """A TCP proxy between the server and PostgreSQL that counts, per connection, the round
-    trips the client starts: a burst of client bytes that follows bytes from the server (or
+    trips the client starts (and the statements it runs): a burst of client bytes that follows bytes from the server (or
     opens the connection). A connection is told apart by what its client sends: the workers
     prepare the engine's statements (events_append_if), the notifier sets synchronous_commit,
     the listener LISTENs. Each pump marks its direction before forwarding, and the client only
@@ -202,6 +202,21 @@ class RoundTripProxy:
         with self.lock:
             return sum(r["turns"] for r in self.conns if marker in r["sent"])
 
+    def statements(self, marker):
+        """Statements run so far on the connections whose client sent `marker`: the frontend
+        messages that run one (Bind of the extended protocol, Query of the simple one), read
+        from the client's bytes after the startup message (the protocol's framing: a type byte
+        and a length that counts itself)."""
+        with self.lock:
+            streams = [r["sent"] for r in self.conns if marker in r["sent"]]
+        n = 0
+        for b in streams:
+            i = int.from_bytes(b[0:4], "big")  # the startup message: a length, no type
+            while i + 5 <= len(b):
+                n += b[i:i + 1] in (b"B", b"Q")
+                i += 1 + int.from_bytes(b[i + 1:i + 5], "big")
+        return n
+
     def close(self):
         self.sock.close()
 
@@ -226,21 +241,23 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
             gid, host, ann = g["id"], g["host_token"], g["seats"][0]["seat_token"]
             worker = b"events_append_if"
 
-            def add(tok, seat, turn):
-                before = proxy.turns(worker)
+            def add(tok, seat, turn, statements=None):
+                before, ran = proxy.turns(worker), proxy.statements(worker)
                 st, _, obj = s.json("POST", f"{TALLY}/{gid}/seats/{seat}/adds",
                                     {"turn": turn, "points": 1}, token=tok)
                 assert st == 200, (st, obj)
+                if statements is not None:  # the short lock timeout stays on the session
+                    assert proxy.statements(worker) - ran == statements
                 return proxy.turns(worker) - before
 
             # the game's first write in this process: BEGIN + lock, its seats (nothing cached
             # yet), the claim of Ann's seat, the append, COMMIT
             assert add(ann, 1, 1) == 5
-            assert add(ann, 1, 2) == 1   # known token, cached state: one statement
-            assert add(ann, 1, 3) == 1
+            assert add(ann, 1, 2, statements=1) == 1  # known token, cached state: one statement
+            assert add(ann, 1, 3, statements=1) == 1
             assert add(host, 2, 1) == 3  # BEGIN + lock, append, COMMIT (no claim for the host)
-            assert add(host, 2, 2) == 1
-            assert add(ann, 1, 4) == 1
+            assert add(host, 2, 2, statements=1) == 1
+            assert add(ann, 1, 4, statements=1) == 1
             # a refusal is decided on the locked row (the cached state may be stale)
             before = proxy.turns(worker)
             st, _, obj = s.json("POST", f"{TALLY}/{gid}/seats/1/adds",

@@ -211,6 +211,86 @@ static void pipeline_left_open(void)
 	db_shutdown();
 }
 
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+/* The session's lock_timeout on c, as SHOW prints it. */
+static void show_lock_timeout(db_conn *c, char *out, size_t len)
+{
+	PGresult *r = PQexec(c->pg, "SHOW lock_timeout");
+	snprintf(out, len, "%s",
+	         PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
+	PQclear(r);
+}
+
+/* Runs game_get on c while another session holds the games table; *ms: how long it took. */
+static void read_locked_games(db_conn *c, bool nowait, long *ms)
+{
+	const char *p[2] = {"no-such-game", NULL};
+	db_conn_nowait(c, nowait);
+	long t0 = now_ms();
+	PGresult *r = db_exec(c, "game_get", 2, p);
+	*ms = now_ms() - t0;
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	CHECK(state && strcmp(state, "55P03") == 0); /* lock_timeout */
+	CHECK(db_conn_lock_refused(c) == nowait);
+	PQclear(r);
+	db_conn_nowait(c, false);
+}
+
+/* A connection that may not wait (db_conn_nowait) keeps the short lock timeout on its session
+ * from its first such statement on, so later ones send nothing more; a statement that may wait,
+ * on the same connection, still gets the role's whole lock timeout, for its own transaction. */
+static void lock_timeout_kept(void)
+{
+	const char *conninfo = getenv("TEST_DB_CONNINFO");
+	db_timeouts was = db_get_timeouts(), t = was;
+	t.lock_ms = 1500;
+	db_set_timeouts(&t);
+	CHECK_EQ_INT(db_init(conninfo), 0);
+	db_conn *c = db_thread_conn();
+	PGconn *holder = db_connect(conninfo, DB_ROLE_MIGRATE, NULL, 0);
+	CHECK(c != NULL && holder != NULL);
+	if (!c || !holder)
+		goto out;
+	char shown[32];
+	show_lock_timeout(c, shown, sizeof shown);
+	CHECK_STR(shown, "1500ms");
+	const char *p[2] = {"no-such-game", NULL};
+	db_conn_nowait(c, true); /* a statement that succeeds: its setting stays */
+	PGresult *r = db_exec(c, "game_get", 2, p);
+	CHECK(r && PQresultStatus(r) == PGRES_TUPLES_OK);
+	PQclear(r);
+	db_conn_nowait(c, false);
+	show_lock_timeout(c, shown, sizeof shown);
+	CHECK_STR(shown, "1ms");
+	r = PQexec(holder, "BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE");
+	CHECK_EQ_INT(PQresultStatus(r), PGRES_COMMAND_OK);
+	PQclear(r);
+	long ms;
+	read_locked_games(c, true, &ms);
+	CHECK(ms < 1000);
+	read_locked_games(c, false, &ms);
+	CHECK(ms >= 1400);
+	show_lock_timeout(c, shown, sizeof shown);
+	CHECK_STR(shown, "1ms");
+	read_locked_games(c, true, &ms);
+	CHECK(ms < 1000);
+	PQclear(PQexec(holder, "ROLLBACK"));
+	r = db_exec(c, "game_get", 2, p);
+	CHECK(r && PQresultStatus(r) == PGRES_TUPLES_OK);
+	PQclear(r);
+out:
+	if (holder)
+		PQfinish(holder);
+	db_set_timeouts(&was);
+	db_shutdown();
+}
+
 static atomic_int g_heard; /* version of the last notification for game "g" */
 
 static void heard(void *cls, const char *id, int version)
@@ -486,5 +566,8 @@ int main(void)
 		TEST("db LISTEN on a channel that needs quoting", listen_odd_channel);
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db reads in one snapshot (db_tx_snapshot)", snapshot_tx);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db lock timeout: nowait's kept on the session, the role's for a wait",
+		     lock_timeout_kept);
 	TEST_MAIN_END();
 }
