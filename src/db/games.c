@@ -61,7 +61,7 @@ DB_COLUMNS(GAME_GET_COLUMNS, GAME_GET_NCOLS);
 // clang-format on
 
 /* game_insert: the id when the game was inserted, no row when its code was taken */
-#define GAME_INSERT_COLUMNS(C) C(GAME_INSERT_ID, id)
+#define GAME_INSERT_COLUMNS(C) C(GAME_INSERT_ID, id) C(GAME_INSERT_SEATS, seats)
 DB_COLUMNS(GAME_INSERT_COLUMNS, GAME_INSERT_NCOLS);
 
 /* seats_list: the seats of a game in order */
@@ -107,16 +107,25 @@ DB_COLUMNS(EVENTS_APPEND_COLUMNS, EVENTS_APPEND_NCOLS);
 /* The table engine's statements: games, seats, events (migrations 0002 and 0005). */
 // clang-format off
 const db_statement db_games_statements[] = {
+	/* the game and its seats ($7 … $10, one array a column); no row when the code is taken */
 	{"game_insert",
-	 "INSERT INTO games (id, kind, code, host_token_hash, config, league) "
-	 "VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) "
-	 "ON CONFLICT (code) DO NOTHING "
-	 "RETURNING id",
-	 6, DB_COLUMN_NAMES(GAME_INSERT_COLUMNS)},
-	{"seat_insert",
-	 "INSERT INTO seats (game_id, seat, name, bot, token_hash) "
-	 "VALUES ($1, $2::int, $3, $4::boolean, decode($5, 'hex'))",
-	 5, NULL},
+	 "WITH g AS ( "
+	 "    INSERT INTO games (id, kind, code, host_token_hash, config, league) "
+	 "    VALUES ($1, $2, $3, decode($4, 'hex'), $5::jsonb, $6) "
+	 "    ON CONFLICT (code) DO NOTHING "
+	 "    RETURNING id "
+	 "), s AS ( "
+	 "    INSERT INTO seats (game_id, seat, name, bot, token_hash) "
+	 "    SELECT g.id, x.seat, x.name, x.bot <> 0, decode(x.hash, 'hex') "
+	 "      FROM g, "
+	 "           unnest($7::int[], $8::text[], $9::int[], $10::text[]) "
+	 "           AS x(seat, name, bot, hash) "
+	 "    RETURNING 1 "
+	 ") "
+	 "SELECT g.id, "
+	 "       (SELECT count(*) FROM s) AS seats "
+	 "  FROM g",
+	 10, DB_COLUMN_NAMES(GAME_INSERT_COLUMNS)},
 	{"game_get",
 	 GAME_GET_SQL,
 	 2, DB_COLUMN_NAMES(GAME_GET_COLUMNS)},
@@ -315,29 +324,45 @@ db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool loc
 	return DB_OK;
 }
 
+void db_seat_batch_add(db_seat_batch *b, int seat, const char *name, bool bot, const char *hash_hex)
+{
+	db_f8array_int4(&b->seats, seat);
+	db_f8array_text(&b->names, name, strlen(name));
+	db_f8array_int4(&b->bots, bot ? 1 : 0);
+	if (hash_hex)
+		db_f8array_text(&b->hashes, hash_hex, strlen(hash_hex));
+	else
+		db_f8array_null(&b->hashes);
+}
+
+void db_seat_batch_free(db_seat_batch *b)
+{
+	db_f8array_free(&b->seats);
+	db_f8array_free(&b->names);
+	db_f8array_free(&b->bots);
+	db_f8array_free(&b->hashes);
+}
+
 db_status db_game_insert(db_conn *c, const char *id, const char *kind, const char *code,
                          const char *host_hash_hex, const char *config, const char *league,
-                         bool *inserted)
+                         db_seat_batch *seats, bool *inserted)
 {
-	const char *p[6] = {id, kind, code, host_hash_hex, config, league};
+	const char *p[10] = {id, kind, code, host_hash_hex, config, league};
+	int len[10] = {0}, fmt[10] = {0};
+	db_f8array *cols[4] = {&seats->seats, &seats->names, &seats->bots, &seats->hashes};
+	const unsigned oids[4] = {DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_TEXT};
+	for (int k = 0; k < 4; k++) {
+		cols[k]->oid = oids[k];
+		p[6 + k] = db_f8array_done(cols[k], &len[6 + k]);
+		fmt[6 + k] = 1;
+	}
 	PGresult *r;
 	*inserted = false;
-	db_status st = db_run(c, "game_insert", 6, p, &r);
+	db_status st = db_run_bin(c, "game_insert", 10, p, len, fmt, &r);
 	if (st == DB_OK)
 		*inserted = PQntuples(r) == 1;
 	PQclear(r);
 	return st;
-}
-
-/* ---- seats ---- */
-
-db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name, bool bot,
-                         const char *hash_hex)
-{
-	char s[16];
-	itoa10(seat, s);
-	const char *p[5] = {id, s, name, bot ? "t" : "f", hash_hex};
-	return db_run_count(c, "seat_insert", 5, p, NULL);
 }
 
 db_status db_seats_list(db_conn *c, const char *id, db_seat_row *out, int max, int *n)

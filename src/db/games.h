@@ -51,14 +51,22 @@ void db_game_row_clear(db_game_row *g);
 db_status db_game_get(db_conn *c, const char *id, const char *hash_hex, bool lock,
                       db_game_row *out);
 
-/* Inserts a game; *inserted is false when the join code is taken (draw another). */
+/* The seats of a new game, column by column (binary arrays, db/f8array.h), for
+ * db_game_insert: db_seat_batch_add appends one (hash_hex NULL for a bot seat: it has no
+ * token), db_seat_batch_free empties the batch again. */
+typedef struct {
+	db_f8array seats, names, bots, hashes;
+} db_seat_batch;
+
+void db_seat_batch_add(db_seat_batch *b, int seat, const char *name, bool bot,
+                       const char *hash_hex);
+void db_seat_batch_free(db_seat_batch *b);
+
+/* Inserts a game and its seats in one statement; *inserted is false when the join code is
+ * taken (nothing was written: draw another). */
 db_status db_game_insert(db_conn *c, const char *id, const char *kind, const char *code,
                          const char *host_hash_hex, const char *config, const char *league,
-                         bool *inserted);
-
-/* Inserts a seat (hash_hex NULL for a bot seat: it has no token). */
-db_status db_seat_insert(db_conn *c, const char *id, int seat, const char *name, bool bot,
-                         const char *hash_hex);
+                         db_seat_batch *seats, bool *inserted);
 
 typedef struct {
 	int seat;

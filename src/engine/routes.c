@@ -158,34 +158,37 @@ typedef struct {
 	char seat_tokens[TABLE_MAX_SEATS][TOKEN_LEN + 1];
 } create_arg;
 
+/* The game and its seats, one statement; a join code that collides with a live game's is drawn
+ * again (ON CONFLICT DO NOTHING: nothing was written). */
 static db_status create_tx(db_conn *c, void *arg)
 {
 	create_arg *a = arg;
 	char hash[TOKEN_HASH_HEX + 1];
-	bool inserted = false;
-	db_status st = DB_FAIL;
-	token_new(a->host);
-	token_hash_hex(a->host, hash);
-	/* A join code may collide with a live game's: draw again (ON CONFLICT DO NOTHING). */
-	for (int attempt = 0; attempt < 8 && !inserted; attempt++) {
-		id_new(a->id);
-		code_new(a->code);
-		st = db_game_insert(c, a->id, a->kind->name, a->code, hash, jx_text(a->n->config),
-		                    a->n->league, &inserted);
-		if (st != DB_OK)
-			return st;
-	}
-	if (!inserted)
-		return DB_FAIL;
-	for (int s = 0; st == DB_OK && s < a->n->nseats; s++) {
+	db_seat_batch seats = {0};
+	for (int s = 0; s < a->n->nseats; s++) {
 		a->seat_tokens[s][0] = '\0';
 		if (!a->n->bot[s]) {
 			token_new(a->seat_tokens[s]);
 			token_hash_hex(a->seat_tokens[s], hash);
 		}
-		st = db_seat_insert(c, a->id, s + 1, a->n->names[s], a->n->bot[s],
-		                    a->n->bot[s] ? NULL : hash);
+		db_seat_batch_add(&seats, s + 1, a->n->names[s], a->n->bot[s],
+		                  a->n->bot[s] ? NULL : hash);
 	}
+	token_new(a->host);
+	token_hash_hex(a->host, hash);
+	bool inserted = false;
+	db_status st = DB_FAIL;
+	for (int attempt = 0; attempt < 8 && !inserted; attempt++) {
+		id_new(a->id);
+		code_new(a->code);
+		st = db_game_insert(c, a->id, a->kind->name, a->code, hash, jx_text(a->n->config),
+		                    a->n->league, &seats, &inserted);
+		if (st != DB_OK)
+			break;
+	}
+	db_seat_batch_free(&seats);
+	if (st == DB_OK && !inserted)
+		return DB_FAIL;
 	return st;
 }
 
