@@ -103,6 +103,10 @@ DB_COLUMNS(EVENTS_LOG_COLUMNS, EVENT_NCOLS);
  * row when the game was not as expected (nothing written) */
 #define EVENTS_APPEND_COLUMNS(C) C(EVENTS_APPEND_EVENTS, events)
 DB_COLUMNS(EVENTS_APPEND_COLUMNS, EVENTS_APPEND_NCOLS);
+/* events_append_if's: and how many seats it claimed (0 or 1, with claim) */
+#define EVENTS_APPEND_IF_COLUMNS(C)                                                                \
+	C(EVENTS_APPEND_IF_EVENTS, events) C(EVENTS_APPEND_IF_CLAIMED, claimed)
+DB_COLUMNS(EVENTS_APPEND_IF_COLUMNS, EVENTS_APPEND_IF_NCOLS);
 
 /* The table engine's statements: games, seats, events (migrations 0002 and 0005). */
 // clang-format off
@@ -267,10 +271,19 @@ const db_statement db_games_statements[] = {
 	 "                               FROM seats s "
 	 "                              WHERE s.game_id = g.id "
 	 "                                AND s.seat = $11::int "
-	 "                                AND s.claimed "
+	 "                                AND (s.claimed OR $13::boolean) "
 	 "                                AND decode($12, 'hex') IN (s.token_hash, s.link_hash)) "
 	 "           END "
 	 "    RETURNING g.id "
+	 "), c AS ( "
+	 "    UPDATE seats s "
+	 "       SET claimed = true "
+	 "      FROM u "
+	 "     WHERE $13::boolean "
+	 "       AND s.game_id = u.id "
+	 "       AND s.seat = $11::int "
+	 "       AND NOT s.claimed "
+	 "    RETURNING 1 "
 	 "), e AS ( "
 	 "    INSERT INTO events (game_id, version, kind, seat, turn, payload) "
 	 "    SELECT u.id, x.version, x.kind, x.seat, x.turn, x.payload "
@@ -279,9 +292,10 @@ const db_statement db_games_statements[] = {
 	 "           AS x(version, kind, seat, turn, payload) "
 	 "    RETURNING 1 "
 	 ") "
-	 "SELECT (SELECT count(*) FROM e) AS events "
+	 "SELECT (SELECT count(*) FROM e) AS events, "
+	 "       (SELECT count(*) FROM c) AS claimed "
 	 "  FROM u",
-	 12, DB_COLUMN_NAMES(EVENTS_APPEND_COLUMNS)},
+	 13, DB_COLUMN_NAMES(EVENTS_APPEND_IF_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
@@ -570,21 +584,31 @@ db_status db_events_append(db_conn *c, const char *id, db_event_batch *events, i
 }
 
 db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events, int version,
-                              bool finished, const char *result, int expected, int seat,
+                              bool finished, const char *result, int expected, int seat, bool claim,
                               const char *hash_hex, bool *applied)
 {
 	char v[16], e[16], s[16];
 	itoa10(version, v);
 	itoa10(expected, e);
 	itoa10(seat, s);
-	const char *p[12] = {id,     NULL, NULL, NULL,
-	                     NULL,   NULL, v,    finished ? "finished" : "playing",
-	                     result, e,    s,    hash_hex};
-	int len[12] = {0}, fmt[12] = {0};
+	const char *p[13] = {id,
+	                     NULL,
+	                     NULL,
+	                     NULL,
+	                     NULL,
+	                     NULL,
+	                     v,
+	                     finished ? "finished" : "playing",
+	                     result,
+	                     e,
+	                     s,
+	                     hash_hex,
+	                     claim ? "t" : "f"};
+	int len[13] = {0}, fmt[13] = {0};
 	batch_params(events, p + 1, len + 1, fmt + 1);
 	PGresult *r;
 	*applied = false;
-	db_status st = db_run_bin(c, "events_append_if", 12, p, len, fmt, &r);
+	db_status st = db_run_bin(c, "events_append_if", 13, p, len, fmt, &r);
 	if (st != DB_OK)
 		return st;
 	*applied = PQntuples(r) == 1;

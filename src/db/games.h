@@ -155,10 +155,11 @@ db_status db_events_append(db_conn *c, const char *id, db_event_batch *events, i
 /* The optimistic write of a move computed on a cached state: appends the batch and sets
  * version, status and result as db_events_append does, in ONE statement run outside any
  * transaction (it commits by itself) — but only while the game is still playing at version
- * `expected` and `hash_hex` is still the host token (seat 0) or the claimed token of `seat`.
+ * `expected` and `hash_hex` is still the host token (seat 0) or the claimed token of `seat`;
+ * with `claim`, a token of `seat` not claimed yet will do, and the statement claims the seat.
  * *applied is false when either no longer holds: nothing was written. */
 db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events, int version,
-                              bool finished, const char *result, int expected, int seat,
+                              bool finished, const char *result, int expected, int seat, bool claim,
                               const char *hash_hex, bool *applied);
 
 #endif

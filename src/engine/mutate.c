@@ -203,7 +203,8 @@ static db_status mutate_tx(db_conn *c, void *arg)
  * statement that checks the game is still at that version and the token still its own.
  * Returns 1 when it committed (*out: the game at its new version, in the thread's game buffer:
  * not to be freed, valid until the thread's next optimistic write), 0 when
- * nothing was written and the locking write must decide (no cached state, unknown token, a
+ * nothing was written and the locking write must decide (no cached state, a token that is not
+ * the seat's it writes for, a
  * refusal or a resubmission, a finish that records a league play, a version or token that no
  * longer holds), -1 when the connection failed with the statement sent (outcome unknown), -2
  * when a timeout cancelled the statement (nothing written: the row is held by someone else, and
@@ -215,6 +216,14 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	table_game *g = thread_game(size);
 	int cached = game_cache_get(id, g, size);
 	int seat = cached >= 0 && g->kind == kind ? eng_known_seat(g, hash) : -1;
+	/* A token this process has not seen, writing for a seat a phone plays: tried as that
+	 * seat's, whose claim the same statement makes (a phone's first move is one statement,
+	 * not the locking write's five). Any other token is not the seat's: the statement
+	 * writes nothing, and the locking write answers. */
+	bool claim = seat < 0 && cached >= 0 && g->kind == kind && ev->seat >= 1 &&
+	             ev->seat <= g->nseats && !g->bot[ev->seat - 1];
+	if (claim)
+		seat = ev->seat;
 	if (seat < 0)
 		return 0;
 	g->host = seat == 0;
@@ -233,9 +242,9 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 		goto done; /* the league play is recorded in the locking write's transaction */
 	result = result_of(g);
 	bool applied = false;
-	db_status st =
-	    db_events_append_if(c, id, &batch, g->version, result != NULL,
-	                        result ? jx_text(result) : NULL, cached, seat, hash, &applied);
+	db_status st = db_events_append_if(c, id, &batch, g->version, result != NULL,
+	                                   result ? jx_text(result) : NULL, cached, seat, claim,
+	                                   hash, &applied);
 	if (st == DB_UNAVAILABLE) {
 		rc = -1;
 	} else if (st == DB_BUSY) {

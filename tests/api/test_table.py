@@ -223,10 +223,12 @@ class RoundTripProxy:
 
 def test_a_move_is_one_round_trip_once_the_token_is_known():
     """The engine must not make a move cost more round trips. Counted on the wire
-    between the server (one worker thread) and PostgreSQL: a token's first write takes the
-    locking path (BEGIN with the row lock, the seat claim for a seat token, the append, COMMIT);
-    every later write of that token is ONE statement (the optimistic write); the NOTIFY goes out
-    afterwards, batched, on the notifier's own connection."""
+    between the server (one worker thread) and PostgreSQL: a token's first write on a game
+    whose state the process does not hold takes the locking path (BEGIN with the row lock, the
+    seat claim for a seat token, the append, COMMIT); every later write of that token, and a
+    seat token's first write once the state is held, is ONE statement (the optimistic write,
+    claiming the seat in the same statement); the NOTIFY goes out afterwards, batched, on the
+    notifier's own connection."""
     db = make_database("t_table_rtt")
     proxy = RoundTripProxy()
     try:
@@ -236,7 +238,7 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
         # the challenges' closer has a worker's connection too: it must not look meanwhile
         with Server(database=url, binary=binary,
                     env={"THREADS": "1", "CHALLENGE_CLOSE_PERIOD_MS": "3600000"}) as s:
-            st, _, g = s.json("POST", TALLY, {"players": ["Ann", "Bob"], "target": 100})
+            st, _, g = s.json("POST", TALLY, {"players": ["Ann", "Bob", "Cy"], "target": 100})
             assert st == 201, g
             gid, host, ann = g["id"], g["host_token"], g["seats"][0]["seat_token"]
             worker = b"events_append_if"
@@ -247,7 +249,7 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
                                     {"turn": turn, "points": 1}, token=tok)
                 assert st == 200, (st, obj)
                 if statements is not None:  # the short lock timeout stays on the session
-                    assert proxy.statements(worker) - ran == statements
+                    assert proxy.statements(worker) - ran == statements, (proxy.statements(worker) - ran, proxy.turns(worker) - before)
                 return proxy.turns(worker) - before
 
             # the game's first write in this process: BEGIN + lock, its seats (nothing cached
@@ -255,7 +257,9 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
             assert add(ann, 1, 1) == 5
             assert add(ann, 1, 2, statements=1) == 1  # known token, cached state: one statement
             assert add(ann, 1, 3, statements=1) == 1
-            assert add(host, 2, 1) == 3  # BEGIN + lock, append, COMMIT (no claim for the host)
+            # the host's first write for a seat: first tried as the seat's own token (one
+            # statement that writes nothing), then BEGIN + lock, append, COMMIT (no claim)
+            assert add(host, 2, 1) == 4
             assert add(host, 2, 2, statements=1) == 1
             assert add(ann, 1, 4, statements=1) == 1
             # a refusal is decided on the locked row (the cached state may be stale)
@@ -265,7 +269,12 @@ def test_a_move_is_one_round_trip_once_the_token_is_known():
             assert st == 409 and obj["rule"] == "turn-stale", obj
             assert proxy.turns(worker) - before == 2  # BEGIN + lock, ROLLBACK
             _, _, cur = s.json("GET", f"{TALLY}/{gid}", token=host)
-            assert cur["version"] == 6 and [x["points"] for x in cur["seats"]] == [4, 2], cur
+            assert cur["version"] == 6 and [x["points"] for x in cur["seats"]] == [4, 2, 0], cur
+            # a phone's first write on a game whose state this process holds: one statement,
+            # which claims the seat too (joining it is refused from then on)
+            assert add(g["seats"][2]["seat_token"], 3, 1, statements=1) == 1
+            st, _, obj = s.json("POST", "/api/v1/join", {"code": g["code"], "seat": 3})
+            assert st == 409 and obj["rule"] == "seat-claimed", obj
             # the notifier sends on its own thread, after the writes: wait for it (bounded)
             end = time.time() + 10
             while proxy.turns(b"synchronous_commit") < 1 and time.time() < end:
