@@ -2,7 +2,7 @@
 # What the closed loop of games.sh sends PostgreSQL, statement by statement: per write (a move
 # or a reveal), the calls of each statement the server ran, from pg_stat_statements over one
 # closed loop, for this tree and for BEFORE_REF (default d615c80; empty: this tree only), each
-# on its own database of one throwaway cluster.
+# on its own database of one throwaway cluster (fsync on, as in games.sh).
 #
 #   sh tests/bench/statements.sh       (make bench runs every tests/bench/*.sh)
 #
@@ -12,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 if [ -z "${STATEMENTS_BENCH_INNER:-}" ]; then
-	STATEMENTS_BENCH_INNER=1 exec pg_virtualenv -t \
+	STATEMENTS_BENCH_INNER=1 exec pg_virtualenv -t -o fsync=on \
 		-o shared_preload_libraries=pg_stat_statements sh "$0" "$@"
 fi
 
