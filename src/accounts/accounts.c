@@ -82,17 +82,27 @@ void accounts_shutdown(void)
 
 /* ---- shared helpers ---- */
 
-int acct_reply_db(http_resp *resp)
+static int reply_unavailable(http_resp *resp)
 {
 	http_resp_clear(resp);
+	http_reply_problem(resp, 503, "the database is unavailable; try again shortly", NULL, NULL);
+	return http_resp_header(resp, "Retry-After", "5");
+}
+
+int acct_reply_db(http_resp *resp)
+{
 	/* a statement cancelled by a database timeout (db_thread_busy) is worth retrying too */
-	if (!db_available() || db_thread_busy()) {
-		http_reply_problem(resp, 503, "the database is unavailable; try again shortly",
-		                   NULL, NULL);
-		return http_resp_header(resp, "Retry-After", "5");
-	}
+	if (!db_available() || db_thread_busy())
+		return reply_unavailable(resp);
+	http_resp_clear(resp);
 	return http_reply_problem(resp, 500, "internal error while reading or storing data", NULL,
 	                          NULL);
+}
+
+int acct_reply_db_status(http_resp *resp, db_status st)
+{
+	return st == DB_UNAVAILABLE || st == DB_BUSY ? reply_unavailable(resp)
+	                                             : acct_reply_db(resp);
 }
 
 /* Does origin ("scheme://authority", no path) name host (the Host header)? */

@@ -37,6 +37,10 @@ bool acct_session_league(const http_req *req, http_resp *resp, db_conn *c, accou
 
 /* 503 + Retry-After when the database is away, else 500. Returns 0. */
 int acct_reply_db(http_resp *resp);
+/* The same for a request that ended with st: DB_UNAVAILABLE and DB_BUSY are 503 whatever the
+ * availability flag says by the time of the reply (the health thread may have raised it again
+ * meanwhile); other failures as acct_reply_db. Returns 0. */
+int acct_reply_db_status(http_resp *resp, db_status st);
 
 /* ---- handlers ---- */
 int api_account_create(const http_req *req, http_resp *resp); /* POST /accounts */

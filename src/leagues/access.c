@@ -37,8 +37,7 @@ bool access_read_filters(const http_req *req, http_resp *resp, db_conn *c, const
 
 int access_reply_status(http_resp *resp, db_status st)
 {
-	(void)st;
-	return acct_reply_db(resp);
+	return acct_reply_db_status(resp, st);
 }
 
 db_status access_tx(db_conn *c, db_tx_fn fn, void *arg)
