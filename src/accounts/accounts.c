@@ -91,8 +91,9 @@ static int reply_unavailable(http_resp *resp)
 
 int acct_reply_db(http_resp *resp)
 {
-	/* a statement cancelled by a database timeout (db_thread_busy) is worth retrying too */
-	if (!db_available() || db_thread_busy())
+	/* a statement cancelled by a database timeout (db_thread_busy) is worth retrying too, and
+	 * so is a request whose connection was lost, whatever the flag says by now */
+	if (!db_available() || db_thread_busy() || db_thread_lost())
 		return reply_unavailable(resp);
 	http_resp_clear(resp);
 	return http_reply_problem(resp, 500, "internal error while reading or storing data", NULL,

@@ -35,7 +35,8 @@ bool acct_session(const http_req *req, http_resp *resp, db_conn *c, account *acc
 bool acct_session_league(const http_req *req, http_resp *resp, db_conn *c, account *acc,
                          const char *league);
 
-/* 503 + Retry-After when the database is away, else 500. Returns 0. */
+/* 503 + Retry-After when the database is away (or this thread's connection was lost, or its
+ * last statement timed out), else 500. Returns 0. */
 int acct_reply_db(http_resp *resp);
 /* The same for a request that ended with st: DB_UNAVAILABLE and DB_BUSY are 503 whatever the
  * availability flag says by the time of the reply (the health thread may have raised it again

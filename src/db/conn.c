@@ -186,6 +186,11 @@ bool db_thread_busy(void)
 	return t_conn && t_conn->busy;
 }
 
+bool db_thread_lost(void)
+{
+	return t_conn && (!t_conn->pg || t_conn->broken);
+}
+
 /* ---- standalone connections (a read replica's) ---- */
 
 db_conn *db_conn_open(const char *conninfo, char *err, size_t errlen)

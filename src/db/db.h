@@ -92,6 +92,10 @@ typedef enum { DB_OK = 0, DB_RETRY, DB_FAIL, DB_UNAVAILABLE, DB_ABORT, DB_BUSY }
 /* true when the last statement this thread ran was cancelled by a timeout (DB_BUSY): for
  * replies built after the status itself is gone. Cleared by every statement. */
 bool db_thread_busy(void);
+/* true when this thread's connection was lost or found unusable (a read-only session) and not
+ * replaced since (DB_UNAVAILABLE): for replies built after the status itself is gone, which must
+ * not read the availability flag alone (another thread may have raised it meanwhile). */
+bool db_thread_lost(void);
 
 /* While on, c waits for no lock another session holds: each transaction begun from then on,
  * and each statement run outside one, gets the shortest lock timeout (1 ms, sent in the same

@@ -242,7 +242,8 @@ def test_unit_db_against_the_database():
                  "db connection left in pipeline mode", "db LISTEN on a channel that needs quoting",
                  "db binary bigint[] and integer[] parameters read by PostgreSQL",
                  "db reads in one snapshot (db_tx_snapshot)",
-                 "db lock timeout: nowait's kept on the session, the role's for a wait"):
+                 "db lock timeout: nowait's kept on the session, the role's for a wait",
+                 "db a broken connection counts as lost until replaced"):
         assert "PASS " + name in p.stdout, p.stdout + p.stderr
     assert p.returncode == 0, p.stdout + p.stderr
 

@@ -291,6 +291,26 @@ out:
 	db_shutdown();
 }
 
+/* A connection found unusable (here: marked broken, as a lost one or a read-only session is)
+ * counts as lost for this thread until a request's connection replaces it, whatever the
+ * availability flag says meanwhile. */
+static void thread_lost(void)
+{
+	CHECK_EQ_INT(db_init(getenv("TEST_DB_CONNINFO")), 0);
+	db_conn *c = db_thread_conn();
+	CHECK(c != NULL);
+	if (!c)
+		goto out;
+	CHECK(!db_thread_lost());
+	c->broken = true;
+	CHECK(db_thread_lost());
+	CHECK(db_available());
+	c = db_thread_conn(); /* the next request's: replaced */
+	CHECK(c != NULL && !db_thread_lost());
+out:
+	db_shutdown();
+}
+
 static atomic_int g_heard; /* version of the last notification for game "g" */
 
 static void heard(void *cls, const char *id, int version)
@@ -569,5 +589,7 @@ int main(void)
 	if (getenv("TEST_DB_CONNINFO"))
 		TEST("db lock timeout: nowait's kept on the session, the role's for a wait",
 		     lock_timeout_kept);
+	if (getenv("TEST_DB_CONNINFO"))
+		TEST("db a broken connection counts as lost until replaced", thread_lost);
 	TEST_MAIN_END();
 }
