@@ -1,5 +1,5 @@
 // The state store (static/README.md, "The ER screens").
-const SLICE = 8;
+const SLICE = 4;
 
 export function createStore(initial) {
 	let state = initial;

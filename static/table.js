@@ -17,6 +17,15 @@ function breakdown(score) {
 	return h("table", { class: "breakdown" }, h("tbody", {}, rows));
 }
 
+/** The seat whose sheet is shown: the one tapped in the list, else the phone's. */
+const viewing = (S) => (S.view && S.view !== D.me(S) ? S.view : D.me(S));
+
+/** The sheet shown: the phone's own with its move being made or queued, another's as stored. */
+function shownSheet(S) {
+	const q = !S.draft && D.queuedMove(S);
+	return viewing(S) !== D.me(S) ? D.seatOf(S, viewing(S)).sheet : S.draft ? D.draftSheet(S) : q ? D.withSteps(D.mySheet(S), q.body.move.steps) : D.mySheet(S);
+}
+
 /** The sheet of the seat being viewed: built once, then updated in place. */
 export function sheetView({ store, A }) {
 	const get = store.get;
@@ -56,14 +65,15 @@ export function sheetView({ store, A }) {
 	});
 	store.subscribe((S) => S.game && S.data && [viewing(S), D.seatOf(S, viewing(S)).sheet], (v) => v && hlKind && highlight(hlKind));
 
-	const viewing = (S) => (S.view && S.view !== D.me(S) ? S.view : D.me(S));
+	// board, its marks, ledger, its marks: four views, four short tasks on a slow phone
+	const ready = (S) => !!(S.game && S.data);
+	store.subscribe(ready, (on) => on && !board && boardBox.append((board = createBoard(get().data.sheet, { onBed: A.tapBed, onScreen: A.screenWard, onUnlit: A.unlit })).el));
 	store.subscribe((S) => S.game && S.data && (() => {
 		const seat = viewing(S);
 		const mine = seat === D.me(S);
 		const interactive = mine && D.canMove(S) && !!S.draft && !S.busy;
-		// a move waiting in the offline queue is drawn, its beds marked as pending
 		const queued = mine && !S.draft ? D.queuedMove(S) : null;
-		const sheet = mine && S.draft ? D.draftSheet(S) : queued ? D.withSteps(D.mySheet(S), queued.body.move.steps) : D.seatOf(S, seat).sheet;
+		const sheet = shownSheet(S);
 		const screenable = [];
 		if (interactive && S.draft.bay.bonus === "screen" && !D.screenStep(S.draft)) sheet.wards.forEach((w, i) => w.length && screenable.push(i));
 		const lit = interactive && !S.picker ? [...D.litBeds(S).keys()] : [];
@@ -71,8 +81,6 @@ export function sheetView({ store, A }) {
 			lang: S.lang, seat, sheet, interactive, screenable, lit,
 			draft: mine ? [...D.draftBeds(S)] : [], picking: interactive && S.picker ? S.picker.ward : null,
 			pending: queued ? [...D.stepBeds(D.mySheet(S), queued.body.move.steps)] : [],
-			// ALICAT's difficulty points get their own box in its score row
-			modifiers: D.seatOf(S, seat).bot && S.game.alicat_modifiers.some((m) => m !== "preparation"),
 			name: D.seatOf(S, seat).name, bot: D.seatOf(S, seat).bot, score: D.seatOf(S, seat).score,
 			finished: S.game.status === "finished", hl: S.highlight || [],
 			// the legal beds of the patient being placed are known (the options have arrived)
@@ -81,13 +89,6 @@ export function sheetView({ store, A }) {
 		};
 	})(), (v) => {
 		if (!v) return;
-		const S = get();
-		if (!board) {
-			board = createBoard(S.data.sheet, { onBed: A.tapBed, onScreen: A.screenWard, onUnlit: A.unlit });
-			ledger = createLedger(S.data.sheet);
-			boardBox.append(board.el);
-			ledgerBox.append(ledger.el);
-		}
 		heading.replaceChildren(v.bot ? icon("robot") : "", `${v.name}${v.bot ? ` (${t("game.bot")})` : ""}`, " ",
 			h("span", { class: "pscore" }, t("game.score", { n: v.score.total })));
 		board.update({
@@ -95,9 +96,12 @@ export function sheetView({ store, A }) {
 			draft: new Set(v.draft), pending: new Set(v.pending), picking: v.picking, label: t("game.sheet_of", { name: v.name }), highlight: new Set(v.hl),
 		});
 		board.el.setAttribute("aria-label", t("game.sheet_of", { name: v.name }));
-		ledger.update(v.sheet, v.score, v.modifiers);
 		el.dataset.opts = v.ready ? "ready" : "loading";
 	});
+	store.subscribe(ready, (on) => on && !ledger && ledgerBox.append((ledger = createLedger(get().data.sheet)).el));
+	// ALICAT's difficulty points get their own box in its score row
+	store.subscribe((S) => ready(S) && [shownSheet(S), D.seatOf(S, viewing(S)), S.game.alicat_modifiers.some((m) => m !== "preparation"), S.lang],
+		(v) => v && ledger.update(v[0], v[1].score, v[1].bot && v[2]));
 	return { el };
 }
 
