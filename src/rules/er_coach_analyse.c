@@ -185,9 +185,10 @@ static er_result run(const er_data *d, const er_coach_game *g, const er_coach_op
 		narrower = malloc(sizeof *narrower);
 		if (!narrower)
 			return er_fail(ER_RULE_INVALID_MOVE, "out of memory");
+		/* the same options, costs too: a width's answer with costs is at least the narrower
+		 * width's answer with costs, whose C(0) may beat its search's best */
 		er_coach_opts no = *o;
 		no.width = nw;
-		no.costs = false;
 		r = run(d, g, &no, narrower, nodes);
 		if (r.rule || !narrower->best_complete) {
 			/* stopped inside the narrower search: its lines are what there is */

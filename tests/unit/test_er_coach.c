@@ -155,23 +155,32 @@ static void test_best_claims(void)
 	}
 }
 
-/* Widths 1, 8, 64 (and 256 on two games): the best never decreases. */
+/* Widths 1, 8, 64 (and 256 on two games): the best never decreases, with the per-turn costs as
+ * the API asks for them (their C(0) can raise a width's best) and without. */
 static void test_monotone_in_width(void)
 {
 	static coach_fixture_game fg;
 	static er_coach_game cg;
-	for (int i = 0; i < ngames / 2; i++) {
-		game_of(i, &fg, &cg);
-		int prev = -1000;
-		static const int widths[] = {1, 8, 64, 256};
-		for (int w = 0; w < (i < 2 ? 4 : 3); w++) {
-			er_coach_opts o = {.width = widths[w]};
-			CHECK_STR(er_coach_analyse(&D, &cg, &o, res_a).rule, NULL);
-			check_result(&cg, res_a);
-			CHECK(res_a->best.score.total >= prev);
-			prev = res_a->best.score.total;
+	/* with costs: four games and game 33, where a width's best with costs once fell below the
+	 * narrower width's */
+	for (int costs = 0; costs < 2; costs++)
+		for (int k = 0, n = costs ? 4 : ngames / 2; k <= n; k++) {
+			int i = k < n ? k : 33;
+			game_of(i, &fg, &cg);
+			int prev = -1000;
+			static const int widths[] = {1, 8, 64, 256};
+			for (int w = 0; w < (i < 2 && !costs ? 4 : 3); w++) {
+				er_coach_opts o = {.width = widths[w], .costs = costs};
+				CHECK_STR(er_coach_analyse(&D, &cg, &o, res_a).rule, NULL);
+				check_result(&cg, res_a);
+				if (res_a->best.score.total < prev)
+					printf("  game %d, costs %d: width %d's best %d < the "
+					       "narrower's %d\n",
+					       i, costs, widths[w], res_a->best.score.total, prev);
+				CHECK(res_a->best.score.total >= prev);
+				prev = res_a->best.score.total;
+			}
 		}
-	}
 }
 
 /* Equal input, equal result. */
@@ -293,7 +302,8 @@ int main(void)
 	     test_moves_all);
 	TEST("coach: best >= player and greedy, replayed and rescored, costs sum (END OF THE GAME)",
 	     test_best_claims);
-	TEST("coach: best monotone in width 1, 8, 64, 256", test_monotone_in_width);
+	TEST("coach: best monotone in width 1, 8, 64, 256, with costs and without",
+	     test_monotone_in_width);
 	TEST("coach: deterministic", test_deterministic);
 	TEST("coach: the node budget stops it, incomplete", test_budget_stops);
 	TEST("coach: an illegal real move names its turn (ADMIT PATIENT)", test_illegal_move);
