@@ -1,6 +1,7 @@
 """Helpers of the league tests: a browser-like client that keeps its session cookie
 and sends Origin on every mutation, and account set-up."""
 import json
+import socket
 
 from harness import Server, make_database, problem  # noqa: F401 (re-exported)
 
@@ -120,3 +121,33 @@ def league_plays_whole(c, lid):
         assert st == 200, full
         out.append(full)
     return out
+
+
+def new_league(owner, name="Tuesday club", guests=("Bea", "Cid", "Dot")):
+    """A league of OWNER named NAME with GUESTS as guest members: (league, {name: member id})."""
+    st, hd, lg = owner.post("/api/v1/leagues", {"name": name})
+    assert st == 201, (st, lg)
+    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
+    for g in guests:
+        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
+        assert st == 201 and m["guest"], (st, m)
+        ids[g] = m["id"]
+    return lg, ids
+
+
+def announce(s, c, path, length):
+    """Sends only the headers of a POST announcing length body bytes; returns the status line
+    the server answers before reading the body."""
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+    sock.sendall((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{s.port}\r\n"
+                  f"Origin: {c.origin}\r\nCookie: dh_session={c.cookie}\r\n"
+                  f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n").encode())
+    data = sock.recv(4096).decode(errors="replace")
+    sock.close()
+    return data
+
+
+def import_file(c, lid, fmt, body, ctype):
+    """POST …/import?format=FMT of BODY (bytes or text) as CTYPE by client C: (status, headers, body)."""
+    return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
+                  headers={"Content-Type": ctype})

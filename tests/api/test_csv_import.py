@@ -6,7 +6,7 @@ and the row."""
 import csv, io, json, os, urllib.parse
 
 from harness import Server, make_database, problem
-from league_util import user, league_plays
+from league_util import announce, league_plays, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(HERE, "data", "csv-real")
@@ -299,8 +299,7 @@ def test_files_that_are_no_csv_are_refused_with_the_row():
                              b"{}", raw=True, headers={"Content-Type": "application/json"})
         problem(st, hd, o, 400)
         # the preview takes what the import takes: 16 MiB, refused from the headers beyond
-        from test_leagues import _announce
-        assert _announce(s, ann, f"/api/v1/leagues/{lid}/import/preview?format=csv",
+        assert announce(s, ann, f"/api/v1/leagues/{lid}/import/preview?format=csv",
                          16 * 1024 * 1024 + 1).startswith("HTTP/1.1 413")
         # owners only, and Origin checked, as for the import
         bob = user(s, "bob@example.org", "Bob")
