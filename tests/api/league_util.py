@@ -147,7 +147,14 @@ def announce(s, c, path, length):
     return data
 
 
-def import_file(c, lid, fmt, body, ctype):
+def import_file(c, lid, fmt, body, ctype="application/json"):
     """POST …/import?format=FMT of BODY (bytes or text) as CTYPE by client C: (status, headers, body)."""
     return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
                   headers={"Content-Type": ctype})
+
+
+def imported(c, lid, fmt, body, ctype="application/json"):
+    """import_file that must succeed: the import's report."""
+    st, hd, o = import_file(c, lid, fmt, body, ctype)
+    assert st == 200, (st, o)
+    return o

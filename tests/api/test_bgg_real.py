@@ -5,7 +5,7 @@ BGG plays answer is refused whole."""
 import csv, io, json, os, re
 
 from harness import Server, make_database, problem
-from league_util import user
+from league_util import import_file, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(HERE, "data", "bgg-real")
@@ -44,8 +44,7 @@ def _read(name):
 
 
 def _import(c, lid, fmt, body, ctype="application/xml"):
-    return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
-                  headers={"Content-Type": ctype})
+    return import_file(c, lid, fmt, body, ctype)
 
 
 def _league(c, name):

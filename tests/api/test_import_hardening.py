@@ -4,7 +4,7 @@ infinite as a double: refused at every input, never written in a reply)."""
 import json, os, subprocess, time
 
 from harness import SERVER_BIN, Server, make_database, problem
-from league_util import user
+from league_util import import_file, user
 
 # ASan's shadow memory and quarantine raise a sanitized server's resident set on their own.
 _PEAK_MB = 400 if "asan" in SERVER_BIN else 100
@@ -18,11 +18,6 @@ def _league(owner):
     st, hd, lg = owner.post("/api/v1/leagues", {"name": "Hostile files"})
     assert st == 201, (st, lg)
     return lg["id"]
-
-
-def _import(c, lid, fmt, body, ctype):
-    return c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
-                  headers={"Content-Type": ctype})
 
 
 def _peak_mb(s):
@@ -60,7 +55,7 @@ def test_bgg_entity_expansion_is_refused_quickly_and_small():
         for what, body in documents.items():
             t0 = time.time()
             try:
-                st, hd, o = _import(ann, lid, "bggxml", body, "application/xml")
+                st, hd, o = import_file(ann, lid, "bggxml", body, "application/xml")
             except OSError as e:  # the server died or hung on it
                 raise AssertionError(f"{what}: no answer ({e}); server exit {s.proc.poll()}")
             took = time.time() - t0
@@ -85,7 +80,7 @@ def test_bgg_without_dtd_still_imports():
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         lid = _league(ann)
-        st, hd, o = _import(ann, lid, "bggxml", body, "application/xml")
+        st, hd, o = import_file(ann, lid, "bggxml", body, "application/xml")
         assert st == 200 and o["imported"] == 1, (st, o)
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         st, hd, p = ann.get(f"/api/v1/leagues/{lid}/plays/{plays['plays'][0]['id']}")
@@ -114,7 +109,7 @@ def test_non_finite_numbers_are_refused_at_every_input():
         doc = _sample()
         doc["plays"][1]["playerScores"][0]["score"] = "1e400"
         other = _league(ann)
-        st, hd, o = _import(ann, other, "bgstats", json.dumps(doc), "application/json")
+        st, hd, o = import_file(ann, other, "bgstats", json.dumps(doc), "application/json")
         assert st == 200 and o["imported"] == 3, o
         st, hd, e = ann.get(f"/api/v1/leagues/{other}/export.json")
         _strict(json.dumps(e))
@@ -122,7 +117,7 @@ def test_non_finite_numbers_are_refused_at_every_input():
         assert golf["playerScores"][0]["score"] == "1e400", golf
         text = json.dumps(_sample()).replace('"score": "61"', '"score": 1e400', 1)
         assert "1e400" in text
-        st, hd, o = _import(ann, lid, "bgstats", text, "application/json")
+        st, hd, o = import_file(ann, lid, "bgstats", text, "application/json")
         problem(st, hd, o, 400, field="/plays/0/playerScores/0/score")
         assert "finite" in o["detail"], o
         # BGG XML: a score attribute is text as typed; only a plain decimal is a number, so
@@ -130,7 +125,7 @@ def test_non_finite_numbers_are_refused_at_every_input():
         xml = (b'<plays><play id="9" date="2025-01-02"><item name="Azul" objectid="1"/>'
                b'<players><player name="Ann" score="1e400"/><player name="Bea" score="' +
                b"9" * 400 + b'"/><player name="Cid" score="2"/></players></play></plays>')
-        st, hd, o = _import(ann, lid, "bggxml", xml, "application/xml")
+        st, hd, o = import_file(ann, lid, "bggxml", xml, "application/xml")
         assert st == 200 and o["imported"] == 1, o
         st, hd, plays = ann.get(f"/api/v1/leagues/{lid}/plays")
         st, hd, play = ann.get(f"/api/v1/leagues/{lid}/plays/{plays['plays'][0]['id']}")
@@ -146,7 +141,7 @@ def test_non_finite_numbers_are_refused_at_every_input():
                           {"name": "Ann", "score": 1, "rank": 1, "winner": True,
                            "breakdown": {"bonus": 7}}]}]}
         text = json.dumps(backup).replace('"bonus": 7', '"bonus": -1e400')
-        st, hd, o = _import(ann, lid, "backup", text, "application/json")
+        st, hd, o = import_file(ann, lid, "backup", text, "application/json")
         problem(st, hd, o, 400, field="/plays/0/results/0/breakdown/bonus")
         # a request body of another route
         st, hd, me = ann.get("/api/v1/accounts/me")
@@ -170,7 +165,7 @@ def test_non_finite_numbers_are_never_written():
         lid = _league(ann)
         here = os.path.dirname(os.path.abspath(__file__))
         with open(os.path.join(here, "data", "bgstats-sample.json"), "rb") as f:
-            st, hd, o = _import(ann, lid, "bgstats", f.read(), "application/json")
+            st, hd, o = import_file(ann, lid, "bgstats", f.read(), "application/json")
         assert st == 200 and o["imported"] == 3, o
         subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-d", "h_import_hardening", "-c",
                         "UPDATE play_results SET score = 'Infinity' WHERE seat = 1; "

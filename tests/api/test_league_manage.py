@@ -7,7 +7,7 @@ import glob, json, os, shutil, subprocess, tempfile
 from urllib.parse import quote
 
 from harness import ROOT, SERVER_BIN, Server, make_database, problem
-from league_util import invite, join, user
+from league_util import imported, invite, join, user
 
 
 def _league(owner, guests=("Bea", "Cid")):
@@ -45,13 +45,6 @@ def _bgstats(players, plays, games):
                   for k, (u, g, seats) in enumerate(plays)]}).encode()
 
 
-def _import(c, lid, fmt, body, ctype="application/json"):
-    st, hd, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
-                       headers={"Content-Type": ctype})
-    assert st == 200, (st, o)
-    return o
-
-
 def _members(c, lid):
     st, hd, lg = c.get(f"/api/v1/leagues/{lid}")
     assert st == 200, lg
@@ -76,7 +69,7 @@ def test_member_names_compare_without_case_or_spaces():
             ("30000000-0000-4000-8000-000000000001", 0, [(0, 10), (1, 20)]),
             ("30000000-0000-4000-8000-000000000002", 0, [(0, 30), (1, 20), (2, 5)]),
         ], [("Azul", 230802)])
-        o = _import(ann, lid, "bgstats", doc)
+        o = imported(ann, lid, "bgstats", doc)
         assert o["imported"] == 2 and o["players_created"] == 1, o
         m = _members(ann, lid)
         assert set(m) == {"Ann", "Bob", "Zed", "BOB (seat 3)"}, m
@@ -89,7 +82,7 @@ def test_member_names_compare_without_case_or_spaces():
                b'objecttype="thing" objectid="230802"/><players><player username="" userid="0" '
                b'name="ANN" score="3" win="1"/><player username="" userid="0" name=" zed" '
                b'score="1" win="0"/></players></play></plays>')
-        o = _import(ann, lid, "bggxml", xml, "application/xml")
+        o = imported(ann, lid, "bggxml", xml, "application/xml")
         assert o["imported"] == 1 and o["players_created"] == 0, o
         assert _members(ann, lid)["Zed"]["plays"] == 1
 
@@ -212,7 +205,7 @@ def test_one_game_however_its_plays_spell_it():
             ("30000000-0000-4000-8000-000000000004", 3, [(0, 50), (1, 60)]),
         ], [("Dice Hospital: ER – Emergency Roll", 0), ("Azul", 230802),
             ("Azul: Neuauflage", 230802), ("Clinic: Deluxe Edition", 272739)])
-        _import(ann, lid, "bgstats", doc)
+        imported(ann, lid, "bgstats", doc)
         st, hd, lg = ann.get(f"/api/v1/leagues/{lid}")
         assert lg["games"] == ["Azul", "Catan", "Catan", "Clinic", "Dice Hospital: ER – Emergency Roll"], lg["games"]
 

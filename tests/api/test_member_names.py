@@ -8,7 +8,7 @@ before it, marking names that became one for a merge without merging or losing a
 import glob, json, os, shutil, subprocess, tempfile, unicodedata
 
 from harness import ROOT, SERVER_BIN, Server, make_database, problem
-from league_util import user
+from league_util import imported, user
 
 # Unicode's White_Space property (PropList.txt), and the invisible characters these tests use
 # (Default_Ignorable_Code_Point)
@@ -55,13 +55,6 @@ def _league(owner, name="Tuesday club", guests=()):
         st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
         assert st == 201, (st, m)
     return lg["id"]
-
-
-def _import(c, lid, fmt, body, ctype="application/json"):
-    st, hd, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
-                       headers={"Content-Type": ctype})
-    assert st == 200, (st, o)
-    return o
 
 
 def _bgstats(players, plays):
@@ -171,7 +164,7 @@ def test_imports_and_table_games_match_names_however_typed():
         # new guest, stored as "New Guest"
         doc = _bgstats(["bOb\t", "Ann", "\u2003ZOE\u0301", "New\u00a0 Guest ", "Bob\u00a0"],
                        [[(0, 10), (1, 20)], [(2, 5), (1, 7), (3, 9)], [(4, 3), (1, 1)]])
-        o = _import(ann, lid, "bgstats", doc)
+        o = imported(ann, lid, "bgstats", doc)
         assert o["imported"] == 3 and o["players_created"] == 1, o
         m = _members(ann, lid)
         assert set(m) == {"Ann", "Bob", "Zo\u00e9", "New Guest"}, m
@@ -182,7 +175,7 @@ def test_imports_and_table_games_match_names_however_typed():
                'objecttype="thing" objectid="230802"/><players><player username="" userid="0" '
                'name="&#x2003;BOB" score="3" win="1"/><player username="" userid="0" '
                'name="new guest&#xa0;" score="1" win="0"/></players></play></plays>').encode()
-        o = _import(ann, lid, "bggxml", xml, "application/xml")
+        o = imported(ann, lid, "bggxml", xml, "application/xml")
         assert o["imported"] == 1 and o["players_created"] == 0, o
         assert _members(ann, lid)["Bob"]["plays"] == 3
         # a backup: another league whose members are spelt otherwise takes it without a new
@@ -193,7 +186,7 @@ def test_imports_and_table_games_match_names_however_typed():
         backup = _respell(backup, spelt)
         assert "BOB\u00a0" in json.dumps(backup, ensure_ascii=False)
         lid2 = _league(ann, name="From a backup", guests=("bob", "ZO\u00c9", "New Guest"))
-        o = _import(ann, lid2, "backup", json.dumps(backup).encode())
+        o = imported(ann, lid2, "backup", json.dumps(backup).encode())
         assert o["imported"] == 4 and o["players_created"] == 0, o
         m2 = _members(ann, lid2)
         assert set(m2) == {"Ann", "bob", "ZO\u00c9", "New Guest"}, m2
@@ -279,7 +272,7 @@ def test_migration_marks_names_that_became_one():
                 problem(st, hd, o, 409, rule="member-exists")
             # an import's "bob\u00a0" is the member that keeps the name
             doc = _bgstats(["bob\u00a0", "Ann"], [[(0, 1), (1, 2)]])
-            o = _import(ann, "L1", "bgstats", doc)
+            o = imported(ann, "L1", "bgstats", doc)
             assert o["imported"] == 1 and o["players_created"] == 0, o
             assert _sql(db, "SELECT count(*) FROM play_results WHERE member_id = 'm1'") == [["3"]]
             # the owner merges one look-alike and renames the other: the marks go

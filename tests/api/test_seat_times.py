@@ -10,7 +10,7 @@ tnaskali-by-thing.xml a numeric startposition with a color ("1", "blue")."""
 import csv, io, json, os
 
 from harness import Server, make_database
-from league_util import user, league_plays, league_plays_whole
+from league_util import imported, league_plays, league_plays_whole, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BGG = os.path.join(HERE, "data", "bgg-real")
@@ -30,13 +30,6 @@ def _league(c, name):
     st, hd, lg = c.post("/api/v1/leagues", {"name": name})
     assert st == 201, (st, lg)
     return lg["id"]
-
-
-def _import(c, lid, fmt, body, ctype):
-    st, hd, o = c.call("POST", f"/api/v1/leagues/{lid}/import?format={fmt}", body, raw=True,
-                       headers={"Content-Type": ctype})
-    assert st == 200, (st, o)
-    return o
 
 
 def _by_uuid(c, lid):
@@ -73,9 +66,9 @@ def test_bgg_seat_details_are_kept_shown_and_written_back():
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         lid = _league(ann, "Seats")
-        _import(ann, lid, "bggxml", _read(os.path.join(BGG, "bram-auser-page3.xml")),
+        imported(ann, lid, "bggxml", _read(os.path.join(BGG, "bram-auser-page3.xml")),
                 "application/xml")
-        _import(ann, lid, "bggxml", _read(os.path.join(BGG, "tnaskali-by-thing.xml")),
+        imported(ann, lid, "bggxml", _read(os.path.join(BGG, "tnaskali-by-thing.xml")),
                 "application/xml")
         plays = _by_uuid(ann, lid)
         funko, trek = plays["bgg-71573663"], plays["bgg-71257017"]
@@ -113,7 +106,7 @@ def test_bgg_seat_details_are_kept_shown_and_written_back():
         assert o["date"] == "2023-04-22T00:00:00", o
         # and the export reads back as the same seats
         lid2 = _league(ann, "Read back")
-        _import(ann, lid2, "bgstats", json.dumps(e), "application/json")
+        imported(ann, lid2, "bgstats", json.dumps(e), "application/json")
         again = _by_uuid(ann, lid2)
         got = sorted((p["bgg_play_id"], _seats(p)) for p in again.values())
         want = sorted((p["bgg_play_id"], _seats(p)) for p in plays.values()
@@ -128,7 +121,7 @@ def test_local_times_stay_local():
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         lid = _league(ann, "Local")
-        _import(ann, lid, "bgstats", json.dumps(doc), "application/json")
+        imported(ann, lid, "bgstats", json.dumps(doc), "application/json")
         plays = _by_uuid(ann, lid)
         src = {p["uuid"]: p for p in doc["plays"] if p["uuid"] in plays}
         assert len(src) == len(plays) > 50
@@ -178,7 +171,7 @@ def test_undated_bgg_plays_are_kept():
     with Server(database=_db()) as s:
         ann = user(s, "ann@example.org", "Ann")
         lid = _league(ann, "Undated")
-        o = _import(ann, lid, "bggxml", xml, "application/xml")
+        o = imported(ann, lid, "bggxml", xml, "application/xml")
         assert o["skipped"] == 0 and o["imported"] == 10, o  # 9 plays, one now twice
         plays = _by_uuid(ann, lid)
         undated = [plays["bgg-95132182"], plays["bgg-95132182-2"]]
@@ -217,7 +210,7 @@ def test_undated_bgg_plays_are_kept():
             ["bgg-95132182", "bgg-95132182-2"]
         for fmt, body in (("bgstats", e), ("backup", b)):
             lid2 = _league(ann, "Again " + fmt)
-            _import(ann, lid2, fmt, json.dumps(body), "application/json")
+            imported(ann, lid2, fmt, json.dumps(body), "application/json")
             assert sum(x["date"] is None for x in league_plays(ann, lid2)) == 2, fmt
         # an edit keeps it undated, or dates it
         p = undated[0]
@@ -246,7 +239,7 @@ def test_plays_imported_before_the_clocks_become_local():
     with Server(database=db) as s:
         ann = user(s, "clocks@example.org", "Ann")
         lid = _league(ann, "Before")
-        _import(ann, lid, "bggxml", _read(os.path.join(BGG, "sebki-plays.xml")), "application/xml")
+        imported(ann, lid, "bggxml", _read(os.path.join(BGG, "sebki-plays.xml")), "application/xml")
         plays = _by_uuid(ann, lid)
         edited = sorted(plays.values(), key=lambda p: p["uuid"])[0]
         st, hd, o = ann.put(f"/api/v1/leagues/{lid}/plays/{edited['id']}", {
