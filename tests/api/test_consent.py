@@ -3,17 +3,11 @@ an account joins a league or becomes a co-owner only by accepting an owner's inv
 guest's history becomes a member's only when an owner approves the member's claim; and every
 merge of two members can be undone, the standings and ratings then exactly as before."""
 from harness import Server, make_database, problem
-from league_util import claim, invite, join, user
+from league_util import claim, invite, join, new_league, user
 
 
 def _league(owner, guests=("Bea", "Cid")):
-    st, hd, lg = owner.post("/api/v1/leagues", {"name": "Consent club"})
-    assert st == 201, (st, lg)
-    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
-    for g in guests:
-        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
-        assert st == 201 and m["guest"], (st, m)
-        ids[g] = m["id"]
+    lg, ids = new_league(owner, "Consent club", guests)
     return lg["id"], ids
 
 

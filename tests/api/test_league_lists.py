@@ -6,7 +6,7 @@ import os, re
 from urllib.parse import parse_qs, urlsplit
 
 from harness import Server, make_database, problem
-from league_util import claim, invite, join, user
+from league_util import claim, invite, join, new_league, user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -16,13 +16,7 @@ def _db():
 
 
 def _league(owner, guests=("Bea", "Cid")):
-    st, hd, lg = owner.post("/api/v1/leagues", {"name": "Lists"})
-    assert st == 201, (st, lg)
-    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
-    for g in guests:
-        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
-        assert st == 201, (st, m)
-        ids[g] = m["id"]
+    lg, ids = new_league(owner, "Lists", guests)
     return lg["id"], ids
 
 

@@ -7,17 +7,11 @@ import glob, json, os, shutil, subprocess, tempfile
 from urllib.parse import quote
 
 from harness import ROOT, SERVER_BIN, Server, make_database, problem
-from league_util import imported, invite, join, user
+from league_util import imported, invite, join, new_league, user
 
 
 def _league(owner, guests=("Bea", "Cid")):
-    st, hd, lg = owner.post("/api/v1/leagues", {"name": "Tuesday club"})
-    assert st == 201, (st, lg)
-    ids = {lg["members"][0]["name"]: lg["members"][0]["id"]}
-    for g in guests:
-        st, hd, m = owner.post(f"/api/v1/leagues/{lg['id']}/members", {"name": g})
-        assert st == 201, (st, m)
-        ids[g] = m["id"]
+    lg, ids = new_league(owner, "Tuesday club", guests)
     return lg["id"], ids
 
 
