@@ -8,7 +8,7 @@
 #
 # Each build serves, one after the other on one keep-alive connection: 2,000 GET /api/v1/health
 # (a prepared statement per request), 2,000 GET /app.css (a static file kept in memory), and a
-# closed loop of ER games (tests/bench/games_load.c, 4 tables for 3 s: creation, joins, reveals,
+# closed loop of ER games (tests/bench/games_load*.c, 4 tables for 3 s: creation, joins, reveals,
 # moves). The server runs one connection thread (THREADS=1), so the warm-up requests have
 # opened its database connection and kept its spare request context before the first reading;
 # counts then do not depend on the machine's load. Targets: no allocation of 1 KiB or more for

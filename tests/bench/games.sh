@@ -7,7 +7,7 @@
 #
 # Starts its own throwaway PostgreSQL (pg_virtualenv, fsync on unless FSYNC says otherwise),
 # builds both servers (the old one in a temporary git worktree) and the C load generator
-# (tests/bench/games_load.c: it picks every move locally with the rules library, so the client
+# (tests/bench/games_load*.c: it picks every move locally with the rules library, so the client
 # costs little CPU). Each of ROUNDS rounds runs, for each server (its own database, its own
 # migrations): an open loop (TABLES tables x 4 seats, moves sent at RATE moves/s on a fixed
 # schedule, latency from the scheduled instant) and a closed loop (CLOSED_TABLES tables as fast
