@@ -72,7 +72,7 @@ $(BUILD)/libapp.a: $(APP_OBJ)
 $(BUILD)/server: $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/librules.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(if $(filter $<,$(UNIT_APP)),$(BUILD)/libapp.a) \
 	    $(BUILD)/librules.a $(LDFLAGS) $(LDLIBS)
