@@ -41,6 +41,10 @@ TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs,test_stuck
 	step lint-layers sh tests/lint/layers.sh
 	# no file names or development words in the screens' strings (tests/lint/ui_words.sh)
 	step lint-ui-words sh tests/lint/ui_words.sh
+	# no modules of the front end importing each other in a circle (tests/lint/js_circles.py)
+	step lint-js-circles python3 tests/lint/js_circles.py
+	# no file of code or prose over 800 lines (tests/lint/file_lines.sh)
+	step lint-file-lines sh tests/lint/file_lines.sh
 	# the unit runner and the steps fail on planted crashing, leaking, hanging and lying
 	# binaries and suites (tests/lib/selfcheck.sh)
 	step runner-self-check sh tests/lib/selfcheck.sh
