@@ -753,7 +753,7 @@ await test("leagues-installable-and-offline", async () => {
 	const ready = await p.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 6000))]));
 	assert(ready, "leagues.html registers the service worker");
 	// straight after the install: what the worker keeps by itself, not what it met on the way
-	const files = ["leagues.html", "leagues.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json", "app.css", "api.js", "dom.js"];
+	const files = ["leagues.html", "leagues.js", "leagues-ui.js", "leagues-files.js", "leagues-members.js", "leagues-pictures.js", "leagues-play.js", "leagues-i18n.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json", "app.css", "api.js", "dom.js"];
 	const kept = await p.evaluate((fs) => Promise.all(fs.map((f) => caches.match(new URL(f, location.href).href).then((r) => !!r))), files);
 	const missing = files.filter((f, i) => !kept[i]);
 	assert(missing.length === 0, `not in the service worker's cache: ${missing}`);
