@@ -2,7 +2,7 @@
 // a league's members screen what waits for an answer — claims of guests that owners approve or
 // refuse, invitations not yet accepted — and the recent merges an owner can undo. Nothing moves
 // in a league before that answer (api.md "Conventions"). The screen's helpers come in `ui`
-// (leagues.js): {api, t, tn, h, panel, confirmButton, enc, done(text)}, done(text) showing
+// (leagues-ui.js consentUi): {api, t, tn, h, panel, confirmButton, enc, done(text)}, done(text) showing
 // text on the screen drawn again.
 
 /** The account's pending invitations with Accept and Decline, or null when there are none. */

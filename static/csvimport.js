@@ -1,4 +1,4 @@
-// A spreadsheet's columns before it is imported (the league's Files panel, leagues.js): the
+// A spreadsheet's columns before it is imported (the league's Files panel, leagues-files.js): the
 // server reads the file and proposes what each column holds (POST …/import/preview?format=csv);
 // this shows that mapping as one choice per column, the date order and a game for every play
 // when they are needed, and the first plays as they would be stored; each change asks the
@@ -18,7 +18,7 @@ export function mappingQuery(m) {
 
 /**
  * The mapping screen for file (a File) in the league lid. deps: { h, t, tn, api, errorBox, ApiError }
- * from leagues.js; onImport(mapping) when the owner imports; onCancel() when they do not.
+ * from leagues-files.js; onImport(mapping) when the owner imports; onCancel() when they do not.
  * Resolves to the element once the first preview has arrived (rejects with its ApiError).
  */
 export async function csvMappingView(file, lid, deps, onImport, onCancel) {

@@ -5,7 +5,7 @@
 // "time e2e-FILE N s" line after each file; exits 1 on any failure. tests/e2e/run.sh runs two of these at once, each on its own server.
 import { closeBrowser, results } from "./lib.mjs";
 
-const FILES = ["er", "erscreens", "coach", "leagues", "charts", "ertable", "tabletop", "tabletop-words", "display", "boxcheck", "help", "challenges", "lighthouse"];
+const FILES = ["er", "erscreens", "coach", "leagues", "leagues-files", "charts", "ertable", "tabletop", "tabletop-words", "display", "boxcheck", "help", "challenges", "lighthouse"];
 const chosen = process.env.E2E_FILES ? process.env.E2E_FILES.split(",") : FILES;
 const unknown = chosen.filter((f) => !FILES.includes(f));
 if (unknown.length) {

@@ -1,4 +1,4 @@
-// End-to-end tests of the league pictures (static/charts.js, drawn by static/leagues.js) in
+// End-to-end tests of the league pictures (static/charts.js, drawn by static/leagues-pictures.js) in
 // headless Debian chromium at 360 × 740: a league imported from the largest real BG Stats export
 // stored (tests/api/data/bgstats-real/deniedpluto-2025.json: 792 plays over ten years, 152
 // players, 121 games) with a season of its busiest year; the

@@ -102,7 +102,7 @@ fi
 # three lanes at once: a lane waits on its phones and the server more than it computes, so three
 # keep two cores busier than two did; the lanes take about as long as each other (all.mjs's "time
 # e2e-FILE" lines). Lighthouse measures speed, so it runs alone
-lane er,leagues,tabletop-words 1 &
+lane er,leagues,leagues-files,tabletop-words 1 &
 A=$!
 lane erscreens,tabletop,boxcheck,coach 2 &
 B=$!
