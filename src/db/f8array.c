@@ -96,6 +96,14 @@ void db_f8array_null(db_f8array *a)
 	a->hasnull = true;
 }
 
+void db_f8array_append(db_f8array *a, const db_f8array *src)
+{
+	if (src->len)
+		memcpy(reserve(a, src->len), src->b + HEAD, src->len);
+	a->n += src->n;
+	a->hasnull = a->hasnull || src->hasnull;
+}
+
 const char *db_f8array_done(db_f8array *a, int *len)
 {
 	if (a->b == NULL) /* nothing added: the buffer for the header alone */

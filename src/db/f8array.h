@@ -41,6 +41,8 @@ void db_f8array_text(db_f8array *a, const char *s, size_t n);
 void db_f8array_jsonb(db_f8array *a, const char *s, size_t n);
 /* Appends a NULL element. */
 void db_f8array_null(db_f8array *a);
+/* Appends every element of src (of the same type, not done yet) to a. */
+void db_f8array_append(db_f8array *a, const db_f8array *src);
 /* Writes the header and returns the parameter's bytes (borrowed from a) with their count in
  * *len; more elements may not be added after it. */
 const char *db_f8array_done(db_f8array *a, int *len);

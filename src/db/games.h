@@ -162,4 +162,25 @@ db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events
                               bool finished, const char *result, int expected, int seat, bool claim,
                               const char *hash_hex, bool *applied);
 
+/* One optimistic write of db_events_append_group: db_events_append_if's arguments, and its
+ * outcome. The caller owns every pointer. */
+typedef struct {
+	const char *id;
+	db_event_batch *events;
+	int version;        /* the game's version after the events */
+	bool finished;      /* status 'finished' after them, with result (JSON text) */
+	const char *result; /* NULL while the game goes on */
+	int expected;       /* the version the events were computed on */
+	int seat;           /* whose token hash_hex is (0: the host) */
+	bool claim;         /* a token of seat not claimed yet will do; the statement claims it */
+	const char *hash_hex;
+	bool applied; /* out: written (false: the game was not as expected, nothing written) */
+} db_append_one;
+
+/* The optimistic writes of several games (ids distinct) in ONE statement that commits by
+ * itself: each one written or not exactly as db_events_append_if would (its own version, status
+ * and token checks), the others whatever its outcome. A failed statement writes none of
+ * them (every applied is false). */
+db_status db_events_append_group(db_conn *c, db_append_one *w, int n);
+
 #endif

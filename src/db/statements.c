@@ -10,6 +10,7 @@ const db_statement *const db_statement_tables[] = {
 	db_health_statements,
 	db_readpool_statements,
 	db_games_statements,
+	db_games_group_statements,
 	db_accounts_statements,
 	db_consent_statements,
 	db_profiles_statements,

@@ -58,6 +58,7 @@ typedef struct {
 extern const db_statement db_health_statements[];         /* db/health.c */
 extern const db_statement db_readpool_statements[];       /* db/readpool.c */
 extern const db_statement db_games_statements[];          /* db/games.c */
+extern const db_statement db_games_group_statements[];    /* db/games_group.c */
 extern const db_statement db_analyses_statements[];       /* db/analyses.c */
 extern const db_statement db_accounts_statements[];       /* db/accounts.c */
 extern const db_statement db_consent_statements[];        /* db/consent.c */
