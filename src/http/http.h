@@ -29,11 +29,17 @@ typedef struct http_req {
 	const char *body; /* NUL-terminated; NULL when empty */
 	size_t body_len;
 	struct MHD_Connection *conn; /* for headers / query arguments */
+	/* The handler runs again (on a waiting thread) because the holder of the reply it parked
+	 * deferred it (http_park): what the parked work tried need not be tried again. */
+	bool after_park;
 } http_req;
 
 /* An immutable body many replies share (a cached reply): reference-counted, freed by the last
  * http_blob_unref; the references may be dropped on any thread. */
 typedef struct http_blob http_blob;
+
+/* A parked reply (http_park, below). */
+typedef struct http_ticket http_ticket;
 
 typedef struct http_resp {
 	int status;
@@ -65,6 +71,9 @@ typedef struct http_resp {
 	/* Set by http_defer alone: the handler would have to wait and did nothing yet; the server
 	 * runs it again on a waiting thread (below). */
 	bool defer;
+	/* Set by http_park alone: another thread finishes the reply (below). */
+	void (*park)(http_ticket *ticket, void *arg);
+	void *park_arg;
 } http_resp;
 
 /* A handler always fills resp (status + body) and returns 0; a non-zero return is a bug and
@@ -197,6 +206,22 @@ void http_thread_may_wait(bool yes);
 /* resp cleared and marked deferred; returns 0 (a handler's return value). */
 int http_defer(http_resp *resp);
 
+/* ---- parking (request.c): a reply that another thread finishes ----
+ * A handler whose reply waits for work another thread does for many requests at once (the
+ * table engine's grouped writes) calls http_park(resp, start, arg) and returns 0. The server
+ * suspends the connection, then calls start(ticket, arg) on the connection's thread; from then
+ * on the ticket's holder owns the reply: it fills http_ticket_resp(ticket) — a reply, or
+ * http_defer to have the handler run again from the start on a waiting thread — and calls
+ * http_ticket_done(ticket) exactly once, from any thread; the ticket is not its own after
+ * that. The server's stop waits for every parked reply. */
+/* resp cleared and marked parked (start runs once the connection is suspended); returns 0. */
+int http_park(http_resp *resp, void (*start)(http_ticket *ticket, void *arg), void *arg);
+/* The reply the ticket's holder fills (no json-c object in it outlives the holder's thread
+ * once done: bodies are text). */
+http_resp *http_ticket_resp(http_ticket *ticket);
+/* The reply is complete: the connection resumes and its thread sends it. */
+void http_ticket_done(http_ticket *ticket);
+
 /* ---- router (router.c) ---- */
 typedef enum { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD } route_match;
 /* Matches path against the table; on ROUTE_FOUND *route and params are set (params point into
@@ -244,6 +269,9 @@ typedef struct {
 	/* the waiting threads of deferred requests (http_defer): threads (0: as many as the
 	 * libmicrohttpd threads) and requests queued for them (0: 256) */
 	unsigned wait_threads, wait_queue;
+	/* run first on each job and waiting thread, before the server answers (its database
+	 * connection, so that a request handed to the thread never waits for one); may be NULL */
+	void (*pool_thread_start)(void);
 } http_config;
 
 typedef struct http_server http_server;

@@ -42,6 +42,14 @@ int http_defer(http_resp *resp)
 	return 0;
 }
 
+int http_park(http_resp *resp, void (*start)(http_ticket *ticket, void *arg), void *arg)
+{
+	http_resp_clear(resp);
+	resp->park = start;
+	resp->park_arg = arg;
+	return 0;
+}
+
 struct jobs {
 	pthread_mutex_t mu;
 	pthread_cond_t cv; /* a job was queued, a place was pushed, or the pool stops */
@@ -49,6 +57,8 @@ struct jobs {
 	unsigned queued, reserved, queue_len;
 	bool stopping;
 	int nice;
+	void (*thread_start)(void);
+	unsigned started; /* threads that have run thread_start */
 	const char *name;
 	unsigned nthreads;
 	pthread_t *threads;
@@ -62,7 +72,11 @@ static void *worker(void *arg)
 	http_thread_may_wait(true);
 	if (p->nice && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice) != 0)
 		log_info("%s: its threads run at the connection threads' priority", p->name);
+	if (p->thread_start)
+		p->thread_start();
 	pthread_mutex_lock(&p->mu);
+	p->started++;
+	pthread_cond_broadcast(&p->cv);
 	for (;;) {
 		while (!p->head && !p->stopping)
 			pthread_cond_wait(&p->cv, &p->mu);
@@ -82,11 +96,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice)
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice,
+                 void (*thread_start)(void))
 {
 	jobs *p = xcalloc(1, sizeof *p);
 	p->name = name;
 	p->nice = nice;
+	p->thread_start = thread_start;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->queue_len = queue_len ? queue_len : 1;
@@ -102,6 +118,10 @@ jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nic
 		jobs_stop(p);
 		return NULL;
 	}
+	pthread_mutex_lock(&p->mu);
+	while (p->started < p->nthreads)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
 	return p;
 }
 

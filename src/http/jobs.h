@@ -24,9 +24,11 @@ typedef struct jobs jobs;
 
 /* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1), at the CPU
  * priority nice (0: the connection threads'; 19: below them). Every job thread may wait
- * (http_may_wait). name ("jobs", "waits") is for the log. NULL (logged) when no thread could
- * be started. */
-jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice);
+ * (http_may_wait). name ("jobs", "waits") is for the log. Each thread first runs thread_start
+ * (unless NULL: its database connection, say), and jobs_start returns once every one has. NULL
+ * (logged) when no thread could be started. */
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice,
+                 void (*thread_start)(void));
 /* A place for one job: false when queue_len jobs are waiting already or the pool stops. */
 bool jobs_reserve(jobs *p);
 /* Queues j on the place jobs_reserve gave (every reserve is followed by one push). */

@@ -37,7 +37,13 @@ typedef struct heavy_job {
 	char path[HTTP_MAX_URL + 1];
 	http_resp resp;
 	atomic_bool done;
+	bool parked; /* a parked reply (http_park): the holder of the ticket fills resp */
 } heavy_job;
+
+/* A parked reply's ticket is its job (request.c alone looks inside). */
+struct http_ticket {
+	heavy_job hj;
+};
 
 /* ---- queueing a reply ---- */
 
@@ -246,6 +252,7 @@ static void make_req(const req_ctx *c, struct MHD_Connection *conn, const char *
 	    .body = c->len ? c->body : NULL,
 	    .body_len = c->len,
 	    .conn = conn,
+	    .after_park = c->after_park,
 	};
 	memcpy(req->params, c->params, sizeof req->params);
 }
@@ -432,6 +439,39 @@ static enum MHD_Result run_on_pool(req_ctx *c, struct MHD_Connection *conn, cons
 	return MHD_YES;
 }
 
+/* Suspends the connection of a handler that parked its reply (http_park), then hands the
+ * ticket to start; finish() queues the reply once the ticket is done, or runs the handler again
+ * on a waiting thread when its holder deferred it. */
+static enum MHD_Result park(req_ctx *c, struct MHD_Connection *conn,
+                            void (*start)(http_ticket *, void *), void *arg)
+{
+	http_ticket *t = xcalloc(1, sizeof *t);
+	heavy_job *hj = &t->hj;
+	hj->c = c;
+	hj->conn = conn;
+	hj->parked = true;
+	atomic_init(&hj->done, false);
+	c->hj = hj;
+	atomic_fetch_add(&c->srv->parked, 1);
+	MHD_suspend_connection(conn);
+	start(t, arg);
+	return MHD_YES;
+}
+
+http_resp *http_ticket_resp(http_ticket *t)
+{
+	return &t->hj.resp;
+}
+
+void http_ticket_done(http_ticket *t)
+{
+	http_server *srv = t->hj.c->srv;
+	struct MHD_Connection *conn = t->hj.conn;
+	atomic_store(&t->hj.done, true);
+	MHD_resume_connection(conn); /* t may be freed from here on */
+	atomic_fetch_sub(&srv->parked, 1);
+}
+
 /* A light route's http_resp.after, run on the job pool so that the reply does not wait for it
  * (queued replies are written once the handler's thread is back in libmicrohttpd's loop). */
 typedef struct after_job {
@@ -473,8 +513,18 @@ static void run_after(http_server *srv, void (*after)(void))
 static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const char *method)
 {
 	http_server *srv = c->srv;
+	if (c->hj && !atomic_load(&c->hj->done))
+		return MHD_YES;
+	if (c->hj && c->hj->parked && c->hj->resp.defer) { /* again, on a waiting thread */
+		http_resp_clear(&c->hj->resp);
+		free(c->hj);
+		c->hj = NULL;
+		c->after_park = true;
+		return run_on_pool(c, conn, method, srv->waits,
+		                   "Too many requests are waiting; try again shortly.");
+	}
 	if (c->hj)
-		return atomic_load(&c->hj->done) ? queue_resp(c, conn, &c->hj->resp) : MHD_YES;
+		return queue_resp(c, conn, &c->hj->resp);
 	conn_head_done(srv, conn);
 	if (c->pending)
 		return reply_problem(c, conn, c->pending, c->pending_detail, c->pending_header,
@@ -509,6 +559,12 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 		http_resp_clear(&resp);
 		return run_on_pool(c, conn, method, srv->waits,
 		                   "Too many requests are waiting; try again shortly.");
+	}
+	if (rc == 0 && resp.park) { /* another thread finishes the reply */
+		void (*start)(http_ticket *, void *) = resp.park;
+		void *arg = resp.park_arg;
+		http_resp_clear(&resp);
+		return park(c, conn, start, arg);
 	}
 	check_handler_result(c, rc, &resp);
 	void (*after)(void) = resp.after;

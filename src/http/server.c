@@ -209,10 +209,12 @@ http_server *http_start(const http_config *cfg)
 		free_server(srv);
 		return NULL;
 	}
-	srv->jobs = jobs_start("jobs", srv->cfg.job_threads, srv->cfg.job_queue, JOB_NICE);
+	srv->jobs = jobs_start("jobs", srv->cfg.job_threads, srv->cfg.job_queue, JOB_NICE,
+	                       srv->cfg.pool_thread_start);
 	if (!srv->jobs)
 		log_warn("http: no job threads: slow requests run on the connection threads");
-	srv->waits = jobs_start("waits", srv->cfg.wait_threads, srv->cfg.wait_queue, 0);
+	srv->waits = jobs_start("waits", srv->cfg.wait_threads, srv->cfg.wait_queue, 0,
+	                        srv->cfg.pool_thread_start);
 	if (!srv->waits)
 		log_warn("http: no waiting threads: a request that must wait gets 503");
 	srv->reaper_run = true;
@@ -273,6 +275,9 @@ void http_stop(http_server *srv)
 	srv->jobs = NULL;
 	jobs_stop(srv->waits);
 	srv->waits = NULL;
+	/* Parked replies are finished by their holders, which stop after the server. */
+	while (atomic_load(&srv->parked) > 0)
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
 	pthread_mutex_lock(&srv->cmu);
 	bool joined = srv->reaper_run;
 	srv->reaper_run = false;

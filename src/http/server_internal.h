@@ -78,6 +78,7 @@ struct http_server {
 	pthread_cond_t cv;
 	unsigned active; /* requests between uri_log() and completed() */
 	atomic_bool stopping;
+	atomic_uint parked; /* replies parked (http_park) and not done yet */
 	/* connections, deadlines, per-address caps */
 	pthread_mutex_t cmu;
 	pthread_cond_t rcv; /* wakes the reaper to stop (CLOCK_MONOTONIC) */
@@ -115,6 +116,7 @@ typedef struct {
 	int pending;
 	const char *pending_detail, *pending_header;
 	bool close;           /* answer with Connection: close (a refused connection) */
+	bool after_park;      /* runs again: its parked reply's holder deferred it (http_req) */
 	struct heavy_job *hj; /* the job of a heavy or deferred request (run_on_pool), freed in
 	                       * request_completed() */
 	/* Buffers, from pbuf on not cleared per request (ctx_take): each is written before it
