@@ -13,7 +13,9 @@
  * (64), REQUEST_DEADLINE (10 s), TRUST_PROXY (none), TLS_CERT / TLS_KEY (HTTPS), SSE_PER_GAME (32),
  * SSE_PER_TOKEN (4); JOB_THREADS (one less than the CPUs, at least 1) and JOB_QUEUE (64): the
  * pool that runs the slow routes (log-in, sign-up, import, PDFs); WAIT_THREADS (as many as
- * THREADS) and WAIT_QUEUE (256): the threads that run requests which must wait (http_defer).
+ * THREADS) and WAIT_QUEUE (256): the threads that run requests which must wait (http_defer);
+ * WRITE_GROUPS (2, 0: none): the threads that send the games' optimistic writes, as many as are
+ * waiting in one statement (engine/writegroup.h).
  *
  * Signals: SIGTERM/SIGINT are blocked in every thread and taken by sigwait() in main, which
  * then stops the server gracefully (in-flight requests finish) and exits 0. Before serving,
@@ -24,6 +26,7 @@
 #include "api/api.h"
 #include "engine/live.h"
 #include "engine/table.h"
+#include "engine/writegroup.h"
 #include "accounts/accounts.h"
 #include "accounts/passes.h"
 #include "db/db.h"
@@ -48,6 +51,7 @@ typedef struct {
 	unsigned per_addr, deadline, sse_per_game, sse_per_token;
 	unsigned job_threads, job_queue;   /* README "Configuration" */
 	unsigned wait_threads, wait_queue; /* 0: http_start sizes them */
+	unsigned write_groups;             /* 0: no write groups */
 } config;
 
 static const char *env_or(const char *name, const char *def)
@@ -124,9 +128,16 @@ static int load_config(config *c)
 	    env_uint("JOB_QUEUE", 64, 1, 100000, &c->job_queue))
 		return -1;
 	if (env_uint("WAIT_THREADS", 0, 1, 256, &c->wait_threads) ||
-	    env_uint("WAIT_QUEUE", 256, 1, 100000, &c->wait_queue))
+	    env_uint("WAIT_QUEUE", 256, 1, 100000, &c->wait_queue) ||
+	    env_uint("WRITE_GROUPS", 2, 0, 16, &c->write_groups))
 		return -1;
 	return check_read_url();
+}
+
+/* A job or waiting thread's database connection, made as it starts (http_config). */
+static void connect_thread(void)
+{
+	(void)db_thread_conn();
 }
 
 static double now_s(void)
@@ -259,6 +270,13 @@ int main(int argc, char **argv)
 		db_shutdown();
 		return 1;
 	}
+	if (writegroup_start(c.write_groups) != 0) {
+		log_warn("server: the write group threads did not start");
+		api_openapi_shutdown();
+		api_shutdown();
+		db_shutdown();
+		return 1;
+	}
 	http_addresses_init(c.port, *c.tls_cert, c.listen, *c.trust_proxy);
 	http_config hc = {
 	    .port = (uint16_t)c.port,
@@ -288,10 +306,12 @@ int main(int argc, char **argv)
 	    .job_queue = c.job_queue,
 	    .wait_threads = c.wait_threads,
 	    .wait_queue = c.wait_queue,
+	    .pool_thread_start = connect_thread,
 	};
 	http_server *srv = http_start(&hc);
 	if (!srv) {
 		log_warn("server: cannot listen on port %u", c.port);
+		writegroup_stop();
 		api_openapi_shutdown();
 		api_shutdown();
 		db_shutdown();
@@ -307,6 +327,7 @@ int main(int argc, char **argv)
 		;
 	log_info("server: %s received, stopping", signal_name(sig));
 	http_stop(srv);
+	writegroup_stop(); /* after the last parked write (http_stop waits for them) */
 	api_openapi_shutdown();
 	api_shutdown();
 	db_shutdown();

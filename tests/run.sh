@@ -26,7 +26,7 @@ pgv() { # pgv COMMAND…: COMMAND inside pg_virtualenv, its cluster on a port of
 
 # The API tests that run the server under ThreadSanitizer: those where requests, streams,
 # servers and the engine's writers run at once (a report in the server's output fails a test).
-TSAN_API="test_stress,test_table,test_scaleout,test_er_live,test_jobs,test_stuck,test_league_scopes.test_phones"
+TSAN_API="test_stress,test_table,test_write_groups,test_scaleout,test_er_live,test_jobs,test_stuck,test_league_scopes.test_phones"
 
 {
 	step format-check make -s format-check

@@ -2,6 +2,7 @@
  * else the locking transaction; bots act after the humans; the finished result and its league
  * hook; the events appended and NOTIFYed after the commit. */
 #include "engine/internal.h"
+#include "engine/writegroup.h"
 
 #include <pthread.h>
 
@@ -199,19 +200,32 @@ static db_status mutate_tx(db_conn *c, void *arg)
 	return st;
 }
 
-/* The optimistic write (one round trip): ev applied to the cached state, written by one
- * statement that checks the game is still at that version and the token still its own.
- * Returns 1 when it committed (*out: the game at its new version, in the thread's game buffer:
- * not to be freed, valid until the thread's next optimistic write), 0 when
- * nothing was written and the locking write must decide (no cached state, a token that is not
- * the seat's it writes for, a
- * refusal or a resubmission, a finish that records a league play, a version or token that no
- * longer holds), -1 when the connection failed with the statement sent (outcome unknown), -2
- * when a timeout cancelled the statement (nothing written: the row is held by someone else, and
- * the locking write would only wait for it again). ev itself is left as the request made it. */
-static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const char *hash,
-                       const table_event *ev, table_game **out)
+/* The optimistic write's work before its statement: ev applied to a copy of the cached state,
+ * the bots' answers, the events and the finished result. */
+typedef struct {
+	table_game *g;        /* the game after the events, in the thread's game buffer */
+	db_event_batch batch; /* owned */
+	char *result;         /* the finished result (JSON text, owned), NULL while playing */
+	int cached;           /* the version the events were computed on */
+	int seat;             /* whose token writes (0: the host) */
+	bool claim;           /* a phone's first move: the statement claims the seat */
+} fast_write;
+
+static void fast_write_free(fast_write *fw)
 {
+	db_event_batch_free(&fw->batch);
+	free(fw->result);
+	fw->result = NULL;
+}
+
+/* Prepares the optimistic write of ev: 1 when fw is ready to send (the caller frees it with
+ * fast_write_free), 0 when the locking write must decide (no cached state, a token that is not
+ * the seat's it writes for, a refusal or a resubmission, a finish that records a league play).
+ * ev itself is left as the request made it. */
+static int fast_prepare(const table_kind *kind, const char *id, const char *hash,
+                        const table_event *ev, fast_write *fw)
+{
+	memset(fw, 0, sizeof *fw);
 	size_t size = eng_game_size(kind);
 	table_game *g = thread_game(size);
 	int cached = game_cache_get(id, g, size);
@@ -232,31 +246,54 @@ static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const
 	table_event e = *ev; /* the kind's prepare completes the event: work on a copy */
 	e.body = xmalloc(kind->event_size);
 	memcpy(e.body, ev->body, kind->event_size);
-	db_event_batch batch = {0};
-	json_object *result = NULL;
 	table_refusal why;
 	int rc = 0;
-	if (step(g, &e, &batch, &why) != STEP_OK)
+	if (step(g, &e, &fw->batch, &why) != STEP_OK)
 		goto done;
 	if (kind->finished(g->state) && g->league[0] && g_finish_hook)
 		goto done; /* the league play is recorded in the locking write's transaction */
-	result = result_of(g);
+	json_object *result = result_of(g);
+	fw->result = result ? xstrdup(jx_text(result)) : NULL;
+	json_object_put(result);
+	fw->g = g;
+	fw->cached = cached;
+	fw->seat = seat;
+	fw->claim = claim;
+	rc = 1;
+done:
+	if (rc != 1)
+		db_event_batch_free(&fw->batch);
+	free(e.body);
+	return rc;
+}
+
+/* The optimistic write (one round trip): the prepared events, written by one statement that
+ * checks the game is still at that version and the token still its own.
+ * Returns 1 when it committed (*out: the game at its new version, in the thread's game buffer:
+ * not to be freed, valid until the thread's next optimistic write), 0 when
+ * nothing was written and the locking write must decide (fast_prepare's cases, a version or
+ * token that no longer holds), -1 when the connection failed with the statement sent (outcome
+ * unknown), -2 when a timeout cancelled the statement (nothing written: the row is held by
+ * someone else, and the locking write would only wait for it again). */
+static int mutate_fast(db_conn *c, const table_kind *kind, const char *id, const char *hash,
+                       const table_event *ev, table_game **out)
+{
+	fast_write fw;
+	if (fast_prepare(kind, id, hash, ev, &fw) != 1)
+		return 0;
 	bool applied = false;
-	db_status st = db_events_append_if(c, id, &batch, g->version, result != NULL,
-	                                   result ? jx_text(result) : NULL, cached, seat, claim,
-	                                   hash, &applied);
+	db_status st = db_events_append_if(c, id, &fw.batch, fw.g->version, fw.result != NULL,
+	                                   fw.result, fw.cached, fw.seat, fw.claim, hash, &applied);
+	int rc = 0;
 	if (st == DB_UNAVAILABLE) {
 		rc = -1;
 	} else if (st == DB_BUSY) {
 		rc = -2;
 	} else if (st == DB_OK && applied) {
 		rc = 1;
-		*out = g;
+		*out = fw.g;
 	}
-done:
-	json_object_put(result);
-	db_event_batch_free(&batch);
-	free(e.body);
+	fast_write_free(&fw);
 	return rc;
 }
 
@@ -292,6 +329,108 @@ static void host_claim(db_conn *c, table_game *g, const table_event *ev, bool ma
 	db_conn_nowait(c, false);
 }
 
+/* ---- writes handed to a write group (engine/writegroup.h) ---- */
+
+/* A libmicrohttpd thread's optimistic write, its reply parked (http_park) until a group thread
+ * has sent its statement with others: everything the rest of the request needs, owned. */
+typedef struct {
+	wg_write base; /* first member: the group hands back &base */
+	http_ticket *ticket;
+	const table_kind *kind;
+	table_game *g;       /* the game after the events (owned copy) */
+	fast_write fw;       /* the events and the result (fw.g: not used) */
+	const char *ev_name; /* the event's static name and seat, for host_claim */
+	int ev_seat;
+	char id[TABLE_ID_MAX + 1];
+	char hash[TOKEN_HASH_HEX + 1];
+	stripe *s;
+	turn t; /* the game's write turn, held until done */
+	unsigned epoch;
+} parked_write;
+
+static void parked_free(parked_write *p)
+{
+	fast_write_free(&p->fw);
+	free(p->g);
+	free(p);
+}
+
+/* On a group thread, once the statement ran: the rest of table_mutate for a write that
+ * committed; a write that did not runs again where waiting is allowed (the locking write
+ * decides), as does one whose statement a held row cut short; one whose outcome is unknown
+ * (the connection died) only for a kind that knows a resubmission, else 503. */
+static void parked_done(wg_write *w, db_conn *c, db_status st)
+{
+	parked_write *p = (parked_write *)w;
+	http_resp *resp = http_ticket_resp(p->ticket);
+	table_game *g = p->g;
+	if (st == DB_OK && w->w.applied) {
+		table_event ev = {.name = p->ev_name, .seat = p->ev_seat};
+		eng_learn_token(g, p->hash, g->host ? 0 : g->you); /* and its claim is durable */
+		if (c)
+			host_claim(c, g, &ev, false);
+		game_cache_put(g->id, g->version, g, eng_game_size(p->kind), p->epoch);
+		live_changed(g->id, g->version);
+		eng_turn_give(p->s, &p->t);
+		eng_reply_state(resp, g);
+	} else {
+		eng_turn_give(p->s, &p->t);
+		if (st == DB_UNAVAILABLE && p->kind->repeats == NULL)
+			eng_reply_db(resp, DB_UNAVAILABLE);
+		else
+			http_defer(resp);
+	}
+	http_ticket *t = p->ticket;
+	parked_free(p);
+	http_ticket_done(t);
+}
+
+/* On the connection's thread, once it is suspended: the write joins the next group. */
+static void parked_start(http_ticket *t, void *arg)
+{
+	parked_write *p = arg;
+	p->ticket = t;
+	writegroup_push(&p->base);
+}
+
+/* Hands the prepared write fw (taken over) to a write group with the game's turn p->t, and
+ * parks the reply. */
+static void park_write(parked_write *p, fast_write *fw, const table_event *ev, http_resp *resp)
+{
+	size_t size = eng_game_size(p->kind);
+	p->g = xmalloc(size);
+	memcpy(p->g, fw->g, size);
+	p->fw = *fw;
+	p->fw.g = NULL;
+	memset(fw, 0, sizeof *fw);
+	p->ev_name = ev->name;
+	p->ev_seat = ev->seat;
+	db_append_one *one = &p->base.w;
+	one->id = p->id;
+	one->events = &p->fw.batch;
+	one->version = p->g->version;
+	one->finished = p->fw.result != NULL;
+	one->result = p->fw.result;
+	one->expected = p->fw.cached;
+	one->seat = p->fw.seat;
+	one->claim = p->fw.claim;
+	one->hash_hex = p->hash;
+	p->base.done = parked_done;
+	http_park(resp, parked_start, p);
+}
+
+/* A libmicrohttpd thread's write of a game this process holds: handed to a write group when
+ * it can be the optimistic write. 1: parked (the turn goes with it); 0: not (p still the
+ * caller's, the turn held). */
+static int try_park(parked_write *p, const table_event *ev, http_resp *resp)
+{
+	fast_write fw;
+	if (fast_prepare(p->kind, p->id, p->hash, ev, &fw) != 1)
+		return 0;
+	park_write(p, &fw, ev, resp);
+	return 1;
+}
+
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
 {
 	char hash[TOKEN_HASH_HEX + 1];
@@ -307,14 +446,33 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	table_game *g = NULL; /* owned, unless it is the thread's buffer (fast == 1) */
 	db_status st = DB_OK;
 	stripe *s = eng_stripe_of(id);
-	turn t;
 	/* A libmicrohttpd thread waits neither for the turn nor for the game's row: whenever it
-	 * would, nothing is written and the request runs again on a waiting thread. */
+	 * would, nothing is written and the request runs again on a waiting thread. Nor for its
+	 * optimistic write's statement, when write groups run: that goes with the next group. */
 	bool may_wait = http_may_wait();
-	if (!turn_take(s, &t, id, may_wait, resp))
+	parked_write *p = NULL;
+	turn tl;
+	turn *t = &tl;
+	if (!may_wait && writegroup_on()) {
+		p = xcalloc(1, sizeof *p);
+		p->kind = kind;
+		p->s = s;
+		p->epoch = epoch;
+		snprintf(p->id, sizeof p->id, "%s", id);
+		memcpy(p->hash, hash, sizeof p->hash);
+		t = &p->t;
+		id = p->id;
+	}
+	if (!turn_take(s, t, id, may_wait, resp)) {
+		free(p);
 		return 0;
+	}
+	if (p && try_park(p, ev, resp) == 1)
+		return 0; /* the turn goes with the parked write */
 	db_conn_nowait(c, !may_wait);
-	int fast = mutate_fast(c, kind, id, hash, ev, &g);
+	/* A write that could not be parked cannot be the optimistic one either, nor can one whose
+	 * group's statement did not take it: the locking write decides. */
+	int fast = p || req->after_park ? 0 : mutate_fast(c, kind, id, hash, ev, &g);
 	if (fast == -2) {
 		st = DB_BUSY;
 	} else if (fast == -1 && kind->repeats == NULL) {
@@ -333,7 +491,7 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		game_cache_put(g->id, g->version, g, eng_game_size(kind), epoch);
 		live_changed(g->id, g->version);
 	}
-	eng_turn_give(s, &t);
+	eng_turn_give(s, t);
 	if (st == DB_OK && !defer && g->league[0] && kind->finished(g->state) && g_recorded_hook)
 		g_recorded_hook(req, c); /* commit_events ran the finish hook */
 	if (defer) /* the row is held: nothing was written, the turn is given back */
@@ -344,5 +502,6 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		eng_reply_db(resp, st);
 	if (fast != 1)
 		free(g);
+	free(p); /* after the turn it held is given back */
 	return 0;
 }

@@ -1,0 +1,163 @@
+/* Write groups (writegroup.h): one FIFO of handed-over writes under a mutex, and threads that
+ * each take everything waiting (up to WRITE_GROUP_MAX), send it as one statement on their own
+ * connection and run each write's `done`. While one thread's statement is out, the writes that
+ * arrive meanwhile gather for the next thread. */
+#include "engine/writegroup.h"
+
+#include "base/log.h"
+#include "base/oom.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* a write was queued, or the groups stop */
+	wg_write *head, *tail;
+	bool stopping;
+	unsigned ready; /* threads that have their connection (or failed to get one) */
+	unsigned nthreads;
+	pthread_t *threads;
+	unsigned long writes, statements, largest; /* sent so far (the log's figures at stop) */
+} g_wg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+/* Takes up to WRITE_GROUP_MAX writes off the queue into out; waits while it is empty. 0: the
+ * groups stop and nothing is left. */
+static int take(wg_write **out)
+{
+	pthread_mutex_lock(&g_wg.mu);
+	while (!g_wg.head && !g_wg.stopping)
+		pthread_cond_wait(&g_wg.cv, &g_wg.mu);
+	int n = 0;
+	while (g_wg.head && n < WRITE_GROUP_MAX) {
+		wg_write *w = g_wg.head;
+		g_wg.head = w->next;
+		w->next = NULL;
+		out[n++] = w;
+	}
+	if (!g_wg.head)
+		g_wg.tail = NULL;
+	if (n) {
+		g_wg.writes += (unsigned long)n;
+		g_wg.statements++;
+		if ((unsigned long)n > g_wg.largest)
+			g_wg.largest = (unsigned long)n;
+	}
+	pthread_mutex_unlock(&g_wg.mu);
+	return n;
+}
+
+/* Sends n writes as one statement and runs each one's done. */
+static void send_group(wg_write **ws, int n)
+{
+	db_append_one one[WRITE_GROUP_MAX];
+	for (int i = 0; i < n; i++)
+		one[i] = ws[i]->w;
+	db_conn *c = db_thread_conn();
+	db_status st = DB_UNAVAILABLE;
+	if (c) {
+		/* a row another session holds ends the statement at once: its writes go where
+		 * waiting is allowed (their done defers them), not the whole group behind one row
+		 */
+		db_conn_nowait(c, true);
+		st = db_events_append_group(c, one, n);
+		db_conn_nowait(c, false);
+	}
+	for (int i = 0; i < n; i++) {
+		ws[i]->w.applied = st == DB_OK && one[i].applied;
+		ws[i]->done(ws[i], c, st);
+	}
+}
+
+/* The thread's connection, made while the server starts (so it is there before the first
+ * request, and its descriptor before any count of them), its session already at the short
+ * lock timeout its statements run with: a group's statement is the one statement a write
+ * costs. */
+static void connect_early(void)
+{
+	db_conn *c = db_thread_conn();
+	if (c) {
+		db_conn_nowait(c, true);
+		db_ping(c);
+		db_conn_nowait(c, false);
+	}
+	pthread_mutex_lock(&g_wg.mu);
+	g_wg.ready++;
+	pthread_cond_broadcast(&g_wg.cv);
+	pthread_mutex_unlock(&g_wg.mu);
+}
+
+static void *group_thread(void *arg)
+{
+	(void)arg;
+	connect_early();
+	wg_write *ws[WRITE_GROUP_MAX];
+	int n;
+	while ((n = take(ws)) > 0)
+		send_group(ws, n);
+	db_thread_release();
+	return NULL;
+}
+
+int writegroup_start(unsigned threads)
+{
+	if (threads == 0)
+		return 0;
+	g_wg.stopping = false;
+	g_wg.ready = 0;
+	g_wg.threads = xcalloc(threads, sizeof *g_wg.threads);
+	for (unsigned i = 0; i < threads; i++) {
+		if (pthread_create(&g_wg.threads[i], NULL, group_thread, NULL) != 0)
+			break;
+		g_wg.nthreads++;
+	}
+	if (g_wg.nthreads == 0) {
+		free(g_wg.threads);
+		g_wg.threads = NULL;
+		return -1;
+	}
+	if (g_wg.nthreads < threads)
+		log_warn("engine: %u of %u write group threads started", g_wg.nthreads, threads);
+	pthread_mutex_lock(&g_wg.mu);
+	while (g_wg.ready < g_wg.nthreads)
+		pthread_cond_wait(&g_wg.cv, &g_wg.mu);
+	pthread_mutex_unlock(&g_wg.mu);
+	return 0;
+}
+
+bool writegroup_on(void)
+{
+	return g_wg.nthreads > 0;
+}
+
+void writegroup_push(wg_write *w)
+{
+	w->next = NULL;
+	pthread_mutex_lock(&g_wg.mu);
+	if (g_wg.tail)
+		g_wg.tail->next = w;
+	else
+		g_wg.head = w;
+	g_wg.tail = w;
+	pthread_cond_signal(&g_wg.cv);
+	pthread_mutex_unlock(&g_wg.mu);
+}
+
+void writegroup_stop(void)
+{
+	if (g_wg.nthreads == 0)
+		return;
+	pthread_mutex_lock(&g_wg.mu);
+	g_wg.stopping = true;
+	pthread_cond_broadcast(&g_wg.cv);
+	pthread_mutex_unlock(&g_wg.mu);
+	for (unsigned i = 0; i < g_wg.nthreads; i++)
+		pthread_join(g_wg.threads[i], NULL);
+	free(g_wg.threads);
+	g_wg.threads = NULL;
+	g_wg.nthreads = 0;
+	if (g_wg.statements) /* how well the writes were grouped */
+		log_info("engine: %lu write(s) sent in %lu group statement(s), at most %lu in one",
+		         g_wg.writes, g_wg.statements, g_wg.largest);
+	g_wg.writes = g_wg.statements = g_wg.largest = 0;
+}

@@ -1,0 +1,91 @@
+"""Write groups (src/engine/README.md "Writes"): the optimistic writes of many games, arriving
+at once on the connection threads, are sent in shared statements (fewer statements than
+writes, the server's log says how many), and each write is still its own: answered with its
+game's state, in its game's log exactly once, the seat claimed by the phone's first move. The
+same moves with WRITE_GROUPS=0 (every write its own statement) give the same games."""
+import concurrent.futures as cf
+import re
+import subprocess
+
+from games import create, first_option_move, log, normal_move, reveal, state, submit, tokens
+from harness import Server, make_database
+
+GAMES_N = 24
+
+
+def _play_first_turn(s):
+    """GAMES_N two-seat games: each revealed, then every chief's first move at once across the
+    games, then every other seat's. Returns {game id: (host token, join code, {seat: move})}."""
+    games = [create(s, 2, deck="table") for _ in range(GAMES_N)]
+    for i, g in enumerate(games):
+        reveal(s, g["id"], g["host_token"], card=1 + i % 20, dice=[2, 3 + i % 3, 5])
+    made = {g["id"]: (g["host_token"], g["code"], {}) for g in games}
+    pool = cf.ThreadPoolExecutor(max_workers=GAMES_N)
+    for phase in ("chief", "other"):
+        jobs = []
+        for g in games:
+            tok = tokens(g)
+            st = state(s, g["id"], tok[1])
+            chief = st["turn"]["chief_seat"]
+            seat = chief if phase == "chief" else 3 - chief
+            move = first_option_move(s, st, seat)
+            made[g["id"]][2][seat] = move
+            jobs.append(pool.submit(submit, s, g["id"], seat, tok[seat], 1, move))
+        for j in jobs:
+            _, _, obj = j.result()
+            assert obj["version"] >= 2, obj
+    pool.shutdown()
+    return made
+
+
+def _check_logs(s, made, dbname):
+    for gid, (host, _, moves) in made.items():
+        events = log(s, gid, host)["events"]
+        assert [e["version"] for e in events] == [1, 2, 3], (gid, events)  # gapless
+        assert events[0]["kind"] == "reveal", events
+        # each move once, as it was sent
+        assert sorted(e["seat"] for e in events[1:]) == [1, 2], events
+        for e in events[1:]:
+            assert e["kind"] == "move" and e["payload"]["move"] == normal_move(moves[e["seat"]]), e
+    # the phones' first moves claimed their seats
+    out = subprocess.run(["psql", "-X", "-At", "-d", dbname, "-c",
+                          "SELECT count(*) FILTER (WHERE claimed), count(*) FROM seats"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    assert out == f"{2 * GAMES_N}|{2 * GAMES_N}", out
+
+
+def _slow_commits(dbname):
+    """Every statement that appends events takes 50 ms more, as on a slow disk: writes that
+    arrive meanwhile wait in the groups' queue (the test cluster runs without fsync, where a
+    statement ends before the next write comes)."""
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dbname, "-c",
+                    "CREATE FUNCTION slow_disk() RETURNS trigger LANGUAGE plpgsql AS "
+                    "$$BEGIN PERFORM pg_sleep(0.05); RETURN NULL; END$$", "-c",
+                    "CREATE TRIGGER slow_disk AFTER INSERT ON events "
+                    "FOR EACH STATEMENT EXECUTE FUNCTION slow_disk()"],
+                   check=True, capture_output=True)
+
+
+def test_moves_of_many_games_share_statements_and_each_lands_once():
+    with Server(database=make_database("t_write_groups")) as s:
+        _slow_commits("t_write_groups")
+        made = _play_first_turn(s)
+        _check_logs(s, made, "t_write_groups")
+        s.stop()  # the figures are logged at the stop
+        out = s.output()
+    m = re.search(r"engine: (\d+) write\(s\) sent in (\d+) group statement\(s\), at most (\d+)",
+                  out)
+    assert m, out[-2000:]
+    writes, statements, largest = (int(x) for x in m.groups())
+    # the moves (a reveal, the game's first write here, takes the locking write)
+    assert writes >= 2 * GAMES_N, (writes, statements)
+    assert statements < writes and largest > 1, (writes, statements, largest)
+
+
+def test_without_write_groups_the_same_moves_land_the_same_way():
+    with Server(database=make_database("t_write_groups_off"), env={"WRITE_GROUPS": "0"}) as s:
+        _slow_commits("t_write_groups_off")
+        made = _play_first_turn(s)
+        _check_logs(s, made, "t_write_groups_off")
+        s.stop()
+        assert "group statement" not in s.output()
