@@ -1,7 +1,9 @@
 /* Write groups (writegroup.h): one FIFO of handed-over writes under a mutex, and threads that
  * each take everything waiting (up to WRITE_GROUP_MAX), send it as one statement on their own
  * connection and run each write's `done`. While one thread's statement is out, the writes that
- * arrive meanwhile gather for the next thread. */
+ * arrive meanwhile gather for the next statement: a second thread sends them only once that
+ * statement has been out HANDOFF_US (a slow commit, a busy machine), so that under load the
+ * groups stay large and a write waits for at most about that long before its statement goes. */
 #include "engine/writegroup.h"
 
 #include "base/log.h"
@@ -9,25 +11,60 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
+
+enum { HANDOFF_US = 1500 };
 
 static struct {
 	pthread_mutex_t mu;
-	pthread_cond_t cv; /* a write was queued, or the groups stop */
+	pthread_cond_t cv; /* a write was queued, a statement came back, or the groups stop */
 	wg_write *head, *tail;
+	unsigned out;         /* statements sent and not back yet */
+	struct timespec sent; /* when the last of them was sent (CLOCK_MONOTONIC) */
 	bool stopping;
 	unsigned ready; /* threads that have their connection (or failed to get one) */
 	unsigned nthreads;
 	pthread_t *threads;
 	unsigned long writes, statements, largest; /* sent so far (the log's figures at stop) */
-} g_wg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+} g_wg = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-/* Takes up to WRITE_GROUP_MAX writes off the queue into out; waits while it is empty. 0: the
- * groups stop and nothing is left. */
+/* t plus us microseconds */
+static struct timespec plus_us(struct timespec t, long us)
+{
+	t.tv_nsec += us * 1000;
+	t.tv_sec += t.tv_nsec / 1000000000;
+	t.tv_nsec %= 1000000000;
+	return t;
+}
+
+static bool before(struct timespec a, struct timespec b)
+{
+	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+/* Waits (g_wg.mu held) until there is something to send and this thread may send it: no
+ * statement is out, or the last one has been out HANDOFF_US; or the groups stop. */
+static void wait_turn(void)
+{
+	for (;;) {
+		while (!g_wg.head && !g_wg.stopping)
+			pthread_cond_wait(&g_wg.cv, &g_wg.mu);
+		if (!g_wg.head || g_wg.out == 0)
+			return;
+		struct timespec now, due = plus_us(g_wg.sent, HANDOFF_US);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!before(now, due))
+			return;
+		pthread_cond_timedwait(&g_wg.cv, &g_wg.mu, &due);
+	}
+}
+
+/* Takes up to WRITE_GROUP_MAX writes off the queue into out, counted as a statement out; waits
+ * for them (wait_turn). 0: the groups stop and nothing is left. */
 static int take(wg_write **out)
 {
 	pthread_mutex_lock(&g_wg.mu);
-	while (!g_wg.head && !g_wg.stopping)
-		pthread_cond_wait(&g_wg.cv, &g_wg.mu);
+	wait_turn();
 	int n = 0;
 	while (g_wg.head && n < WRITE_GROUP_MAX) {
 		wg_write *w = g_wg.head;
@@ -38,6 +75,8 @@ static int take(wg_write **out)
 	if (!g_wg.head)
 		g_wg.tail = NULL;
 	if (n) {
+		g_wg.out++;
+		clock_gettime(CLOCK_MONOTONIC, &g_wg.sent);
 		g_wg.writes += (unsigned long)n;
 		g_wg.statements++;
 		if ((unsigned long)n > g_wg.largest)
@@ -63,6 +102,10 @@ static void send_group(wg_write **ws, int n)
 		st = db_events_append_group(c, one, n);
 		db_conn_nowait(c, false);
 	}
+	pthread_mutex_lock(&g_wg.mu); /* back: the writes waiting may go at once */
+	g_wg.out--;
+	pthread_cond_broadcast(&g_wg.cv);
+	pthread_mutex_unlock(&g_wg.mu);
 	for (int i = 0; i < n; i++) {
 		ws[i]->w.applied = st == DB_OK && one[i].applied;
 		ws[i]->done(ws[i], c, st);
@@ -105,6 +148,11 @@ int writegroup_start(unsigned threads)
 		return 0;
 	g_wg.stopping = false;
 	g_wg.ready = 0;
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g_wg.cv, &ca);
+	pthread_condattr_destroy(&ca);
 	g_wg.threads = xcalloc(threads, sizeof *g_wg.threads);
 	for (unsigned i = 0; i < threads; i++) {
 		if (pthread_create(&g_wg.threads[i], NULL, group_thread, NULL) != 0)
@@ -114,6 +162,7 @@ int writegroup_start(unsigned threads)
 	if (g_wg.nthreads == 0) {
 		free(g_wg.threads);
 		g_wg.threads = NULL;
+		pthread_cond_destroy(&g_wg.cv);
 		return -1;
 	}
 	if (g_wg.nthreads < threads)
@@ -156,6 +205,7 @@ void writegroup_stop(void)
 	free(g_wg.threads);
 	g_wg.threads = NULL;
 	g_wg.nthreads = 0;
+	pthread_cond_destroy(&g_wg.cv);
 	if (g_wg.statements) /* how well the writes were grouped */
 		log_info("engine: %lu write(s) sent in %lu group statement(s), at most %lu in one",
 		         g_wg.writes, g_wg.statements, g_wg.largest);
