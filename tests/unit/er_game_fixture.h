@@ -79,8 +79,8 @@ ER_GAME_FIXTURE_UNUSED static er_event undo_event(int seat, int turn)
 	return ev;
 }
 
-/* The simplest legal move: the die to the morgue (and its extra patient too). */
-ER_GAME_FIXTURE_UNUSED static er_event morgue_event(const er_game *g, int seat, er_colour die)
+/* An empty move of seat on the game's turn, no Cardiologist discard chosen. */
+ER_GAME_FIXTURE_UNUSED static er_event move_event(const er_game *g, int seat)
 {
 	er_event ev;
 	memset(&ev, 0, sizeof ev);
@@ -88,6 +88,13 @@ ER_GAME_FIXTURE_UNUSED static er_event morgue_event(const er_game *g, int seat, 
 	ev.seat = seat;
 	ev.turn = g->turn;
 	ev.alicat_discard = -1;
+	return ev;
+}
+
+/* The simplest legal move: the die to the morgue (and its extra patient too). */
+ER_GAME_FIXTURE_UNUSED static er_event morgue_event(const er_game *g, int seat, er_colour die)
+{
+	er_event ev = move_event(g, seat);
 	ev.move.die = die;
 	ev.move.steps[ev.move.nsteps++] =
 	    (er_step){.kind = ER_STEP_MORGUE, .patient = ER_PT_DIE, .recolour = ER_NO_COLOUR};
@@ -114,12 +121,7 @@ ER_GAME_FIXTURE_UNUSED static er_event random_move(const er_game *g, int seat, u
 		return morgue_event(g, seat, die);
 	}
 	const er_option *o = &opts[rng_below(rng, n)];
-	er_event ev;
-	memset(&ev, 0, sizeof ev);
-	ev.kind = ER_EV_MOVE;
-	ev.seat = seat;
-	ev.turn = g->turn;
-	ev.alicat_discard = -1;
+	er_event ev = move_event(g, seat);
 	er_move *m = &ev.move;
 	er_move_from_option(&D, &t, o, m);
 	const er_bonus *b = &D.cards[g->card - 1].bay[o->die];
