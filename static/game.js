@@ -131,8 +131,7 @@ export function openGame(root, { id, token, seat }) {
 			nurses: s.nurse_track - b.nurse_track,
 			points: a.after.total - a.before.total,
 		};
-		// the move as the events and the turns both give it (their keys come in another order):
-		// each step with the keys it has, in one order
+		// each step's keys in one order (the events and the turns order them differently)
 		const STEP = ["admit", "morgue", "screen", "ward", "value"];
 		const move = a.move && { die: a.move.die, steps: a.move.steps.map((st) => Object.fromEntries(STEP.filter((k) => k in st).map((k) => [k, st[k]]))) };
 		return { turn: a.turn.number, card: a.turn.card, dice: a.turn.dice, move, gained, seat: bot.seat };
@@ -302,8 +301,7 @@ export function openGame(root, { id, token, seat }) {
 			if (get().draft && get().draft.steps === d.steps) set({ preview: r.sheet });
 		} catch (e) {
 			if (!get().draft || get().draft.steps !== d.steps) return;
-			// offline: the move was built from the server's options; it may be sent (it waits in
-			// the queue, and the server checks it then), and resume() checks it when back online
+			// offline: it may be sent unchecked (the server checks it); resume() checks it once online
 			if (e instanceof api.ApiError && e.status === 0) set({ previewOff: true });
 			else fail(e);
 		}
@@ -419,8 +417,7 @@ export function openGame(root, { id, token, seat }) {
 			el.hidden = !v;
 	});
 	root.replaceChildren(gameEl, turn.dock);
-	// a die chosen (or a patient placed): its lit beds and the dice of the turn in view together,
-	// between the header and the dock, with the least scrolling
+	// a die chosen (or a patient placed): its lit beds and the turn's dice in view, least scrolled
 	store.subscribe((S) => S.game && S.data && D.canMove(S) && S.draft && !S.picker && [S.draft.die, S.draft.current, [...D.litBeds(S).keys()]],
 		(v) => v && v[2].length && requestAnimationFrame(() => show(".bed.lit", ".card .die")));
 	// the value picker open: the bed being written stays in view above it

@@ -201,8 +201,10 @@ export function turnViews({ store, A }) {
 				st.specialists.cardiologists.map((c, i) => h("option", { value: i + 1, selected: S.discard === String(i + 1) }, `${i + 1}: ${D.specName(S, c.id)}`))));
 	}
 
+	// not drawn again on another seat's move (a tap on it kept)
 	const dock = mount(store, h("div", { class: "dock" }), (S) => S.game && S.data && !S.lost && [
-		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.previewOff, S.busy, S.opts, S.hostReveal, S.discard, S.game.version, S.reveal.card, D.me(S), S.queued.length,
+		S.lang, S.err, S.msg, S.explain, S.picker, S.draft, S.preview, S.previewOff, S.busy, S.opts, S.hostReveal, S.discard, S.reveal.card, D.me(S), S.queued.length,
+		statusText(S), D.canReveal(S), D.canMove(S), D.mayReveal(S), D.hasMoved(S), S.game.solo && S.game.version,
 	], (v) => {
 		if (!v) return [];
 		const S = get();
