@@ -69,7 +69,7 @@ export function turnViews({ store, A }) {
 
 	// ---- the card and dice of the turn ----
 	const card = mount(store, h("div", {}), (S) => S.game && S.data && [
-		S.lang, S.game.turn, D.next(S).action, S.game.status, S.draft && S.draft.die, D.canMove(S), D.me(S), D.bloodLeft(S), S.queued.length,
+		S.lang, S.game.turn && { ...S.game.turn, moved: 0 }, D.next(S).action, S.game.status, S.draft && S.draft.die, D.canMove(S), D.me(S), D.bloodLeft(S), S.queued.length,
 	], (v) => {
 		if (!v) return [];
 		const S = get();

@@ -1,9 +1,9 @@
 // Browser tests of the ER screens at the table on a 360 × 740 phone: the lit beds and the dice of
 // the turn in view together above the action bar, a move drafted offline, the solo game against
 // ALICAT (its sheet, what it gained, its difficulty points, undo and a reload of the draft), a
-// Submit held while another seat's move arrives, the game's PDFs and the page their QR code
-// opens on another phone, the LAN address offered when the page is on localhost, and join codes
-// pasted with a space or a dash. Run by all.mjs (lib.mjs: the runner, phones, axe).
+// die and Submit held while other seats' moves arrive, the game's PDFs and the page their QR
+// code opens on another phone, the LAN address offered when the page is on localhost, and join
+// codes pasted with a space or a dash. Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { BASE, api, assert, erLayoutCheck, suite } from "./lib.mjs";
 import { finishDraft } from "./erkit.mjs";
 
@@ -148,27 +148,35 @@ await test("er-offline-draft-sent-when-back", async () => {
 	await A.context().close();
 });
 
-await test("er-submit-held-while-another-seat-moves-still-sends", async () => {
-	// Ben presses Submit; Cara's move reaches his phone before he lets go: the button he pressed
-	// is still the one under his finger, so the tap sends his move (a redrawn button would lose it)
-	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }, { name: "Cara" }], deck: "app", seed: 8 });
+await test("er-taps-held-while-other-seats-move-still-count", async () => {
+	// Ben presses a die, then Submit; each time another seat's move reaches his phone before he
+	// lets go: what he pressed is still under his finger, so the tap counts (a redrawn button
+	// would lose it)
+	const g = await api("POST", "/er/games", { players: ["Ana", "Ben", "Cara", "Dan"].map((name) => ({ name })), deck: "app", seed: 8 });
 	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
-	const [ana, ben, cara] = g.body.seats.map((s) => s.seat_token);
-	const st = (await api("GET", `/er/games/${g.body.id}`, null, ana)).body;
-	const morgue = (die) => ({ turn: 1, move: { die, steps: [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])] } });
-	const r = await api("POST", `/er/games/${g.body.id}/seats/1/moves`, morgue("red"), ana);
-	assert(r.status === 200, `Ana's move: ${r.status} ${JSON.stringify(r.body)}`);
+	const tokens = g.body.seats.map((s) => s.seat_token);
+	const st = (await api("GET", `/er/games/${g.body.id}`, null, tokens[0])).body;
+	const morgue = async (seat, die) => {
+		const body = { turn: 1, move: { die, steps: [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])] } };
+		const r = await api("POST", `/er/games/${g.body.id}/seats/${seat}/moves`, body, tokens[seat - 1]);
+		assert(r.status === 200, `seat ${seat}'s move: ${r.status} ${JSON.stringify(r.body)}`);
+	};
+	await morgue(1, "red");
 	const B = await phone();
-	await B.goto(`${BASE}/#game=${g.body.id}&token=${ben}`);
-	await chooseDie(B);
+	await B.goto(`${BASE}/#game=${g.body.id}&token=${tokens[1]}`);
+	const held = async (sel, seat) => {
+		await B.locator(sel).waitFor();
+		const box = await B.locator(sel).boundingBox();
+		await B.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+		await B.mouse.down();
+		await morgue(seat, "green");
+		await B.locator(`.player[data-seat="${seat}"] .state.ok`).waitFor();
+		await B.mouse.up();
+	};
+	await held('.bay[data-die="yellow"]', 3);
+	await B.locator('.bay.chosen[data-die="yellow"]').waitFor({ timeout: 5000 });
 	await finishDraft(B);
-	const box = await B.locator("#submit").boundingBox();
-	await B.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-	await B.mouse.down();
-	const c = await api("POST", `/er/games/${g.body.id}/seats/3/moves`, morgue("green"), cara);
-	assert(c.status === 200, `Cara's move: ${c.status} ${JSON.stringify(c.body)}`);
-	await B.locator('.player[data-seat="3"] .state.ok').waitFor();
-	await B.mouse.up();
+	await held("#submit", 4);
 	await B.locator("#turn-number", { hasText: "2/24" }).waitFor({ timeout: 5000 });
 	await B.context().close();
 });
