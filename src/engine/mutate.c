@@ -457,7 +457,7 @@ static int mutate_grouped(const table_kind *kind, const char *id, const char *ha
 	fast_write fw;
 	if (fast_prepare(kind, id, hash, ev, &fw) != 1)
 		return 0;
-	grouped_write gw = {.base.done = grouped_done, .base.eager = true};
+	grouped_write gw = {.base.done = grouped_done};
 	pthread_mutex_init(&gw.mu, NULL);
 	pthread_cond_init(&gw.cv, NULL);
 	append_one_of(&gw.base.w, id, hash, &fw, fw.g->version);

@@ -21,7 +21,6 @@ static struct {
 	wg_write *head, *tail;
 	unsigned out;         /* statements sent and not back yet */
 	struct timespec sent; /* when the last of them was sent (CLOCK_MONOTONIC) */
-	unsigned eager;       /* eager writes queued */
 	bool stopping;
 	unsigned ready; /* threads that have their connection (or failed to get one) */
 	unsigned nthreads;
@@ -50,7 +49,7 @@ static void wait_turn(void)
 	for (;;) {
 		while (!g_wg.head && !g_wg.stopping)
 			pthread_cond_wait(&g_wg.cv, &g_wg.mu);
-		if (!g_wg.head || g_wg.out == 0 || g_wg.eager)
+		if (!g_wg.head || g_wg.out == 0)
 			return;
 		struct timespec now, due = plus_us(g_wg.sent, HANDOFF_US);
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -71,7 +70,6 @@ static int take(wg_write **out)
 		wg_write *w = g_wg.head;
 		g_wg.head = w->next;
 		w->next = NULL;
-		g_wg.eager -= w->eager;
 		out[n++] = w;
 	}
 	if (!g_wg.head)
@@ -190,7 +188,6 @@ void writegroup_push(wg_write *w)
 	else
 		g_wg.head = w;
 	g_wg.tail = w;
-	g_wg.eager += w->eager;
 	pthread_cond_signal(&g_wg.cv);
 	pthread_mutex_unlock(&g_wg.mu);
 }

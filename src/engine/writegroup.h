@@ -22,7 +22,6 @@ enum { WRITE_GROUP_MAX = 64 }; /* writes in one statement at most */
 typedef struct wg_write {
 	db_append_one w;
 	void (*done)(struct wg_write *self, db_conn *c, db_status st);
-	bool eager; /* a thread waits for it: sent at once, not after the hand-over delay */
 	struct wg_write *next; /* the queue's */
 } wg_write;
 
