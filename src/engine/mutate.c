@@ -393,23 +393,6 @@ static void parked_start(http_ticket *t, void *arg)
 	writegroup_push(&p->base);
 }
 
-/* What a group's statement writes for the prepared write fw of game id at version (fw's
- * events, result and checks, and id and hash_hex, are pointed to: they outlive the statement). */
-static void append_one_of(db_append_one *one, const char *id, const char *hash_hex, fast_write *fw,
-                          int version)
-{
-	memset(one, 0, sizeof *one);
-	one->id = id;
-	one->events = &fw->batch;
-	one->version = version;
-	one->finished = fw->result != NULL;
-	one->result = fw->result;
-	one->expected = fw->cached;
-	one->seat = fw->seat;
-	one->claim = fw->claim;
-	one->hash_hex = hash_hex;
-}
-
 /* Hands the prepared write fw (taken over) to a write group with the game's turn p->t, and
  * parks the reply. */
 static void park_write(parked_write *p, fast_write *fw, const table_event *ev, http_resp *resp)
@@ -422,61 +405,18 @@ static void park_write(parked_write *p, fast_write *fw, const table_event *ev, h
 	memset(fw, 0, sizeof *fw);
 	p->ev_name = ev->name;
 	p->ev_seat = ev->seat;
-	append_one_of(&p->base.w, p->id, p->hash, &p->fw, p->g->version);
+	db_append_one *one = &p->base.w;
+	one->id = p->id;
+	one->events = &p->fw.batch;
+	one->version = p->g->version;
+	one->finished = p->fw.result != NULL;
+	one->result = p->fw.result;
+	one->expected = p->fw.cached;
+	one->seat = p->fw.seat;
+	one->claim = p->fw.claim;
+	one->hash_hex = p->hash;
 	p->base.done = parked_done;
 	http_park(resp, parked_start, p);
-}
-
-/* A waiting thread's optimistic write, sent with the next group's statement while the thread
- * waits for it here (holding the game's turn): a game's second move of a burst, deferred by
- * the first one's parked write, then joins a group instead of sending a statement alone. */
-typedef struct {
-	wg_write base; /* first member: the group hands back &base */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool back; /* the statement ran: st is its status */
-	db_status st;
-} grouped_write;
-
-static void grouped_done(wg_write *w, db_conn *c, db_status st)
-{
-	(void)c;
-	grouped_write *gw = (grouped_write *)w;
-	pthread_mutex_lock(&gw->mu);
-	gw->st = st;
-	gw->back = true;
-	pthread_cond_signal(&gw->cv);
-	pthread_mutex_unlock(&gw->mu);
-}
-
-/* mutate_fast's write, sent by a write group: its returns, but for a row held elsewhere (the
- * group's statement does not wait for one), which returns 0: the locking write waits here. */
-static int mutate_grouped(const table_kind *kind, const char *id, const char *hash,
-                          const table_event *ev, table_game **out)
-{
-	fast_write fw;
-	if (fast_prepare(kind, id, hash, ev, &fw) != 1)
-		return 0;
-	grouped_write gw = {.base.done = grouped_done};
-	pthread_mutex_init(&gw.mu, NULL);
-	pthread_cond_init(&gw.cv, NULL);
-	append_one_of(&gw.base.w, id, hash, &fw, fw.g->version);
-	writegroup_push(&gw.base);
-	pthread_mutex_lock(&gw.mu);
-	while (!gw.back)
-		pthread_cond_wait(&gw.cv, &gw.mu);
-	pthread_mutex_unlock(&gw.mu);
-	pthread_cond_destroy(&gw.cv);
-	pthread_mutex_destroy(&gw.mu);
-	int rc = 0;
-	if (gw.st == DB_OK && gw.base.w.applied) {
-		rc = 1;
-		*out = fw.g;
-	} else if (gw.st == DB_UNAVAILABLE) {
-		rc = -1; /* sent on a connection that died, or no connection: not known */
-	}
-	fast_write_free(&fw);
-	return rc;
 }
 
 /* A libmicrohttpd thread's write of a game this process holds: handed to a write group when
@@ -531,12 +471,8 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		return 0; /* the turn goes with the parked write */
 	db_conn_nowait(c, !may_wait);
 	/* A write that could not be parked cannot be the optimistic one either, nor can one whose
-	 * group's statement did not take it: the locking write decides. Where waiting is allowed,
-	 * the optimistic write goes with the next group when groups run. */
-	int fast = 0;
-	if (p == NULL && !req->after_park)
-		fast = may_wait && writegroup_on() ? mutate_grouped(kind, id, hash, ev, &g)
-		                                   : mutate_fast(c, kind, id, hash, ev, &g);
+	 * group's statement did not take it: the locking write decides. */
+	int fast = p || req->after_park ? 0 : mutate_fast(c, kind, id, hash, ev, &g);
 	if (fast == -2) {
 		st = DB_BUSY;
 	} else if (fast == -1 && kind->repeats == NULL) {
