@@ -1,8 +1,10 @@
 """Write groups (src/engine/README.md "Writes"): the optimistic writes of many games, arriving
 at once on the connection threads, are sent in shared statements (fewer statements than
 writes, the server's log says how many), and each write is still its own: answered with its
-game's state, in its game's log exactly once, the seat claimed by the phone's first move. The
-same moves with WRITE_GROUPS=0 (every write its own statement) give the same games."""
+game's state, in its game's log exactly once, the seat claimed by the phone's first move. A
+table's seats moving at once land once each too (one parked write holds the game's turn; the
+others wait for it on waiting threads). The same moves with WRITE_GROUPS=0 (every write its own
+statement) give the same games."""
 import concurrent.futures as cf
 import re
 import subprocess
@@ -54,6 +56,14 @@ def _check_logs(s, made, dbname):
     assert out == f"{2 * GAMES_N}|{2 * GAMES_N}", out
 
 
+def _group_figures(out):
+    """(writes, statements, largest) from the server's log at its stop."""
+    m = re.search(r"engine: (\d+) write\(s\) sent in (\d+) group statement\(s\), at most (\d+)",
+                  out)
+    assert m, out[-2000:]
+    return tuple(int(x) for x in m.groups())
+
+
 def _slow_commits(dbname):
     """Every statement that appends events takes 50 ms more, as on a slow disk: writes that
     arrive meanwhile wait in the groups' queue (the test cluster runs without fsync, where a
@@ -73,13 +83,52 @@ def test_moves_of_many_games_share_statements_and_each_lands_once():
         _check_logs(s, made, "t_write_groups")
         s.stop()  # the figures are logged at the stop
         out = s.output()
-    m = re.search(r"engine: (\d+) write\(s\) sent in (\d+) group statement\(s\), at most (\d+)",
-                  out)
-    assert m, out[-2000:]
-    writes, statements, largest = (int(x) for x in m.groups())
+    writes, statements, largest = _group_figures(out)
     # the moves (a reveal, the game's first write here, takes the locking write)
     assert writes >= 2 * GAMES_N, (writes, statements)
     assert statements < writes and largest > 1, (writes, statements, largest)
+
+
+def test_a_tables_seats_moving_at_once_land_once_each():
+    """Six four-seat games; each chief moves, then the three other seats of every game at once
+    (rulebook, "Choose patient": once the Chief Physician has chosen, the other players choose
+    simultaneously). A game's first move of the three parks with a group; the other two find
+    the game's turn taken and wait for it on waiting threads. Every move lands once, in order."""
+    n = 6
+    with Server(database=make_database("t_write_groups_table")) as s:
+        _slow_commits("t_write_groups_table")
+        games = [create(s, 4, deck="table") for _ in range(n)]
+        sent = {}
+        for i, g in enumerate(games):
+            reveal(s, g["id"], g["host_token"], card=1 + i % 20, dice=[2, 3 + i % 3, 5])
+            tok = tokens(g)
+            st = state(s, g["id"], tok[1])
+            chief = st["turn"]["chief_seat"]
+            sent[(g["id"], chief)] = first_option_move(s, st, chief)
+            submit(s, g["id"], chief, tok[chief], 1, sent[(g["id"], chief)])
+        jobs = []
+        with cf.ThreadPoolExecutor(max_workers=3 * n) as pool:
+            for g in games:
+                tok = tokens(g)
+                st = state(s, g["id"], tok[1])
+                for seat in range(1, 5):
+                    if (g["id"], seat) not in sent:
+                        sent[(g["id"], seat)] = first_option_move(s, st, seat)
+                        jobs.append(pool.submit(submit, s, g["id"], seat, tok[seat], 1,
+                                                sent[(g["id"], seat)]))
+            for j in jobs:
+                _, _, obj = j.result()
+                assert obj["version"] >= 3, obj
+        for g in games:
+            events = log(s, g["id"], g["host_token"])["events"]
+            assert [e["version"] for e in events] == [1, 2, 3, 4, 5], events  # gapless
+            assert sorted(e["seat"] for e in events[1:]) == [1, 2, 3, 4], events
+            for e in events[1:]:
+                assert e["payload"]["move"] == normal_move(sent[(g["id"], e["seat"])]), e
+        s.stop()
+        writes, statements, largest = _group_figures(s.output())
+    # the chiefs' moves, one at a time, and each game's first of the others, at once
+    assert writes >= 2 * n and statements < writes and largest > 1, (writes, statements, largest)
 
 
 def test_without_write_groups_the_same_moves_land_the_same_way():
