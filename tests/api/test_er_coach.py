@@ -211,6 +211,10 @@ def test_not_finished_bot_seat_errors_and_cache():
                            ({**body, "specialists": {**body["specialists"],
                                                      "radiologist": "nope"}},
                             "/specialists/radiologist"),
+                           ({**body, "specialists": {
+                               **body["specialists"],
+                               "cardiologists": [None, body["specialists"]["cardiologists"][1]]}},
+                            "/specialists/cardiologists/0"),
                            ({**body, "extra": 1}, "/extra")):
             st, hd, obj = s.json("POST", "/api/v1/er/analysis", bad)
             problem(st, hd, obj, 400, field=field)

@@ -1,6 +1,8 @@
 """Every JSON body of static/openapi.json with each of its fields at its worst: a body that the
-route takes (a real ER sheet, turn and move of a game under way, a league's play, a real BG Stats
-export, a box's profile, …; for the rest, one built from the route's own schema), then each of its
+route takes (a real ER sheet, turn and move of a game under way, a finished game's turns and
+moves for the coach, a league's play, a real BG Stats export, a box's profile, the finish of a
+Dice Hospital or Clinic game whose rounds are all in, a log-in, a guest by a challenge's link, …;
+for the rest, one built from the route's own schema), then each of its
 first PLACES fields, breadth first, in turn replaced by a value of another type, a number beyond
 any column, an over-long or empty string, or left out.
 No reply is a 5xx and the server logs no SERVER-ERROR: whatever a hostile or broken phone sends
@@ -9,6 +11,7 @@ import copy, json, os
 
 import games
 from harness import Server, make_database
+from league_util import Client, user
 from test_worst_input import World, _operations
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -128,6 +131,27 @@ class Deep:
         solo = games.create(s, 1, deck="table", solo=True)
         bot = next(x for x in games.state(s, solo["id"], solo["host_token"])["seats"] if x["bot"])
         self.unrevealed = games.create(s, 2, deck="table")
+        # a finished game's turns and moves, as a paper game for the coach
+        done = games.create(s, 2, deck="app", seed=5)
+        for _ in range(24):
+            games.play_turn(s, done, games.lowest_die_policy)
+        st_, _, a = s.json("GET", f"/api/v1/er/games/{done['id']}/seats/1/analysis?width=8",
+                           token=done["host_token"])
+        assert st_ == 200, a
+        analysis = {"specialists": a["specialists"], "players": 1,
+                    "turns": [x["turn_info"] for x in a["steps"]],
+                    "moves": [x["player_move"] for x in a["steps"]], "width": 8}
+        # an account to log in as, one to make owner; the challenge's link for a guest
+        self.email = "deep@example.org"
+        user(s, self.email)
+        user(s, "deep-owner@example.org")
+        st_, _, ch = w.owner.get(f"/api/v1/leagues/{w.league}/challenges/{w.challenge}")
+        assert st_ == 200, ch
+        self.challenge_code = ch["code"]
+        self.guest = Client(s)
+        self.visitor = Client(s)  # logs in: its own cookies, not the owner's
+        # games whose every round is entered: their finish is taken whole (a new one after)
+        self.ready = {kind: self._ready(kind) for kind in ("dh", "clinic")}
         self.bodies = {
             "/api/v1/er/score": {"sheet": sheet, "radiologist": sp["radiologist"],
                                  "epidemiologist": sp["epidemiologist"]},
@@ -153,7 +177,33 @@ class Deep:
             "/api/v1/clinic/games/{id}/rounds/{n}": {"entries": [{"seat": 1}]},
             "/api/v1/clinic/business": {"modules": 4, "outpatients": 2, "garden_bonus": 1,
                                         "doctors": {"white": 1}},
+            "/api/v1/er/analysis": analysis,
+            "/api/v1/sessions": {"email": self.email, "password": "correct horse battery"},
+            "/api/v1/leagues/{id}/owners": {"account": "deep-owner@example.org"},
+            "/api/v1/challenges/{code}/games": {"name": "Guest"},
+            "/api/v1/dh/games/{id}/finish": {"entries": [
+                {"seat": 1, "fatalities": 1, "blood_bags": 2, "patients_left": 2, "pips_left": 7},
+                {"seat": 2, "blood_bags": 0, "patients_left": 2, "pips_left": 9}]},
+            "/api/v1/clinic/games/{id}/finish": {"entries": [
+                {"seat": 1, "doctors": {"red": 1}, "nurses": 1, "treatment_rooms": [1, 0, 0, 0],
+                 "patients_left": {"white": 2}, "additional_buildings": 0},
+                {"seat": 2, "patients_left": {"red": 1}}]},
         }
+
+    def _ready(self, kind):
+        """A two-seat Dice Hospital or Clinic game with every round entered."""
+        st, _, g = self.s.json("POST", f"/api/v1/{kind}/games",
+                               {"players": [{"name": "Ann"}, {"name": "Bea"}]})
+        assert st == 201, (st, g)
+        entry = {"dh": {"discharged": {"red": 1}}, "clinic": {"time_spent": 1}}[kind]
+        for n in range(1, 13):
+            st, _, cur = self.s.json("PUT", f"/api/v1/{kind}/games/{g['id']}/rounds/{n}",
+                                     {"entries": [dict(entry, seat=1), dict(entry, seat=2)]},
+                                     token=g["host_token"])
+            assert st == 200, (kind, n, st, cur)
+            if cur["next"] == {"action": "finish"}:
+                return g
+        raise AssertionError(f"{kind}: no finish after 12 rounds: {cur['next']}")
 
     def path(self, template, path):
         """This game's move route, and a table-deck game's reveal, instead of the world's app-deck
@@ -164,6 +214,11 @@ class Deep:
             return f"/api/v1/er/games/{self.unrevealed['id']}/turns"
         if template == "/api/v1/leagues/{id}/import":
             return path + "?format=bgstats"
+        if template == "/api/v1/challenges/{code}/games":
+            return f"/api/v1/challenges/{self.challenge_code}/games"
+        kind = template.split("/")[3]
+        if template.endswith("/finish") and kind in self.ready:
+            return f"/api/v1/{kind}/games/{self.ready[kind]['id']}/finish"
         return path
 
     def headers(self, template, headers):
@@ -171,12 +226,24 @@ class Deep:
             return dict(headers, Authorization="Bearer " + self.token)
         if template == "/api/v1/er/games/{id}/turns":
             return dict(headers, Authorization="Bearer " + self.unrevealed["host_token"])
+        kind = template.split("/")[3]
+        if template.endswith("/finish") and kind in self.ready:
+            return dict(headers, Authorization="Bearer " + self.ready[kind]["host_token"])
         return headers
+
+    def caller(self, template, owner):
+        """Who sends the body: a guest by the challenge's link has no session; a log-in is
+        another client's (the owner's session stays the owner's)."""
+        return {"/api/v1/challenges/{code}/games": self.guest,
+                "/api/v1/sessions": self.visitor}.get(template, owner)
 
     def taken(self, template, status):
         """After a write that was taken, the state the next body expects: the move undone."""
         if template.endswith("/seats/{seat}/moves") and status < 300:
             games.undo(self.s, self.game["id"], 1, self.token, 1)
+        kind = template.split("/")[3]
+        if template.endswith("/finish") and kind in self.ready and status < 300:
+            self.ready[kind] = self._ready(kind)
 
 
 def _with(body, place, worst):
@@ -206,15 +273,18 @@ def test_every_body_field_at_its_worst():
             schema = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
             if schema is None:
                 continue
-            path = template
+            given = template
             for n in pnames:
-                path = path.replace("{" + n + "}", w.value(template, n))
-            path = deep.path(template, path)
-            h = deep.headers(template, dict(w.headers(template), **{"Content-Type": "application/json"}))
+                given = given.replace("{" + n + "}", w.value(template, n))
             base = deep.bodies.get(template) or _example(doc, schema, "", w)
             bodies = [base] + [_with(base, place, v) for place in _paths(base) for v in WORST]
             for i, body in enumerate(bodies):
-                st, hd, o = w.owner.call(method, path, json.dumps(body), headers=h, raw=True)
+                # each body's own target: a write taken may have moved it on (deep.taken)
+                path = deep.path(template, given)
+                h = deep.headers(template, dict(w.headers(template),
+                                                **{"Content-Type": "application/json"}))
+                who = deep.caller(template, w.owner)
+                st, hd, o = who.call(method, path, json.dumps(body), headers=h, raw=True)
                 if i == 0 and template in deep.bodies and st >= 300:
                     failures.append(f"{method} {path}: the body it takes whole → {st}: {o}")
                 if st >= 500:

@@ -268,6 +268,13 @@ static int parse_specs(const er_data *d, json_object *o, er_coach_game *g, js_er
 		if (er_json_specialist(d, json_object_array_get_idx(cardio, (size_t)k), at,
 		                       ER_KIND_CARDIOLOGIST, &g->cardio[k], err) != 0)
 			return -1;
+		if (g->cardio[k] ==
+		    ER_SPEC_NONE) { /* null: a game has two (rulebook, GETTING READY 4) */
+			snprintf(err->field, sizeof err->field, "%s", at);
+			snprintf(err->detail, sizeof err->detail,
+			         "must be a Cardiologist id (see GET /api/v1/er/data)");
+			return -1;
+		}
 	}
 	if (g->cardio[0] == g->cardio[1]) {
 		snprintf(err->field, sizeof err->field, "/specialists/cardiologists/1");
