@@ -1,7 +1,8 @@
 """Every JSON body of static/openapi.json with each of its fields at its worst: a body that the
 route takes (a real ER sheet, turn and move of a game under way, a finished game's turns and
 moves for the coach, a league's play, a real BG Stats export, a box's profile, the finish of a
-Dice Hospital or Clinic game whose rounds are all in, a log-in, a guest by a challenge's link, …;
+Dice Hospital or Clinic game whose rounds are all in, a log-in, a guest by a challenge's link, a
+merge of two guests, …;
 for the rest, one built from the route's own schema), then each of its
 first PLACES fields, breadth first, in turn replaced by a value of another type, a number beyond
 any column, an over-long or empty string, or left out.
@@ -150,6 +151,14 @@ class Deep:
         self.challenge_code = ch["code"]
         self.guest = Client(s)
         self.visitor = Client(s)  # logs in: its own cookies, not the owner's
+        # two guests who never played together: one merges into the other (undone after)
+        self.league = w.league
+        self.owner = w.owner
+        self.guests = []
+        for name in ("Mia", "Noa"):
+            st_, _, m = w.owner.post(f"/api/v1/leagues/{w.league}/members", {"name": name})
+            assert st_ == 201, (st_, m)
+            self.guests.append(m["id"])
         # games whose every round is entered: their finish is taken whole (a new one after)
         self.ready = {kind: self._ready(kind) for kind in ("dh", "clinic")}
         self.bodies = {
@@ -181,6 +190,7 @@ class Deep:
             "/api/v1/sessions": {"email": self.email, "password": "correct horse battery"},
             "/api/v1/leagues/{id}/owners": {"account": "deep-owner@example.org"},
             "/api/v1/challenges/{code}/games": {"name": "Guest"},
+            "/api/v1/leagues/{id}/members/{member}/merge": {"into": self.guests[1]},
             "/api/v1/dh/games/{id}/finish": {"entries": [
                 {"seat": 1, "fatalities": 1, "blood_bags": 2, "patients_left": 2, "pips_left": 7},
                 {"seat": 2, "blood_bags": 0, "patients_left": 2, "pips_left": 9}]},
@@ -216,6 +226,8 @@ class Deep:
             return path + "?format=bgstats"
         if template == "/api/v1/challenges/{code}/games":
             return f"/api/v1/challenges/{self.challenge_code}/games"
+        if template == "/api/v1/leagues/{id}/members/{member}/merge":
+            return f"/api/v1/leagues/{self.league}/members/{self.guests[0]}/merge"
         kind = template.split("/")[3]
         if template.endswith("/finish") and kind in self.ready:
             return f"/api/v1/{kind}/games/{self.ready[kind]['id']}/finish"
@@ -237,8 +249,13 @@ class Deep:
         return {"/api/v1/challenges/{code}/games": self.guest,
                 "/api/v1/sessions": self.visitor}.get(template, owner)
 
-    def taken(self, template, status):
-        """After a write that was taken, the state the next body expects: the move undone."""
+    def taken(self, template, status, reply):
+        """After a write that was taken, the state the next body expects: the move or the
+        merge undone, a game ready to finish again."""
+        if template.endswith("/merge") and status < 300:
+            undo = f"/api/v1/leagues/{self.league}/merges/{reply['merge']}/undo"
+            st, _, o = self.owner.post(undo)
+            assert st == 200, (st, o)
         if template.endswith("/seats/{seat}/moves") and status < 300:
             games.undo(self.s, self.game["id"], 1, self.token, 1)
         kind = template.split("/")[3]
@@ -289,7 +306,7 @@ def test_every_body_field_at_its_worst():
                     failures.append(f"{method} {path}: the body it takes whole → {st}: {o}")
                 if st >= 500:
                     failures.append(f"{method} {path} {json.dumps(body)[:300]} → {st}: {o}")
-                deep.taken(template, st)
+                deep.taken(template, st, o)
         out = s.output()
     assert not failures, "\n".join(failures[:40]) + f"\n({len(failures)} in all)"
     assert "SERVER-ERROR" not in out, out[-3000:]
