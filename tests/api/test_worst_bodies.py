@@ -2,8 +2,7 @@
 route takes (a real ER sheet, turn and move of a game under way, a finished game's turns and
 moves for the coach, a league's play, a real BG Stats export, a box's profile, the finish of a
 Dice Hospital or Clinic game whose rounds are all in, a log-in, a guest by a challenge's link, a
-merge of two guests, …;
-for the rest, one built from the route's own schema), then each of its
+merge of two guests, …; for the rest, one built from the route's own schema), then each of its
 first PLACES fields, breadth first, in turn replaced by a value of another type, a number beyond
 any column, an over-long or empty string, or left out.
 No reply is a 5xx and the server logs no SERVER-ERROR: whatever a hostile or broken phone sends
