@@ -9,13 +9,11 @@
 // (screenshots, axe-core, nothing wider than the phone: the heat map scrolls in its own box).
 // Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { readFileSync } from "node:fs";
-import { BASE, ROOT, assert, fill, readJson, suite, phoneLayoutCheck } from "./lib.mjs";
+import { BASE, ROOT, assert, fill, suite, phoneLayoutCheck } from "./lib.mjs";
+import { EN, FR, origin, visit } from "./leagueskit.mjs";
 
-const EN = readJson("static/i18n/leagues.en.json");
-const FR = readJson("static/i18n/leagues.fr.json");
 const C = suite("charts");
 const { test } = C;
-const origin = new URL(BASE).origin;
 const phone = (o = {}) => C.phone(o);
 const REAL = readFileSync(new URL("tests/api/data/bgstats-real/deniedpluto-2025.json", ROOT), "utf8");
 const REAL_PLAYS = JSON.parse(REAL).plays;
@@ -32,18 +30,6 @@ async function call(p, method, path, data, headers = {}) {
 	const r = await p.request.fetch(`${BASE}/api/v1${path}`, { method, data, headers: { Origin: origin, ...headers } });
 	assert(r.status() < 300, `${method} ${path}: ${r.status()} ${(await r.text()).slice(0, 300)}`);
 	return r.headers()["content-type"]?.includes("json") ? r.json() : r.body();
-}
-
-/** Opens the league screen of hash and waits for ready (the screen before is cleared first). */
-async function visit(p, hash, ready) {
-	if (p.url().startsWith(`${BASE}/leagues.html`))
-		await p.evaluate((x) => {
-			document.getElementById("app").replaceChildren();
-			if (location.hash.slice(1) === x) window.dispatchEvent(new HashChangeEvent("hashchange"));
-			else location.hash = x;
-		}, hash);
-	else await p.goto(`${BASE}/leagues.html#${hash}`);
-	await p.locator(ready).first().waitFor();
 }
 
 /** At 360 px: nothing wider than the screen but inside a box that scrolls by itself, no two

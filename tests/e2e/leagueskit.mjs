@@ -1,8 +1,8 @@
 // What the league screens' browser tests share (leagues.mjs: the screens by hand, members,
 // seasons, every screen in both languages, the play form offline; leagues-files.mjs: plays that
-// come from files): the league strings, the API with a phone's session, a screen opened by its
-// hash, a league made through the API, a BG Stats export made up, and the checks every screen
-// gets.
+// come from files; charts.mjs: the strings and a screen opened by its hash): the league strings,
+// the API with a phone's session, a screen opened by its hash, a league made through the API, a
+// BG Stats export made up, and the checks every screen gets.
 import { BASE, assert, readJson, phoneLayoutCheck } from "./lib.mjs";
 
 export const EN = readJson("static/i18n/leagues.en.json");
