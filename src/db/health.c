@@ -115,6 +115,7 @@ static bool probe(PGconn **pg)
 static void *health_main(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "db-health"); /* in top, perf and gdb */
 	PGconn *pg = NULL;
 	pthread_mutex_lock(&g_health_mu);
 	while (!g_health_stop) {

@@ -97,6 +97,7 @@ static void dispatch(PGconn *pg)
 static void *listener(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "db-listen"); /* in top, perf and gdb */
 	PGconn *pg = NULL;
 	bool said = false;
 	while (!atomic_load(&g.closing)) {

@@ -161,6 +161,7 @@ static void pause_locked(void)
 static void *notifier(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "db-notify"); /* in top, perf and gdb */
 	/* worst case: every element escaped, quoted and separated */
 	char *array =
 	    xmalloc(2 + (size_t)(DB_NOTIFY_BATCH_MAX + 1) * (2 * DB_NOTIFY_PAYLOAD_MAX + 3));

@@ -133,6 +133,7 @@ static void connect_early(void)
 static void *group_thread(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "wgroups"); /* in top, perf and gdb */
 	connect_early();
 	wg_write *ws[WRITE_GROUP_MAX];
 	int n;

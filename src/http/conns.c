@@ -269,6 +269,7 @@ static long long head_deadline_ms(const http_server *srv)
 void *conn_reaper(void *arg)
 {
 	http_server *srv = arg;
+	pthread_setname_np(pthread_self(), "conn-reaper"); /* in top, perf and gdb */
 	pthread_mutex_lock(&srv->cmu);
 	while (srv->reaper_run) {
 		struct timespec until = clock_in_ms(REAP_MS);

@@ -69,6 +69,7 @@ struct jobs {
 static void *worker(void *arg)
 {
 	jobs *p = arg;
+	pthread_setname_np(pthread_self(), p->name); /* in top, perf and gdb */
 	http_thread_may_wait(true);
 	if (p->nice && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice) != 0)
 		log_info("%s: its threads run at the connection threads' priority", p->name);

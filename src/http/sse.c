@@ -104,6 +104,7 @@ static bool peer_gone(int fd)
 static void *prober(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "sse-probe"); /* in top, perf and gdb */
 	unsigned long trimmed = 0;
 	pthread_mutex_lock(&g.lock);
 	while (!g.closing) {

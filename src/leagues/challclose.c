@@ -48,6 +48,7 @@ static void close_due(void)
 static void *closer(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "chall-close"); /* in top, perf and gdb */
 	http_thread_may_wait(true);
 	/* its connection first, while the server starts: the server's descriptors and connections
 	 * are what they will stay once it serves (a database away now: the first look retries) */
