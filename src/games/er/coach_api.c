@@ -265,16 +265,10 @@ static int parse_specs(const er_data *d, json_object *o, er_coach_game *g, js_er
 	for (int k = 0; k < 2; k++) {
 		char at[64];
 		snprintf(at, sizeof at, "/specialists/cardiologists/%d", k);
+		/* not null: a game has two (rulebook, GETTING READY 4) */
 		if (er_json_specialist(d, json_object_array_get_idx(cardio, (size_t)k), at,
-		                       ER_KIND_CARDIOLOGIST, &g->cardio[k], err) != 0)
+		                       ER_KIND_CARDIOLOGIST, false, &g->cardio[k], err) != 0)
 			return -1;
-		if (g->cardio[k] ==
-		    ER_SPEC_NONE) { /* null: a game has two (rulebook, GETTING READY 4) */
-			snprintf(err->field, sizeof err->field, "%s", at);
-			snprintf(err->detail, sizeof err->detail,
-			         "must be a Cardiologist id (see GET /api/v1/er/data)");
-			return -1;
-		}
 	}
 	if (g->cardio[0] == g->cardio[1]) {
 		snprintf(err->field, sizeof err->field, "/specialists/cardiologists/1");
@@ -283,9 +277,9 @@ static int parse_specs(const er_data *d, json_object *o, er_coach_game *g, js_er
 	}
 	json_object_object_get_ex(o, "radiologist", &radio);
 	json_object_object_get_ex(o, "epidemiologist", &epi);
-	if (er_json_specialist(d, radio, "/specialists/radiologist", ER_KIND_RADIOLOGIST,
+	if (er_json_specialist(d, radio, "/specialists/radiologist", ER_KIND_RADIOLOGIST, false,
 	                       &g->radiologist, err) != 0 ||
-	    er_json_specialist(d, epi, "/specialists/epidemiologist", ER_KIND_EPIDEMIOLOGIST,
+	    er_json_specialist(d, epi, "/specialists/epidemiologist", ER_KIND_EPIDEMIOLOGIST, false,
 	                       &g->epidemiologist, err) != 0)
 		return -1;
 	return 0;

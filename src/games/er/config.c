@@ -110,14 +110,14 @@ static int parse_specialists(const er_data *d, json_object *o, er_game_config *c
 		char at[64];
 		snprintf(at, sizeof at, "/specialists/cardiologists/%d", k);
 		if (er_json_specialist(d, json_object_array_get_idx(cardio, (size_t)k), at,
-		                       ER_KIND_CARDIOLOGIST, &cfg->cardio[k], &err) != 0)
+		                       ER_KIND_CARDIOLOGIST, true, &cfg->cardio[k], &err) != 0)
 			return refuse_parse(r, &err);
 	}
 	json_object_object_get_ex(o, "radiologist", &radio);
 	json_object_object_get_ex(o, "epidemiologist", &epi);
-	if (er_json_specialist(d, radio, "/specialists/radiologist", ER_KIND_RADIOLOGIST,
+	if (er_json_specialist(d, radio, "/specialists/radiologist", ER_KIND_RADIOLOGIST, true,
 	                       &cfg->radiologist, &err) != 0 ||
-	    er_json_specialist(d, epi, "/specialists/epidemiologist", ER_KIND_EPIDEMIOLOGIST,
+	    er_json_specialist(d, epi, "/specialists/epidemiologist", ER_KIND_EPIDEMIOLOGIST, true,
 	                       &cfg->epidemiologist, &err) != 0)
 		return refuse_parse(r, &err);
 	return 0;

@@ -564,20 +564,27 @@ json_object *er_json_option(const er_option *op)
 }
 
 int er_json_specialist(const er_data *d, json_object *v, const char *at, er_spec_kind kind,
-                       er_spec_id *out, js_error *err)
+                       bool nullable, er_spec_id *out, js_error *err)
 {
+	static const char *const kinds[] = {"Cardiologist", "Radiologist", "Epidemiologist"};
+	char detail[256];
 	*out = ER_SPEC_NONE;
-	if (v == NULL || json_object_is_type(v, json_type_null))
-		return 0;
+	if (v == NULL || json_object_is_type(v, json_type_null)) {
+		if (nullable)
+			return 0;
+		snprintf(detail, sizeof detail, "must be a %s id (see GET /api/v1/er/data)",
+		         kinds[kind]);
+		set_err(err, at, detail);
+		return -1;
+	}
 	if (!json_object_is_type(v, json_type_string)) {
-		set_err(err, at, "must be a specialist id (a string) or null");
+		set_err(err, at,
+		        nullable ? "must be a specialist id (a string) or null"
+		                 : "must be a specialist id (a string)");
 		return -1;
 	}
 	er_spec_id id = er_spec_from_code(d, json_object_get_string(v));
 	if (id == ER_SPEC_NONE || d->specialists[id].kind != kind) {
-		static const char *const kinds[] = {"Cardiologist", "Radiologist",
-		                                    "Epidemiologist"};
-		char detail[256];
 		snprintf(detail, sizeof detail, "is not a %s id (see GET /api/v1/er/data)",
 		         kinds[kind]);
 		set_err(err, at, detail);

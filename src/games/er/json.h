@@ -43,8 +43,9 @@ void er_json_sheet_text(struct jw *w, const er_sheet *s);
 void er_json_breakdown_text(struct jw *w, const er_breakdown *b);
 void er_json_modifiers_text(struct jw *w, unsigned mods);
 
-/* Specialist id string → enum of the wanted kind; ER_SPEC_NONE and a 400 error otherwise. */
+/* Specialist id string → enum of the wanted kind, else a 400 error. Null or absent: ER_SPEC_NONE
+ * when nullable (none chosen), else the same error. */
 int er_json_specialist(const er_data *d, struct json_object *v, const char *at, er_spec_kind kind,
-                       er_spec_id *out, js_error *err);
+                       bool nullable, er_spec_id *out, js_error *err);
 
 #endif

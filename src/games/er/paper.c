@@ -37,10 +37,10 @@ static int parse_parts(json_object *root, json_object *sheet, json_object *turn,
 	json_object *rv = NULL, *ev = NULL;
 	json_object_object_get_ex(root, "radiologist", &rv);
 	json_object_object_get_ex(root, "epidemiologist", &ev);
-	if (er_json_specialist(d, rv, "/radiologist", ER_KIND_RADIOLOGIST, &b->radiologist, &err) !=
-	        0 ||
-	    er_json_specialist(d, ev, "/epidemiologist", ER_KIND_EPIDEMIOLOGIST, &b->epidemiologist,
+	if (er_json_specialist(d, rv, "/radiologist", ER_KIND_RADIOLOGIST, true, &b->radiologist,
 	                       &err) != 0 ||
+	    er_json_specialist(d, ev, "/epidemiologist", ER_KIND_EPIDEMIOLOGIST, true,
+	                       &b->epidemiologist, &err) != 0 ||
 	    (mods && er_json_modifiers_parse(mods, "/alicat_modifiers", &b->mods, &err) != 0))
 		return er_api_reply_parse_error(resp, -1, NULL, &err), -1;
 	if (b->mods && !b->alicat) {
