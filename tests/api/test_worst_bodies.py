@@ -214,6 +214,12 @@ class Deep:
                 return g
         raise AssertionError(f"{kind}: no finish after 12 rounds: {cur['next']}")
 
+    def _finishing(self, template):
+        """The kind of a Dice Hospital or Clinic finish route (its game is self.ready's), else
+        None."""
+        kind = template.split("/")[3]
+        return kind if template.endswith("/finish") and kind in self.ready else None
+
     def path(self, template, path):
         """This game's move route, and a table-deck game's reveal, instead of the world's app-deck
         game (whose seat 0 takes no move); the import's format."""
@@ -227,8 +233,8 @@ class Deep:
             return f"/api/v1/challenges/{self.challenge_code}/games"
         if template == "/api/v1/leagues/{id}/members/{member}/merge":
             return f"/api/v1/leagues/{self.league}/members/{self.guests[0]}/merge"
-        kind = template.split("/")[3]
-        if template.endswith("/finish") and kind in self.ready:
+        kind = self._finishing(template)
+        if kind:
             return f"/api/v1/{kind}/games/{self.ready[kind]['id']}/finish"
         return path
 
@@ -237,8 +243,8 @@ class Deep:
             return dict(headers, Authorization="Bearer " + self.token)
         if template == "/api/v1/er/games/{id}/turns":
             return dict(headers, Authorization="Bearer " + self.unrevealed["host_token"])
-        kind = template.split("/")[3]
-        if template.endswith("/finish") and kind in self.ready:
+        kind = self._finishing(template)
+        if kind:
             return dict(headers, Authorization="Bearer " + self.ready[kind]["host_token"])
         return headers
 
@@ -257,8 +263,8 @@ class Deep:
             assert st == 200, (st, o)
         if template.endswith("/seats/{seat}/moves") and status < 300:
             games.undo(self.s, self.game["id"], 1, self.token, 1)
-        kind = template.split("/")[3]
-        if template.endswith("/finish") and kind in self.ready and status < 300:
+        kind = self._finishing(template)
+        if kind and status < 300:
             self.ready[kind] = self._ready(kind)
 
 
