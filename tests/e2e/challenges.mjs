@@ -104,7 +104,9 @@ async function playGame(p, tapTurns) {
 	for (let n = 1; n <= tapTurns; n++) {
 		await p.locator("#reveal").click();
 		await tapMove(p);
+		// the move landed before the API reads the game: the next turn shown, or the results
 		if (n < 24) await waitTurn(p, n + 1);
+		else await p.locator(".results .result").first().waitFor();
 		if (n === 1 && p === ann) await C.shot(p, "challenge-game-turn1", true);
 	}
 	const token = await p.evaluate((g) => JSON.parse(localStorage.getItem("dh.er.games"))[g].token, id);
