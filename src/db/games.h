@@ -163,8 +163,11 @@ db_status db_events_append_if(db_conn *c, const char *id, db_event_batch *events
                               const char *hash_hex, bool *applied);
 
 /* One optimistic write of db_events_append_group: db_events_append_if's arguments, and its
- * outcome. The caller owns every pointer. */
-typedef struct {
+ * outcome. A write may carry later writes of the same game (`next`), each computed on the state
+ * the one before leaves: they go as ONE entry of the group (one row update from the first's
+ * `expected` to the last's `version`, status and result; every write's token checked; their
+ * events in order), written all or none. The caller owns every pointer. */
+typedef struct db_append_one {
 	const char *id;
 	db_event_batch *events;
 	int version;        /* the game's version after the events */
@@ -174,13 +177,15 @@ typedef struct {
 	int seat;           /* whose token hash_hex is (0: the host) */
 	bool claim;         /* a token of seat not claimed yet will do; the statement claims it */
 	const char *hash_hex;
+	struct db_append_one *next; /* the same game's next write (NULL: none) */
 	bool applied; /* out: written (false: the game was not as expected, nothing written) */
 } db_append_one;
 
 /* The optimistic writes of several games (ids distinct) in ONE statement that commits by
- * itself: each one written or not exactly as db_events_append_if would (its own version, status
- * and token checks), the others whatever its outcome. A failed statement writes none of
- * them (every applied is false). */
-db_status db_events_append_group(db_conn *c, db_append_one *w, int n);
+ * itself: each entry (w[i] and the writes chained to it) written or not exactly as
+ * db_events_append_if would write them one after another (its own version, status and token
+ * checks), the others whatever its outcome. A failed statement writes none of them (every
+ * applied is false). */
+db_status db_events_append_group(db_conn *c, db_append_one *const *w, int n);
 
 #endif

@@ -1,6 +1,7 @@
 /* The optimistic writes of several games in one statement (db_events_append_group, games.h):
- * the games' columns and their events' columns as binary arrays (db/f8array.h), each event
- * tagged with the place of its game in the group. */
+ * an entry's columns (its game, the version it goes from and to), its writes' token checks and
+ * their events' columns as binary arrays (db/f8array.h), each check and event tagged with the
+ * place of its entry in the group. */
 #include "db/games.h"
 
 #include "base/oom.h"
@@ -17,14 +18,18 @@ DB_COLUMNS(EVENTS_APPEND_GROUP_COLUMNS, EVENTS_APPEND_GROUP_NCOLS);
 
 // clang-format off
 const db_statement db_games_group_statements[] = {
-	/* events_append_if's checks and writes, for every game of $1 … $8 (one array a column)
-	 * with its events in $9 … $14 ($9: the game's place in $1) */
+	/* events_append_if's checks and writes, for every entry of $1 … $5 (one array a column;
+	 * the version it goes from, $5, and the one it ends at, $2), with the token checks of its
+	 * writes in $6 … $9 and its events in $10 … $15 ($6, $10: the entry's place in $1) */
 	{"events_append_group",
 	 "WITH w AS ( "
 	 "    SELECT * "
-	 "      FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::int[], $6::int[], "
-	 "                  $7::text[], $8::int[]) "
-	 "           WITH ORDINALITY AS w(id, version, status, result, expected, seat, hash, claim, i) "
+	 "      FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::int[]) "
+	 "           WITH ORDINALITY AS w(id, version, status, result, expected, i) "
+	 "), k AS ( "
+	 "    SELECT * "
+	 "      FROM unnest($6::int[], $7::int[], $8::text[], $9::int[]) "
+	 "           AS k(i, seat, hash, claim) "
 	 "), u AS ( "
 	 "    UPDATE games g "
 	 "       SET version = w.version, "
@@ -35,78 +40,115 @@ const db_statement db_games_group_statements[] = {
 	 "     WHERE g.id = w.id "
 	 "       AND g.version = w.expected "
 	 "       AND g.status = 'playing' "
-	 "       AND CASE WHEN w.seat = 0 "
-	 "                THEN g.host_token_hash = decode(w.hash, 'hex') "
-	 "                ELSE EXISTS (SELECT 1 "
-	 "                               FROM seats s "
-	 "                              WHERE s.game_id = g.id "
-	 "                                AND s.seat = w.seat "
-	 "                                AND (s.claimed OR w.claim = 1) "
-	 "                                AND decode(w.hash, 'hex') IN (s.token_hash, s.link_hash)) "
-	 "           END "
-	 "    RETURNING g.id, w.i, w.seat, w.claim "
+	 "       AND NOT EXISTS ( "
+	 "           SELECT 1 "
+	 "             FROM k "
+	 "            WHERE k.i = w.i "
+	 "              AND (CASE WHEN k.seat = 0 "
+	 "                        THEN g.host_token_hash = decode(k.hash, 'hex') "
+	 "                        ELSE EXISTS (SELECT 1 "
+	 "                                       FROM seats s "
+	 "                                      WHERE s.game_id = g.id "
+	 "                                        AND s.seat = k.seat "
+	 "                                        AND (s.claimed OR k.claim = 1) "
+	 "                                        AND decode(k.hash, 'hex') "
+	 "                                            IN (s.token_hash, s.link_hash)) "
+	 "                   END) IS NOT TRUE) "
+	 "    RETURNING g.id, w.i "
 	 "), c AS ( "
 	 "    UPDATE seats s "
 	 "       SET claimed = true "
 	 "      FROM u "
-	 "     WHERE u.claim = 1 "
+	 "      JOIN k "
+	 "        ON k.i = u.i "
+	 "     WHERE k.claim = 1 "
 	 "       AND s.game_id = u.id "
-	 "       AND s.seat = u.seat "
+	 "       AND s.seat = k.seat "
 	 "       AND NOT s.claimed "
 	 "    RETURNING 1 "
 	 "), e AS ( "
 	 "    INSERT INTO events (game_id, version, kind, seat, turn, payload) "
 	 "    SELECT u.id, x.version, x.kind, x.seat, x.turn, x.payload "
 	 "      FROM u "
-	 "      JOIN unnest($9::int[], $10::int[], $11::text[], $12::int[], $13::int[], $14::jsonb[]) "
+	 "      JOIN unnest($10::int[], $11::int[], $12::text[], $13::int[], $14::int[], "
+	 "                  $15::jsonb[]) "
 	 "           AS x(i, version, kind, seat, turn, payload) "
 	 "        ON x.i = u.i "
 	 "    RETURNING 1 "
 	 ") "
 	 "SELECT u.i AS item "
 	 "  FROM u",
-	 14, DB_COLUMN_NAMES(EVENTS_APPEND_GROUP_COLUMNS)},
+	 15, DB_COLUMN_NAMES(EVENTS_APPEND_GROUP_COLUMNS)},
 	DB_STATEMENTS_END,
 };
 // clang-format on
 
-enum { GAME_COLS = 8, EVENT_COLS = 6, NPARAMS = GAME_COLS + EVENT_COLS };
+enum {
+	ENTRY_COLS = 5,
+	CHECK_COLS = 4,
+	EVENT_COLS = 6,
+	NPARAMS = ENTRY_COLS + CHECK_COLS + EVENT_COLS
+};
 
-/* The statement's fourteen arrays, built from the writes. */
+/* The statement's fifteen arrays, built from the writes. */
 typedef struct {
 	db_f8array col[NPARAMS];
 } group_params;
 
-static void params_build(group_params *gp, db_append_one *w, int n)
+/* The last write of the entry that starts with w. */
+static const db_append_one *entry_last(const db_append_one *w)
+{
+	while (w->next)
+		w = w->next;
+	return w;
+}
+
+/* Entry i's row (its game, the version it goes from and the one it ends at). */
+static void entry_row(db_f8array *a, const db_append_one *w)
+{
+	const db_append_one *last = entry_last(w);
+	const char *status = last->finished ? "finished" : "playing";
+	db_f8array_text(&a[0], w->id, strlen(w->id));
+	db_f8array_int4(&a[1], last->version);
+	db_f8array_text(&a[2], status, strlen(status));
+	if (last->result)
+		db_f8array_jsonb(&a[3], last->result, strlen(last->result));
+	else
+		db_f8array_null(&a[3]);
+	db_f8array_int4(&a[4], w->expected);
+}
+
+/* Write w's token check and its events, tagged with its entry's place i. */
+static void write_rows(db_f8array *a, const db_append_one *w, int i)
+{
+	db_f8array *k = a + ENTRY_COLS, *x = k + CHECK_COLS;
+	db_f8array_int4(&k[0], i);
+	db_f8array_int4(&k[1], w->seat);
+	db_f8array_text(&k[2], w->hash_hex, strlen(w->hash_hex));
+	db_f8array_int4(&k[3], w->claim ? 1 : 0);
+	const db_event_batch *b = w->events;
+	for (int e = 0; e < b->versions.n; e++)
+		db_f8array_int4(&x[0], i);
+	db_f8array_append(&x[1], &b->versions);
+	db_f8array_append(&x[2], &b->kinds);
+	db_f8array_append(&x[3], &b->seats);
+	db_f8array_append(&x[4], &b->turns);
+	db_f8array_append(&x[5], &b->payloads);
+}
+
+static void params_build(group_params *gp, db_append_one *const *w, int n)
 {
 	static const unsigned oids[NPARAMS] = {
 	    DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_JSONB, DB_ARRAY_INT4,
-	    DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_INT4,  DB_ARRAY_INT4,
-	    DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_INT4, DB_ARRAY_JSONB};
+	    DB_ARRAY_INT4, DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_INT4,  DB_ARRAY_INT4,
+	    DB_ARRAY_INT4, DB_ARRAY_TEXT, DB_ARRAY_INT4, DB_ARRAY_INT4,  DB_ARRAY_JSONB};
 	db_f8array *a = gp->col;
 	for (int k = 0; k < NPARAMS; k++)
 		a[k].oid = oids[k];
 	for (int i = 0; i < n; i++) {
-		const char *status = w[i].finished ? "finished" : "playing";
-		db_f8array_text(&a[0], w[i].id, strlen(w[i].id));
-		db_f8array_int4(&a[1], w[i].version);
-		db_f8array_text(&a[2], status, strlen(status));
-		if (w[i].result)
-			db_f8array_jsonb(&a[3], w[i].result, strlen(w[i].result));
-		else
-			db_f8array_null(&a[3]);
-		db_f8array_int4(&a[4], w[i].expected);
-		db_f8array_int4(&a[5], w[i].seat);
-		db_f8array_text(&a[6], w[i].hash_hex, strlen(w[i].hash_hex));
-		db_f8array_int4(&a[7], w[i].claim ? 1 : 0);
-		db_event_batch *b = w[i].events;
-		for (int e = 0; e < b->versions.n; e++)
-			db_f8array_int4(&a[8], i + 1);
-		db_f8array_append(&a[9], &b->versions);
-		db_f8array_append(&a[10], &b->kinds);
-		db_f8array_append(&a[11], &b->seats);
-		db_f8array_append(&a[12], &b->turns);
-		db_f8array_append(&a[13], &b->payloads);
+		entry_row(a, w[i]);
+		for (const db_append_one *x = w[i]; x; x = x->next)
+			write_rows(a, x, i + 1);
 	}
 }
 
@@ -116,10 +158,17 @@ static void params_free(group_params *gp)
 		db_f8array_free(&gp->col[k]);
 }
 
-db_status db_events_append_group(db_conn *c, db_append_one *w, int n)
+/* Marks every write of entry w applied or not. */
+static void entry_applied(db_append_one *w, bool applied)
+{
+	for (; w; w = w->next)
+		w->applied = applied;
+}
+
+db_status db_events_append_group(db_conn *c, db_append_one *const *w, int n)
 {
 	for (int i = 0; i < n; i++)
-		w[i].applied = false;
+		entry_applied(w[i], false);
 	if (n <= 0)
 		return DB_OK;
 	group_params gp;
@@ -139,7 +188,7 @@ db_status db_events_append_group(db_conn *c, db_append_one *w, int n)
 	for (int row = 0; row < db_nrows(r); row++) {
 		int i = db_col_int(r, row, EVENTS_APPEND_GROUP_ITEM);
 		if (i >= 1 && i <= n)
-			w[i - 1].applied = true;
+			entry_applied(w[i - 1], true);
 	}
 	PQclear(r);
 	return DB_OK;

@@ -218,24 +218,19 @@ static void fast_write_free(fast_write *fw)
 	fw->result = NULL;
 }
 
-/* Prepares the optimistic write of ev: 1 when fw is ready to send (the caller frees it with
- * fast_write_free), 0 when the locking write must decide (no cached state, a token that is not
- * the seat's it writes for, a refusal or a resubmission, a finish that records a league play).
- * ev itself is left as the request made it. */
-static int fast_prepare(const table_kind *kind, const char *id, const char *hash,
-                        const table_event *ev, fast_write *fw)
+/* The optimistic write of ev on g, a state at version `cached` in the thread's game buffer (left
+ * at its new version): 1 when fw is ready to send (the caller frees it with fast_write_free), 0
+ * when the locking write must decide (a token that is not the seat's it writes for, a refusal
+ * or a resubmission, a finish that records a league play). With may_claim, a token g does not
+ * know that writes for a seat a phone plays is tried as that seat's. ev itself is left as the
+ * request made it. */
+static int fast_step(const table_kind *kind, table_game *g, int cached, const char *hash,
+                     const table_event *ev, bool may_claim, fast_write *fw)
 {
 	memset(fw, 0, sizeof *fw);
-	size_t size = eng_game_size(kind);
-	table_game *g = thread_game(size);
-	int cached = game_cache_get(id, g, size);
-	int seat = cached >= 0 && g->kind == kind ? eng_known_seat(g, hash) : -1;
-	/* A token this process has not seen, writing for a seat a phone plays: tried as that
-	 * seat's, whose claim the same statement makes (a phone's first move is one statement,
-	 * not the locking write's five). Any other token is not the seat's: the statement
-	 * writes nothing, and the locking write answers. */
-	bool claim = seat < 0 && cached >= 0 && g->kind == kind && ev->seat >= 1 &&
-	             ev->seat <= g->nseats && !g->bot[ev->seat - 1];
+	int seat = eng_known_seat(g, hash);
+	bool claim = may_claim && seat < 0 && ev->seat >= 1 && ev->seat <= g->nseats &&
+	             !g->bot[ev->seat - 1];
 	if (claim)
 		seat = ev->seat;
 	if (seat < 0)
@@ -265,6 +260,23 @@ done:
 		db_event_batch_free(&fw->batch);
 	free(e.body);
 	return rc;
+}
+
+/* Prepares the optimistic write of ev on the cached state (fast_step), 0 when none is cached.
+ * A token this process has not seen, writing for a seat a phone plays, is tried as that
+ * seat's, whose claim the same statement makes (a phone's first move is one statement, not
+ * the locking write's five). Any other token is not the seat's: the statement writes nothing,
+ * and the locking write answers. */
+static int fast_prepare(const table_kind *kind, const char *id, const char *hash,
+                        const table_event *ev, fast_write *fw)
+{
+	memset(fw, 0, sizeof *fw);
+	size_t size = eng_game_size(kind);
+	table_game *g = thread_game(size);
+	int cached = game_cache_get(id, g, size);
+	if (cached < 0 || g->kind != kind)
+		return 0;
+	return fast_step(kind, g, cached, hash, ev, true, fw);
 }
 
 /* The optimistic write (one round trip): the prepared events, written by one statement that
@@ -331,9 +343,13 @@ static void host_claim(db_conn *c, table_game *g, const table_event *ev, bool ma
 
 /* ---- writes handed to a write group (engine/writegroup.h) ---- */
 
+enum { CHAIN_MAX = TABLE_MAX_SEATS + 1 }; /* writes of a game in one entry at most */
+
 /* A libmicrohttpd thread's optimistic write, its reply parked (http_park) until a group thread
- * has sent its statement with others: everything the rest of the request needs, owned. */
-typedef struct {
+ * has sent its statement with others: everything the rest of the request needs, owned. The
+ * write that waits in the queue holds its game's turn; later writes of the game chained to it
+ * (`then`) go in its entry and are answered by its done. */
+typedef struct parked_write {
 	wg_write base; /* first member: the group hands back &base */
 	http_ticket *ticket;
 	const table_kind *kind;
@@ -341,61 +357,78 @@ typedef struct {
 	fast_write fw;       /* the events and the result (fw.g: not used) */
 	const char *ev_name; /* the event's static name and seat, for host_claim */
 	int ev_seat;
+	table_event ev; /* a write to chain: the request's event (body owned) until it is chained */
+	struct parked_write *then; /* the next write of the game in this entry (owned) */
 	char id[TABLE_ID_MAX + 1];
 	char hash[TOKEN_HASH_HEX + 1];
 	stripe *s;
-	turn t; /* the game's write turn, held until done */
+	turn t; /* the game's write turn, held until done (the entry's first write) */
 	unsigned epoch;
 } parked_write;
 
 static void parked_free(parked_write *p)
 {
-	fast_write_free(&p->fw);
-	free(p->g);
-	free(p);
+	while (p) {
+		parked_write *then = p->then;
+		fast_write_free(&p->fw);
+		free(p->ev.body);
+		free(p->g);
+		free(p);
+		p = then;
+	}
 }
 
-/* On a group thread, once the statement ran: the rest of table_mutate for a write that
- * committed; a write that did not runs again where waiting is allowed (the locking write
- * decides), as does one whose statement a held row cut short; one whose outcome is unknown
- * (the connection died) only for a kind that knows a resubmission, else 503. */
+/* The rest of table_mutate for the entry's writes, which committed: each token learnt and its
+ * host claim made, the last state cached and announced. */
+static void entry_committed(parked_write *head, db_conn *c)
+{
+	parked_write *last = head;
+	while (last->then)
+		last = last->then;
+	table_game *end = last->g; /* the game after the entry: what the cache keeps */
+	for (parked_write *p = head; p; p = p->then) {
+		table_event ev = {.name = p->ev_name, .seat = p->ev_seat};
+		eng_learn_token(end, p->hash, p->g->host ? 0 : p->g->you); /* claims are durable */
+		if (c)
+			host_claim(c, p->g, &ev, false);
+		end->host_claimed |= p->g->host_claimed;
+	}
+	game_cache_put(end->id, end->version, end, eng_game_size(head->kind), head->epoch);
+	live_changed(end->id, end->version);
+}
+
+/* On a group thread, once the statement ran: the rest of table_mutate for the entry's writes
+ * that committed, each answered with the game at its own version; an entry that did not commit
+ * runs again where waiting is allowed (the locking write decides), as does one whose statement
+ * a held row cut short; one whose outcome is unknown (the connection died) only for a kind that
+ * knows a resubmission, else 503. */
 static void parked_done(wg_write *w, db_conn *c, db_status st)
 {
-	parked_write *p = (parked_write *)w;
-	http_resp *resp = http_ticket_resp(p->ticket);
-	table_game *g = p->g;
-	if (st == DB_OK && w->w.applied) {
-		table_event ev = {.name = p->ev_name, .seat = p->ev_seat};
-		eng_learn_token(g, p->hash, g->host ? 0 : g->you); /* and its claim is durable */
-		if (c)
-			host_claim(c, g, &ev, false);
-		game_cache_put(g->id, g->version, g, eng_game_size(p->kind), p->epoch);
-		live_changed(g->id, g->version);
-		eng_turn_give(p->s, &p->t);
-		eng_reply_state(resp, g);
-	} else {
-		eng_turn_give(p->s, &p->t);
-		if (st == DB_UNAVAILABLE && p->kind->repeats == NULL)
+	parked_write *head = (parked_write *)w;
+	bool ok = st == DB_OK && w->w.applied; /* the entry's writes went all or none */
+	if (ok)
+		entry_committed(head, c);
+	eng_turn_give(head->s, &head->t);
+	for (parked_write *p = head; p; p = p->then) {
+		http_resp *resp = http_ticket_resp(p->ticket);
+		if (ok)
+			eng_reply_state(resp, p->g);
+		else if (st == DB_UNAVAILABLE && p->kind->repeats == NULL)
 			eng_reply_db(resp, DB_UNAVAILABLE);
 		else
 			http_defer(resp);
 	}
-	http_ticket *t = p->ticket;
-	parked_free(p);
-	http_ticket_done(t);
+	http_ticket *tickets[CHAIN_MAX];
+	int n = 0;
+	for (parked_write *p = head; p; p = p->then)
+		tickets[n++] = p->ticket;
+	parked_free(head);
+	for (int i = 0; i < n; i++)
+		http_ticket_done(tickets[i]);
 }
 
-/* On the connection's thread, once it is suspended: the write joins the next group. */
-static void parked_start(http_ticket *t, void *arg)
-{
-	parked_write *p = arg;
-	p->ticket = t;
-	writegroup_push(&p->base);
-}
-
-/* Hands the prepared write fw (taken over) to a write group with the game's turn p->t, and
- * parks the reply. */
-static void park_write(parked_write *p, fast_write *fw, const table_event *ev, http_resp *resp)
+/* p's write from the prepared fw (taken over) and the state fw->g (copied). */
+static void parked_fill(parked_write *p, fast_write *fw, const table_event *ev)
 {
 	size_t size = eng_game_size(p->kind);
 	p->g = xmalloc(size);
@@ -416,7 +449,14 @@ static void park_write(parked_write *p, fast_write *fw, const table_event *ev, h
 	one->claim = p->fw.claim;
 	one->hash_hex = p->hash;
 	p->base.done = parked_done;
-	http_park(resp, parked_start, p);
+}
+
+/* On the connection's thread, once it is suspended: the write joins the next group. */
+static void parked_start(http_ticket *t, void *arg)
+{
+	parked_write *p = arg;
+	p->ticket = t;
+	writegroup_push(&p->base);
 }
 
 /* A libmicrohttpd thread's write of a game this process holds: handed to a write group when
@@ -427,8 +467,59 @@ static int try_park(parked_write *p, const table_event *ev, http_resp *resp)
 	fast_write fw;
 	if (fast_prepare(p->kind, p->id, p->hash, ev, &fw) != 1)
 		return 0;
-	park_write(p, &fw, ev, resp);
+	parked_fill(p, &fw, ev);
+	http_park(resp, parked_start, p);
 	return 1;
+}
+
+/* With the groups' queue held (writegroup_chain), w the game's write waiting there: the write p
+ * computed on the state w's entry leaves, and chained to it — when p's token is one this
+ * process knows (a token not seen yet would risk the whole entry) and the write is one the
+ * optimistic write may make. */
+static bool chain_onto(wg_write *w, void *arg)
+{
+	parked_write *head = (parked_write *)w, *p = arg, *last = head;
+	int n = 1;
+	for (; last->then; last = last->then)
+		n++;
+	if (head->kind != p->kind || n >= CHAIN_MAX)
+		return false;
+	size_t size = eng_game_size(p->kind);
+	table_game *g = thread_game(size);
+	memcpy(g, last->g, size);
+	fast_write fw;
+	if (fast_step(p->kind, g, g->version, p->hash, &p->ev, false, &fw) != 1)
+		return false;
+	parked_fill(p, &fw, &p->ev);
+	free(p->ev.body);
+	p->ev.body = NULL;
+	last->then = p;
+	last->base.w.next = &p->base.w;
+	return true;
+}
+
+/* On the connection's thread, once it is suspended: the write joins its game's entry waiting
+ * in the queue; when that entry was sent meanwhile, or the write cannot be chained, it runs
+ * again where waiting is allowed, as a write that found the turn taken. */
+static void chained_start(http_ticket *t, void *arg)
+{
+	parked_write *p = arg;
+	p->ticket = t;
+	if (writegroup_chain(p->id, chain_onto, p))
+		return; /* the entry's done answers it */
+	http_defer_untried(http_ticket_resp(t));
+	parked_free(p);
+	http_ticket_done(t);
+}
+
+/* A libmicrohttpd thread's write of a game whose write waits in the groups' queue (holding
+ * the game's turn): parked to be chained to it (p taken over, with a copy of ev). */
+static int chain_park(parked_write *p, const table_event *ev, http_resp *resp)
+{
+	p->ev = *ev;
+	p->ev.body = xmalloc(p->kind->event_size);
+	memcpy(p->ev.body, ev->body, p->kind->event_size);
+	return http_park(resp, chained_start, p);
 }
 
 int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, table_event *ev)
@@ -463,10 +554,14 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 		t = &p->t;
 		id = p->id;
 	}
-	if (!turn_take(s, t, id, may_wait, resp)) {
+	if (p && !eng_turn_try(s, t, id)) {
+		if (writegroup_waiting(id)) /* the turn is a parked write's, still in the queue */
+			return chain_park(p, ev, resp);
 		free(p);
-		return 0;
+		return http_defer(resp);
 	}
+	if (!p && !turn_take(s, t, id, may_wait, resp))
+		return 0;
 	if (p && try_park(p, ev, resp) == 1)
 		return 0; /* the turn goes with the parked write */
 	db_conn_nowait(c, !may_wait);

@@ -1,6 +1,7 @@
-/* Write groups (writegroup.h): one FIFO of handed-over writes under a mutex, and threads that
- * each take everything waiting (up to WRITE_GROUP_MAX), send it as one statement on their own
- * connection and run each write's `done`. While one thread's statement is out, the writes that
+/* Write groups (writegroup.h): one FIFO of handed-over writes under a mutex (a game's later
+ * writes chained to its write there, in the same entry), and threads that each take everything
+ * waiting (up to WRITE_GROUP_MAX entries), send it as one statement on their own connection and
+ * run each entry's `done`. While one thread's statement is out, the writes that
  * arrive meanwhile gather for the next statement: a second thread sends them only once that
  * statement has been out HANDOFF_US (a slow commit, a busy machine), so that under load the
  * groups stay large and a write waits for at most about that long before its statement goes. */
@@ -11,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { HANDOFF_US = 1500 };
@@ -25,7 +27,9 @@ static struct {
 	unsigned ready; /* threads that have their connection (or failed to get one) */
 	unsigned nthreads;
 	pthread_t *threads;
-	unsigned long writes, statements, largest; /* sent so far (the log's figures at stop) */
+	/* sent so far (the log's figures at stop): writes, of them chained to another write of
+	 * their game, statements, the most writes in one */
+	unsigned long writes, chained, statements, largest;
 } g_wg = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 /* t plus us microseconds */
@@ -59,6 +63,15 @@ static void wait_turn(void)
 	}
 }
 
+/* The writes of the entry that starts with w. */
+static unsigned long entry_writes(const wg_write *w)
+{
+	unsigned long n = 0;
+	for (const db_append_one *x = &w->w; x; x = x->next)
+		n++;
+	return n;
+}
+
 /* Takes up to WRITE_GROUP_MAX writes off the queue into out, counted as a statement out; waits
  * for them (wait_turn). 0: the groups stop and nothing is left. */
 static int take(wg_write **out)
@@ -66,21 +79,24 @@ static int take(wg_write **out)
 	pthread_mutex_lock(&g_wg.mu);
 	wait_turn();
 	int n = 0;
+	unsigned long writes = 0;
 	while (g_wg.head && n < WRITE_GROUP_MAX) {
 		wg_write *w = g_wg.head;
 		g_wg.head = w->next;
 		w->next = NULL;
 		out[n++] = w;
+		writes += entry_writes(w);
 	}
 	if (!g_wg.head)
 		g_wg.tail = NULL;
 	if (n) {
 		g_wg.out++;
 		clock_gettime(CLOCK_MONOTONIC, &g_wg.sent);
-		g_wg.writes += (unsigned long)n;
+		g_wg.writes += writes;
+		g_wg.chained += writes - (unsigned long)n;
 		g_wg.statements++;
-		if ((unsigned long)n > g_wg.largest)
-			g_wg.largest = (unsigned long)n;
+		if (writes > g_wg.largest)
+			g_wg.largest = writes;
 	}
 	pthread_mutex_unlock(&g_wg.mu);
 	return n;
@@ -89,9 +105,9 @@ static int take(wg_write **out)
 /* Sends n writes as one statement and runs each one's done. */
 static void send_group(wg_write **ws, int n)
 {
-	db_append_one one[WRITE_GROUP_MAX];
+	db_append_one *one[WRITE_GROUP_MAX];
 	for (int i = 0; i < n; i++)
-		one[i] = ws[i]->w;
+		one[i] = &ws[i]->w;
 	db_conn *c = db_thread_conn();
 	db_status st = DB_UNAVAILABLE;
 	if (c) {
@@ -106,10 +122,8 @@ static void send_group(wg_write **ws, int n)
 	g_wg.out--;
 	pthread_cond_broadcast(&g_wg.cv);
 	pthread_mutex_unlock(&g_wg.mu);
-	for (int i = 0; i < n; i++) {
-		ws[i]->w.applied = st == DB_OK && one[i].applied;
+	for (int i = 0; i < n; i++) /* w.applied, and its chained writes', say what was written */
 		ws[i]->done(ws[i], c, st);
-	}
 }
 
 /* The thread's connection, made while the server starts (so it is there before the first
@@ -193,6 +207,32 @@ void writegroup_push(wg_write *w)
 	pthread_mutex_unlock(&g_wg.mu);
 }
 
+/* The write of game id waiting in the queue (g_wg.mu held), or NULL. */
+static wg_write *queued(const char *id)
+{
+	for (wg_write *w = g_wg.head; w; w = w->next)
+		if (strcmp(w->w.id, id) == 0)
+			return w;
+	return NULL;
+}
+
+bool writegroup_waiting(const char *id)
+{
+	pthread_mutex_lock(&g_wg.mu);
+	bool waiting = queued(id) != NULL;
+	pthread_mutex_unlock(&g_wg.mu);
+	return waiting;
+}
+
+bool writegroup_chain(const char *id, bool (*chain)(wg_write *w, void *arg), void *arg)
+{
+	pthread_mutex_lock(&g_wg.mu);
+	wg_write *w = queued(id);
+	bool chained = w && chain(w, arg);
+	pthread_mutex_unlock(&g_wg.mu);
+	return chained;
+}
+
 void writegroup_stop(void)
 {
 	if (g_wg.nthreads == 0)
@@ -208,7 +248,8 @@ void writegroup_stop(void)
 	g_wg.nthreads = 0;
 	pthread_cond_destroy(&g_wg.cv);
 	if (g_wg.statements) /* how well the writes were grouped */
-		log_info("engine: %lu write(s) sent in %lu group statement(s), at most %lu in one",
-		         g_wg.writes, g_wg.statements, g_wg.largest);
-	g_wg.writes = g_wg.statements = g_wg.largest = 0;
+		log_info("engine: %lu write(s) sent in %lu group statement(s), at most %lu in one, "
+		         "%lu chained to another write of their game",
+		         g_wg.writes, g_wg.statements, g_wg.largest, g_wg.chained);
+	g_wg.writes = g_wg.chained = g_wg.statements = g_wg.largest = 0;
 }

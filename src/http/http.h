@@ -71,6 +71,9 @@ typedef struct http_resp {
 	/* Set by http_defer alone: the handler would have to wait and did nothing yet; the server
 	 * runs it again on a waiting thread (below). */
 	bool defer;
+	/* Set by http_defer_untried alone: a parked reply's holder deferred it without trying any
+	 * of the parked work (the handler runs again with after_park false). */
+	bool untried;
 	/* Set by http_park alone: another thread finishes the reply (below). */
 	void (*park)(http_ticket *ticket, void *arg);
 	void *park_arg;
@@ -214,6 +217,9 @@ int http_defer(http_resp *resp);
  * http_defer to have the handler run again from the start on a waiting thread — and calls
  * http_ticket_done(ticket) exactly once, from any thread; the ticket is not its own after
  * that. The server's stop waits for every parked reply. */
+/* As http_defer, by a parked reply's holder that tried none of the parked work: the handler
+ * runs again as if it had deferred before it parked. */
+int http_defer_untried(http_resp *resp);
 /* resp cleared and marked parked (start runs once the connection is suspended); returns 0. */
 int http_park(http_resp *resp, void (*start)(http_ticket *ticket, void *arg), void *arg);
 /* The reply the ticket's holder fills (no json-c object in it outlives the holder's thread

@@ -42,6 +42,13 @@ int http_defer(http_resp *resp)
 	return 0;
 }
 
+int http_defer_untried(http_resp *resp)
+{
+	http_defer(resp);
+	resp->untried = true;
+	return 0;
+}
+
 int http_park(http_resp *resp, void (*start)(http_ticket *ticket, void *arg), void *arg)
 {
 	http_resp_clear(resp);

@@ -516,10 +516,10 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 	if (c->hj && !atomic_load(&c->hj->done))
 		return MHD_YES;
 	if (c->hj && c->hj->parked && c->hj->resp.defer) { /* again, on a waiting thread */
+		c->after_park = !c->hj->resp.untried;
 		http_resp_clear(&c->hj->resp);
 		free(c->hj);
 		c->hj = NULL;
-		c->after_park = true;
 		return run_on_pool(c, conn, method, srv->waits,
 		                   "Too many requests are waiting; try again shortly.");
 	}

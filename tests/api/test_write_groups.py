@@ -8,6 +8,7 @@ statement) give the same games."""
 import concurrent.futures as cf
 import re
 import subprocess
+import time
 
 from games import create, first_option_move, log, normal_move, reveal, state, submit, tokens
 from harness import Server, make_database
@@ -59,11 +60,67 @@ def _check_logs(s, made, dbname):
 
 
 def _group_figures(out):
-    """(writes, statements, largest) from the server's log at its stop."""
-    m = re.search(r"engine: (\d+) write\(s\) sent in (\d+) group statement\(s\), at most (\d+)",
-                  out)
+    """(writes, statements, largest, chained) from the server's log at its stop."""
+    m = re.search(r"engine: (\d+) write\(s\) sent in (\d+) group statement\(s\), at most (\d+) "
+                  r"in one, (\d+) chained", out)
     assert m, out[-2000:]
     return tuple(int(x) for x in m.groups())
+
+
+def _psql(dbname, *sql):
+    args = ["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", dbname]
+    for q in sql:
+        args += ["-c", q]
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _hold_appends(dbname):
+    """While the table `hold` has a row, every statement that appends events waits for it to
+    be emptied (polling: no lock, which the groups' 1 ms lock timeout would end)."""
+    _psql(dbname, "CREATE TABLE hold (x int)",
+          "CREATE FUNCTION held() RETURNS trigger LANGUAGE plpgsql AS "
+          "$$BEGIN WHILE EXISTS (SELECT 1 FROM hold) LOOP PERFORM pg_sleep(0.01); END LOOP; "
+          "RETURN NULL; END$$",
+          "CREATE TRIGGER held AFTER INSERT ON events "
+          "FOR EACH STATEMENT EXECUTE FUNCTION held()")
+
+
+def _wait_groups_out(dbname, n):
+    """Until n group statements are running (held by _hold_appends)."""
+    for _ in range(1000):
+        out = _psql(dbname, "SELECT count(*) FROM pg_stat_activity "
+                            "WHERE state = 'active' AND query LIKE 'WITH w AS%'")
+        if int(out) >= n:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{n} group statements never ran at once")
+
+
+def _ready_table(s, n, i):
+    """A revealed n-seat game whose chief has moved, every phone having opened it (the server
+    knows each seat's token). Returns (game, tokens, the other seats' first moves)."""
+    g = create(s, n, deck="table")
+    reveal(s, g["id"], g["host_token"], card=1 + i % 20, dice=[2, 3 + i % 3, 5])
+    tok = tokens(g)
+    st = state(s, g["id"], tok[1])
+    chief = st["turn"]["chief_seat"]
+    submit(s, g["id"], chief, tok[chief], 1, first_option_move(s, st, chief))
+    st = state(s, g["id"], tok[1])
+    for seat in tok:
+        state(s, g["id"], tok[seat])
+    return g, tok, {seat: first_option_move(s, st, seat) for seat in tok if seat != chief}
+
+
+def _busy_groups(s, dbname, pool, tables):
+    """Both group threads held in a statement (each with a move of one of two tables of
+    _ready_table), so that the writes that come next wait in the queue. Returns the two moves'
+    futures."""
+    held = []
+    for i, (g, tok, moves) in enumerate(tables):
+        seat = next(iter(moves))
+        held.append(pool.submit(submit, s, g["id"], seat, tok[seat], 1, moves[seat]))
+        _wait_groups_out(dbname, i + 1)
+    return held
 
 
 def _slow_commits(dbname):
@@ -85,7 +142,7 @@ def test_moves_of_many_games_share_statements_and_each_lands_once():
         _check_logs(s, made, "t_write_groups")
         s.stop()  # the figures are logged at the stop
         out = s.output()
-    writes, statements, largest = _group_figures(out)
+    writes, statements, largest, _ = _group_figures(out)
     # the moves (a reveal, the game's first write here, takes the locking write)
     assert writes >= 2 * GAMES_N, (writes, statements)
     assert statements < writes and largest > 1, (writes, statements, largest)
@@ -129,11 +186,75 @@ def test_a_tables_seats_moving_at_once_land_once_each():
             for e in events[1:]:
                 assert e["payload"]["move"] == normal_move(sent[(g["id"], e["seat"])]), e
         s.stop()
-        writes, statements, largest = _group_figures(s.output())
+        writes, statements, largest, _ = _group_figures(s.output())
     # the chiefs' moves, one at a time, and each game's first of the others went with groups
     # (how the others' first moves share statements depends on when each arrives: the test
     # above counts the sharing, with many more games at once)
     assert writes >= 2 * n, (writes, statements, largest)
+
+
+def test_a_tables_moves_waiting_together_go_as_one_entry():
+    """Rulebook, "Choose patient": after the Chief Physician, the other players choose at once.
+    While the game's first of those moves waits for its statement, the other seats' moves are
+    chained to it: one entry of the group, each move in the log once, in order, each phone
+    answered with the game at its own move."""
+    db = "t_write_groups_chain"
+    with Server(database=make_database(db)) as s:
+        g, tok, moves = _ready_table(s, 4, 0)
+        busy = [_ready_table(s, 2, 10 + i) for i in range(2)]
+        _hold_appends(db)
+        _psql(db, "INSERT INTO hold VALUES (1)")
+        with cf.ThreadPoolExecutor(max_workers=8) as pool:
+            held = _busy_groups(s, db, pool, busy)
+            jobs = [pool.submit(submit, s, g["id"], seat, tok[seat], 1, m)
+                    for seat, m in moves.items()]
+            time.sleep(1)  # the three moves reach the server and wait in the queue
+            _psql(db, "DELETE FROM hold")
+            replies = [j.result()[2] for j in jobs + held]
+        versions = sorted(r["version"] for r in replies[:3])
+        assert versions == [3, 4, 5], versions  # each answered at its own move
+        events = log(s, g["id"], g["host_token"])["events"]
+        assert [e["version"] for e in events] == [1, 2, 3, 4, 5], events
+        for e in events[2:]:
+            assert e["payload"]["move"] == normal_move(moves[e["seat"]]), e
+        s.stop()
+        writes, statements, largest, chained = _group_figures(s.output())
+    assert chained == 2 and largest >= 3, (writes, statements, largest, chained)
+
+
+def test_an_entry_with_a_replaced_token_is_decided_move_by_move():
+    """A chained move whose seat was taken over by another phone meanwhile (a join with
+    "replace") fails its entry's token check: nothing of the entry is written, and each move is
+    decided alone — the first lands, the replaced token's gets 401 seat-replaced."""
+    db = "t_write_groups_chain_replaced"
+    with Server(database=make_database(db)) as s:
+        g3, tok3, moves3 = _ready_table(s, 3, 1)
+        busy = [_ready_table(s, 2, 10 + i) for i in range(2)]
+        _hold_appends(db)
+        _psql(db, "INSERT INTO hold VALUES (1)")
+        with cf.ThreadPoolExecutor(max_workers=8) as pool:
+            held = _busy_groups(s, db, pool, busy)
+            first, second = sorted(moves3)
+            a = pool.submit(submit, s, g3["id"], first, tok3[first], 1, moves3[first])
+            time.sleep(0.3)
+            b = pool.submit(submit, s, g3["id"], second, tok3[second], 1, moves3[second],
+                            expect=None)
+            time.sleep(0.5)  # chained to the first
+            st, _, joined = s.json("POST", "/api/v1/join",
+                                   {"code": g3["code"], "seat": second, "replace": True})
+            assert st == 200, joined
+            _psql(db, "DELETE FROM hold")
+            assert a.result()[2]["version"] == 3
+            st, _, why = b.result()
+            assert st == 401 and why["rule"] == "seat-replaced", (st, why)
+            for h in held:
+                h.result()
+        events = log(s, g3["id"], g3["host_token"])["events"]
+        assert [e["version"] for e in events] == [1, 2, 3], events
+        assert events[2]["seat"] == first, events
+        s.stop()
+        writes, statements, largest, chained = _group_figures(s.output())
+    assert chained == 1, (writes, statements, largest, chained)
 
 
 def test_without_write_groups_the_same_moves_land_the_same_way():
