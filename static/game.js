@@ -301,7 +301,7 @@ export function openGame(root, { id, token, seat }) {
 			if (get().draft && get().draft.steps === d.steps) set({ preview: r.sheet });
 		} catch (e) {
 			if (!get().draft || get().draft.steps !== d.steps) return;
-			// offline: it may be sent unchecked (the server checks it); resume() checks it once online
+			// offline: sent unchecked (the server checks it); resume() checks it once online
 			if (e instanceof api.ApiError && e.status === 0) set({ previewOff: true });
 			else fail(e);
 		}
@@ -324,7 +324,7 @@ export function openGame(root, { id, token, seat }) {
 		if (!D.pending(d).length) previewMove();
 	};
 
-	// ---- the draft survives a reload: kept per game, for this turn, seat and sheet ----
+	// ---- the draft survives a reload: per game, turn, seat and sheet ----
 	const draftKey = `dh.er.draft.${id}`;
 	function savedDraft(key) {
 		const o = api.readStored(draftKey);
@@ -417,11 +417,12 @@ export function openGame(root, { id, token, seat }) {
 			el.hidden = !v;
 	});
 	root.replaceChildren(gameEl, turn.dock);
-	// a die chosen (or a patient placed): its lit beds and the turn's dice in view, least scrolled
-	store.subscribe((S) => S.game && S.data && D.canMove(S) && S.draft && !S.picker && [S.draft.die, S.draft.current, [...D.litBeds(S).keys()]],
-		(v) => v && v[2].length && requestAnimationFrame(() => show(".bed.lit", ".card .die")));
-	// the value picker open: the bed being written stays in view above it
-	store.subscribe((S) => S.picker && [S.picker.ward], (v) => v && requestAnimationFrame(() => show(".bed.picking")));
+	// in view, least scrolled: a die's lit beds and the dice, or the bed the picker writes;
+	// again when anything resizes
+	const lit = (S) => S.game && S.data && D.canMove(S) && S.draft && !S.picker && [S.draft.die, S.draft.current, [...D.litBeds(S).keys()]];
+	const bring = () => requestAnimationFrame(() => get().picker ? show(".bed.picking") : lit(get())?.[2]?.length && show(".bed.lit", ".card .die"));
+	store.subscribe(lit, (v) => v && bring());
+	store.subscribe((S) => S.picker && [S.picker.ward], (v) => v && bring());
 	function show(beds, more) {
 		const rects = (sel) => (sel ? [...root.querySelectorAll(sel)].map((e) => e.getBoundingClientRect()) : []);
 		const lit = rects(beds), dice = rects(more);
@@ -438,8 +439,9 @@ export function openGame(root, { id, token, seat }) {
 	}
 	// the dock is fixed at the bottom: keep the page's end clear of it
 	const pad = () => document.documentElement.style.setProperty("--dock", `${turn.dock.offsetHeight + 16}px`);
-	const ro = new ResizeObserver(pad);
+	const ro = new ResizeObserver(() => { pad(); bring(); });
 	ro.observe(turn.dock);
+	ro.observe(gameEl);
 
 	(async () => {
 		try {

@@ -1,6 +1,6 @@
 // Service worker (static/README.md "At the table for real"): the app shell, network first (an
 // upgrade never mixes old modules), the cache when offline; no API but the game's fixed data.
-const CACHE = "dh-shell-v17";
+const CACHE = "dh-shell-v18";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "share.js", "bgstats-link.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",

@@ -115,6 +115,33 @@ await test("er-lit-beds-and-dice-in-view", async () => {
 	}
 });
 
+await test("er-lit-beds-in-view-when-the-page-grows-late", async () => {
+	// the same solo game on a slow network: each answer of the server comes 600 ms late, so
+	// the page above the lit beds grows after they were brought in view (on turn 6 it pushes
+	// bed 7/1 under the dock): they come in view again
+	const { page } = await openGame({ players: [{ name: "Solo" }], solo: true, deck: "app", seed: 11 });
+	let pending = 0;
+	await page.route((u) => u.pathname.startsWith("/api/") && !u.pathname.endsWith("/events"), async (route) => {
+		pending++;
+		await new Promise((r) => setTimeout(r, 600));
+		await route.continue().finally(() => pending--);
+	});
+	const settled = async () => {
+		while (pending) await page.waitForTimeout(50);
+		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+	};
+	for (let n = 1; n <= 6; n++) {
+		await page.locator("#reveal").click();
+		await chooseDie(page);
+		await settled();
+		await litAndDiceInView(page, `turn ${n}, the answers in`);
+		await finishDraft(page);
+		await page.click("#submit");
+		await page.locator("#turn-number", { hasText: `${n + 1}/24` }).waitFor();
+	}
+	await page.context().close();
+});
+
 /** A two-player game (app deck) with turn 1 flipped: {g, tokens of seats 1 and 2}. */
 async function twoPlayers(seed) {
 	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed });
