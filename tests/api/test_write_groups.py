@@ -6,6 +6,7 @@ table's seats moving at once land once each too (one parked write holds the game
 others wait for it on waiting threads). The same moves with WRITE_GROUPS=0 (every write its own
 statement) give the same games."""
 import concurrent.futures as cf
+import contextlib
 import re
 import subprocess
 import time
@@ -193,32 +194,49 @@ def test_a_tables_seats_moving_at_once_land_once_each():
     assert writes >= 2 * n, (writes, statements, largest)
 
 
+@contextlib.contextmanager
+def _groups_held(db, nseats, i):
+    """A server on database db with a table of nseats ready (_ready_table) and both group
+    threads held in a statement (_busy_groups): what is sent meanwhile waits in the queue until
+    release() empties the hold. Yields (server, table, pool, release)."""
+    with Server(database=make_database(db)) as s:
+        table = _ready_table(s, nseats, i)
+        busy = [_ready_table(s, 2, 10 + k) for k in range(2)]
+        _hold_appends(db)
+        _psql(db, "INSERT INTO hold VALUES (1)")
+        with cf.ThreadPoolExecutor(max_workers=8) as pool:
+            held = _busy_groups(s, db, pool, busy)
+            try:
+                yield s, table, pool, lambda: _psql(db, "DELETE FROM hold")
+            finally:
+                _psql(db, "DELETE FROM hold")
+                for h in held:
+                    h.result()
+
+
+def _figures_at_stop(s):
+    """The server stopped, and its group figures (_group_figures)."""
+    s.stop()  # the figures are logged at the stop
+    return _group_figures(s.output())
+
+
 def test_a_tables_moves_waiting_together_go_as_one_entry():
     """Rulebook, "Choose patient": after the Chief Physician, the other players choose at once.
     While the game's first of those moves waits for its statement, the other seats' moves are
     chained to it: one entry of the group, each move in the log once, in order, each phone
     answered with the game at its own move."""
-    db = "t_write_groups_chain"
-    with Server(database=make_database(db)) as s:
-        g, tok, moves = _ready_table(s, 4, 0)
-        busy = [_ready_table(s, 2, 10 + i) for i in range(2)]
-        _hold_appends(db)
-        _psql(db, "INSERT INTO hold VALUES (1)")
-        with cf.ThreadPoolExecutor(max_workers=8) as pool:
-            held = _busy_groups(s, db, pool, busy)
-            jobs = [pool.submit(submit, s, g["id"], seat, tok[seat], 1, m)
-                    for seat, m in moves.items()]
-            time.sleep(1)  # the three moves reach the server and wait in the queue
-            _psql(db, "DELETE FROM hold")
-            replies = [j.result()[2] for j in jobs + held]
-        versions = sorted(r["version"] for r in replies[:3])
+    with _groups_held("t_write_groups_chain", 4, 0) as (s, (g, tok, moves), pool, release):
+        jobs = [pool.submit(submit, s, g["id"], seat, tok[seat], 1, m)
+                for seat, m in moves.items()]
+        time.sleep(1)  # the three moves reach the server and wait in the queue
+        release()
+        versions = sorted(j.result()[2]["version"] for j in jobs)
         assert versions == [3, 4, 5], versions  # each answered at its own move
         events = log(s, g["id"], g["host_token"])["events"]
         assert [e["version"] for e in events] == [1, 2, 3, 4, 5], events
         for e in events[2:]:
             assert e["payload"]["move"] == normal_move(moves[e["seat"]]), e
-        s.stop()
-        writes, statements, largest, chained = _group_figures(s.output())
+        writes, statements, largest, chained = _figures_at_stop(s)
     assert chained == 2 and largest >= 3, (writes, statements, largest, chained)
 
 
@@ -226,34 +244,24 @@ def test_an_entry_with_a_replaced_token_is_decided_move_by_move():
     """A chained move whose seat was taken over by another phone meanwhile (a join with
     "replace") fails its entry's token check: nothing of the entry is written, and each move is
     decided alone — the first lands, the replaced token's gets 401 seat-replaced."""
-    db = "t_write_groups_chain_replaced"
-    with Server(database=make_database(db)) as s:
-        g3, tok3, moves3 = _ready_table(s, 3, 1)
-        busy = [_ready_table(s, 2, 10 + i) for i in range(2)]
-        _hold_appends(db)
-        _psql(db, "INSERT INTO hold VALUES (1)")
-        with cf.ThreadPoolExecutor(max_workers=8) as pool:
-            held = _busy_groups(s, db, pool, busy)
-            first, second = sorted(moves3)
-            a = pool.submit(submit, s, g3["id"], first, tok3[first], 1, moves3[first])
-            time.sleep(0.3)
-            b = pool.submit(submit, s, g3["id"], second, tok3[second], 1, moves3[second],
-                            expect=None)
-            time.sleep(0.5)  # chained to the first
-            st, _, joined = s.json("POST", "/api/v1/join",
-                                   {"code": g3["code"], "seat": second, "replace": True})
-            assert st == 200, joined
-            _psql(db, "DELETE FROM hold")
-            assert a.result()[2]["version"] == 3
-            st, _, why = b.result()
-            assert st == 401 and why["rule"] == "seat-replaced", (st, why)
-            for h in held:
-                h.result()
-        events = log(s, g3["id"], g3["host_token"])["events"]
+    with _groups_held("t_write_groups_chain_replaced", 3, 1) as (s, (g, tok, moves), pool,
+                                                                 release):
+        first, second = sorted(moves)
+        a = pool.submit(submit, s, g["id"], first, tok[first], 1, moves[first])
+        time.sleep(0.3)
+        b = pool.submit(submit, s, g["id"], second, tok[second], 1, moves[second], expect=None)
+        time.sleep(0.5)  # chained to the first
+        st, _, joined = s.json("POST", "/api/v1/join",
+                               {"code": g["code"], "seat": second, "replace": True})
+        assert st == 200, joined
+        release()
+        assert a.result()[2]["version"] == 3
+        st, _, why = b.result()
+        assert st == 401 and why["rule"] == "seat-replaced", (st, why)
+        events = log(s, g["id"], g["host_token"])["events"]
         assert [e["version"] for e in events] == [1, 2, 3], events
         assert events[2]["seat"] == first, events
-        s.stop()
-        writes, statements, largest, chained = _group_figures(s.output())
+        writes, statements, largest, chained = _figures_at_stop(s)
     assert chained == 1, (writes, statements, largest, chained)
 
 
