@@ -54,9 +54,7 @@ def _check_logs(s, made, dbname):
         for e in events[1:]:
             assert e["kind"] == "move" and e["payload"]["move"] == normal_move(moves[e["seat"]]), e
     # the phones' first moves claimed their seats
-    out = subprocess.run(["psql", "-X", "-At", "-d", dbname, "-c",
-                          "SELECT count(*) FILTER (WHERE claimed), count(*) FROM seats"],
-                         check=True, capture_output=True, text=True).stdout.strip()
+    out = _psql(dbname, "SELECT count(*) FILTER (WHERE claimed), count(*) FROM seats")
     assert out == f"{2 * GAMES_N}|{2 * GAMES_N}", out
 
 
@@ -128,12 +126,10 @@ def _slow_commits(dbname):
     """Every statement that appends events takes 50 ms more, as on a slow disk: writes that
     arrive meanwhile wait in the groups' queue (the test cluster runs without fsync, where a
     statement ends before the next write comes)."""
-    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dbname, "-c",
-                    "CREATE FUNCTION slow_disk() RETURNS trigger LANGUAGE plpgsql AS "
-                    "$$BEGIN PERFORM pg_sleep(0.05); RETURN NULL; END$$", "-c",
-                    "CREATE TRIGGER slow_disk AFTER INSERT ON events "
-                    "FOR EACH STATEMENT EXECUTE FUNCTION slow_disk()"],
-                   check=True, capture_output=True)
+    _psql(dbname, "CREATE FUNCTION slow_disk() RETURNS trigger LANGUAGE plpgsql AS "
+                  "$$BEGIN PERFORM pg_sleep(0.05); RETURN NULL; END$$",
+          "CREATE TRIGGER slow_disk AFTER INSERT ON events "
+          "FOR EACH STATEMENT EXECUTE FUNCTION slow_disk()")
 
 
 def test_moves_of_many_games_share_statements_and_each_lands_once():
