@@ -36,7 +36,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 if [ -z "${GAMES_BENCH_INNER:-}" ]; then
 	FSYNC=${FSYNC:-on}
-	GAMES_BENCH_INNER=1 exec pg_virtualenv -t -o "fsync=$FSYNC" sh "$0" "$@"
+	GAMES_BENCH_INNER=1 exec pg_virtualenv -t -o "fsync=$FSYNC" -o track_wal_io_timing=on \
+		sh "$0" "$@"
 fi
 
 ROUNDS=${ROUNDS:-3}
@@ -83,11 +84,13 @@ stop_server() {
 	settle
 }
 
-# PostgreSQL's own events in a window: checkpoints begun (timed + requested) in the cluster, and
-# autovacuum + autoanalyze runs on the tables of database $1.
+# PostgreSQL's own events in a window: checkpoints begun (timed + requested) in the cluster,
+# autovacuum + autoanalyze runs on the tables of database $1, and the cluster's WAL flushes
+# with the milliseconds they took (track_wal_io_timing): the disk's pace for a commit.
 pg_events() {
 	psql -X -At -d "$1" -c "SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter),
-		(SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables)" |
+		(SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables),
+		(SELECT wal_sync FROM pg_stat_wal), (SELECT wal_sync_time FROM pg_stat_wal)" |
 		tr '|' ' '
 }
 
@@ -206,10 +209,14 @@ load = lambda p: json.load(open(os.path.join(out, p)))
 tps = [float(open(os.path.join(out, f"tps-{r}")).read() or "nan") for r in range(1, rounds + 1)]
 
 
-def events(name, r):  # checkpoints begun, autovacuum/autoanalyze runs during the open loop
+def events(name, r):
+    """During the open loop: checkpoints begun, autovacuum/autoanalyze runs, WAL flushes and
+    the mean ms one took."""
     a = open(os.path.join(out, f"events0-{name}-{r}")).read().split()
     b = open(os.path.join(out, f"events1-{name}-{r}")).read().split()
-    return int(b[0]) - int(a[0]), int(b[1]) - int(a[1])
+    flushes = int(b[2]) - int(a[2])
+    mean = (float(b[3]) - float(a[3])) / flushes if flushes else float("nan")
+    return int(b[0]) - int(a[0]), int(b[1]) - int(a[1]), flushes, mean
 
 
 def pgbench_open_p99(r):  # ms from the scheduled instant: transaction time + schedule lag
@@ -235,7 +242,8 @@ ceiling = [m * mix_share / t for m, t in zip(mix_tps, tps)]
 GAME_WRITES = "the game's writes"
 print(f"{'round':<6} {'server':<7} {'closed moves/s':>14} {'pgbench TPS':>11} {'ratio':>6} "
       f"{'open p50 ms':>11} {'open p99 ms':>11} {'p99 < 10':>8} {'open moves/s':>12} "
-      f"{'errors':>6} {'ckpt':>4} {'autovac':>7} {'pgbench open p99 ms':>19} {'load':>5}")
+      f"{'errors':>6} {'ckpt':>4} {'autovac':>7} {'WAL flushes':>11} {'flush ms':>8} "
+      f"{'pgbench open p99 ms':>19} {'load':>5}")
 med, every = {}, {}
 for s in servers:
     ratios, p99s, mps = [], [], []
@@ -243,17 +251,19 @@ for s in servers:
         c, o = load(f"closed-{s}-{r}.json"), load(f"open-{s}-{r}.json")
         ratio = c["moves_per_s"] / tps[r - 1]
         ratios.append(ratio); p99s.append(o["p99_ms"]); mps.append(c["moves_per_s"])
-        ck, av = events(s, r)
+        ck, av, fl, fms = events(s, r)
         print(f"{r:<6} {s:<7} {c['moves_per_s']:>14} {tps[r - 1]:>11.1f} {ratio:>6.2f} "
               f"{o['p50_ms']:>11} {o['p99_ms']:>11} {'met' if o['p99_ms'] < 10 else 'MISSED':>8} "
               f"{o['moves_per_s']:>12} {c['errors'] + o['errors']:>6} {ck:>4} {av:>7} "
+              f"{fl:>11} {fms:>8.2f} "
               f"{pgb_p99[r - 1]:>19.2f} {open(os.path.join(out, f'load-{s}-{r}')).read().strip():>5}")
     med[s] = (statistics.median(ratios), statistics.median(p99s), statistics.median(mps))
     every[s] = sum(p < 10 for p in p99s)
 for r in range(1, rounds + 1):
-    ck, av = events("pgb", r)
+    ck, av, fl, fms = events("pgb", r)
     print(f"pgbench -R {rate} round {r}: p99 {pgb_p99[r - 1]:.2f} ms from the scheduled instant, "
-          f"{ck} checkpoint(s), {av} autovacuum/autoanalyze run(s) meanwhile")
+          f"{ck} checkpoint(s), {av} autovacuum/autoanalyze run(s), {fl} WAL flushes of "
+          f"{fms:.2f} ms on average meanwhile")
 for s, (ratio, p99, mps) in med.items():
     ok_p99 = every[s] == rounds
     print(f"{s}: closed loop, median {mps:.0f} moves/s = {ratio:.2f} x pgbench TPS "

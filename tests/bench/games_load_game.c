@@ -367,12 +367,34 @@ static bool in_window(double x)
 	return x >= G.wstart && x <= G.wend;
 }
 
+/* With GAMES_LOAD_TRACE=FILE, a line per answer: its kind, table and seat, status, and the
+ * instants (seconds from t0) it was scheduled (moves; otherwise sent), sent and answered, so
+ * that a tail can be set beside the server's log. Opened at the first answer, closed at exit. */
+static void trace(const conn *c, const table *t, int kind, double now)
+{
+	static FILE *f;
+	static bool tried;
+	if (!tried) {
+		tried = true;
+		const char *path = getenv("GAMES_LOAD_TRACE");
+		if (path && *path && !(f = fopen(path, "w")))
+			perror("games_load: GAMES_LOAD_TRACE");
+	}
+	if (!f || G.t0 <= 0)
+		return;
+	static const char *const kinds[] = {"none", "create", "reveal", "move"};
+	double sched = kind == REQ_MOVE ? c->sched : c->sent;
+	fprintf(f, "%s %d %d %d %.6f %.6f %.6f\n", kinds[kind], t->idx, c->seat, c->status,
+	        sched - G.t0, c->sent - G.t0, now - G.t0);
+}
+
 static void response_done(conn *c)
 {
 	table *t = c->owner;
 	double now = now_s();
 	req_kind kind = c->kind;
 	int expect = kind == REQ_CREATE ? 201 : 200;
+	trace(c, t, kind, now);
 	c->kind = REQ_NONE;
 	G.inflight--;
 	if (c->status != expect) {
