@@ -1,6 +1,7 @@
 /* The table engine's statements (games, seats, events) and their typed rows (games.h): the SQL
  * of each statement, its columns and its reader, here and nowhere else. */
 #include "db/games.h"
+#include "db/games_sql.h"
 
 #include "base/oom.h"
 #include "db/rows.h"
@@ -265,15 +266,7 @@ const db_statement db_games_statements[] = {
 	 "     WHERE g.id = $1 "
 	 "       AND g.version = $10::int "
 	 "       AND g.status = 'playing' "
-	 "       AND CASE WHEN $11::int = 0 "
-	 "                THEN g.host_token_hash = decode($12, 'hex') "
-	 "                ELSE EXISTS (SELECT 1 "
-	 "                               FROM seats s "
-	 "                              WHERE s.game_id = g.id "
-	 "                                AND s.seat = $11::int "
-	 "                                AND (s.claimed OR $13::boolean) "
-	 "                                AND decode($12, 'hex') IN (s.token_hash, s.link_hash)) "
-	 "           END "
+	 "       AND " DB_GAME_TOKEN_OK_SQL("$11::int", "$12", "$13::boolean")
 	 "    RETURNING g.id "
 	 "), c AS ( "
 	 "    UPDATE seats s "

@@ -3,6 +3,7 @@
  * their events' columns as binary arrays (db/f8array.h), each check and event tagged with the
  * place of its entry in the group. */
 #include "db/games.h"
+#include "db/games_sql.h"
 
 #include "base/oom.h"
 #include "db/rows.h"
@@ -18,9 +19,10 @@ DB_COLUMNS(EVENTS_APPEND_GROUP_COLUMNS, EVENTS_APPEND_GROUP_NCOLS);
 
 // clang-format off
 const db_statement db_games_group_statements[] = {
-	/* events_append_if's checks and writes, for every entry of $1 … $5 (one array a column;
-	 * the version it goes from, $5, and the one it ends at, $2), with the token checks of its
-	 * writes in $6 … $9 and its events in $10 … $15 ($6, $10: the entry's place in $1) */
+	/* events_append_if's checks (the same token check) and writes, for every entry of $1 … $5
+	 * (one array a column; the version it goes from, $5, and the one it ends at, $2), with the
+	 * token checks of its writes in $6 … $9 and its events in $10 … $15 ($6, $10: the entry's
+	 * place in $1) */
 	{"events_append_group",
 	 "WITH w AS ( "
 	 "    SELECT * "
@@ -44,16 +46,7 @@ const db_statement db_games_group_statements[] = {
 	 "           SELECT 1 "
 	 "             FROM k "
 	 "            WHERE k.i = w.i "
-	 "              AND (CASE WHEN k.seat = 0 "
-	 "                        THEN g.host_token_hash = decode(k.hash, 'hex') "
-	 "                        ELSE EXISTS (SELECT 1 "
-	 "                                       FROM seats s "
-	 "                                      WHERE s.game_id = g.id "
-	 "                                        AND s.seat = k.seat "
-	 "                                        AND (s.claimed OR k.claim = 1) "
-	 "                                        AND decode(k.hash, 'hex') "
-	 "                                            IN (s.token_hash, s.link_hash)) "
-	 "                   END) IS NOT TRUE) "
+	 "              AND (" DB_GAME_TOKEN_OK_SQL("k.seat", "k.hash", "k.claim = 1") ") IS NOT TRUE) "
 	 "    RETURNING g.id, w.i "
 	 "), c AS ( "
 	 "    UPDATE seats s "
