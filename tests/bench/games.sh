@@ -15,10 +15,13 @@
 # Targets (medians over rounds): closed-loop moves/s >= 0.9 x the moves among the game's writes
 # sent by pgbench (below: the database's own ceiling for them), PostgreSQL's CPU per move in the
 # closed loop <= 1.1 x its CPU per move of those writes, and open-loop p99 < 10 ms at 500
-# moves/s in EVERY round; each is printed with its verdict, a row per round. Next to each open loop the script records what PostgreSQL did meanwhile (checkpoints
-# begun, autovacuum and autoanalyze runs on the server's tables), and pgbench runs the same open
-# loop (-R RATE, latency from the scheduled instant: its own time plus schedule lag), so a tail
-# shows whether the database had it too; "load" is the load average when the open loop began.
+# moves/s in EVERY round; each is printed with its verdict, a row per round. Next to each open
+# loop the script records what PostgreSQL did meanwhile (checkpoints begun, autovacuum and
+# autoanalyze runs on the server's tables, the cluster's WAL flushes and their mean time) and
+# the disk's own longest flush (tests/bench/flush_probe.py: 8 KiB and an fdatasync every 10 ms
+# beside the database's files), and pgbench runs the same open loop (-R RATE, latency from the
+# scheduled instant: its own time plus schedule lag), so a tail shows whether the database or
+# the disk had it too; "load" is the load average when the open loop began.
 # Where a move's CPU goes: during each closed loop the CPU time of the server, of PostgreSQL (the
 # cluster's processes, those that exited included) and of the load generator, and how busy both
 # CPUs were; the same for pgbench's round. And the database's own pace for a move: the move's
@@ -114,6 +117,16 @@ pg_ticks() {
 	  for p in $(ps -o pid= --ppid "$pm"); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done
 	} | awk '{t += $1} END {print t + 0}'
 }
+# The disk's own flushes beside the database's files while an open loop runs (flush_probe.py):
+# probe_start, then probe_stop FILE writes "flushes median_ms max_ms" to FILE.
+probe_start() {
+	python3 tests/bench/flush_probe.py "$(dirname "$PGDATA_DIR")" "$OUT/probe.tmp" &
+	PROBE_PID=$!
+}
+probe_stop() {
+	kill -TERM "$PROBE_PID"; wait "$PROBE_PID" || rc=1
+	mv "$OUT/probe.tmp" "$1"
+}
 kid_ticks() { awk '{print $16 + $17}' /proc/$$/stat; }
 cpu_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $5 + $6}' /proc/stat; }
 stamp() { echo "$(pg_ticks) $(kid_ticks) $(cpu_ticks)"; }
@@ -173,7 +186,9 @@ while [ $r -le "$ROUNDS" ]; do
 		echo "$t0 $(stamp) $sv0 $(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat")" >"$OUT/cpu-$s-$r"
 		pg_events "bench_$s" >"$OUT/events0-$s-$r"
 		cut -d' ' -f1 /proc/loadavg >"$OUT/load-$s-$r"
+		probe_start
 		TEMPLATES_DIR=templates/er $OPEN --port "$PORT" >"$OUT/open-$s-$r.json" || rc=1
+		probe_stop "$OUT/disk-$s-$r"
 		pg_events "bench_$s" >"$OUT/events1-$s-$r"
 		stop_server
 	done
@@ -196,7 +211,9 @@ while [ $r -le "$ROUNDS" ]; do
 	echo "$t0 $(stamp)" >"$OUT/cpu-mix-$r"
 	sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/mix-$r.log" | head -n 1 >"$OUT/mix-tps-$r"
 	pg_events bench_pgb >"$OUT/events0-pgb-$r"
+	probe_start
 	(cd "$OUT" && $PGB_OPEN -l --log-prefix="pgl-$r" bench_pgb >"pgbench-open-$r.log" 2>&1)
+	probe_stop "$OUT/disk-pgb-$r"
 	pg_events bench_pgb >"$OUT/events1-pgb-$r"
 	r=$((r + 1))
 done
@@ -217,6 +234,10 @@ def events(name, r):
     flushes = int(b[2]) - int(a[2])
     mean = (float(b[3]) - float(a[3])) / flushes if flushes else float("nan")
     return int(b[0]) - int(a[0]), int(b[1]) - int(a[1]), flushes, mean
+
+
+def disk_max(name, r):  # the longest flush of flush_probe.py during the open loop, ms
+    return float(open(os.path.join(out, f"disk-{name}-{r}")).read().split()[2])
 
 
 def pgbench_open_p99(r):  # ms from the scheduled instant: transaction time + schedule lag
@@ -243,6 +264,7 @@ GAME_WRITES = "the game's writes"
 print(f"{'round':<6} {'server':<7} {'closed moves/s':>14} {'pgbench TPS':>11} {'ratio':>6} "
       f"{'open p50 ms':>11} {'open p99 ms':>11} {'p99 < 10':>8} {'open moves/s':>12} "
       f"{'errors':>6} {'ckpt':>4} {'autovac':>7} {'WAL flushes':>11} {'flush ms':>8} "
+      f"{'disk max ms':>11} "
       f"{'pgbench open p99 ms':>19} {'load':>5}")
 med, every = {}, {}
 for s in servers:
@@ -255,7 +277,7 @@ for s in servers:
         print(f"{r:<6} {s:<7} {c['moves_per_s']:>14} {tps[r - 1]:>11.1f} {ratio:>6.2f} "
               f"{o['p50_ms']:>11} {o['p99_ms']:>11} {'met' if o['p99_ms'] < 10 else 'MISSED':>8} "
               f"{o['moves_per_s']:>12} {c['errors'] + o['errors']:>6} {ck:>4} {av:>7} "
-              f"{fl:>11} {fms:>8.2f} "
+              f"{fl:>11} {fms:>8.2f} {disk_max(s, r):>11.1f} "
               f"{pgb_p99[r - 1]:>19.2f} {open(os.path.join(out, f'load-{s}-{r}')).read().strip():>5}")
     med[s] = (statistics.median(ratios), statistics.median(p99s), statistics.median(mps))
     every[s] = sum(p < 10 for p in p99s)
@@ -263,7 +285,7 @@ for r in range(1, rounds + 1):
     ck, av, fl, fms = events("pgb", r)
     print(f"pgbench -R {rate} round {r}: p99 {pgb_p99[r - 1]:.2f} ms from the scheduled instant, "
           f"{ck} checkpoint(s), {av} autovacuum/autoanalyze run(s), {fl} WAL flushes of "
-          f"{fms:.2f} ms on average meanwhile")
+          f"{fms:.2f} ms on average meanwhile, the disk's longest flush {disk_max('pgb', r):.1f} ms")
 for s, (ratio, p99, mps) in med.items():
     ok_p99 = every[s] == rounds
     print(f"{s}: closed loop, median {mps:.0f} moves/s = {ratio:.2f} x pgbench TPS "
