@@ -25,6 +25,8 @@
  * usage: games_load --port P [--tables N] [--rate R] [--seed S] [--duration SEC]
  *                   [--warmup SEC] [--duration-cap SEC]
  * Needs templates/er/ (or $TEMPLATES_DIR) for the rules data. Exit status 1 if any error.
+ * With GAMES_LOAD_TRACE=FILE, every answer after t0 is also written to FILE, a line each: kind,
+ * table, seat, status, and the instants (s from t0) it was due, sent and answered.
  *
  * This file: the arguments, the event loop and the report. games_load_game.c plays the tables'
  * games and keeps the open loop's schedule, over the HTTP connections of games_load_conn.c;
