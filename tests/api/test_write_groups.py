@@ -232,6 +232,11 @@ def test_a_tables_moves_waiting_together_go_as_one_entry():
         assert [e["version"] for e in events] == [1, 2, 3, 4, 5], events
         for e in events[2:]:
             assert e["payload"]["move"] == normal_move(moves[e["seat"]]), e
+        # every phone then reads the game at the entry's end, every move in it
+        for token in [g["host_token"], *(tok[seat] for seat in moves)]:
+            now = state(s, g["id"], token)
+            assert now["version"] == 5, now
+            assert sorted(now["turn"]["moved"]) == sorted(tok), now["turn"]
         writes, statements, largest, chained = _figures_at_stop(s)
     assert chained == 2 and largest >= 3, (writes, statements, largest, chained)
 
