@@ -35,6 +35,8 @@ export function openGame(root, { id, token, seat }) {
 	}
 
 	// ---- loading and live updates (one read at a time, one more for events meanwhile) ----
+	// a write's answer, or the later game a live update brought meanwhile
+	const newer = (st, g = get().game) => (g?.you === st.you && g.version >= st.version ? g : st);
 	let refreshing = null;
 	let again = false;
 	function refresh() {
@@ -48,7 +50,7 @@ export function openGame(root, { id, token, seat }) {
 				try {
 					const st = await api.getGame(get().id, get().token);
 					const S = get();
-					if (!S.game || st.version > S.game.version || st.you !== S.game.you) setGame(st);
+					if (newer(st) === st) setGame(st);
 					if (S.live !== "live" && es && es.readyState === 1) set({ live: "live" });
 				} catch (e) {
 					if (e instanceof api.ApiError && (e.status === 401 || e.status === 404)) return lose(e);
@@ -184,7 +186,7 @@ export function openGame(root, { id, token, seat }) {
 			set({ queued: queue.queued(S.id) });
 			if (r.refused) set({ err: errorOf(r.refused) });
 			else if (r.sent) say("game.queue_sent", { n: r.sent });
-			if (r.state) setGame(r.state);
+			if (r.state) setGame(newer(r.state));
 			else if (r.sent || r.refused) refresh();
 		} finally {
 			flushing = false;
@@ -343,7 +345,7 @@ export function openGame(root, { id, token, seat }) {
 			const st = await fn();
 			set({ busy: false, optsKey: "x" }); // a fresh draft state
 			say(...msg);
-			setGame(st);
+			setGame(newer(st));
 		} catch (e) {
 			set({ busy: false });
 			if (queueItem && e instanceof api.ApiError && e.status === 0) {

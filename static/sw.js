@@ -1,18 +1,16 @@
 // Service worker (static/README.md "At the table for real"): the app shell, network first (an
 // upgrade never mixes old modules), the cache when offline; no API but the game's fixed data.
-const CACHE = "dh-shell-v18";
+const CACHE = "dh-shell-v19";
 const DATA = "/api/v1/er/data";
 const SHELL = ["./", "index.html", "app.css", "app.js", "main.js", "api.js", "i18n.js", "dom.js", "view.js", "home.js", "share.js", "bgstats-link.js", "theme.js",
 	"game.js", "store.js", "queue.js", "derive.js", "turn.js", "table.js", "hexsheet.js", "i18n/en.json", "i18n/fr.json",
 	"manifest.webmanifest", "icon.svg", "icon-192.png", "favicon.ico",
-	// the coach of a finished game, loaded on its route
+	// the screens loaded on their own routes: the coach, Dice Hospital and Clinic, leagues (the
+	// new-game forms' league choice too), charts, challenges
 	"coach.js", "coach.css", "i18n/coach.en.json", "i18n/coach.fr.json",
-	// the Dice Hospital and Clinic screens, loaded on their routes
 	"tabletop.js", "tabletop.css",
 	...["shared", "widgets", "create", "join", "game", "head", "entry", "finish", "scores", "business", "refusal"].map((m) => `tabletop/${m}.js`), "i18n/tabletop.en.json", "i18n/tabletop.fr.json",
-	// the new-game forms' league choice (home.js, tabletop/create.js); the league page and its charts
 	"league-picker.js", "leagues.html", "leagues.js", ...["ui", "files", "members", "pictures", "play", "i18n"].map((m) => `leagues-${m}.js`), "csvimport.js", "consent.js", "charts.js", "leagues.css", "i18n/leagues.en.json", "i18n/leagues.fr.json",
-	// league challenges: the league page's panel and the board
 	"challenges.js", "challenge.html", "challenge.js"];
 
 self.addEventListener("install", (e) => {

@@ -175,6 +175,55 @@ await test("er-offline-draft-sent-when-back", async () => {
 	await A.context().close();
 });
 
+/** A seat's turn-1 move through the API, its die's patient (and extra patient) to the morgue. */
+async function morgueMover(game, tokens) {
+	const st = (await api("GET", `/er/games/${game.id}`, null, tokens[0])).body;
+	return async (seat, die) => {
+		const body = { turn: 1, move: { die, steps: [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])] } };
+		const r = await api("POST", `/er/games/${game.id}/seats/${seat}/moves`, body, tokens[seat - 1]);
+		assert(r.status === 200, `seat ${seat}'s move: ${r.status} ${JSON.stringify(r.body)}`);
+	};
+}
+
+await test("er-a-late-answer-keeps-the-later-game", async () => {
+	// Ben's move is written, but its answer is late: meanwhile Cara's move ends the turn and a
+	// live update shows his phone turn 2. The late answer, the game at his own move, must not
+	// take the phone back to turn 1 (it would wait there for Cara for good).
+	const g = await api("POST", "/er/games", { players: ["Ana", "Ben", "Cara"].map((name) => ({ name })), deck: "app", seed: 9 });
+	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
+	const tokens = g.body.seats.map((s) => s.seat_token);
+	const morgue = await morgueMover(g.body, tokens);
+	await morgue(1, "red");
+	const B = await phone();
+	let written, release;
+	const wrote = new Promise((r) => (written = r));
+	const released = new Promise((r) => (release = r));
+	await B.route((u) => u.pathname.endsWith("/seats/2/moves"), async (route) => {
+		const response = await route.fetch(); // the move is in the game
+		written();
+		await released;
+		await route.fulfill({ response });
+	});
+	await B.goto(`${BASE}/#game=${g.body.id}&token=${tokens[1]}`);
+	await chooseDie(B);
+	await finishDraft(B);
+	await B.click("#submit");
+	await wrote;
+	await morgue(3, "green");
+	await B.locator("#turn-number", { hasText: "2/24" }).waitFor({ timeout: 10000 });
+	release();
+	await B.locator("#status", { hasText: "Move accepted" }).waitFor();
+	// the store draws in a message task (store.js): one more message and a frame, and it has
+	await B.evaluate(() => new Promise((r) => {
+		const c = new MessageChannel();
+		c.port1.onmessage = () => requestAnimationFrame(() => r());
+		c.port2.postMessage(0);
+	}));
+	const shown = await B.locator("#turn-number").innerText();
+	assert(shown.includes("2/24"), `after the late answer: ${shown}`);
+	await B.context().close();
+});
+
 await test("er-taps-held-while-other-seats-move-still-count", async () => {
 	// Ben presses a die, then Submit; each time another seat's move reaches his phone before he
 	// lets go: what he pressed is still under his finger, so the tap counts (a redrawn button
@@ -182,12 +231,7 @@ await test("er-taps-held-while-other-seats-move-still-count", async () => {
 	const g = await api("POST", "/er/games", { players: ["Ana", "Ben", "Cara", "Dan"].map((name) => ({ name })), deck: "app", seed: 8 });
 	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
 	const tokens = g.body.seats.map((s) => s.seat_token);
-	const st = (await api("GET", `/er/games/${g.body.id}`, null, tokens[0])).body;
-	const morgue = async (seat, die) => {
-		const body = { turn: 1, move: { die, steps: [{ morgue: "die" }, ...(extraBay(st, die) ? [{ morgue: "extra" }] : [])] } };
-		const r = await api("POST", `/er/games/${g.body.id}/seats/${seat}/moves`, body, tokens[seat - 1]);
-		assert(r.status === 200, `seat ${seat}'s move: ${r.status} ${JSON.stringify(r.body)}`);
-	};
+	const morgue = await morgueMover(g.body, tokens);
 	await morgue(1, "red");
 	const B = await phone();
 	await B.goto(`${BASE}/#game=${g.body.id}&token=${tokens[1]}`);
