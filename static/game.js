@@ -36,7 +36,7 @@ export function openGame(root, { id, token, seat }) {
 
 	// ---- loading and live updates (one read at a time, one more for events meanwhile) ----
 	// a write's answer, or the later game a live update brought meanwhile
-	const newer = (st, g = get().game) => (g?.you === st.you && g.version >= st.version ? g : st);
+	const newer = (st, g = get().game) => (g?.version >= st.version && g.you === st.you ? g : st);
 	let refreshing = null;
 	let again = false;
 	function refresh() {
