@@ -35,7 +35,7 @@ export function openGame(root, { id, token, seat }) {
 	}
 
 	// ---- loading and live updates (one read at a time, one more for events meanwhile) ----
-	// a write's answer, or the later game a live update brought meanwhile
+	// st, or a later game of this seat that a live update brought
 	const newer = (st, g = get().game) => (g?.version >= st.version && g.you === st.you ? g : st);
 	let refreshing = null;
 	let again = false;
@@ -71,6 +71,7 @@ export function openGame(root, { id, token, seat }) {
 	}
 
 	function setGame(st) {
+		st = newer(st);
 		const prev = get().game;
 		rememberSeat(st);
 		set({ game: st });
@@ -186,7 +187,7 @@ export function openGame(root, { id, token, seat }) {
 			set({ queued: queue.queued(S.id) });
 			if (r.refused) set({ err: errorOf(r.refused) });
 			else if (r.sent) say("game.queue_sent", { n: r.sent });
-			if (r.state) setGame(newer(r.state));
+			if (r.state) setGame(r.state);
 			else if (r.sent || r.refused) refresh();
 		} finally {
 			flushing = false;
@@ -345,7 +346,7 @@ export function openGame(root, { id, token, seat }) {
 			const st = await fn();
 			set({ busy: false, optsKey: "x" }); // a fresh draft state
 			say(...msg);
-			setGame(newer(st));
+			setGame(st);
 		} catch (e) {
 			set({ busy: false });
 			if (queueItem && e instanceof api.ApiError && e.status === 0) {
