@@ -5,7 +5,7 @@
 // code opens on another phone, the LAN address offered when the page is on localhost, and join
 // codes pasted with a space or a dash. Run by all.mjs (lib.mjs: the runner, phones, axe).
 import { BASE, api, assert, erLayoutCheck, suite } from "./lib.mjs";
-import { finishDraft } from "./erkit.mjs";
+import { finishDraft, tapMove } from "./erkit.mjs";
 
 const S = suite("ertable");
 const { test, phone } = S;
@@ -143,10 +143,17 @@ await test("er-lit-beds-in-view-when-the-page-grows-late", async () => {
 });
 
 /** A two-player game (app deck) with turn 1 flipped: {g, tokens of seats 1 and 2}. */
-async function twoPlayers(seed) {
-	const g = await api("POST", "/er/games", { players: [{ name: "Ana" }, { name: "Ben" }], deck: "app", seed });
+/** A game of these players (app deck, seeded) with turn 1 revealed: the game and the seats'
+ * tokens in seat order. */
+async function revealed(names, seed) {
+	const g = await api("POST", "/er/games", { players: names.map((name) => ({ name })), deck: "app", seed });
 	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
-	return { g, ana: g.body.seats[0].seat_token, ben: g.body.seats[1].seat_token };
+	return { g, tokens: g.body.seats.map((s) => s.seat_token) };
+}
+
+async function twoPlayers(seed) {
+	const { g, tokens } = await revealed(["Ana", "Ben"], seed);
+	return { g, ana: tokens[0], ben: tokens[1] };
 }
 
 await test("er-offline-draft-sent-when-back", async () => {
@@ -189,9 +196,7 @@ await test("er-a-late-answer-keeps-the-later-game", async () => {
 	// Ben's move is written, but its answer is late: meanwhile Cara's move ends the turn and a
 	// live update shows his phone turn 2. The late answer, the game at his own move, must not
 	// take the phone back to turn 1 (it would wait there for Cara for good).
-	const g = await api("POST", "/er/games", { players: ["Ana", "Ben", "Cara"].map((name) => ({ name })), deck: "app", seed: 9 });
-	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
-	const tokens = g.body.seats.map((s) => s.seat_token);
+	const { g, tokens } = await revealed(["Ana", "Ben", "Cara"], 9);
 	const morgue = await morgueMover(g.body, tokens);
 	await morgue(1, "red");
 	const B = await phone();
@@ -205,9 +210,7 @@ await test("er-a-late-answer-keeps-the-later-game", async () => {
 		await route.fulfill({ response });
 	});
 	await B.goto(`${BASE}/#game=${g.body.id}&token=${tokens[1]}`);
-	await chooseDie(B);
-	await finishDraft(B);
-	await B.click("#submit");
+	await tapMove(B);
 	await wrote;
 	await morgue(3, "green");
 	await B.locator("#turn-number", { hasText: "2/24" }).waitFor({ timeout: 10000 });
@@ -228,9 +231,7 @@ await test("er-taps-held-while-other-seats-move-still-count", async () => {
 	// Ben presses a die, then Submit; each time another seat's move reaches his phone before he
 	// lets go: what he pressed is still under his finger, so the tap counts (a redrawn button
 	// would lose it)
-	const g = await api("POST", "/er/games", { players: ["Ana", "Ben", "Cara", "Dan"].map((name) => ({ name })), deck: "app", seed: 8 });
-	await api("POST", `/er/games/${g.body.id}/turns`, { turn: 1 }, g.body.host_token);
-	const tokens = g.body.seats.map((s) => s.seat_token);
+	const { g, tokens } = await revealed(["Ana", "Ben", "Cara", "Dan"], 8);
 	const morgue = await morgueMover(g.body, tokens);
 	await morgue(1, "red");
 	const B = await phone();
