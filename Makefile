@@ -20,6 +20,9 @@ LDLIBS   += -lqrencode
 LDLIBS   += -lz
 # members' names: Unicode white space, NFC and case folding (src/base/names.c)
 LDLIBS   += -lunistring
+# the server's allocator: jemalloc (src/base/alloc.c says why); the sanitizer builds keep
+# their own runtime's malloc
+MALLOC_LIB := $(if $(SAN),,-ljemalloc)
 
 SRC_ALL   := $(sort $(shell find src -name '*.c'))
 RULES_SRC := $(filter src/rules/% src/json/%,$(SRC_ALL))
@@ -53,6 +56,8 @@ DEB_PKGS += libxml2-dev
 DEB_PKGS += zlib1g-dev
 # members' names compared as Unicode says (white space, NFC, case folding): libunistring
 DEB_PKGS += libunistring-dev
+# the server's allocator: jemalloc (src/base/alloc.c)
+DEB_PKGS += libjemalloc-dev
 # the BG Stats export read as published readers read it: R's jsonlite, pandas
 # (tests/api/test_export_readers.py)
 DEB_PKGS += r-cran-jsonlite python3-pandas
@@ -70,7 +75,7 @@ $(BUILD)/libapp.a: $(APP_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
 $(BUILD)/server: $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(MALLOC_LIB)
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
@@ -82,7 +87,7 @@ $(UNIT_APP:tests/unit/%.c=$(BUILD)/tests/%): $(BUILD)/libapp.a
 $(ENGINE_TEST_BIN): tests/engine/tally_kind.c $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/obj/main.o $(BUILD)/libapp.a $(BUILD)/librules.a \
-	    $(LDFLAGS) $(LDLIBS)
+	    $(LDFLAGS) $(LDLIBS) $(MALLOC_LIB)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

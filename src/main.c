@@ -22,6 +22,7 @@
  * while waiting for the database or applying migrations, one of them stops the start: the
  * running migration is cancelled and rolled back (db_migrate), the log says so, and the process
  * exits 0 (`serve`: stopped as asked) or 1 (`migrate`: the migrations are not all applied). */
+#include "base/alloc.h"
 #include "base/log.h"
 #include "api/api.h"
 #include "engine/live.h"
@@ -321,6 +322,7 @@ int main(int argc, char **argv)
 	log_info("server: listening on %s port %u, %s (%u threads, static files from %s)",
 	         *c.listen ? c.listen : "every interface", (unsigned)http_port(srv),
 	         http_tls(srv) ? "HTTPS" : "HTTP", c.threads, c.static_dir);
+	log_info("server: memory from %s %s", alloc_name(), alloc_version());
 
 	int sig = 0;
 	while (sigwait(&sigs, &sig) != 0)

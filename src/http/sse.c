@@ -9,11 +9,11 @@
  * MHD_Response from sse_open on; sub_free unlinks and frees it (and its cls). */
 #include "http/sse.h"
 
+#include "base/alloc.h"
 #include "base/log.h"
 #include "base/oom.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -117,11 +117,11 @@ static void *prober(void *arg)
 			break;
 		if (g.ended != trimmed) {
 			/* Streams ended since the last tick: hand their freed memory (buffers,
-			 * connection pools, spread over the worker threads' malloc arenas) back to
-			 * the system, so RSS follows the number of streams down again. */
+			 * connection pools, spread over the worker threads' arenas) back to the
+			 * system, so RSS follows the number of streams down again. */
 			trimmed = g.ended;
 			pthread_mutex_unlock(&g.lock);
-			malloc_trim(0);
+			alloc_release();
 			pthread_mutex_lock(&g.lock);
 			if (g.closing)
 				break;

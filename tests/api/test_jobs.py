@@ -296,3 +296,19 @@ def test_import_is_refused_before_its_body():
         st, hd, o = ann.call("POST", path, sample, {"Content-Type": "application/json"},
                              raw=True)
         assert st == 200 and o["imported"] == 3, (st, o)
+
+
+def test_the_release_server_allocates_with_jemalloc():
+    """A job thread's replies are freed on connection threads; with glibc's malloc a job
+    freeing a large import held its arena's lock against them for 10-50 ms
+    (src/base/alloc.c). The release build runs on jemalloc and says so when it starts; the
+    sanitizer builds keep their runtime's allocator."""
+    with Server(database=_db()) as s:
+        out = s.output()
+    line = next((l for l in out.splitlines() if "server: memory from " in l), None)
+    assert line, out
+    sanitized = any(k in SERVER_BIN for k in ("asan", "tsan"))
+    if sanitized:
+        assert "memory from glibc malloc" in line, line
+    else:
+        assert "memory from jemalloc 5." in line, line

@@ -1,0 +1,17 @@
+/* The allocator the server runs on (alloc.c): jemalloc in the release build (Makefile
+ * MALLOC_LIB), the C library's malloc in the sanitizer builds, which bring their own. */
+#ifndef BASE_ALLOC_H
+#define BASE_ALLOC_H
+
+/* "jemalloc" or "glibc malloc"; a static string. */
+const char *alloc_name(void);
+
+/* The allocator's version ("5.3.0-0-g…", or glibc's "2.36"); a static string. */
+const char *alloc_version(void);
+
+/* Hands memory freed since the last call back to the system (RSS follows the load down):
+ * jemalloc purges its arenas' unused pages, glibc trims its heaps. Takes the allocator's
+ * locks: call it from a housekeeping thread, never from a connection's. */
+void alloc_release(void);
+
+#endif
