@@ -62,7 +62,7 @@ SYNC=$(psql -X -At -d bench_pgb -c "SHOW synchronous_commit")
 FS=$(psql -X -At -d bench_pgb -c "SHOW fsync")
 
 start_server() { # start_server NAME → SERVER_PID, PORT
-	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	PORT=$(python3 tests/lib/ports.py 1)
 	# one load generator plays every phone from 127.0.0.1: lift the per-address connection cap
 	CONN_PER_ADDR=4096 PORT=$PORT DATABASE_URL="dbname=bench_$1" STATIC_DIR=static TEMPLATES_DIR=templates \
 		MIGRATIONS_DIR=$(mig_of "$1") $(bin_of "$1") >"$OUT/server-$1.log" 2>&1 &

@@ -45,7 +45,7 @@ mkdir -p "$DIR/tmp" "$DIR/www"
 # nginx's root: the file and its precompressed copy (gzip_static)
 cp "$STATIC$FILE" "$DIR/www$FILE"
 gzip -6 -n -c "$STATIC$FILE" >"$DIR/www$FILE.gz"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_port() { python3 tests/lib/ports.py 1; }
 PORT=$(free_port)
 NGINX_PORT=$(free_port)
 

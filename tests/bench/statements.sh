@@ -29,7 +29,7 @@ for s in $SERVERS; do
 	psql -q -X -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS stmt_$s" \
 		-c "CREATE DATABASE stmt_$s"
 	psql -q -X -v ON_ERROR_STOP=1 -d "stmt_$s" -c "CREATE EXTENSION pg_stat_statements"
-	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	PORT=$(python3 tests/lib/ports.py 1)
 	CONN_PER_ADDR=4096 PORT=$PORT DATABASE_URL="dbname=stmt_$s" STATIC_DIR=static \
 		TEMPLATES_DIR=templates MIGRATIONS_DIR=$(mig_of "$s") $(bin_of "$s") \
 		>"$OUT/server-$s.log" 2>&1 &
