@@ -28,7 +28,7 @@ extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, si
 
 const char *alloc_name(void)
 {
-	return mallctl ? "jemalloc" : "glibc malloc";
+	return mallctl ? "jemalloc" : "the default malloc of glibc";
 }
 
 const char *alloc_version(void)
