@@ -23,12 +23,10 @@ if [ -z "${ALLOCS_BENCH_INNER:-}" ]; then
 	ALLOCS_BENCH_INNER=1 exec pg_virtualenv -t sh "$0" "$@"
 fi
 BEFORE_REF=${BEFORE_REF-be9feef}
-. tests/bench/before.sub
-# The counts are of the server's own calls: each build linked with glibc's malloc, which the
+# The counts are of the server's own calls: both builds linked with glibc's malloc, which the
 # counter forwards to (the release build's jemalloc would be handed back glibc's chunks to free).
-make -s BUILD=build/bench/libc MALLOC_LIB= build/bench/libc/server
-[ -z "$WT" ] || make -s -C "$WT" BUILD=build/libc MALLOC_LIB= build/libc/server >/dev/null
-libc_bin_of() { [ "$1" = after ] && echo build/bench/libc/server || echo "$WT/build/libc/server"; }
+BENCH_BUILD=build/bench/libc BENCH_MAKE_VARS=MALLOC_LIB=
+. tests/bench/before.sub
 ${CC:-cc} -std=c17 -O2 -Wall -Wextra -Werror -shared -fPIC -o build/bench/malloc_count.so \
 	tests/bench/malloc_count.c
 
@@ -61,7 +59,7 @@ for b in $SERVERS; do
 	PORT=$(python3 tests/lib/ports.py 1)
 	THREADS=1 CONN_PER_ADDR=4096 PORT=$PORT DATABASE_URL="dbname=allocs_$b" STATIC_DIR=static \
 		TEMPLATES_DIR=templates MIGRATIONS_DIR=$(mig_of "$b") \
-		LD_PRELOAD=$(pwd)/build/bench/malloc_count.so $(libc_bin_of "$b") >"$OUT/server-$b.log" 2>&1 &
+		LD_PRELOAD=$(pwd)/build/bench/malloc_count.so $(bin_of "$b") >"$OUT/server-$b.log" 2>&1 &
 	SERVER_PID=$!
 	i=0
 	until curl -fs "http://127.0.0.1:$PORT/api/v1/health" >/dev/null 2>&1; do

@@ -197,8 +197,10 @@ def main():
         files = [bgstats_file(i, 2 * 1024 * 1024) for i in range(3 * ROUNDS)]
 
         Samplers(port, 20).collect()  # warm-up
+        mark = len(server_health_s(s.output()))
         quiet = Samplers(port, QUIET_N).collect()
-        quiet_srv = server_health_s(s.output())
+        srv = server_health_s(s.output())
+        quiet_srv, mark = srv[mark:], len(srv)
 
         # The heavy requests come from another process: their threads (a 2 MB upload, PDFs
         # read back) must not hold an interpreter lock a sampler waits for.
@@ -216,8 +218,7 @@ def main():
         proc.join()
         load_s = time.monotonic() - t0
         loaded = samplers.collect(stop=True)
-        loaded_srv = server_health_s(s.output())[len(quiet_srv):]
-        quiet_srv = quiet_srv[-len(quiet):]
+        loaded_srv = server_health_s(s.output())[mark:]
 
     bad = [r for r in results if not r[2]]
     kinds = {}

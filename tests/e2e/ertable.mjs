@@ -142,7 +142,6 @@ await test("er-lit-beds-in-view-when-the-page-grows-late", async () => {
 	await page.context().close();
 });
 
-/** A two-player game (app deck) with turn 1 flipped: {g, tokens of seats 1 and 2}. */
 /** A game of these players (app deck, seeded) with turn 1 revealed: the game and the seats'
  * tokens in seat order. */
 async function revealed(names, seed) {
@@ -151,6 +150,7 @@ async function revealed(names, seed) {
 	return { g, tokens: g.body.seats.map((s) => s.seat_token) };
 }
 
+/** A two-player game (app deck) with turn 1 revealed: {g, tokens of seats 1 and 2}. */
 async function twoPlayers(seed) {
 	const { g, tokens } = await revealed(["Ana", "Ben"], seed);
 	return { g, ana: tokens[0], ben: tokens[1] };
