@@ -2,12 +2,14 @@
  * thread's connection, so it checks the very path a request takes (connection, prepared
  * statements), not just the availability flag.
  *
- *   200 {"status":"ok","database":"ok","version":"…"}
- *   503 problem+json + Retry-After, with "database":"unavailable","version" added (the
- *       problem's own "status" member is the HTTP status, 503, as RFC 9457 wants)
+ *   200 {"status":"ok","database":"ok","version":"…","writes_queued":n}
+ *   503 problem+json + Retry-After, with "database":"unavailable","version","writes_queued"
+ *       added (the problem's own "status" member is the HTTP status, 503, as RFC 9457 wants)
  *
- * Never cached (Cache-Control: no-store). */
+ * writes_queued: the moves waiting for their write group's statement (engine/writegroup.h), a
+ * figure of how far the database is behind. Never cached (Cache-Control: no-store). */
 #include "db/db.h"
+#include "engine/writegroup.h"
 #include "json/jx.h"
 #include "http/http.h"
 
@@ -33,7 +35,7 @@ static bool ping(void)
 	return db_ping(c);
 }
 
-/* {["status": status,] "database": database, "version": APP_VERSION} */
+/* {["status": status,] "database": database, "version": APP_VERSION, "writes_queued": n} */
 static struct json_object *health_body(const char *status, const char *database)
 {
 	struct json_object *o = jx_obj();
@@ -41,6 +43,7 @@ static struct json_object *health_body(const char *status, const char *database)
 		jx_set(o, "status", jx_str(status));
 	jx_set(o, "database", jx_str(database));
 	jx_set(o, "version", jx_str(APP_VERSION));
+	jx_set(o, "writes_queued", jx_int((int64_t)writegroup_queued()));
 	return o;
 }
 

@@ -30,6 +30,7 @@ static struct {
 	/* sent so far (the log's figures at stop): writes, of them chained to another write of
 	 * their game, statements, the most writes in one */
 	unsigned long writes, chained, statements, largest;
+	unsigned long queued; /* writes in the queue now, chained ones included */
 } g_wg = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 /* t plus us microseconds */
@@ -89,6 +90,7 @@ static int take(wg_write **out)
 	}
 	if (!g_wg.head)
 		g_wg.tail = NULL;
+	g_wg.queued -= writes;
 	if (n) {
 		g_wg.out++;
 		clock_gettime(CLOCK_MONOTONIC, &g_wg.sent);
@@ -203,6 +205,7 @@ void writegroup_push(wg_write *w)
 	else
 		g_wg.head = w;
 	g_wg.tail = w;
+	g_wg.queued += entry_writes(w);
 	pthread_cond_signal(&g_wg.cv);
 	pthread_mutex_unlock(&g_wg.mu);
 }
@@ -229,8 +232,18 @@ bool writegroup_chain(const char *id, bool (*chain)(wg_write *w, void *arg), voi
 	pthread_mutex_lock(&g_wg.mu);
 	wg_write *w = queued(id);
 	bool chained = w && chain(w, arg);
+	if (chained)
+		g_wg.queued++;
 	pthread_mutex_unlock(&g_wg.mu);
 	return chained;
+}
+
+unsigned long writegroup_queued(void)
+{
+	pthread_mutex_lock(&g_wg.mu);
+	unsigned long n = g_wg.queued;
+	pthread_mutex_unlock(&g_wg.mu);
+	return n;
 }
 
 void writegroup_stop(void)

@@ -40,6 +40,8 @@ bool writegroup_waiting(const char *id);
  * chain's answer (true: it chained one), false when no write of id waits. chain must be quick
  * and take no lock of the queue's. */
 bool writegroup_chain(const char *id, bool (*chain)(wg_write *w, void *arg), void *arg);
+/* The writes waiting in the queue now, chained ones included (GET /api/v1/health shows it). */
+unsigned long writegroup_queued(void);
 /* Sends what is queued, then stops the threads: after the last request (http_stop). */
 void writegroup_stop(void);
 

@@ -60,6 +60,7 @@ def test_health_ok():
         assert hd["content-type"].startswith("application/json"), hd
         assert obj["status"] == "ok" and obj["database"] == "ok", obj
         assert isinstance(obj["version"], str) and obj["version"], obj
+        assert obj["writes_queued"] == 0, obj  # no move waits for the database
         assert hd.get("cache-control") == "no-store", hd
 
 
@@ -79,6 +80,7 @@ def test_database_down_and_back():
             # health pings the database itself: it sees the outage at once
             obj = _unavailable(*_poll(s, "/api/v1/health", 503, 5))
             assert obj.get("database") == "unavailable", obj
+            assert obj.get("writes_queued") == 0, obj
             # a database route is refused by the layer, quickly, while the database is down
             t0 = time.time()
             _unavailable(*_poll(s, DB_ROUTE, 503, 5))

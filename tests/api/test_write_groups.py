@@ -95,6 +95,20 @@ def _wait_groups_out(dbname, n):
     raise AssertionError(f"{n} group statements never ran at once")
 
 
+def _wait_queued(s, n):
+    """Until n moves wait in the groups' queue, chained ones included (the server's own figure,
+    GET /api/v1/health writes_queued): sent moves have reached it, whatever the machine's
+    pace."""
+    for _ in range(3000):
+        st, _, obj = s.json("GET", "/api/v1/health")
+        assert st == 200, obj
+        if obj["writes_queued"] == n:
+            return
+        assert obj["writes_queued"] < n, obj
+        time.sleep(0.01)
+    raise AssertionError(f"{n} moves never waited in the queue: {obj}")
+
+
 def _ready_table(s, n, i):
     """A revealed n-seat game whose chief has moved, every phone having opened it (the server
     knows each seat's token). Returns (game, tokens, the other seats' first moves)."""
@@ -224,7 +238,7 @@ def test_a_tables_moves_waiting_together_go_as_one_entry():
     with _groups_held("t_write_groups_chain", 4, 0) as (s, (g, tok, moves), pool, release):
         jobs = [pool.submit(submit, s, g["id"], seat, tok[seat], 1, m)
                 for seat, m in moves.items()]
-        time.sleep(1)  # the three moves reach the server and wait in the queue
+        _wait_queued(s, 3)  # the three moves wait in the queue, as one entry
         release()
         versions = sorted(j.result()[2]["version"] for j in jobs)
         assert versions == [3, 4, 5], versions  # each answered at its own move
@@ -249,9 +263,9 @@ def test_an_entry_with_a_replaced_token_is_decided_move_by_move():
                                                                  release):
         first, second = sorted(moves)
         a = pool.submit(submit, s, g["id"], first, tok[first], 1, moves[first])
-        time.sleep(0.3)
+        _wait_queued(s, 1)
         b = pool.submit(submit, s, g["id"], second, tok[second], 1, moves[second], expect=None)
-        time.sleep(0.5)  # chained to the first
+        _wait_queued(s, 2)  # chained to the first
         st, _, joined = s.json("POST", "/api/v1/join",
                                {"code": g["code"], "seat": second, "replace": True})
         assert st == 200, joined
