@@ -8,7 +8,7 @@ pg_virtualenv provides (libpq PG* variables), and talks HTTP to it.
 Every response that Server.request receives is checked against static/openapi.json (contract.py):
 an undocumented status or a body that does not validate fails the test that made the request.
 """
-import gzip, http.client, json, os, socket, subprocess, sys, tempfile, time, signal
+import gzip, http.client, json, os, socket, subprocess, sys, tempfile, time, signal, weakref
 
 import contract
 
@@ -46,6 +46,14 @@ def strict_json(data):
     return json.loads(data, object_pairs_hook=unique_members)
 
 
+def _drop_log(log):
+    log.close()
+    try:
+        os.unlink(log.name)
+    except FileNotFoundError:
+        pass
+
+
 class Server:
     def __init__(self, env=None, args=(), port=None, database=None, wait=True, binary=None):
         self.fixed_port = port is not None
@@ -65,6 +73,9 @@ class Server:
         self.wait = wait
         self.proc = None
         self.log = tempfile.NamedTemporaryFile(prefix="server-", suffix=".log", delete=False)
+        # gone with the Server, whether or not a with-block ended it (a server started with
+        # start() and only stopped leaves no file in the temporary folder either)
+        self.drop_log = weakref.finalize(self, _drop_log, self.log)
 
     def start(self):
         # free_port() only finds a port that was free a moment ago: another run's server may
@@ -125,7 +136,7 @@ class Server:
         rc = self.stop()
         # A sanitizer report or a crash is a failure of whatever test ran the server.
         out = self.output()
-        os.unlink(self.log.name)
+        self.drop_log()
         if ("ERROR: AddressSanitizer" in out or "runtime error:" in out or "LeakSanitizer" in out
                 or "WARNING: ThreadSanitizer" in out):
             raise AssertionError("sanitizer report:\n" + out[-4000:])

@@ -68,7 +68,7 @@ def test_kill9_keeps_acknowledged_moves():
     finally:
         srv.stop()
         srv.log.close()
-        os.unlink(srv.log.name)
+        srv.drop_log()
     with Server(database=db) as s2:
         by_game = {}
         for gid, seat, turn, m in acked:

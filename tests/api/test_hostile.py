@@ -346,7 +346,7 @@ def test_second_server_on_the_same_port_refuses_to_start():
             assert "address in use" in b.output(), b.output()[-2000:]
         finally:
             b.stop()
-            os.unlink(b.log.name)
+            b.drop_log()
         assert a.request("GET", "/api/v1/health")[0] == 200
 
 
@@ -375,7 +375,7 @@ def test_listen_address():
     try:
         assert b.proc.wait(20) != 0 and "not a numeric" in b.output()
     finally:
-        os.unlink(b.log.name)
+        b.drop_log()
 
 
 # ---- tokens ----
@@ -576,7 +576,7 @@ def test_https_end_to_end_with_a_self_signed_certificate():
         try:
             assert b.proc.wait(20) != 0 and "TLS_KEY" in b.output(), b.output()
         finally:
-            os.unlink(b.log.name)
+            b.drop_log()
 
 
 # ---- behind a reverse proxy ----
@@ -630,7 +630,7 @@ def test_trust_proxy_forwarded_address():
     try:
         assert b.proc.wait(20) != 0 and "TRUST_PROXY" in b.output()
     finally:
-        os.unlink(b.log.name)
+        b.drop_log()
 
 
 def _refused_raw(s, xff_lines):

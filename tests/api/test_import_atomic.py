@@ -159,7 +159,7 @@ def test_kill_9_during_a_2_mb_import_leaves_all_or_nothing():
             s2.stop()
     finally:
         s.stop()
-        s.log.close()
+        s.drop_log()
 
 
 def _big_sheet(nplays=6000):
@@ -193,4 +193,4 @@ def test_kill_9_during_a_spreadsheet_import_leaves_nothing_of_it():
             s2.stop()
     finally:
         s.stop()
-        s.log.close()
+        s.drop_log()

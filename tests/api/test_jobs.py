@@ -199,7 +199,7 @@ def test_graceful_stop_answers_the_jobs_in_flight():
         assert answers == [401] * 6, answers
     finally:
         s.stop()
-        os.unlink(s.log.name)
+        s.drop_log()
 
 
 # ---- the import refused before its body ----

@@ -267,4 +267,4 @@ def test_a_read_url_that_does_not_parse_refuses_to_start():
         assert b.proc.wait(20) != 0, "the server started"
         assert "DATABASE_READ_URL is not a valid connection string" in b.output(), b.output()
     finally:
-        os.unlink(b.log.name)
+        b.drop_log()

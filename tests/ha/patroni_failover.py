@@ -586,7 +586,7 @@ def main():
             if not ok:
                 report_line("--- server log (last lines) ---\n%s",
                             "".join(srv.output().splitlines(True)[-40:]))
-            os.unlink(srv.log.name)
+            srv.drop_log()
         if not ok:
             for name in ("etcd",) + NODES:
                 if name in cl.procs:
