@@ -11,16 +11,18 @@
 #include "base/oom.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The heavy routes' threads run at a lower CPU priority than the connection threads (nice 19):
- * on a busy machine a cheap request gets the CPU before another slice of a hash or a PDF
- * (Linux: nice is per thread; raising one's own nice value needs no privilege). The waiting
- * threads keep the connection threads' priority: they mostly sleep, and the move they then
- * write is as cheap as one on a connection thread. */
+/* The heavy routes' threads run in the background (Linux's SCHED_IDLE; nice 19 where that is
+ * refused): a connection thread that wakes on a CPU running one takes it at once, where at nice
+ * 19 it could still wait out the job thread's slice (tests/bench/README.md, "The job pool").
+ * Lowering one's own priority needs no privilege; both are per thread. The waiting threads keep
+ * the connection threads' priority: they mostly sleep, and the move they then write is as cheap
+ * as one on a connection thread. */
 
 /* Whether this thread may wait for another request (http.h): true on every pool thread. */
 static _Thread_local bool t_may_wait;
@@ -63,13 +65,22 @@ struct jobs {
 	job *head, *tail;
 	unsigned queued, reserved, queue_len;
 	bool stopping;
-	int nice;
+	bool background;
 	void (*thread_start)(void);
 	unsigned started; /* threads that have run thread_start */
 	const char *name;
 	unsigned nthreads;
 	pthread_t *threads;
 };
+
+/* The calling thread to SCHED_IDLE, or else to nice 19: 0, or -1 when neither was allowed. */
+static int to_background(void)
+{
+	struct sched_param none = {.sched_priority = 0};
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &none) == 0)
+		return 0;
+	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+}
 
 /* One job thread: takes the oldest job and runs it, until the pool stops. Its database
  * connection (db_thread_conn) is closed by db/conn.c's thread-exit destructor when it returns. */
@@ -78,7 +89,7 @@ static void *worker(void *arg)
 	jobs *p = arg;
 	pthread_setname_np(pthread_self(), p->name); /* in top, perf and gdb */
 	http_thread_may_wait(true);
-	if (p->nice && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice) != 0)
+	if (p->background && to_background() != 0)
 		log_info("%s: its threads run at the connection threads' priority", p->name);
 	if (p->thread_start)
 		p->thread_start();
@@ -104,12 +115,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice,
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, bool background,
                  void (*thread_start)(void))
 {
 	jobs *p = xcalloc(1, sizeof *p);
 	p->name = name;
-	p->nice = nice;
+	p->background = background;
 	p->thread_start = thread_start;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);

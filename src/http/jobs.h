@@ -22,12 +22,13 @@ typedef struct job {
 
 typedef struct jobs jobs;
 
-/* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1), at the CPU
- * priority nice (0: the connection threads'; 19: below them). Every job thread may wait
+/* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1); background: they
+ * yield the CPU to every other thread (SCHED_IDLE), else they run at the connection threads'
+ * priority. Every job thread may wait
  * (http_may_wait). name ("jobs", "waits") is for the log. Each thread first runs thread_start
  * (unless NULL: its database connection, say), and jobs_start returns once every one has. NULL
  * (logged) when no thread could be started. */
-jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, int nice,
+jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, bool background,
                  void (*thread_start)(void));
 /* A place for one job: false when queue_len jobs are waiting already or the pool stops. */
 bool jobs_reserve(jobs *p);

@@ -209,11 +209,11 @@ http_server *http_start(const http_config *cfg)
 		free_server(srv);
 		return NULL;
 	}
-	srv->jobs = jobs_start("jobs", srv->cfg.job_threads, srv->cfg.job_queue, JOB_NICE,
+	srv->jobs = jobs_start("jobs", srv->cfg.job_threads, srv->cfg.job_queue, true,
 	                       srv->cfg.pool_thread_start);
 	if (!srv->jobs)
 		log_warn("http: no job threads: slow requests run on the connection threads");
-	srv->waits = jobs_start("waits", srv->cfg.wait_threads, srv->cfg.wait_queue, 0,
+	srv->waits = jobs_start("waits", srv->cfg.wait_threads, srv->cfg.wait_queue, false,
 	                        srv->cfg.pool_thread_start);
 	if (!srv->waits)
 		log_warn("http: no waiting threads: a request that must wait gets 503");

@@ -45,7 +45,6 @@ enum {
 	FD_RESERVE = 64,          /* descriptors beyond the connections: DB, files, pipes, log */
 	JOB_QUEUE_DEFAULT = 64,   /* heavy requests waiting for a job thread; beyond: 503 */
 	WAIT_QUEUE_DEFAULT = 256, /* deferred requests waiting for a waiting thread; beyond: 503 */
-	JOB_NICE = 19,            /* the heavy routes' threads yield the CPU to cheap requests */
 	/* the connection limit when none is configured: as many as the descriptor limit allows,
 	 * up to this (each connection may hold MEMORY_LIMIT: 256 MiB in all) */
 	AUTO_CONN_MAX = 8192,

@@ -312,3 +312,27 @@ def test_the_release_server_allocates_with_jemalloc():
         assert "memory from the default malloc of glibc 2." in line, line
     else:
         assert "memory from jemalloc 5." in line, line
+
+
+def _thread_policies(pid):
+    """{thread name: set of scheduling policies} of process pid (/proc: stat's 41st field;
+    0 SCHED_OTHER, 5 SCHED_IDLE)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/stat") as f:
+            stat = f.read()
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        policy = int(stat[stat.rindex(")") + 2:].split()[38])
+        out.setdefault(name, set()).add(policy)
+    return out
+
+
+def test_the_job_threads_yield_the_cpu_to_the_connection_threads():
+    """The heavy routes' threads run in the background (SCHED_IDLE): a connection thread that
+    wakes on their CPU takes it at once (src/http/jobs.c); the connection and waiting threads
+    keep the normal policy."""
+    with Server(database=_db()) as s:
+        policies = _thread_policies(s.proc.pid)
+    assert policies.get("jobs") == {5}, policies
+    assert policies.get("MHD-worker") == {0}, policies
+    assert policies.get("waits") == {0}, policies

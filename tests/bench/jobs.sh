@@ -1,8 +1,9 @@
 #!/bin/sh
 # Slow routes on the job pool: GET /api/v1/health p99 while 20 log-ins (Argon2id), 3 imports of
 # 2 MB and 10 PDFs of 100 pages run, against its quiet p99 in the same run
-# (tests/bench/jobs_load.py), and the server's own time for the same requests from its access
-# log. Target: p99 under load < 2x quiet.
+# (tests/bench/jobs_load.py: from when each request could first be sent, and from when it was
+# due), and the server's own time for the same requests from its access log. Target: p99 under
+# load < 2x quiet (served).
 set -eu
 cd "$(dirname "$0")/../.."
 make -s build/server

@@ -1,7 +1,8 @@
 """Benchmark of the job pool (tests/bench/jobs.sh, inside pg_virtualenv): GET /api/v1/health
-latency on 4 keep-alive connections, each sending one request every 10 ms, first quiet, then while 20 log-ins (Argon2id), 3 imports of a 2 MB
-BG Stats file and 10 PDFs of 100 pages run at once; p50 and p99 of both phases and the verdict
-"p99 under load < 2x quiet". Log-ins come from several loopback addresses (127.0.1.N) and
+latency on 4 keep-alive connections, each sending one request every 10 ms, first quiet, then
+while 20 log-ins (Argon2id), 3 imports of a 2 MB BG Stats file and 10 PDFs of 100 pages run at
+once; p50 and p99 of both phases, served and from due (sample), and the verdict "p99 under load
+< 2x quiet" on the served latency. Log-ins come from several loopback addresses (127.0.1.N) and
 accounts so that the log-in limits (per address, per account) do not answer them 429."""
 import http.client, json, multiprocessing, os, statistics, sys, threading, time
 
@@ -56,25 +57,35 @@ def bgstats_file(n, size):
 def sample(port, stop, out, limit):
     """GET /api/v1/health on one keep-alive connection (as a phone keeps its own) every
     INTERVAL seconds, until stop is set or limit requests. The connection stays with one
-    libmicrohttpd thread: a request waits for whatever that thread is doing. Latency counts
-    from when the request was due, not from when it could be sent: a stalled connection
-    then shows the whole stall in every request it held up, instead of hiding it as one slow
-    sample among thousands (coordinated omission)."""
+    libmicrohttpd thread: a request waits for whatever that thread is doing. Appends, per
+    request, (from due, served):
+
+    - from due: from when the request was due to its reply read. A stalled connection then
+      shows the whole stall in every request it held up, instead of hiding it as one slow
+      sample among thousands (coordinated omission); but it also counts the sampler's own
+      lateness: a sampler that wakes late for a request due while its previous reply was
+      already in hand (its timer, on CPUs the load shares) delays a request that did not
+      exist yet.
+    - served: the same without that lateness: from when the request could first be sent
+      (when it was due, or its previous reply was read, whichever is later) to its reply
+      read. A late reply still carries over to the requests it held up."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     # the connection is opened by a first request, not counted: the figure is a request on a
     # phone's open connection, in both phases, not the set-up of a fresh sampler
     c.request("GET", "/api/v1/health")
     c.getresponse().read()
     n = 0
-    due = time.monotonic()
+    due = last = time.monotonic()
     while not stop.is_set() and n < limit:
         now = time.monotonic()
         if now < due:
             time.sleep(due - now)
+        sent, ready = time.monotonic(), max(due, last)
         c.request("GET", "/api/v1/health")
         r = c.getresponse()
         r.read()
-        out.append(time.monotonic() - due)
+        last = time.monotonic()
+        out.append((last - due, (last - sent) + (ready - due)))
         assert r.status == 200, r.status
         n += 1
         due += INTERVAL
@@ -232,11 +243,21 @@ def main():
         print(f"  {kind}: {len(dts)} requests, median {statistics.median(dts) * 1000:.0f} ms, "
               f"max {max(dts) * 1000:.0f} ms")
     print()
-    print("| GET /api/v1/health (4 keep-alive connections) | requests | p50 ms | p99 ms |")
-    print("|---|---:|---:|---:|")
-    print(f"| quiet | {len(quiet)} | {pct(quiet, 0.5):.2f} | {pct(quiet, 0.99):.2f} |")
-    print(f"| under load | {len(loaded)} | {pct(loaded, 0.5):.2f} | {pct(loaded, 0.99):.2f} |")
-    ratio = pct(loaded, 0.99) / pct(quiet, 0.99)
+    print("GET /api/v1/health on 4 keep-alive connections, from when each request could first "
+          "be sent (served; its previous reply read, or due) and from when it was due (the "
+          "sampler's own lateness included):")
+    print()
+    print("| GET /api/v1/health | requests | served p50 ms | served p99 ms | from due p50 ms | "
+          "from due p99 ms |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, xs in (("quiet", quiet), ("under load", loaded)):
+        due, served = [x[0] for x in xs], [x[1] for x in xs]
+        print(f"| {name} | {len(xs)} | {pct(served, 0.5):.2f} | {pct(served, 0.99):.2f} | "
+              f"{pct(due, 0.5):.2f} | {pct(due, 0.99):.2f} |")
+    ratio = pct([x[1] for x in loaded], 0.99) / pct([x[1] for x in quiet], 0.99)
+    ratio_due = pct([x[0] for x in loaded], 0.99) / pct([x[0] for x in quiet], 0.99)
+    print()
+    print(f"p99 under load / quiet: served {ratio:.2f} ×, from due {ratio_due:.2f} ×")
     print()
     print("The server's own time for the same requests (its access log: request line to reply "
           "sent):")
@@ -247,7 +268,6 @@ def main():
         print(f"| {name} | {pct(xs, 0.5):.2f} | {pct(xs, 0.99):.2f} | {pct(xs, 0.999):.2f} | "
               f"{max(xs) * 1000:.2f} |")
     print()
-    print(f"p99 under load < 2x quiet: {'yes' if ratio < 2 else 'NO'} ({ratio:.2f}x)")
     print(f"VERDICT | GET /health p99 while heavy routes run < 2 × quiet | {ratio:.2f} × | "
           f"{'met' if ratio < 2 else 'NOT met'} |")
     return 1 if bad else 0
