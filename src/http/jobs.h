@@ -24,10 +24,9 @@ typedef struct jobs jobs;
 
 /* threads job threads (≥ 1) behind a queue of queue_len waiting jobs (≥ 1); background: they
  * yield the CPU to every other thread (SCHED_IDLE), else they run at the connection threads'
- * priority. Every job thread may wait
- * (http_may_wait). name ("jobs", "waits") is for the log. Each thread first runs thread_start
- * (unless NULL: its database connection, say), and jobs_start returns once every one has. NULL
- * (logged) when no thread could be started. */
+ * priority. Every job thread may wait (http_may_wait). name ("jobs", "waits") is for the log.
+ * Each thread first runs thread_start (unless NULL: its database connection, say), and
+ * jobs_start returns once every one has. NULL (logged) when no thread could be started. */
 jobs *jobs_start(const char *name, unsigned threads, unsigned queue_len, bool background,
                  void (*thread_start)(void));
 /* A place for one job: false when queue_len jobs are waiting already or the pool stops. */

@@ -315,15 +315,12 @@ def test_the_release_server_allocates_with_jemalloc():
 
 
 def _thread_policies(pid):
-    """{thread name: set of scheduling policies} of process pid (/proc: stat's 41st field;
-    0 SCHED_OTHER, 5 SCHED_IDLE)."""
+    """{thread name: set of scheduling policies (os.SCHED_*)} of process pid's threads."""
     out = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{tid}/stat") as f:
-            stat = f.read()
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        policy = int(stat[stat.rindex(")") + 2:].split()[38])
-        out.setdefault(name, set()).add(policy)
+        with open(f"/proc/{pid}/task/{tid}/comm") as f:
+            name = f.read().strip()
+        out.setdefault(name, set()).add(os.sched_getscheduler(int(tid)))
     return out
 
 
@@ -333,6 +330,6 @@ def test_the_job_threads_yield_the_cpu_to_the_connection_threads():
     keep the normal policy."""
     with Server(database=_db()) as s:
         policies = _thread_policies(s.proc.pid)
-    assert policies.get("jobs") == {5}, policies
-    assert policies.get("MHD-worker") == {0}, policies
-    assert policies.get("waits") == {0}, policies
+    assert policies.get("jobs") == {os.SCHED_IDLE}, policies
+    assert policies.get("MHD-worker") == {os.SCHED_OTHER}, policies
+    assert policies.get("waits") == {os.SCHED_OTHER}, policies

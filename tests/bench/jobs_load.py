@@ -250,12 +250,13 @@ def main():
     print("| GET /api/v1/health | requests | served p50 ms | served p99 ms | from due p50 ms | "
           "from due p99 ms |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, xs in (("quiet", quiet), ("under load", loaded)):
-        due, served = [x[0] for x in xs], [x[1] for x in xs]
-        print(f"| {name} | {len(xs)} | {pct(served, 0.5):.2f} | {pct(served, 0.99):.2f} | "
+    (quiet_due, quiet_served), (loaded_due, loaded_served) = zip(*quiet), zip(*loaded)
+    for name, due, served in (("quiet", quiet_due, quiet_served),
+                              ("under load", loaded_due, loaded_served)):
+        print(f"| {name} | {len(due)} | {pct(served, 0.5):.2f} | {pct(served, 0.99):.2f} | "
               f"{pct(due, 0.5):.2f} | {pct(due, 0.99):.2f} |")
-    ratio = pct([x[1] for x in loaded], 0.99) / pct([x[1] for x in quiet], 0.99)
-    ratio_due = pct([x[0] for x in loaded], 0.99) / pct([x[0] for x in quiet], 0.99)
+    ratio = pct(loaded_served, 0.99) / pct(quiet_served, 0.99)
+    ratio_due = pct(loaded_due, 0.99) / pct(quiet_due, 0.99)
     print()
     print(f"p99 under load / quiet: served {ratio:.2f} ×, from due {ratio_due:.2f} ×")
     print()
