@@ -262,7 +262,8 @@ done:
 	return rc;
 }
 
-/* Prepares the optimistic write of ev on the cached state (fast_step), 0 when none is cached.
+/* Prepares the optimistic write of ev on the cached state (fast_step: fw ready when it returns
+ * 1), 0 when none is cached (fw untouched).
  * A token this process has not seen, writing for a seat a phone plays, is tried as that
  * seat's, whose claim the same statement makes (a phone's first move is one statement, not
  * the locking write's five). Any other token is not the seat's: the statement writes nothing,
@@ -270,7 +271,6 @@ done:
 static int fast_prepare(const table_kind *kind, const char *id, const char *hash,
                         const table_event *ev, fast_write *fw)
 {
-	memset(fw, 0, sizeof *fw);
 	size_t size = eng_game_size(kind);
 	table_game *g = thread_game(size);
 	int cached = game_cache_get(id, g, size);
@@ -353,11 +353,11 @@ typedef struct parked_write {
 	wg_write base; /* first member: the group hands back &base */
 	http_ticket *ticket;
 	const table_kind *kind;
-	table_game *g;       /* the game after the events (owned copy) */
-	fast_write fw;       /* the events and the result (fw.g: not used) */
-	const char *ev_name; /* the event's static name and seat, for host_claim */
-	int ev_seat;
-	table_event ev; /* a write to chain: the request's event (body owned) until it is chained */
+	table_game *g; /* the game after the events (owned copy) */
+	fast_write fw; /* the events and the result (fw.g: not used) */
+	/* the request's event: its static name and seat, for host_claim; its body (owned) only
+	 * while a write to chain waits to be chained, else NULL */
+	table_event ev;
 	struct parked_write *then; /* the next write of the game in this entry (owned) */
 	char id[TABLE_ID_MAX + 1];
 	char hash[TOKEN_HASH_HEX + 1];
@@ -387,10 +387,9 @@ static void entry_committed(parked_write *head, db_conn *c)
 		last = last->then;
 	table_game *end = last->g; /* the game after the entry: what the cache keeps */
 	for (parked_write *p = head; p; p = p->then) {
-		table_event ev = {.name = p->ev_name, .seat = p->ev_seat};
 		eng_learn_token(end, p->hash, p->g->host ? 0 : p->g->you); /* claims are durable */
 		if (c)
-			host_claim(c, p->g, &ev, false);
+			host_claim(c, p->g, &p->ev, false);
 		end->host_claimed |= p->g->host_claimed;
 	}
 	game_cache_put(end->id, end->version, end, eng_game_size(head->kind), head->epoch);
@@ -427,7 +426,7 @@ static void parked_done(wg_write *w, db_conn *c, db_status st)
 		http_ticket_done(tickets[i]);
 }
 
-/* p's write from the prepared fw (taken over) and the state fw->g (copied). */
+/* p's write from the prepared fw (taken over), the state fw->g (copied) and ev's name and seat. */
 static void parked_fill(parked_write *p, fast_write *fw, const table_event *ev)
 {
 	size_t size = eng_game_size(p->kind);
@@ -436,8 +435,8 @@ static void parked_fill(parked_write *p, fast_write *fw, const table_event *ev)
 	p->fw = *fw;
 	p->fw.g = NULL;
 	memset(fw, 0, sizeof *fw);
-	p->ev_name = ev->name;
-	p->ev_seat = ev->seat;
+	p->ev.name = ev->name;
+	p->ev.seat = ev->seat;
 	db_append_one *one = &p->base.w;
 	one->id = p->id;
 	one->events = &p->fw.batch;
