@@ -4,7 +4,8 @@ moves for the coach, a league's play, a real BG Stats export, a box's profile, t
 Dice Hospital or Clinic game whose rounds are all in, a log-in, a guest by a challenge's link, a
 merge of two guests, …; for the rest, one built from the route's own schema), then each of its
 first PLACES fields, breadth first, in turn replaced by a value of another type, a number beyond
-any column, an over-long or empty string, or left out.
+any column, an over-long or empty string, or left out; a body of nothing ({}) with a field it
+does not take; the whole body something other than an object (refused with a 4xx).
 No reply is a 5xx and the server logs no SERVER-ERROR: whatever a hostile or broken phone sends
 is refused with a 4xx (api.md "Errors") or taken, never passed on unchecked."""
 import copy, json, os
@@ -92,6 +93,8 @@ def _text(schema, name, w):
 
 
 PLACES = 60  # the fields of a body each set to every worst value: the shallowest first
+# a whole body that is not an object: refused (4xx), never taken
+NOT_OBJECTS = [v for v in WORST if v is not MISSING and not isinstance(v, dict)]
 
 
 def _paths(value):
@@ -300,6 +303,9 @@ def test_every_body_field_at_its_worst():
                 given = given.replace("{" + n + "}", w.value(template, n))
             base = deep.bodies.get(template) or _example(doc, schema, "", w)
             bodies = [base] + [_with(base, place, v) for place in _paths(base) for v in WORST]
+            if not _paths(base):  # a body of nothing ({}): a field it does not take instead
+                bodies += [dict(base, x=v) for v in WORST if v is not MISSING]
+            bodies += NOT_OBJECTS
             for i, body in enumerate(bodies):
                 # each body's own target: a write taken may have moved it on (deep.taken)
                 path = deep.path(template, given)
@@ -309,7 +315,7 @@ def test_every_body_field_at_its_worst():
                 st, hd, o = who.call(method, path, json.dumps(body), headers=h, raw=True)
                 if i == 0 and template in deep.bodies and st >= 300:
                     failures.append(f"{method} {path}: the body it takes whole → {st}: {o}")
-                if st >= 500:
+                if st >= 500 or (not isinstance(body, dict) and not 400 <= st < 500):
                     failures.append(f"{method} {path} {json.dumps(body)[:300]} → {st}: {o}")
                 deep.taken(template, st, o)
         out = s.output()
