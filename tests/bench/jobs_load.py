@@ -2,7 +2,8 @@
 latency on 4 keep-alive connections, each sending one request every 10 ms, first quiet, then
 while 20 log-ins (Argon2id), 3 imports of a 2 MB BG Stats file and 10 PDFs of 100 pages run at
 once; p50 and p99 of both phases, served and from due (sample), and the verdict "p99 under load
-< 2x quiet" on the served latency. Log-ins come from several loopback addresses (127.0.1.N) and
+< 2x quiet" on the served latency; beside them, how busy the machine's CPUs were in each
+phase (/proc/stat). Log-ins come from several loopback addresses (127.0.1.N) and
 accounts so that the log-in limits (per address, per account) do not answer them 429."""
 import http.client, json, multiprocessing, os, statistics, sys, threading, time
 
@@ -132,6 +133,21 @@ def server_health_s(output):
             if l.startswith("access GET /api/v1/health 200 ")]
 
 
+def cpu_ticks():
+    """The machine's CPU time so far (/proc/stat, every CPU): (busy, stolen, all) in ticks.
+    Stolen: the time the hypervisor ran something else on this machine's CPUs."""
+    with open("/proc/stat") as f:
+        user, nice, system, idle, iowait, irq, softirq, steal = map(int, f.readline().split()[1:9])
+    return (user + nice + system + irq + softirq, steal,
+            user + nice + system + idle + iowait + irq + softirq + steal)
+
+
+def cpu_share(t0, t1):
+    """Percent of the CPU time between two cpu_ticks() that was busy, and that was stolen."""
+    total = max(1, t1[2] - t0[2])
+    return 100 * (t1[0] - t0[0]) / total, 100 * (t1[1] - t0[1]) / total
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(len(xs) * p))] * 1000
@@ -209,7 +225,9 @@ def main():
 
         Samplers(port, 20).collect()  # warm-up
         mark = len(server_health_s(s.output()))
+        t0 = cpu_ticks()
         quiet = Samplers(port, QUIET_N).collect()
+        quiet_cpu = cpu_share(t0, cpu_ticks())
         srv = server_health_s(s.output())
         quiet_srv, mark = srv[mark:], len(srv)
 
@@ -223,11 +241,11 @@ def main():
         proc.start()  # before sampling: a fork must not stall the samplers
         time.sleep(0.5)
         samplers = Samplers(port, 100000)
-        t0 = time.monotonic()
+        t0, ticks0 = time.monotonic(), cpu_ticks()
         go.set()
         results = queue.get(timeout=600)
         proc.join()
-        load_s = time.monotonic() - t0
+        load_s, loaded_cpu = time.monotonic() - t0, cpu_share(ticks0, cpu_ticks())
         loaded = samplers.collect(stop=True)
         loaded_srv = server_health_s(s.output())[mark:]
 
@@ -268,6 +286,10 @@ def main():
     for name, xs in (("quiet", quiet_srv), ("under load", loaded_srv)):
         print(f"| {name} | {pct(xs, 0.5):.2f} | {pct(xs, 0.99):.2f} | {pct(xs, 0.999):.2f} | "
               f"{max(xs) * 1000:.2f} |")
+    print()
+    print(f"The machine's {os.cpu_count()} CPUs (/proc/stat): busy {quiet_cpu[0]:.0f} % and "
+          f"stolen {quiet_cpu[1]:.1f} % quiet, busy {loaded_cpu[0]:.0f} % and stolen "
+          f"{loaded_cpu[1]:.1f} % under load")
     print()
     print(f"VERDICT | GET /health p99 while heavy routes run < 2 × quiet | {ratio:.2f} × | "
           f"{'met' if ratio < 2 else 'NOT met'} |")
