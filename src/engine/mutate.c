@@ -426,8 +426,8 @@ static void parked_done(wg_write *w, db_conn *c, db_status st)
 		http_ticket_done(tickets[i]);
 }
 
-/* p's write from the prepared fw (taken over), the state fw->g (copied) and ev's name and seat. */
-static void parked_fill(parked_write *p, fast_write *fw, const table_event *ev)
+/* p's write from the prepared fw (taken over) and the state fw->g (copied). */
+static void parked_fill(parked_write *p, fast_write *fw)
 {
 	size_t size = eng_game_size(p->kind);
 	p->g = xmalloc(size);
@@ -435,8 +435,6 @@ static void parked_fill(parked_write *p, fast_write *fw, const table_event *ev)
 	p->fw = *fw;
 	p->fw.g = NULL;
 	memset(fw, 0, sizeof *fw);
-	p->ev.name = ev->name;
-	p->ev.seat = ev->seat;
 	db_append_one *one = &p->base.w;
 	one->id = p->id;
 	one->events = &p->fw.batch;
@@ -466,7 +464,7 @@ static int try_park(parked_write *p, const table_event *ev, http_resp *resp)
 	fast_write fw;
 	if (fast_prepare(p->kind, p->id, p->hash, ev, &fw) != 1)
 		return 0;
-	parked_fill(p, &fw, ev);
+	parked_fill(p, &fw);
 	http_park(resp, parked_start, p);
 	return 1;
 }
@@ -489,7 +487,7 @@ static bool chain_onto(wg_write *w, void *arg)
 	fast_write fw;
 	if (fast_step(p->kind, g, g->version, p->hash, &p->ev, false, &fw) != 1)
 		return false;
-	parked_fill(p, &fw, &p->ev);
+	parked_fill(p, &fw);
 	free(p->ev.body);
 	p->ev.body = NULL;
 	last->then = p;
@@ -546,6 +544,8 @@ int table_mutate(const http_req *req, http_resp *resp, const table_kind *kind, t
 	if (!may_wait && writegroup_on()) {
 		p = xcalloc(1, sizeof *p);
 		p->kind = kind;
+		/* for host_claim; chain_park copies the body too */
+		p->ev = (table_event){.name = ev->name, .seat = ev->seat};
 		p->s = s;
 		p->epoch = epoch;
 		snprintf(p->id, sizeof p->id, "%s", id);
