@@ -302,8 +302,9 @@ def test_every_body_field_at_its_worst():
             for n in pnames:
                 given = given.replace("{" + n + "}", w.value(template, n))
             base = deep.bodies.get(template) or _example(doc, schema, "", w)
-            bodies = [base] + [_with(base, place, v) for place in _paths(base) for v in WORST]
-            if not _paths(base):  # a body of nothing ({}): a field it does not take instead
+            places = _paths(base)
+            bodies = [base] + [_with(base, place, v) for place in places for v in WORST]
+            if not places:  # a body of nothing ({}): a field it does not take instead
                 bodies += [dict(base, x=v) for v in WORST if v is not MISSING]
             bodies += NOT_OBJECTS
             for i, body in enumerate(bodies):

@@ -225,9 +225,9 @@ def main():
 
         Samplers(port, 20).collect()  # warm-up
         mark = len(server_health_s(s.output()))
-        t0 = cpu_ticks()
+        ticks0 = cpu_ticks()
         quiet = Samplers(port, QUIET_N).collect()
-        quiet_cpu = cpu_share(t0, cpu_ticks())
+        quiet_cpu = cpu_share(ticks0, cpu_ticks())
         srv = server_health_s(s.output())
         quiet_srv, mark = srv[mark:], len(srv)
 
