@@ -315,7 +315,7 @@ static db_status import_tx(db_conn *c, void *arg)
 		ip->p.results = res;
 		ip->p.nresults = ip->nres;
 		char id[ID_LEN + 1];
-		store_batch_add(&batch, &ip->p, id);
+		st = store_batch_add(c, im->league, im->account, &batch, &ip->p, id);
 		ip->p.results = NULL;
 		im->imported++;
 	}

@@ -1,5 +1,5 @@
 /* Storing a play from any source (store.h): ranks derived, one play inserted or rewritten with
- * its results, many plays of an import stored in two statements. */
+ * its results, many plays of an import stored two statements per BATCH_PLAYS plays. */
 #include "leagues/store.h"
 #include "leagues/rows.h"
 
@@ -168,7 +168,8 @@ db_status store_play_insert(db_conn *c, const char *league, const char *author,
 
 /* ---- many plays at once ---- */
 
-void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
+db_status store_batch_add(db_conn *c, const char *league, const char *author, league_batch *b,
+                          const league_play *p, char id[ID_LEN + 1])
 {
 	char bgg[NUM_LEN], dur[NUM_LEN], off[NUM_LEN], bggplay[NUM_LEN];
 	const char *col[PLAY_COLS];
@@ -197,6 +198,7 @@ void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1])
 		rows_array_elem(&b->play[k], b->nplays == 0, v[k]);
 	b->nplays++;
 	results_add(b->res, &b->nresults, id, p->results, p->nresults);
+	return b->nplays < BATCH_PLAYS ? DB_OK : store_batch_store(c, league, author, b);
 }
 
 db_status store_batch_store(db_conn *c, const char *league, const char *author, league_batch *b)
@@ -210,6 +212,11 @@ db_status store_batch_store(db_conn *c, const char *league, const char *author, 
 	}
 	db_status st = db_plays_insert_many(c, league, author, pa);
 	db_status rs = results_flush(c, b->res, st == DB_OK ? b->nresults : 0);
+	for (int k = 0; k < BATCH_PLAY_COLS; k++) {
+		free(b->play[k].b);
+		b->play[k] = (sbuf){0};
+	}
+	b->nplays = b->nresults = 0;
 	return st != DB_OK ? st : rs;
 }
 

@@ -76,12 +76,14 @@ db_status store_play_insert(db_conn *c, const char *league, const char *author,
  * Does not recompute ratings. */
 db_status store_play_update(db_conn *c, const char *league, const char *play, const league_play *p);
 
-/* Many plays stored in two statements (an import): each store_batch_add gives the play its
- * id and copies its columns and results; store_batch_store inserts them all, in the order
- * added, as plays of league by author. The caller has made sure no uuid is already in the
+/* Many plays stored two statements per BATCH_PLAYS (an import), so that no statement grows
+ * with the file past the statement timeout: each store_batch_add gives the play its id and
+ * copies its columns and results, and stores the batch once it holds BATCH_PLAYS plays;
+ * store_batch_store stores what is left. Plays go in the order added, as plays of league by
+ * author, in the caller's transaction. The caller has made sure no uuid is already in the
  * league or twice in the batch. Does not recompute ratings. Zero-initialise; free with
  * store_batch_free. */
-enum { BATCH_PLAY_COLS = 17, BATCH_RESULT_COLS = 12 };
+enum { BATCH_PLAY_COLS = 17, BATCH_RESULT_COLS = 12, BATCH_PLAYS = 500 };
 
 typedef struct {
 	sbuf play[BATCH_PLAY_COLS];
@@ -89,7 +91,8 @@ typedef struct {
 	int nplays, nresults;
 } league_batch;
 
-void store_batch_add(league_batch *b, const league_play *p, char id[ID_LEN + 1]);
+db_status store_batch_add(db_conn *c, const char *league, const char *author, league_batch *b,
+                          const league_play *p, char id[ID_LEN + 1]);
 
 db_status store_batch_store(db_conn *c, const char *league, const char *author, league_batch *b);
 

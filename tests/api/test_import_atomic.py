@@ -194,3 +194,29 @@ def test_kill_9_during_a_spreadsheet_import_leaves_nothing_of_it():
     finally:
         s.stop()
         s.drop_log()
+
+
+def test_no_statement_of_a_large_import_grows_with_the_file():
+    """The plays of an import go two statements per 500 (src/leagues/store.h, BATCH_PLAYS), so
+    that a file of thousands of plays on a busy database stays within the statement timeout:
+    here each play's row costs 2 ms more (a trigger): the file's 3,500 plays in one statement
+    would take 7 s, past the 3 s timeout; each 500 take one second."""
+    body, nplays = _big_export()
+    assert nplays >= 3000, nplays
+    s = Server(database=make_database(DB), env={"DB_STATEMENT_TIMEOUT_MS": "3000"}).start()
+    try:
+        ann = user(s, "ann@example.org", "Ann")
+        _sql("CREATE FUNCTION slow_play() RETURNS trigger LANGUAGE plpgsql AS "
+             "$$BEGIN PERFORM pg_sleep(0.002); RETURN NEW; END$$; "
+             "CREATE TRIGGER slow_play BEFORE INSERT ON plays "
+             "FOR EACH ROW EXECUTE FUNCTION slow_play()")
+        st, hd, lg = ann.post("/api/v1/leagues", {"name": "Large"})
+        st, hd, o = ann.post(f"/api/v1/leagues/{lg['id']}/import?format=bgstats", body, raw=True,
+                             headers={"Content-Type": "application/json"}, timeout=120)
+        assert st == 200 and o["imported"] == nplays and o["skipped"] == 0, (st, o)
+        assert _sql(f"SELECT count(*) FROM plays WHERE league_id = '{lg['id']}'") == str(nplays)
+        assert _sql("SELECT count(*) FROM plays p WHERE NOT EXISTS "
+                    "(SELECT 1 FROM play_results r WHERE r.play_id = p.id)") == "0"
+    finally:
+        s.stop()
+        s.drop_log()
