@@ -318,9 +318,11 @@ bool http_content_type_is_json(const char *content_type);
 /* Answers GET/HEAD of raw_path (percent-encoded, no query) from root (an absolute, resolved
  * directory): queues a 200/304 on conn and returns its status (the reply may be one queued on
  * other connections too: static.c), returns 0 when queueing failed, or returns an error status
- * with nothing queued and a problem filled into err. close: the reply carries
- * Connection: close. */
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, bool close,
-                http_resp *err);
+ * with nothing queued and a problem filled into err. keep_alive_s: the seconds an idle
+ * kept-alive connection stays open, said in the reply's Keep-Alive header (the same in every
+ * call of a process: the replies of unchanged files are kept and shared); 0: the reply
+ * carries Connection: close. */
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn,
+                unsigned keep_alive_s, http_resp *err);
 
 #endif

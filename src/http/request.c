@@ -75,6 +75,21 @@ static void blob_release(void *cls)
 }
 
 /* Hands resp to MHD (its body, headers and stream move into the MHD_Response) and clears it. */
+/* How long an idle kept-alive connection stays open after this request's reply (conn_reaper
+ * closes it after the request deadline, libmicrohttpd after the connection timeout), said in
+ * the reply's Keep-Alive header as Apache does: a client that reads it (Node's http.Agent)
+ * drops its pooled socket before then, rather than sending a request into a connection being
+ * closed. 0: the reply closes the connection (the server's choice or the client's). */
+static unsigned keep_alive_s(const req_ctx *c, struct MHD_Connection *conn)
+{
+	const http_config *cfg = &c->srv->cfg;
+	const char *asked =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONNECTION);
+	if (c->close || atomic_load(&c->srv->stopping) || (asked && strcasestr(asked, "close")))
+		return 0;
+	return cfg->deadline_s < cfg->conn_timeout_s ? cfg->deadline_s : cfg->conn_timeout_s;
+}
+
 static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_resp *resp)
 {
 	struct MHD_Response *r;
@@ -110,8 +125,13 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 	for (int i = 0; ok && i < resp->nheaders; i++)
 		ok =
 		    MHD_add_response_header(r, resp->headers[i][0], resp->headers[i][1]) == MHD_YES;
-	if (ok && (c->close || atomic_load(&c->srv->stopping)))
-		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+	unsigned keep_alive = keep_alive_s(c, conn);
+	char timeout[32];
+	snprintf(timeout, sizeof timeout, "timeout=%u", keep_alive);
+	if (ok)
+		ok = keep_alive ? MHD_add_response_header(r, "Keep-Alive", timeout) == MHD_YES
+		                : MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") ==
+		                      MHD_YES;
 	int status = resp->status;
 	http_resp_clear(resp);
 	if (c->writes) /* before the client can see the reply and read again */
@@ -533,10 +553,9 @@ static enum MHD_Result finish(req_ctx *c, struct MHD_Connection *conn, const cha
 		return reply_too_large(c, conn);
 	if (c->is_static) {
 		http_resp err = {0};
-		int st =
-		    srv->root[0]
-		        ? http_static(srv->root, c->raw, conn, atomic_load(&srv->stopping), &err)
-		        : (http_reply_problem(&err, 404, "No such file.", NULL, NULL), 404);
+		int st = srv->root[0]
+		             ? http_static(srv->root, c->raw, conn, keep_alive_s(c, conn), &err)
+		             : (http_reply_problem(&err, 404, "No such file.", NULL, NULL), 404);
 		if (st >= 400)
 			return err.body ? queue_resp(c, conn, &err) : MHD_NO;
 		http_resp_clear(&err);

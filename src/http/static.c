@@ -232,10 +232,11 @@ static int problem(http_resp *err, int status, const char *detail)
 	return status;
 }
 
-/* The headers every reply of a file carries; ct NULL for a 304 (no body to type). A failure
- * can only be an allocation that failed inside libmicrohttpd: the out-of-memory policy. */
+/* The headers every reply of a file carries; ct NULL for a 304 (no body to type); keep_alive
+ * (NULL: none) the Keep-Alive header's value. A failure can only be an allocation that failed
+ * inside libmicrohttpd: the out-of-memory policy. */
 static void add_headers(struct MHD_Response *r, const char *ct, const char *etag, bool text,
-                        bool gz)
+                        bool gz, const char *keep_alive)
 {
 	/* Every file revalidates (ETag → 304): a phone never runs a new page with old modules
 	 * after an upgrade. */
@@ -247,7 +248,9 @@ static void add_headers(struct MHD_Response *r, const char *ct, const char *etag
 	    MHD_add_response_header(r, "Referrer-Policy", "same-origin") != MHD_YES ||
 	    (text &&
 	     MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding") != MHD_YES) ||
-	    (gz && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip") != MHD_YES))
+	    (gz &&
+	     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip") != MHD_YES) ||
+	    (keep_alive && MHD_add_response_header(r, "Keep-Alive", keep_alive) != MHD_YES))
 		oom_abort();
 }
 
@@ -301,9 +304,10 @@ static void entry_release(entry *e)
 	free(e);
 }
 
-/* Fills e's replies from the file open as fd (taken: closed or owned by a reply). 0, or 404
- * when the file shrank while it was read (an edit in progress). */
-static int entry_fill(entry *e, int fd, size_t size, const char *ct)
+/* Fills e's replies from the file open as fd (taken: closed or owned by a reply), with the
+ * Keep-Alive header keep_alive (NULL: none). 0, or 404 when the file shrank while it was read
+ * (an edit in progress). */
+static int entry_fill(entry *e, int fd, size_t size, const char *ct, const char *keep_alive)
 {
 	if (size > MEM_MAX) {
 		struct MHD_Response *r = MHD_create_response_from_fd64((uint64_t)size, fd);
@@ -327,13 +331,13 @@ static int entry_fill(entry *e, int fd, size_t size, const char *ct)
 			e->gz = resp_check(
 			    MHD_create_response_from_buffer(zlen, z, MHD_RESPMEM_MUST_FREE));
 	}
-	add_headers(e->body, ct, e->etag, e->text, false);
+	add_headers(e->body, ct, e->etag, e->text, false, keep_alive);
 	e->nm = empty_response();
-	add_headers(e->nm, NULL, e->etag, e->text, false);
+	add_headers(e->nm, NULL, e->etag, e->text, false, keep_alive);
 	if (e->gz) {
-		add_headers(e->gz, ct, e->etag_gz, e->text, true);
+		add_headers(e->gz, ct, e->etag_gz, e->text, true, keep_alive);
 		e->nm_gz = empty_response();
-		add_headers(e->nm_gz, NULL, e->etag_gz, e->text, false);
+		add_headers(e->nm_gz, NULL, e->etag_gz, e->text, false, keep_alive);
 	}
 	return 0;
 }
@@ -454,11 +458,12 @@ static void insert_locked(entry *e, unsigned long gen)
 
 /* ---- a request ---- */
 
-/* Builds the replies of the file at full (root + decoded path): 0 with *out set (one
+/* Builds the replies of the file at full (root + decoded path), with the Keep-Alive header
+ * keep_alive (NULL: none): 0 with *out set (one
  * reference: the caller's), or an error status with err filled. *watched is cleared when the
  * directories the file really lies in (symbolic links followed) cannot all be watched. */
 static int entry_build(const char *root, const char *full, unsigned h, bool *watched,
-                       http_resp *err, entry **out)
+                       const char *keep_alive, http_resp *err, entry **out)
 {
 	char real[PATH_MAX];
 	if (!realpath(full, real))
@@ -485,7 +490,7 @@ static int entry_build(const char *root, const char *full, unsigned h, bool *wat
 	         (uintmax_t)sb.st_size,
 	         (uintmax_t)sb.st_mtim.tv_sec * 1000000000u + (uintmax_t)sb.st_mtim.tv_nsec);
 	snprintf(e->etag_gz, sizeof e->etag_gz, "%.*s-gz\"", (int)strlen(e->etag) - 1, e->etag);
-	if (entry_fill(e, fd, (size_t)sb.st_size, ct) != 0) {
+	if (entry_fill(e, fd, (size_t)sb.st_size, ct, keep_alive) != 0) {
 		entry_release(e);
 		return problem(err, 404, "No such file.");
 	}
@@ -495,14 +500,14 @@ static int entry_build(const char *root, const char *full, unsigned h, bool *wat
 
 /* The replies of the file at full with a reference for the caller: the kept ones, or built
  * now (and kept when every directory on the way is watched and nothing changed meanwhile).
- * private_copy: built for this request alone (its reply may be changed). 0 or an error status
- * with err filled. */
-static int entry_get(const char *root, const char *full, bool private_copy, http_resp *err,
+ * keep_alive: the Keep-Alive header of the kept replies; NULL: built for this request alone
+ * (its reply may be changed). 0 or an error status with err filled. */
+static int entry_get(const char *root, const char *full, const char *keep_alive, http_resp *err,
                      entry **out)
 {
 	pthread_once(&g_ino_once, ino_open);
 	unsigned h = hash_key(full);
-	bool keep = !private_copy && g_ino >= 0;
+	bool keep = keep_alive && g_ino >= 0;
 	unsigned long gen = 0;
 	if (keep) {
 		pthread_mutex_lock(&g_mu);
@@ -519,7 +524,7 @@ static int entry_get(const char *root, const char *full, bool private_copy, http
 		gen = g_gen;
 		pthread_mutex_unlock(&g_mu);
 	}
-	int st = entry_build(root, full, h, &keep, err, out);
+	int st = entry_build(root, full, h, &keep, keep_alive, err, out);
 	if (st || !keep)
 		return st;
 	pthread_mutex_lock(&g_mu);
@@ -547,10 +552,12 @@ static int queue_reply(struct MHD_Connection *conn, const entry *e, bool close)
 	return MHD_queue_response(conn, status, r) == MHD_YES ? (int)status : 0;
 }
 
-int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn, bool close,
-                http_resp *err)
+int http_static(const char *root, const char *raw_path, struct MHD_Connection *conn,
+                unsigned keep_alive_s, http_resp *err)
 {
-	char path[HTTP_MAX_URL + 16], full[PATH_MAX];
+	char path[HTTP_MAX_URL + 16], full[PATH_MAX], keep_alive[32];
+	bool close = keep_alive_s == 0;
+	snprintf(keep_alive, sizeof keep_alive, "timeout=%u", keep_alive_s);
 	if (!root || !raw_path || raw_path[0] != '/')
 		return problem(err, 400, "The path must start with '/'.");
 	if (strchr(raw_path, '\\') || strcasestr(raw_path, "%5c"))
@@ -570,7 +577,7 @@ int http_static(const char *root, const char *raw_path, struct MHD_Connection *c
 	if (n < 0 || (size_t)n >= sizeof full)
 		return problem(err, 404, "No such file.");
 	entry *e;
-	st = entry_get(root, full, close, err, &e);
+	st = entry_get(root, full, close ? NULL : keep_alive, err, &e);
 	if (st)
 		return st;
 	st = queue_reply(conn, e, close);

@@ -4,7 +4,7 @@ SIGTERM, the connection timeout, and the access log.
 
 Body checks (400/415/chunked 413) need a POST route; they use the first POST route that
 `server routes` lists (POST /api/v1/er/score when present)."""
-import json, os, re, signal, socket, subprocess, time
+import http.client, json, os, re, signal, socket, subprocess, time
 
 from harness import ROOT, SERVER_BIN, Server, make_database, problem
 
@@ -428,6 +428,31 @@ def test_idle_connection_times_out():
         took = time.time() - t0
         c.close()
         assert buf.startswith(b"HTTP/1.1 200") and 1.5 <= took <= 6, took
+
+
+def test_keep_alive_replies_say_when_an_idle_connection_closes():
+    """Every kept-alive reply says how long an idle connection stays open (the shorter of
+    REQUEST_DEADLINE and CONN_TIMEOUT), so a client's connection pool drops it before the
+    server closes it; a reply that closes the connection says close instead."""
+    with Server(database=db(), env={"REQUEST_DEADLINE": "7", "CONN_TIMEOUT": "30"}) as s:
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        for path in ("/api/v1/health", "/api/v1/nope", "/app.css"):
+            c.request("GET", path)
+            r = c.getresponse()
+            r.read()
+            assert r.getheader("Keep-Alive") == "timeout=7", (path, r.getheaders())
+        c.request("GET", "/api/v1/health", headers={"Connection": "close"})
+        r = c.getresponse()
+        r.read()
+        assert r.getheader("Keep-Alive") is None and r.getheader("Connection") == "close"
+        c.close()
+    with Server(database=db(), env={"REQUEST_DEADLINE": "12", "CONN_TIMEOUT": "3"}) as s:
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        c.request("GET", "/api/v1/health")
+        r = c.getresponse()
+        r.read()
+        assert r.getheader("Keep-Alive") == "timeout=3", r.getheaders()
+        c.close()
 
 
 def test_bad_config_exits_1():
