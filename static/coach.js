@@ -240,6 +240,9 @@ export function openCoach(root, { id, token, seat }) {
 		const btn = document.getElementById("coach-pdf-p");
 		if (btn) btn.disabled = true;
 		try {
+			// the page is drawn from the stored analysis: waits while it is searched (202)
+			await fetchAnalysis(id, seat, token, () => closed);
+			if (closed) return;
 			const blob = await api.request("GET", `${analysisPath(id, seat)}.pdf?paper=${paperOf()}&lang=${lang()}`, undefined, token, { blob: true });
 			const url = URL.createObjectURL(blob);
 			const a = h("a", { href: url, download: `er-${got.game.code}-coach-${seat}.pdf`, hidden: true });

@@ -4,7 +4,7 @@ A "policy" chooses a seat's move from the legal options that POST /api/v1/er/mov
 returns for the seat's sheet and the turn as that seat sees it (chief flag, chief's die):
 take one option (one patient admitted), send the other patient of an extra-patient bay to the
 morgue, or send everything to the morgue when nothing can be admitted."""
-import json, os, random
+import json, os, random, time
 
 from harness import ROOT
 
@@ -228,3 +228,26 @@ def check_final(s, game, final):
             want = 1 if x["bot"] else 2
         assert x["rank"] == want, (x["seat"], x["rank"], want, totals)
     return totals
+
+
+def searched(s, path, token, timeout=120):
+    """GET path (an analysis, or its PDF) as a phone does: asked again while the coach's search
+    runs (202 with Retry-After and {searching, width, deadline_ms}: api.md "Coach"), every
+    20 ms rather than the second Retry-After asks of a phone. (status, headers, body bytes)
+    of the first other reply."""
+    end = time.monotonic() + timeout
+    while True:
+        st, hd, body = s.request("GET", path, headers=auth(token), timeout=60)
+        if st != 202:
+            return st, hd, body
+        wait = json.loads(body)
+        assert hd.get("retry-after") == "1" and wait["searching"] is True, (hd, wait)
+        assert wait["width"] >= 1 and wait["deadline_ms"] >= 1, wait
+        assert time.monotonic() < end, f"{path}: still searching after {timeout} s"
+        time.sleep(0.02)
+
+
+def searched_json(s, path, token, timeout=120):
+    """searched, its body read as JSON: (status, headers, object)."""
+    st, hd, body = searched(s, path, token, timeout)
+    return st, hd, json.loads(body) if body else None

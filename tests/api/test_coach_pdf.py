@@ -7,7 +7,8 @@ in build/pdf-api/coach-*."""
 import json, os, re, subprocess
 
 from harness import ROOT, Server, make_database, problem
-from games import GAMES, auth, create, lowest_die_policy, play_turn, reveal, state, submit, turn_for
+from games import (GAMES, auth, create, lowest_die_policy, play_turn, reveal, searched, state,
+                   submit, turn_for)
 
 OUT = os.path.join(ROOT, "build", "pdf-api")
 
@@ -19,7 +20,8 @@ def _tool(*args):
 
 
 def _pdf(s, path, token, name):
-    st, hd, body = s.request("GET", path, headers=auth(token), timeout=60)
+    """The PDF at path, asked for again while its analysis is searched (202)."""
+    st, hd, body = searched(s, path, token)
     assert st == 200, (st, body[:300])
     assert hd["content-type"] == "application/pdf", hd
     assert body.startswith(b"%PDF-"), body[:20]
@@ -52,8 +54,7 @@ def test_coach_pdf_of_a_finished_game():
         final = state(s, g["id"], tok)
         while final["status"] != "finished":
             final, _ = play_turn(s, g, lowest_die_policy)
-        st, _, body = s.request("GET", f"{GAMES}/{g['id']}/seats/1/analysis", headers=auth(tok),
-                                timeout=60)
+        st, _, body = searched(s, f"{GAMES}/{g['id']}/seats/1/analysis", tok)
         assert st == 200, (st, body[:300])
         a = json.loads(body)
 
@@ -93,7 +94,8 @@ def test_coach_pdf_of_a_finished_game():
 
 
 def test_coach_pdf_refuses_alicat():
-    """Solo: ALICAT's seat has no coach (422 bot-seat), the player's has."""
+    """Solo: ALICAT's seat has no coach (422 bot-seat), the player's has; asked for before its
+    analysis, the PDF answers as the analysis does (202 while it is searched)."""
     with Server(database=make_database("h_coach_pdf_solo")) as s:
         g = create(s, names=["Solo"], solo=True, deck="app", seed=77)
         tok = g["seats"][0]["seat_token"]
@@ -104,6 +106,8 @@ def test_coach_pdf_refuses_alicat():
         bot = [x["seat"] for x in g["seats"] if x["bot"]][0]
         problem(*s.json("GET", f"{GAMES}/{g['id']}/seats/{bot}/analysis.pdf",
                         headers=auth(tok)), 422, "bot-seat")
+        st, hd, wait = s.json("GET", f"{GAMES}/{g['id']}/seats/1/analysis.pdf", headers=auth(tok))
+        assert st == 202 and hd["retry-after"] == "1" and wait["searching"], (st, wait)
         assert "Solo (Seat 1)" in _pdf(s, f"{GAMES}/{g['id']}/seats/1/analysis.pdf", tok,
                                        "coach-solo")
 
@@ -118,7 +122,7 @@ def test_coach_pdf_of_a_search_cut_short():
             final, _ = play_turn(s, g, lowest_die_policy)
         tok = g["seats"][1]["seat_token"]
         path = f"{GAMES}/{g['id']}/seats/2/analysis"
-        st, _, body = s.request("GET", path + "?width=256", headers=auth(tok), timeout=60)
+        st, _, body = searched(s, path + "?width=256", tok)
         assert st == 200, (st, body[:300])
         a = json.loads(body)
         assert not a["complete"] and a["searched_turns"] < a["turns"], (a["complete"],

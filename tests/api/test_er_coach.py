@@ -14,11 +14,11 @@ replays skip the harness's schema check of every reply (_Unchecked), the analyse
 time is printed: 64 s for the 200 games on the 2-CPU machine (39 s of it in the analyses and
 their schema check), 2026-12-02.
 """
-import json, random, time
+import json, random, threading, time
 
 from harness import Server, make_database, problem
 from games import (COLOURS, GAMES, create, deck, free_dice, morgue_move, move_from_option,
-                   options, reveal, seat_of, submit, tokens, turn_for)
+                   options, reveal, searched, searched_json, seat_of, submit, tokens, turn_for)
 import os
 
 BLANK = {"wards": [[] for _ in range(7)], "nurses_crossed": [], "nurse_track": 0,
@@ -143,7 +143,7 @@ def _one_game(s, i):
     seat = 1 if solo else rng.randint(1, nplayers)
     width = None if i % 10 == 0 else 4
     a0 = time.time()
-    code, _, a = s.json("GET", _analysis_path(g["id"], seat, width), token=tokens(g)[seat])
+    code, _, a = searched_json(s, _analysis_path(g["id"], seat, width), tokens(g)[seat])
     spent = time.time() - a0
     assert code == 200, (code, a)
     assert a["width"] == (64 if width is None else width), a["width"]
@@ -184,16 +184,15 @@ def test_not_finished_bot_seat_errors_and_cache():
         assert st == 401, st
         st, _, _ = s.json("GET", _analysis_path("0" * 24, 1), token=tok)
         assert st in (401, 404), st
-        # the first call computes, the second is served from the cache: the same bytes
-        st1, _, body1 = s.request("GET", _analysis_path(g["id"], 1, 8),
-                                  headers={"Authorization": "Bearer " + tok})
+        # the first call searches, the second is served from the store: the same bytes
+        st1, _, body1 = searched(s, _analysis_path(g["id"], 1, 8), tok)
         st2, _, body2 = s.request("GET", _analysis_path(g["id"], 1, 8),
                                   headers={"Authorization": "Bearer " + tok})
         assert st1 == st2 == 200 and body1 == body2
         a = json.loads(body1)
         _check_analysis(s, a, final, 1)
         # the host token reads it too; another width is another analysis, never worse
-        st, _, a64 = s.json("GET", _analysis_path(g["id"], 1, 64), token=g["host_token"])
+        st, _, a64 = searched_json(s, _analysis_path(g["id"], 1, 64), g["host_token"])
         assert st == 200 and a64["best"]["total"] >= a["best"]["total"], (a64, a)
         # the paper game: the same turns and moves, solo race left out (players 1)
         body = {"specialists": a["specialists"], "players": 1,
@@ -225,16 +224,17 @@ def test_not_finished_bot_seat_errors_and_cache():
         assert st == 422 and obj["turn"] == 6 and obj["rule"], obj
 
 
-def test_deadline_stops_the_search_and_nothing_is_kept():
+def test_deadline_stops_the_search_and_what_it_found_is_kept():
     """ER_COACH_DEADLINE_MS=1: the search stops at once; the reply says so (complete false,
     costs null where it did not get), its best is still a real line ≥ the player's, and it is
-    not kept: the next call searches again."""
+    kept: every later ask gets the same bytes at once, so the screen and its PDF agree."""
     rng = random.Random(11)
     with Server(database=_db(), env={"ER_COACH_DEADLINE_MS": "1"}) as s:
         g, final = _play(s, rng, 2, False, True)
         tok = tokens(g)[2]
-        st, _, a = s.json("GET", _analysis_path(g["id"], 2, 256), token=tok)
-        assert st == 200, a
+        st, _, b0 = searched(s, _analysis_path(g["id"], 2, 256), tok)
+        assert st == 200, b0
+        a = json.loads(b0)
         assert a["complete"] is False and a["deadline_ms"] == 1, (a["complete"], a["deadline_ms"])
         assert a["searched_turns"] < a["turns"] == 24, a["searched_turns"]
         assert all(x["cost"] is None for x in a["steps"][:a["turns"] - a["searched_turns"]])
@@ -245,6 +245,44 @@ def test_deadline_stops_the_search_and_nothing_is_kept():
                               {"sheet": sheet, "turn": x["turn_info"], "move": x["best_move"]})
             assert st == 200, r
             sheet = dict(r["sheet"], cardiologists=[0, 0])
-        st1, _, b1 = s.request("GET", _analysis_path(g["id"], 2, 256),
-                               headers={"Authorization": "Bearer " + tok})
-        assert st1 == 200 and json.loads(b1)["complete"] is False
+        for _ in range(3):
+            st1, _, b1 = s.request("GET", _analysis_path(g["id"], 2, 256),
+                                   headers={"Authorization": "Bearer " + tok})
+            assert st1 == 200 and b1 == b0, (st1, b1[:200])
+        searches = [l for l in s.output().splitlines() if "coach: game " + g["id"] in l]
+        assert len(searches) == 1 and "stopped at the deadline" in searches[0], searches
+
+
+def test_the_first_ask_is_answered_at_once_and_the_search_runs_once():
+    """api.md "Coach": 202 with Retry-After while the search runs. The first ask of a finished
+    seat is answered 202 before any search (the search runs after that reply, on the job
+    pool); asks from eight phones meanwhile get 202 or the analysis, never a second search; a
+    width is its own search."""
+    rng = random.Random(12)
+    with Server(database=_db()) as s:
+        g, final = _play(s, rng, 2, False, True)
+        tok = tokens(g)[1]
+        path = _analysis_path(g["id"], 1, 128)
+        st, hd, wait = s.json("GET", path, token=tok)
+        assert st == 202 and hd["retry-after"] == "1", (st, hd, wait)
+        assert wait == {"searching": True, "width": 128, "deadline_ms": 10000}, wait
+        got = [None] * 8
+
+        def phone(i):
+            got[i] = searched(s, path, tok)
+
+        threads = [threading.Thread(target=phone, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(130)
+        assert all(x and x[0] == 200 for x in got), [x and x[0] for x in got]
+        assert len({x[2] for x in got}) == 1, "every phone has the same analysis"
+        _check_analysis(s, json.loads(got[0][2]), final, 1)
+        searches = [l for l in s.output().splitlines() if "coach: game " + g["id"] in l]
+        assert len(searches) == 1 and "width 128" in searches[0], searches
+        # another width: another search, asked for the first time (202)
+        st, _, _ = s.json("GET", _analysis_path(g["id"], 1, 2), token=tok)
+        assert st == 202, st
+        st, _, a2 = searched_json(s, _analysis_path(g["id"], 1, 2), tok)
+        assert st == 200 and a2["width"] == 2, a2

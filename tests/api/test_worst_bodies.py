@@ -138,8 +138,8 @@ class Deep:
         done = games.create(s, 2, deck="app", seed=5)
         for _ in range(24):
             games.play_turn(s, done, games.lowest_die_policy)
-        st_, _, a = s.json("GET", f"/api/v1/er/games/{done['id']}/seats/1/analysis?width=8",
-                           token=done["host_token"])
+        st_, _, a = games.searched_json(
+            s, f"/api/v1/er/games/{done['id']}/seats/1/analysis?width=8", done["host_token"])
         assert st_ == 200, a
         analysis = {"specialists": a["specialists"], "players": 1,
                     "turns": [x["turn_info"] for x in a["steps"]],

@@ -3,8 +3,9 @@
  * A game's seat is rebuilt from the stored event log exactly as the engine replays it
  * (er_coach_game_from_log over the decoded events), analysed by the pure search under a
  * deadline (the monotonic clock, polled by the search through a callback) and written as JSON
- * (coach_json.c). A complete analysis is stored in er_analyses; one stopped at the deadline is
- * replied but not stored, so a later call may complete it. */
+ * (coach_json.c). A stored game's seat is searched after the reply that asked for it (202; the
+ * searches in flight: coach_runs.c) and its analysis stored in er_analyses, complete or stopped
+ * at the deadline; a game played on paper is searched and replied at once. */
 #include "games/er/coach_api.h"
 
 #include "base/log.h"
@@ -13,6 +14,7 @@
 #include "db/games.h"
 #include "engine/table.h"
 #include "games/er/coach_json.h"
+#include "games/er/coach_runs.h"
 #include "games/er/data.h"
 #include "games/er/json.h"
 #include "games/er/kind.h"
@@ -169,49 +171,118 @@ static int load_seat(db_conn *c, const char *id, int seat, er_coach_game *g, con
 	return status;
 }
 
-int er_coach_analysis_text(void *conn, const char *game_id, int seat, int width, char **out_json,
-                           const char **rule, const char **detail)
+static void key_of(coach_run_key *k, const char *game, int seat, int width)
 {
-	db_conn *c = conn;
+	snprintf(k->game, sizeof k->game, "%s", game);
+	k->seat = seat;
+	k->width = width;
+}
+
+/* The search coach_runs_take hands over, run under the deadline and stored whether it
+ * completed or not (the screen, its PDF and every later ask then show the same analysis);
+ * then ended. The http_resp.after of the reply that queued it: on that reply's job thread. */
+static void search_after(void)
+{
+	coach_run_key k;
+	er_coach_game *g = coach_runs_take(&k);
+	if (g == NULL)
+		return;
+	er_coach_result *res = xmalloc(sizeof *res);
+	coach_run_failure fail = {.status = 0};
+	er_result r;
+	bool complete = false;
+	double t0 = now_ms();
+	json_object *o = analyse(g, k.width, k.game, k.seat, res, &r, &complete);
+	log_info("coach: game %s seat %d width %d searched in %.0f ms, %s", k.game, k.seat, k.width,
+	         now_ms() - t0, complete ? "complete" : "stopped at the deadline");
+	db_conn *c = db_thread_conn();
+	if (o == NULL) {
+		log_bug("game %s seat %d: a stored move breaks %s", k.game, k.seat, r.rule);
+		fail = (coach_run_failure){500, "the stored game does not replay"};
+	} else if (c == NULL || db_er_analysis_put(c, k.game, k.seat, k.width,
+	                                           json_object_to_json_string_ext(
+	                                               o, JSON_C_TO_STRING_PLAIN)) != DB_OK) {
+		fail = (coach_run_failure){503, "the database is unavailable"};
+	}
+	json_object_put(o);
+	coach_runs_end(&k, fail.status ? &fail : NULL);
+	free(res);
+	free(g);
+}
+
+/* 202: the search runs; ask again after Retry-After. */
+static void reply_searching(http_resp *resp, int width)
+{
+	json_object *o = jx_obj();
+	jx_set(o, "searching", json_object_new_boolean(1));
+	jx_set(o, "width", jx_int(width));
+	jx_set(o, "deadline_ms", jx_int(deadline_ms()));
+	http_reply_json(resp, 202, o);
+	http_resp_header(resp, "Retry-After", "1");
+}
+
+/* A refusal (503 with Retry-After); returns 0, as er_coach_analysis_get does then. */
+static int reply_refused(http_resp *resp, int status, const char *detail, const char *rule)
+{
+	http_reply_problem(resp, status, detail, rule, NULL);
+	if (status == 503)
+		http_resp_header(resp, "Retry-After", "1");
+	return 0;
+}
+
+/* The reply of a search in flight or just failed: true when st is one. */
+static bool reply_in_flight(http_resp *resp, coach_run_state st, const coach_run_failure *fail,
+                            int width)
+{
+	if (st == COACH_RUN_RUNNING)
+		reply_searching(resp, width);
+	else if (st == COACH_RUN_FAILED)
+		reply_refused(resp, fail->status, fail->detail, NULL);
+	return st == COACH_RUN_RUNNING || st == COACH_RUN_FAILED;
+}
+
+int er_coach_analysis_get(const char *game_id, int seat, int width, http_resp *resp,
+                          char **out_json)
+{
 	*out_json = NULL;
-	*rule = NULL;
-	*detail = NULL;
 	if (width == 0)
 		width = er_coach_default_width();
 	if (width < 1 || width > ER_COACH_MAX_WIDTH)
-		return refuse(rule, detail, 400, ER_COACH_RULE_WIDTH,
-		              "width: a whole number from 1 to 256");
+		return reply_refused(resp, 400, "width: a whole number from 1 to 256",
+		                     ER_COACH_RULE_WIDTH);
+	db_conn *c = db_thread_conn();
 	if (c == NULL)
-		return refuse(rule, detail, 503, NULL, "the database is unavailable");
+		return reply_refused(resp, 503, "the database is unavailable", NULL);
+	coach_run_key k;
+	key_of(&k, game_id, seat, width);
+	coach_run_failure fail;
+	er_coach_game *g = NULL;
+	if (reply_in_flight(resp, coach_runs_ask(&k, &g, &fail), &fail, width))
+		return 0;
 	bool found;
 	db_status st = db_er_analysis_get(c, game_id, seat, width, out_json, &found);
 	if (st != DB_OK)
-		return refuse(rule, detail, status_of(st), NULL, "the database is unavailable");
+		return reply_refused(resp, status_of(st), "the database is unavailable", NULL);
 	if (found)
-		return 200;
-	er_coach_game *g = xmalloc(sizeof *g);
-	er_coach_result *res = xmalloc(sizeof *res);
-	int status = load_seat(c, game_id, seat, g, rule, detail);
-	if (status == 0) {
-		er_result r;
-		bool complete = false;
-		json_object *o = analyse(g, width, game_id, seat, res, &r, &complete);
-		if (o == NULL) {
-			log_bug("game %s seat %d: a stored move breaks %s", game_id, seat, r.rule);
-			status = refuse(rule, detail, 500, NULL, "the stored game does not replay");
-		} else {
-			*out_json =
-			    xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-			json_object_put(o);
-			/* a cache failure costs the next caller a search, not this reply */
-			if (complete)
-				(void)db_er_analysis_put(c, game_id, seat, width, *out_json);
-			status = 200;
-		}
+		return 1;
+	const char *rule = NULL, *detail = NULL;
+	g = xmalloc(sizeof *g);
+	int status = load_seat(c, game_id, seat, g, &rule, &detail);
+	if (status != 0) {
+		free(g);
+		return reply_refused(resp, status, detail, rule);
 	}
-	free(g);
-	free(res);
-	return status;
+	coach_run_state run = coach_runs_ask(&k, &g, &fail);
+	free(g); /* NULL when the search took it */
+	if (run == COACH_RUN_STARTED) {
+		reply_searching(resp, width);
+		resp->after = search_after;
+	} else if (run == COACH_RUN_FULL) {
+		reply_refused(resp, 503, "the coach is searching for other games", NULL);
+	} else {
+		reply_in_flight(resp, run, &fail, width);
+	}
+	return 0;
 }
 
 static int reply_text(http_resp *resp, char *text)
@@ -239,14 +310,9 @@ int api_er_game_analysis(const http_req *req, http_resp *resp)
 		return http_reply_problem(resp, 404, "no such seat in this game",
 		                          ER_RULE_NO_SUCH_SEAT, NULL);
 	char *text;
-	const char *rule, *detail;
-	int status = er_coach_analysis_text(db_thread_conn(), req->params[0], seat, width, &text,
-	                                    &rule, &detail);
-	if (status == 200)
+	if (er_coach_analysis_get(req->params[0], seat, width, resp, &text))
 		return reply_text(resp, text);
-	if (status == 503)
-		http_resp_header(resp, "Retry-After", "1");
-	return http_reply_problem(resp, status, detail, rule, NULL);
+	return 0;
 }
 
 /* ---- POST /api/v1/er/analysis: a game played on paper ---- */

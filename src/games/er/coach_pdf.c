@@ -2,14 +2,14 @@
  *
  *   GET /api/v1/er/games/{id}/seats/{seat}/analysis.pdf[?width=N&paper=a4|letter&lang=en|fr]
  *
- * The analysis document (what GET …/analysis replies, from er_coach_analysis_text: the cache or
- * the search) read with json-c into the page's data (pdf.h pdf_er_coach), so the page depends on
- * the document alone, never on the search. Any token of the game reads it; the refusals are the
- * analysis's own (400 width, 404, 409 game-not-finished, 422 bot-seat). A heavy route. */
+ * The stored analysis document (what GET …/analysis replies: er_coach_analysis_get) read with
+ * json-c into the page's data (pdf.h pdf_er_coach), so the page depends on the document alone,
+ * never on the search. Any token of the game reads it; the replies before there is one are the
+ * analysis's own (202 while its search runs, 400 width, 404, 409 game-not-finished, 422
+ * bot-seat). A heavy route. */
 #include "games/er/coach_pdf.h"
 
 #include "base/oom.h"
-#include "db/db.h"
 #include "engine/table.h"
 #include "games/er/coach_api.h"
 #include "games/er/data.h"
@@ -216,17 +216,9 @@ int api_er_analysis_pdf(const http_req *req, http_resp *resp)
 		                          ER_RULE_NO_SUCH_SEAT, NULL);
 	}
 	char *text = NULL;
-	const char *rule = NULL, *detail = NULL;
-	int status = er_coach_analysis_text(db_thread_conn(), req->params[0], seat, width, &text,
-	                                    &rule, &detail);
-	int rc;
-	if (status == 200) {
+	int rc = 0;
+	if (er_coach_analysis_get(req->params[0], seat, width, resp, &text))
 		rc = reply_page(req, resp, &v, seat, text, paper, lang);
-	} else {
-		if (status == 503)
-			http_resp_header(resp, "Retry-After", "1");
-		rc = http_reply_problem(resp, status, detail, rule, NULL);
-	}
 	table_game_free(tg);
 	return rc;
 }
