@@ -137,6 +137,9 @@ class Server:
         # A sanitizer report or a crash is a failure of whatever test ran the server.
         out = self.output()
         self.drop_log()
+        if exc[0] is not None:  # what the server said as the test failed
+            tail = out.splitlines()[-30:]
+            print("  server output, last lines:\n" + "".join(f"  | {l}\n" for l in tail), end="")
         if ("ERROR: AddressSanitizer" in out or "runtime error:" in out or "LeakSanitizer" in out
                 or "WARNING: ThreadSanitizer" in out):
             raise AssertionError("sanitizer report:\n" + out[-4000:])

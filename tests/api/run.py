@@ -31,7 +31,11 @@ for path in sorted(glob.glob(os.path.join(here, "test_*.py"))):
             passed += 1
         except Exception:
             print(f"FAIL {full}")
-            for l in traceback.format_exc().splitlines()[-15:]:
+            # the test's own lines first (which call failed), then where it failed
+            lines = traceback.format_exc().splitlines()
+            if len(lines) > 23:
+                lines = lines[:6] + ["  …"] + lines[-16:]
+            for l in lines:
                 print("  " + l)
             failed += 1
         sys.stdout.flush()

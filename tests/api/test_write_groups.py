@@ -234,11 +234,19 @@ def test_a_tables_moves_waiting_together_go_as_one_entry():
     """Rulebook, "Choose patient": after the Chief Physician, the other players choose at once.
     While the game's first of those moves waits for its statement, the other seats' moves are
     chained to it: one entry of the group, each move in the log once, in order, each phone
-    answered with the game at its own move."""
+    answered with the game at its own move.
+
+    The first is sent alone, and the others once it waits in the queue: a move that came while
+    the first was still being computed would find the game's turn taken and no write in the
+    queue to chain to, and would wait for the turn on a waiting thread (landing after the
+    entry, but not in it)."""
     with _groups_held("t_write_groups_chain", 4, 0) as (s, (g, tok, moves), pool, release):
-        jobs = [pool.submit(submit, s, g["id"], seat, tok[seat], 1, m)
-                for seat, m in moves.items()]
-        _wait_queued(s, 3)  # the three moves wait in the queue, as one entry
+        first, *others = sorted(moves)
+        jobs = [pool.submit(submit, s, g["id"], first, tok[first], 1, moves[first])]
+        _wait_queued(s, 1)  # the first holds the game's turn, waiting in the queue
+        jobs += [pool.submit(submit, s, g["id"], seat, tok[seat], 1, moves[seat])
+                 for seat in others]
+        _wait_queued(s, 3)  # the other two chained to it: the three wait as one entry
         release()
         versions = sorted(j.result()[2]["version"] for j in jobs)
         assert versions == [3, 4, 5], versions  # each answered at its own move
