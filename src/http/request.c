@@ -74,7 +74,6 @@ static void blob_release(void *cls)
 	http_blob_unref(cls);
 }
 
-/* Hands resp to MHD (its body, headers and stream move into the MHD_Response) and clears it. */
 /* How long an idle kept-alive connection stays open after this request's reply (conn_reaper
  * closes it after the request deadline, libmicrohttpd after the connection timeout), said in
  * the reply's Keep-Alive header as Apache does: a client that reads it (Node's http.Agent)
@@ -90,6 +89,7 @@ static unsigned keep_alive_s(const req_ctx *c, struct MHD_Connection *conn)
 	return cfg->deadline_s < cfg->conn_timeout_s ? cfg->deadline_s : cfg->conn_timeout_s;
 }
 
+/* Hands resp to MHD (its body, headers and stream move into the MHD_Response) and clears it. */
 static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_resp *resp)
 {
 	struct MHD_Response *r;
@@ -126,12 +126,13 @@ static enum MHD_Result queue_resp(req_ctx *c, struct MHD_Connection *conn, http_
 		ok =
 		    MHD_add_response_header(r, resp->headers[i][0], resp->headers[i][1]) == MHD_YES;
 	unsigned keep_alive = keep_alive_s(c, conn);
-	char timeout[32];
-	snprintf(timeout, sizeof timeout, "timeout=%u", keep_alive);
+	char value[32] = "close";
+	if (keep_alive)
+		snprintf(value, sizeof value, "timeout=%u", keep_alive);
 	if (ok)
-		ok = keep_alive ? MHD_add_response_header(r, "Keep-Alive", timeout) == MHD_YES
-		                : MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") ==
-		                      MHD_YES;
+		ok = MHD_add_response_header(r,
+		                             keep_alive ? "Keep-Alive" : MHD_HTTP_HEADER_CONNECTION,
+		                             value) == MHD_YES;
 	int status = resp->status;
 	http_resp_clear(resp);
 	if (c->writes) /* before the client can see the reply and read again */

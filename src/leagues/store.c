@@ -212,11 +212,7 @@ db_status store_batch_store(db_conn *c, const char *league, const char *author, 
 	}
 	db_status st = db_plays_insert_many(c, league, author, pa);
 	db_status rs = results_flush(c, b->res, st == DB_OK ? b->nresults : 0);
-	for (int k = 0; k < BATCH_PLAY_COLS; k++) {
-		free(b->play[k].b);
-		b->play[k] = (sbuf){0};
-	}
-	b->nplays = b->nresults = 0;
+	store_batch_free(b); /* empty again, for the next BATCH_PLAYS */
 	return st != DB_OK ? st : rs;
 }
 

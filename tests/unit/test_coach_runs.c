@@ -51,8 +51,7 @@ static void t_one_search_per_key(void)
 		if (t)
 			CHECK_EQ_INT(t->nturns, want[i]);
 		free(t);
-		coach_run_failure *none = NULL;
-		coach_runs_end(&k, none);
+		coach_runs_end(&k, NULL);
 	}
 	CHECK(coach_runs_take(&k) == NULL);
 	g = NULL;
